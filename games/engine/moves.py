@@ -1,0 +1,143 @@
+"""Move generation from rank counts: every distinct combination a hand can make (§3, §4).
+
+One entry per distinct combination of ranks, with a canonical choice of physical cards: for each
+face, its copies in suit order S, H, D, C (the hand is kept sorted that way). Sequences run on the
+natural ladder 3..A (2..A under ``two_in_sequences``). Generation works on the hand's cards grouped
+by face, never on a table of every possible play.
+"""
+
+from __future__ import annotations
+
+from .cards import BLACK_JOKER, FACE, RED_JOKER
+from .combos import (
+    BOMBS, DOUBLE_DRAGON, FOUR_ONE_FOUR, JOKER_BOMB, KIND_BOMB, PAIR, SINGLE, STRAIGHT, Combo,
+    four_one_four_key, joker_bomb_key, kind_bomb_key, ladder_low,
+)
+from .options import Options
+from .power import table_for
+
+NO_KEY = -1  # below every key: "anything of this category"
+_NO_BOMB = (-1,)
+
+
+def group_by_face(hand) -> dict[int, list[str]]:
+    """``{face: [cards in suit order]}`` for a canonically sorted hand."""
+    groups: dict[int, list[str]] = {}
+    for card in hand:
+        face = FACE[card]
+        group = groups.get(face)
+        if group is None:
+            groups[face] = [card]
+        else:
+            group.append(card)
+    return groups
+
+
+def leads(hand, level: int, options: Options) -> list[tuple[tuple[str, ...], Combo]]:
+    """Every combination the hand can lead, with its canonical cards."""
+    groups = group_by_face(hand)
+    power = table_for(level, options)
+    found: list = []
+    _singles(groups, power, NO_KEY, found)
+    _pairs(groups, power, NO_KEY, found)
+    low = ladder_low(options)
+    for length in range(3, 15):
+        if not _runs(groups, low, 1, length, NO_KEY, found):
+            break
+    for length in range(3, 15):
+        if not _runs(groups, low, 2, length, NO_KEY, found):
+            break
+    _bombs(groups, power, options, _NO_BOMB, found)
+    return found
+
+
+def follows(hand, top: Combo, level: int, options: Options
+            ) -> list[tuple[tuple[str, ...], Combo]]:
+    """Every combination of the hand that beats ``top`` (§4, §5)."""
+    groups = group_by_face(hand)
+    power = table_for(level, options)
+    found: list = []
+    category = top.category
+    if category in BOMBS:
+        _bombs(groups, power, options, top.key, found)
+        return found
+    if category == SINGLE:
+        _singles(groups, power, top.key, found)
+    elif category == PAIR:
+        _pairs(groups, power, top.key, found)
+    elif category == STRAIGHT:
+        _runs(groups, ladder_low(options), 1, top.size, top.key, found)
+    elif category == DOUBLE_DRAGON:
+        _runs(groups, ladder_low(options), 2, top.size // 2, top.key, found)
+    _bombs(groups, power, options, _NO_BOMB, found)
+    return found
+
+
+def _singles(groups, power, above, found) -> None:
+    for face, cards in groups.items():
+        p = power[face]
+        if p > above:
+            found.append(((cards[0],), Combo(SINGLE, 1, p)))
+
+
+def _pairs(groups, power, above, found) -> None:
+    for face, cards in groups.items():
+        if len(cards) >= 2 and face < BLACK_JOKER:
+            p = power[face]
+            if p > above:
+                found.append(((cards[0], cards[1]), Combo(PAIR, 2, p)))
+
+
+def _runs(groups, low: int, width: int, length: int, above, found) -> bool:
+    """Sequences of ``length`` faces, ``width`` cards each (1 straight, 2 double dragon) whose
+    top face is above ``above``. Returns whether the hand had any run at least that long."""
+    category = STRAIGHT if width == 1 else DOUBLE_DRAGON
+    size = length * width
+    any_run = False
+    run = 0
+    for face in range(low, 15):
+        cards = groups.get(face)
+        if cards is None or len(cards) < width:
+            run = 0
+            continue
+        run += 1
+        if run >= length:
+            any_run = True
+            if face > above:
+                picked = ()
+                for f in range(face - length + 1, face + 1):
+                    picked += tuple(groups[f][:width])
+                found.append((picked, Combo(category, size, face)))
+    return any_run
+
+
+def _bombs(groups, power, options: Options, above: tuple, found) -> None:
+    for face, cards in groups.items():
+        if face < BLACK_JOKER and len(cards) >= 3:
+            p = power[face]
+            for n in range(3, len(cards) + 1):
+                key = kind_bomb_key(n, p)
+                if key > above:
+                    found.append((tuple(cards[:n]), Combo(KIND_BOMB, n, key)))
+    black = groups.get(BLACK_JOKER, ())
+    red = groups.get(RED_JOKER, ())
+    for pair in _joker_pairs(black, red):
+        key = joker_bomb_key((FACE[pair[0]], FACE[pair[1]]), options.bomb_order)
+        if key > above:
+            found.append((pair, Combo(JOKER_BOMB, 2, key)))
+    fours, aces = groups.get(4, ()), groups.get(14, ())
+    if len(fours) >= 2 and aces:
+        key = four_one_four_key(options.bomb_order)
+        if key > above:
+            found.append(((fours[0], fours[1], aces[0]), Combo(FOUR_ONE_FOUR, 3, key)))
+
+
+def _joker_pairs(black, red) -> list[tuple[str, str]]:
+    pairs = []
+    if len(black) >= 2:
+        pairs.append((black[0], black[1]))
+    if black and red:
+        pairs.append((black[0], red[0]))
+    if len(red) >= 2:
+        pairs.append((red[0], red[1]))
+    return pairs

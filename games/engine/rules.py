@@ -1,0 +1,256 @@
+"""The one transition of a match, and the list of what a seat may do.
+
+``apply(state, action) -> Outcome | Rejection`` validates an action against the frozen state and,
+if it is legal, returns the new state (version + 1) and the events it caused. A rejected action
+changes nothing and carries a code from ``actions.CODES``; malformed input is a rejection too,
+never an exception. ``legal_actions(state, seat)`` lists every legal play, pass, claim and return.
+"""
+
+from __future__ import annotations
+
+from .actions import (
+    Hook, NextRound, Outcome, Pass, Play, Rejection, Return, Timeout, Unhook,
+)
+from .cards import FACE, CardError, parse_card, remove_cards
+from .claims import check_can_answer, check_claim, claim_size, record_answer, resolve
+from .combos import beats, classify
+from .deal import deal_next_round
+from .moves import follows, leads
+from .state import (
+    HOOK, MATCH_OVER, PASSED, PLAY, ROUND_OVER, TRIBUTE, UNHOOK, WINDOW, State,
+)
+from .tribute import give_return, legal_returns, timeout_return
+from .turns import do_pass, do_play, do_turn_timeout
+
+
+def apply(state: State, action) -> Outcome | Rejection:
+    """Apply one action (``actions``) to ``state``.
+
+    Returns ``Outcome(new_state, events)`` with ``new_state.version == state.version + 1``, or a
+    ``Rejection(code, message)``; ``state`` itself is never modified.
+    """
+    handler = _HANDLERS.get(type(action))
+    if handler is None:
+        return Rejection("malformed", f"unknown action {action!r}")
+    if state.phase == MATCH_OVER:
+        return Rejection("match_over", "the match is over")
+    events: list[dict] = []
+    result = handler(state, action, events)
+    if isinstance(result, Rejection):
+        return result
+    return Outcome(result._replace(version=state.version + 1), tuple(events))
+
+
+def legal_actions(state: State, seat: int) -> list:
+    """Every legal action for ``seat`` now: plays (one per distinct combination of ranks, with
+    canonical cards), pass, hook/unhook, or tribute returns. Empty when the seat may not act."""
+    phase = state.phase
+    hand = state.hands[seat]
+    if phase == PLAY:
+        if seat != state.turn:
+            return []
+        if state.top is None:
+            return [Play(seat, cards) for cards, _ in leads(hand, state.level, state.options)]
+        options = follows(hand, state.top.combo, state.level, state.options)
+        return [Pass(seat)] + [Play(seat, cards) for cards, _ in options]
+    if phase == WINDOW:
+        return _window_actions(state, seat, hand)
+    if phase == TRIBUTE:
+        if not any(t.receiver == seat and t.returned is None for t in state.tributes):
+            return []
+        distinct = dict.fromkeys(legal_returns(hand, state.level, state.options))
+        return [Return(seat, card) for card in distinct]
+    return []
+
+
+def _window_actions(state: State, seat: int, hand) -> list:
+    if check_can_answer(state, seat):
+        return []
+    window = state.window
+    found: list = [Pass(seat)]
+    size = claim_size(window.mode)
+    same = [c for c in hand if FACE[c] == window.face]
+    if len(same) >= size:
+        kind = Hook if window.mode == HOOK else Unhook
+        found.append(kind(seat, tuple(same[:size])))
+    if state.options.bomb_in_window:
+        top = state.top.combo
+        found += [Play(seat, cards) for cards, combo in follows(hand, top, state.level,
+                                                               state.options) if combo.is_bomb]
+    return found
+
+
+# --- validation -------------------------------------------------------------------------------
+
+def _seat_error(state: State, seat) -> Rejection | None:
+    if type(seat) is not int or not 0 <= seat < state.players:
+        return Rejection("bad_seat", f"no seat {seat!r} at this table")
+    if state.phase == ROUND_OVER:
+        return Rejection("round_over", "the round is over")
+    return None
+
+
+def _parse(cards) -> tuple[str, ...] | Rejection:
+    if not isinstance(cards, (tuple, list)):
+        return Rejection("malformed", "cards must be a list of card strings")
+    if not cards:
+        return Rejection("empty_play", "choose at least one card")
+    if all(type(c) is str and c in FACE for c in cards):
+        return tuple(cards)
+    try:
+        return tuple(parse_card(c) for c in cards)
+    except CardError as e:
+        return Rejection("unknown_card", str(e))
+
+
+def _turn_error(state: State, seat: int) -> Rejection | None:
+    if state.phase == TRIBUTE:
+        return Rejection("tribute_pending", "tribute returns are awaited")
+    if not state.hands[seat]:
+        return Rejection("finished", "you have no cards left")
+    if state.phase == WINDOW:
+        return Rejection("window_open", "a claim window is open")
+    if seat != state.turn:
+        return Rejection("not_your_turn", f"seat {state.turn} is to act")
+    return None
+
+
+# --- handlers -----------------------------------------------------------------------------------
+
+def _play(state: State, action: Play, events: list[dict]):
+    cards = _parse(action.cards)
+    if isinstance(cards, Rejection):
+        return cards
+    seat = action.seat
+    error = _seat_error(state, seat)
+    if error:
+        return error
+    if state.phase == WINDOW and state.options.bomb_in_window:
+        return _bomb_into_window(state, seat, cards, events)
+    error = _turn_error(state, seat)
+    if error:
+        return error
+    hand_after = remove_cards(state.hands[seat], cards)
+    if hand_after is None:
+        return Rejection("not_in_hand", "you do not hold those cards")
+    combo = classify(cards, state.level, state.options)
+    if combo is None:
+        return Rejection("invalid_combination", "those cards are no combination")
+    if state.top is not None and not beats(combo, state.top.combo):
+        return Rejection("does_not_beat", "that does not beat the top play")
+    return do_play(state, seat, cards, combo, hand_after, events)
+
+
+def _bomb_into_window(state: State, seat: int, cards, events: list[dict]):
+    """§6.4 ``bomb_in_window``: an unanswered non-owner seat bombs instead of answering; pending
+    claims are dropped (their cards were never taken), the bomb becomes the top play."""
+    error = check_can_answer(state, seat)
+    if error:
+        return Rejection(error if error != "no_window" else "window_open")
+    hand_after = remove_cards(state.hands[seat], cards)
+    if hand_after is None:
+        return Rejection("not_in_hand", "you do not hold those cards")
+    combo = classify(cards, state.level, state.options)
+    if combo is None or not combo.is_bomb:
+        return Rejection("window_open", "only a claim, a pass or a bomb now")
+    events.append({"type": "window_closed", "owner": state.window.owner, "bombed": True})
+    return do_play(state._replace(window=None), seat, cards, combo, hand_after, events, "bomb")
+
+
+def _pass(state: State, action: Pass, events: list[dict]):
+    seat = action.seat
+    error = _seat_error(state, seat)
+    if error:
+        return error
+    if state.phase == WINDOW:
+        code = check_can_answer(state, seat)
+        if code:
+            return Rejection(code)
+        return record_answer(state, seat, PASSED, events)
+    error = _turn_error(state, seat)
+    if error:
+        return error
+    if state.top is None:
+        return Rejection("leader_cannot_pass", "the leader must play")
+    return do_pass(state, seat, events)
+
+
+def _claim(mode: str):
+    def handler(state: State, action, events: list[dict]):
+        cards = _parse(action.cards)
+        if isinstance(cards, Rejection):
+            return cards
+        seat = action.seat
+        error = _seat_error(state, seat)
+        if error:
+            return error
+        code = check_claim(state, seat, mode, cards)
+        if code:
+            return Rejection(code)
+        return record_answer(state, seat, cards, events)
+    return handler
+
+
+def _return(state: State, action: Return, events: list[dict]):
+    seat = action.seat
+    error = _seat_error(state, seat)
+    if error:
+        return error
+    if state.phase != TRIBUTE:
+        return Rejection("invalid_return", "no tribute return is awaited")
+    cards = _parse([action.card] if isinstance(action.card, str) else action.card)
+    if isinstance(cards, Rejection):
+        return cards
+    pending = [i for i, t in enumerate(state.tributes) if t.receiver == seat and t.returned is None]
+    if not pending:
+        return Rejection("invalid_return", "you have no return to make")
+    if len(cards) != 1 or cards[0] not in legal_returns(state.hands[seat], state.level,
+                                                         state.options):
+        return Rejection("invalid_return", "return one card of face 2–9 (§9.4)")
+    return _give(state, pending[0], cards[0], events)
+
+
+def _give(state: State, index: int, card: str, events: list[dict]) -> State:
+    tribute = state.tributes[index]
+    hands = give_return(state.hands, tribute, card)
+    tributes = list(state.tributes)
+    tributes[index] = tribute._replace(returned=card)
+    events.append({"type": "return", "seat": tribute.receiver, "to": tribute.payer,
+                   "card": card})
+    state = state._replace(hands=hands, tributes=tuple(tributes))
+    if all(t.returned is not None for t in tributes):
+        events.append({"type": "lead", "seat": state.leader})
+        return state._replace(phase=PLAY, turn=state.leader)
+    return state
+
+
+def _timeout(state: State, action: Timeout, events: list[dict]):
+    if state.phase == WINDOW:
+        events.append({"type": "window_expired", "owner": state.window.owner})
+        return resolve(state, events, expired=True)
+    if state.phase == PLAY:
+        return do_turn_timeout(state, events)
+    if state.phase == TRIBUTE:
+        for i, t in enumerate(state.tributes):
+            if t.returned is None:
+                card = timeout_return(state.hands[t.receiver], state.level, state.options)
+                state = _give(state, i, card, events)
+        return state
+    return Rejection("round_over", "the round is over")
+
+
+def _next_round(state: State, action: NextRound, events: list[dict]):
+    if state.phase != ROUND_OVER:
+        return Rejection("round_not_over", "the round is still being played")
+    return deal_next_round(state, events)
+
+
+_HANDLERS = {
+    Play: _play,
+    Pass: _pass,
+    Hook: _claim(HOOK),
+    Unhook: _claim(UNHOOK),
+    Return: _return,
+    Timeout: _timeout,
+    NextRound: _next_round,
+}

@@ -1,0 +1,52 @@
+"""Round end, levels and the match (RULES.md §7, §8).
+
+The round ends the moment every seat of one team T has finished, even mid-trick or mid-window.
+Opponents still holding cards are caught; their number c moves T up c levels (capped at the
+target level, A unless a quick match), or wins the match when T started the round at the target
+and caught the whole opposing team.
+"""
+
+from __future__ import annotations
+
+from .cards import face_name
+from .state import MATCH_OVER, ROUND_OVER, RoundResult, State, team_out
+
+
+def round_ends(hands, seat: int) -> bool:
+    """Whether ``seat``'s team has now all finished (§7); call after ``seat`` finished."""
+    return not hands[seat] and team_out(hands, seat % 2)
+
+
+def score_round(levels: tuple[int, int], team: int, caught: tuple[int, ...], players: int,
+                target: int) -> RoundResult:
+    """§8: the round's result for finishing team ``team`` with ``caught`` seats.
+
+    ``levels`` are both teams' levels at the start of the round (ranks, 14 = A).
+    """
+    c = len(caught)
+    if levels[team] == target and c == players // 2:
+        return RoundResult(team, caught, levels, None, team)
+    new = list(levels)
+    new[team] = min(target, levels[team] + c)
+    return RoundResult(team, caught, (new[0], new[1]), new[team], None)
+
+
+def end_round(state: State, hands, finished: tuple[int, ...], seat: int,
+              events: list[dict]) -> State:
+    """Close the round that ``seat``'s last card ended: no top play, no window (§7)."""
+    team = seat % 2
+    caught = tuple(s for s in range(team ^ 1, len(hands), 2) if hands[s])
+    result = score_round(state.levels, team, caught, state.players, state.options.target_level)
+    events.append({
+        "type": "round_over", "team": team, "caught": list(caught),
+        "levels": [face_name(x) for x in result.levels],
+        "next_level": face_name(result.next_level) if result.next_level else None,
+        "match_winner": result.match_winner,
+    })
+    over = result.match_winner is not None
+    if over:
+        events.append({"type": "match_over", "winner": result.match_winner})
+    return state._replace(
+        phase=MATCH_OVER if over else ROUND_OVER, hands=hands, finished=finished,
+        turn=None, top=None, passed=frozenset(), window=None, result=result,
+    )

@@ -1,0 +1,66 @@
+"""Normal play: lead, follow, pass, and the turn timer (RULES.md §5, §10 ``turn_seconds``).
+
+The leader plays any combination; each active seat clockwise then passes or beats the top play.
+A seat that passed may play again later in the trick. When every other active seat has passed
+since the top play, its seat wins the trick (``tricks``). After a single, a claim window opens
+before the next turn (``claims``). A seat that plays its last card finishes; when its whole team
+has finished the round ends at once (``scoring``).
+"""
+
+from __future__ import annotations
+
+from .cards import FACE
+from .combos import SINGLE, Combo
+from .claims import open_window, opens_window
+from .power import lowest_card, table_for
+from .scoring import end_round, round_ends
+from .state import HOOK, PLAY, State, Top, TrickEntry, next_active
+from .tricks import end_trick
+
+
+def do_play(state: State, seat: int, cards: tuple[str, ...], combo: Combo,
+            hand_after: tuple[str, ...], events: list[dict], kind: str = "play") -> State:
+    """Put ``cards`` on the trick as the new top play (validated by the caller)."""
+    hands = state.hands[:seat] + (hand_after,) + state.hands[seat + 1:]
+    events.append({"type": kind, "seat": seat, "cards": list(cards),
+                   "combination": combo.category})
+    finished = state.finished
+    if not hand_after:
+        finished += (seat,)
+        events.append({"type": "finished", "seat": seat, "place": len(finished)})
+    state = state._replace(
+        phase=PLAY, hands=hands, finished=finished, top=Top(seat, cards, combo),
+        passed=frozenset(), trick=state.trick + (TrickEntry(seat, kind, cards),), window=None,
+    )
+    if round_ends(hands, seat):
+        return end_round(state, hands, finished, seat, events)
+    if combo.category == SINGLE and opens_window(state, FACE[cards[0]]):
+        return open_window(state, seat, FACE[cards[0]], HOOK, False, events)
+    return state._replace(turn=next_active(hands, seat))
+
+
+def do_pass(state: State, seat: int, events: list[dict], timeout: bool = False) -> State:
+    """``seat`` declines to beat the top play; the trick ends once every other active seat has."""
+    events.append({"type": "pass", "seat": seat, "timeout": timeout})
+    passed = state.passed | {seat}
+    active = sum(1 for h in state.hands if h)
+    needed = active - 1 if state.hands[state.top.seat] else active
+    state = state._replace(passed=passed, trick=state.trick + (TrickEntry(seat, "pass", ()),))
+    if len(passed) >= needed:
+        return end_trick(state, events)
+    return state._replace(turn=next_active(state.hands, seat))
+
+
+def do_turn_timeout(state: State, events: list[dict]) -> State:
+    """The seat to act ran out of time: a follower passes; a leader plays its lowest-power card
+    as a single, first in suit order S, H, D, C (§10 ``turn_seconds``)."""
+    seat = state.turn
+    if state.top is not None:
+        return do_pass(state, seat, events, timeout=True)
+    hand = state.hands[seat]
+    card = lowest_card(hand, state.level, state.options)
+    rest = list(hand)
+    rest.remove(card)
+    combo = Combo(SINGLE, 1, table_for(state.level, state.options)[FACE[card]])
+    events.append({"type": "timeout", "seat": seat})
+    return do_play(state, seat, (card,), combo, tuple(rest), events)
