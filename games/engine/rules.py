@@ -12,7 +12,9 @@ from .actions import (
     Hook, NextRound, Outcome, Pass, Play, Rejection, Return, Timeout, Unhook,
 )
 from .cards import FACE, CardError, parse_card, remove_cards
-from .claims import check_can_answer, check_claim, claim_size, record_answer, resolve
+from .claims import (
+    answerers, check_can_answer, check_claim, claim_size, record_answer, resolve,
+)
 from .combos import beats, classify
 from .deal import deal_next_round
 from .moves import follows, leads
@@ -254,3 +256,15 @@ _HANDLERS = {
     Timeout: _timeout,
     NextRound: _next_round,
 }
+
+
+def seats_to_act(state: State) -> list[int]:
+    """Seats that may act now: the seat to play, the seats yet to answer an open window
+    (nearest the owner first), or the receivers whose tribute return is awaited."""
+    if state.phase == PLAY:
+        return [state.turn]
+    if state.phase == WINDOW:
+        return [s for s in answerers(state) if state.window.answers[s] is None]
+    if state.phase == TRIBUTE:
+        return [t.receiver for t in state.tributes if t.returned is None]
+    return []

@@ -1,0 +1,116 @@
+"""AI seats: policies that choose among ``legal_actions`` seeing only their own seat's ``View``.
+
+Every policy has ``choose(view, legal, rng) -> action``; ``legal`` is ``legal_actions(state,
+seat)`` for the policy's seat (it depends only on that seat's hand and the public table) and is
+never empty when the seat is asked to act. Randomness comes from the ``rng`` passed in.
+
+- ``random``: uniform over the legal actions.
+- ``heuristic``: leads its weakest combination (shedding the most cards), follows with the
+  weakest combination that beats, does not beat its partner's winning play, keeps bombs until
+  an opponent is close to going out (or the bomb finishes it), hooks when that takes control from
+  an opponent, and returns its weakest card as tribute return.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol
+
+from .actions import Hook, Pass, Play, Return, Unhook
+from .cards import FACE
+from .combos import Combo, classify
+from .power import table_for
+from .views import View
+
+#: An opponent holding this many cards or fewer is "close to going out": bombs come out.
+DANGER_CARDS = 6
+
+
+class Policy(Protocol):
+    name: str
+
+    def choose(self, view: View, legal: list, rng: random.Random):
+        """Pick one action of ``legal`` (never empty) for ``view.seat``."""
+
+
+class RandomPolicy:
+    """Uniform over the legal actions."""
+
+    name = "random"
+
+    def choose(self, view: View, legal: list, rng: random.Random):
+        return rng.choice(legal)
+
+
+class HeuristicPolicy:
+    """A sensible, fast player (see the module docstring)."""
+
+    name = "heuristic"
+
+    def choose(self, view: View, legal: list, rng: random.Random):
+        first = legal[0]
+        if isinstance(first, Return):
+            return self._weakest_return(view, legal)
+        claims = [a for a in legal if isinstance(a, (Hook, Unhook))]
+        if view.window is not None:
+            return self._answer_window(view, claims)
+        plays = [a for a in legal if isinstance(a, Play)]
+        if view.top is None:
+            return self._lead(view, plays)
+        return self._follow(view, plays)
+
+    def _weakest_return(self, view: View, legal: list):
+        power = table_for(view.level, view.options)
+        return min(legal, key=lambda a: power[FACE[a.card]])
+
+    def _answer_window(self, view: View, claims: list):
+        seat = view.seat
+        if claims and (view.window.owner % 2 != seat % 2 or len(view.hand) <= 2):
+            return claims[0]
+        return Pass(seat)
+
+    def _combos(self, view: View, plays: list) -> list[tuple[Combo, Play]]:
+        return [(classify(p.cards, view.level, view.options), p) for p in plays]
+
+    def _lead(self, view: View, plays: list):
+        scored = self._combos(view, plays)
+        for combo, play in scored:
+            if combo.size == len(view.hand):
+                return play  # going out beats everything else
+        power = table_for(view.level, view.options)
+        normal = [(c, p) for c, p in scored if not c.is_bomb] or scored
+        return min(normal, key=lambda cp: (_weakest(cp[1].cards, power), -cp[0].size,
+                                           cp[0].is_bomb, cp[0].key))[1]
+
+    def _follow(self, view: View, plays: list):
+        seat = view.seat
+        scored = self._combos(view, plays)
+        for combo, play in scored:
+            if combo.size == len(view.hand):
+                return play
+        if view.top.seat % 2 == seat % 2:
+            return Pass(seat)  # partner is winning the trick
+        normal = [(c, p) for c, p in scored if not c.is_bomb]
+        if normal:
+            return min(normal, key=lambda cp: cp[0].key)[1]
+        bombs = [(c, p) for c, p in scored if c.is_bomb]
+        if bombs and self._bomb_matters(view):
+            return min(bombs, key=lambda cp: cp[0].key)[1]
+        return Pass(seat)
+
+    def _bomb_matters(self, view: View) -> bool:
+        seat = view.seat
+        opponents = [view.hand_sizes[s] for s in range(1 - seat % 2, view.players, 2)]
+        return any(0 < n <= DANGER_CARDS for n in opponents) or len(view.hand) <= DANGER_CARDS
+
+
+def _weakest(cards, power) -> float:
+    return min(power[FACE[c]] for c in cards)
+
+
+POLICIES: dict[str, type] = {"random": RandomPolicy, "heuristic": HeuristicPolicy}
+
+
+def policy(name: str) -> Policy:
+    """A policy by name (``random`` or ``heuristic``). Raises KeyError for an unknown name."""
+    return POLICIES[name]()

@@ -1,0 +1,107 @@
+"""What a seat, a spectator, or everyone after the match may see (RULES.md §6.4, §9.5).
+
+A ``View`` never holds another seat's cards: only its own hand (a seat view), every seat's card
+count, the public trick, the open window with *who* has answered (not *what*, §6.4), levels,
+finish order and the tribute cards (shown to all, §9.5). ``reveal`` shows every hand, and only
+once the match is over. ``event_for`` filters an ``Outcome``'s events the same way.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .options import Options
+from .state import MATCH_OVER, RoundResult, State, Top, TrickEntry, Tribute
+
+
+class WindowView(NamedTuple):
+    """An open claim window as everyone sees it: ``answered[seat]`` is True once it answered."""
+
+    owner: int
+    face: int
+    mode: str
+    chain: bool
+    answered: tuple[bool, ...]
+
+
+class View(NamedTuple):
+    """One viewer's projection of a match. ``seat`` is None for a spectator (``hand`` empty);
+    ``my_answer`` is the seat's own answer to the open window (None, ``()`` pass, or its claim);
+    ``hands`` is None except in ``reveal``."""
+
+    seat: int | None
+    options: Options
+    version: int
+    round_no: int
+    phase: str
+    level: int
+    levels: tuple[int, int]
+    dealer: int | None
+    leader: int
+    hand: tuple[str, ...]
+    hand_sizes: tuple[int, ...]
+    turn: int | None
+    top: Top | None
+    trick: tuple[TrickEntry, ...]
+    window: WindowView | None
+    my_answer: tuple[str, ...] | None
+    finished: tuple[int, ...]
+    tributes: tuple[Tribute, ...]
+    result: RoundResult | None
+    hands: tuple[tuple[str, ...], ...] | None = None
+
+    @property
+    def players(self) -> int:
+        return self.options.players
+
+
+def _project(state: State, seat: int | None) -> View:
+    window = state.window
+    public_window = None
+    my_answer = None
+    if window is not None:
+        public_window = WindowView(window.owner, window.face, window.mode, window.chain,
+                                   tuple(a is not None for a in window.answers))
+        if seat is not None:
+            my_answer = window.answers[seat]
+    return View(
+        seat=seat, options=state.options, version=state.version, round_no=state.round_no,
+        phase=state.phase, level=state.level, levels=state.levels, dealer=state.dealer,
+        leader=state.leader, hand=state.hands[seat] if seat is not None else (),
+        hand_sizes=tuple(len(h) for h in state.hands), turn=state.turn, top=state.top,
+        trick=state.trick, window=public_window, my_answer=my_answer, finished=state.finished,
+        tributes=state.tributes, result=state.result,
+    )
+
+
+def seat_view(state: State, seat: int) -> View:
+    """What ``seat`` sees: its own hand and the public table. Raises ValueError for no such seat."""
+    if type(seat) is not int or not 0 <= seat < state.players:
+        raise ValueError(f"no seat {seat!r} at this table")
+    return _project(state, seat)
+
+
+def spectator_view(state: State) -> View:
+    """What a spectator sees: the public table, no hand at all."""
+    return _project(state, None)
+
+
+def reveal(state: State) -> View:
+    """Every hand, for replays of a finished match. Raises ValueError while the match is on."""
+    if state.phase != MATCH_OVER:
+        raise ValueError("hands are revealed only after the match is over")
+    return _project(state, None)._replace(hands=state.hands)
+
+
+def event_for(event: dict, seat: int | None) -> dict | None:
+    """The event as ``seat`` (None: a spectator) may see it, or None when it is hidden.
+
+    A window answer shows who answered, and its cards only to the answering seat (§6.4); an
+    outranked claim is told to its claimant only (§6.3).
+    """
+    kind = event["type"]
+    if kind == "answer" and event["seat"] != seat:
+        return {"type": "answer", "seat": event["seat"]}
+    if kind == "outranked" and event["seat"] != seat:
+        return None
+    return event
