@@ -1,0 +1,37 @@
+"""The ASGI application Daphne serves: Django for HTTP, Channels for WebSockets."""
+
+from __future__ import annotations
+
+import os
+
+from django.core.asgi import get_asgi_application
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+# Set up Django before importing anything that touches models (auth middleware, consumers).
+django_asgi_app = get_asgi_application()
+
+from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+
+
+def websocket_urlpatterns() -> list:
+    """The games app's WebSocket routes, or none until games/routing.py exists."""
+    try:
+        from games.routing import websocket_urlpatterns as patterns
+    except ModuleNotFoundError as error:
+        if error.name != "games.routing":
+            raise  # a broken import inside games.routing must not pass silently
+        return []
+    return list(patterns)
+
+
+application = ProtocolTypeRouter(
+    {
+        "http": django_asgi_app,
+        # Origin checked against ALLOWED_HOSTS; the session identifies the player.
+        "websocket": AllowedHostsOriginValidator(
+            AuthMiddlewareStack(URLRouter(websocket_urlpatterns()))
+        ),
+    }
+)
