@@ -1,0 +1,1 @@
+"""Accounts: the custom user, sign-up, profile and preferences, on Django's auth views."""

@@ -1,0 +1,14 @@
+from django.contrib import admin
+from django.contrib.auth.admin import UserAdmin
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+
+
+@admin.register(User)
+class PlayerAdmin(UserAdmin):
+    fieldsets = (
+        *UserAdmin.fieldsets,
+        (_("Preferences"), {"fields": ("language", "sound_on", "title_alerts", "auto_pass_hooks")}),
+    )
+    list_display = ("username", "email", "language", "is_staff", "date_joined")

@@ -1,0 +1,37 @@
+"""Forms for sign-up and preferences; the other auth forms are Django's own."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth.forms import UserCreationForm
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+from accounts.models import User
+
+# Profiles live at /accounts/<username>/, so a username must not shadow a page there.
+RESERVED_USERNAMES = frozenset(
+    {
+        "login", "logout", "signup", "preferences", "password_change", "password_reset",
+        "reset", "admin",
+    }
+)  # fmt: skip
+
+
+class SignUpForm(UserCreationForm):
+    class Meta(UserCreationForm.Meta):
+        model = User
+        fields = ("username", "email")
+        help_texts = {"email": _("Optional; needed only to reset a forgotten password.")}
+
+    def clean_username(self) -> str:
+        username = super().clean_username()
+        if username.lower() in RESERVED_USERNAMES:
+            raise ValidationError(_("This username is reserved. Please choose another."))
+        return username
+
+
+class PreferencesForm(forms.ModelForm):
+    class Meta:
+        model = User
+        fields = ("language", "sound_on", "title_alerts", "auto_pass_hooks")

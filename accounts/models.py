@@ -1,0 +1,33 @@
+"""The user model: Django's user plus a player's preferences."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+
+class User(AbstractUser):
+    """A player. Custom from the first migration so fields can be added without pain."""
+
+    language = models.CharField(
+        _("language"),
+        max_length=10,
+        choices=settings.LANGUAGES,
+        blank=True,
+        help_text=_("Leave empty to follow your browser."),
+    )
+    sound_on = models.BooleanField(_("sound"), default=True)
+    title_alerts = models.BooleanField(
+        _("title alerts"),
+        default=True,
+        help_text=_("Flash the tab title when it is your turn or a claim window opens."),
+    )
+    # Answers every claim window with Pass after the same delay for everyone; it never
+    # looks at the hand, so it leaks nothing about the cards (DESIGN.md rule 4).
+    auto_pass_hooks = models.BooleanField(
+        _("auto-pass hooks"),
+        default=False,
+        help_text=_("Answer every hook/unhook window with Pass for me."),
+    )
