@@ -1,0 +1,10 @@
+"""Game pages. For now only the lobby placeholder; tables come with the games app proper."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(request, "games/lobby.html")
