@@ -1,0 +1,224 @@
+"""Engine benchmark: random-play throughput and move-generation latency, beside rlcard.
+
+    python bench/engine.py                      # default run, well under a minute
+    python bench/engine.py --seconds 5          # quicker: 5 s of random play per engine
+    python bench/engine.py --rounds 2000        # fixed work: 2000 rounds / 2000 rlcard games
+
+Prints ONE JSON line. Our engine (4 players, 2 decks, default options):
+
+- ``actions_per_second``, ``rounds_per_second``: uniformly random play from the deal
+  (``new_match``) to round end. Each action: ``seats_to_act`` (one seat picked at random when
+  several may answer a claim window), ``legal_actions`` for that seat, a uniform choice, ``apply``.
+  The deal is inside the timed loop, as ``init_game`` is for rlcard.
+- ``legal_actions_us``: median time of ``legal_actions`` for the leader of a fresh deal (27 cards).
+- ``follow_actions_us``: median time of ``legal_actions`` for the seat facing a top play, right
+  after the leader of a fresh deal made a random lead (claim windows all passed).
+- ``apply_us``: median time of ``apply`` per accepted action, over random play.
+
+rlcard 1.2.0's dou dizhu (``pip install rlcard==1.2.0``, the ``bench`` extra), in the same run:
+
+- ``rlcard_steps_per_second``: ``DoudizhuGame``: ``init_game``, then a uniform pick from
+  ``state["actions"]`` and ``step`` until ``is_over``; ``init_game`` is inside the timed loop.
+- ``rlcard_leads_us``: median time of ``Judger.playable_cards_from_hand`` (the judger's
+  playable-cards function, what fills ``state["actions"]`` at the first step) on the landlord's
+  20-card hand of a fresh game.
+- ``ratio_vs_rlcard`` = ``actions_per_second / rlcard_steps_per_second``.
+
+Without rlcard importable, ``"rlcard": null`` stands in for its figures. Every run is seeded
+(``--seed``): the same seed plays the same deals and choices, so runs are comparable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from games.engine.actions import Pass, Rejection  # noqa: E402
+from games.engine.deal import new_match  # noqa: E402
+from games.engine.options import Options  # noqa: E402
+from games.engine.rules import apply, legal_actions, seats_to_act  # noqa: E402
+from games.engine.state import MATCH_OVER, PLAY, ROUND_OVER, WINDOW  # noqa: E402
+
+OPTIONS = Options(players=4, decks=2)
+DONE = (ROUND_OVER, MATCH_OVER)
+
+
+# --- our engine -----------------------------------------------------------------------------
+
+
+def random_play(seed: int, seconds: float, rounds: int | None) -> dict:
+    """Play random rounds for ``seconds`` (or exactly ``rounds``); actions and rounds per second."""
+    rng = random.Random(seed)
+    actions = played = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        state = new_match(OPTIONS, rng.getrandbits(32))
+        while state.phase not in DONE:
+            seats = seats_to_act(state)
+            seat = seats[0] if len(seats) == 1 else rng.choice(seats)
+            outcome = apply(state, rng.choice(legal_actions(state, seat)))
+            if isinstance(outcome, Rejection):
+                raise AssertionError(f"legal action rejected: {outcome}")
+            state = outcome.state
+            actions += 1
+        played += 1
+        if (played >= rounds) if rounds else (time.perf_counter() >= deadline):
+            break
+    elapsed = time.perf_counter() - start
+    return {"actions_per_second": round(actions / elapsed), "rounds_per_second":
+            round(played / elapsed, 1), "rounds": played, "actions": actions,
+            "actions_per_round": round(actions / played, 1), "seconds": round(elapsed, 2)}
+
+
+def _per_call_us(fn, args, repeat: int) -> float:
+    start = time.perf_counter()
+    for _ in range(repeat):
+        fn(*args)
+    return (time.perf_counter() - start) / repeat * 1e6
+
+
+def leader_and_follower_us(seed: int, deals: int, repeat: int) -> dict:
+    """Median ``legal_actions`` time for a fresh deal's leader, and for the seat facing its lead."""
+    rng = random.Random(seed)
+    lead_us, follow_us, lead_counts, follow_counts = [], [], [], []
+    for _ in range(deals):
+        state = new_match(OPTIONS, rng.getrandbits(32))
+        leader = state.turn
+        lead_us.append(_per_call_us(legal_actions, (state, leader), repeat))
+        options = legal_actions(state, leader)
+        lead_counts.append(len(options))
+        state = apply(state, rng.choice(options)).state
+        while state.phase == WINDOW:  # a single opened a claim window: everyone passes
+            state = apply(state, Pass(seats_to_act(state)[0])).state
+        assert state.phase == PLAY and state.top is not None
+        follow_us.append(_per_call_us(legal_actions, (state, state.turn), repeat))
+        follow_counts.append(len(legal_actions(state, state.turn)))
+    return {"legal_actions_us": round(statistics.median(lead_us), 2),
+            "follow_actions_us": round(statistics.median(follow_us), 2),
+            "leads_per_hand": round(statistics.mean(lead_counts), 1),
+            "follows_per_hand": round(statistics.mean(follow_counts), 1)}
+
+
+def apply_us(seed: int, rounds: int) -> dict:
+    """Median time of one accepted ``apply`` (and of one ``legal_actions``) over random play."""
+    rng = random.Random(seed)
+    clock = time.perf_counter_ns
+    apply_ns, legal_ns = [], []
+    for _ in range(rounds):
+        state = new_match(OPTIONS, rng.getrandbits(32))
+        while state.phase not in DONE:
+            seats = seats_to_act(state)
+            seat = seats[0] if len(seats) == 1 else rng.choice(seats)
+            t0 = clock()
+            legal = legal_actions(state, seat)
+            t1 = clock()
+            action = rng.choice(legal)
+            t2 = clock()
+            state = apply(state, action).state
+            t3 = clock()
+            legal_ns.append(t1 - t0)
+            apply_ns.append(t3 - t2)
+    return {"apply_us": round(statistics.median(apply_ns) / 1000, 2),
+            "play_legal_actions_us": round(statistics.median(legal_ns) / 1000, 2)}
+
+
+# --- rlcard's dou dizhu -----------------------------------------------------------------------
+
+
+def rlcard_figures(seed: int, seconds: float, games: int | None, deals: int,
+                   repeat: int) -> dict | None:
+    """rlcard 1.2.0 ``DoudizhuGame`` random play and its landlord's lead listing, or None."""
+    try:
+        import numpy as np
+        import rlcard
+        from rlcard.games.doudizhu.game import DoudizhuGame
+        from rlcard.games.doudizhu.judger import DoudizhuJudger
+        from rlcard.games.doudizhu.utils import cards2str
+    except ImportError:
+        return None
+    rng = random.Random(seed)
+    game = DoudizhuGame()
+    game.np_random = np.random.RandomState(seed)  # init_game deals from the game's generator
+    steps = played = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        state, _ = game.init_game()
+        while not game.is_over():
+            state, _ = game.step(rng.choice(state["actions"]))
+            steps += 1
+        played += 1
+        if (played >= games) if games else (time.perf_counter() >= deadline):
+            break
+    elapsed = time.perf_counter() - start
+    leads_us, lead_counts = [], []
+    for _ in range(deals):
+        game.init_game()
+        landlord = game.players[game.round.landlord_id]
+        hand = cards2str(landlord.current_hand)
+        assert len(hand) == 20
+        leads_us.append(_per_call_us(DoudizhuJudger.playable_cards_from_hand, (hand,), repeat))
+        lead_counts.append(len(DoudizhuJudger.playable_cards_from_hand(hand)))
+    return {"rlcard_version": rlcard.__version__, "numpy_version": np.__version__,
+            "rlcard_steps_per_second": round(steps / elapsed), "rlcard_games_per_second":
+            round(played / elapsed, 1), "rlcard_games": played, "rlcard_steps": steps,
+            "rlcard_seconds": round(elapsed, 2),
+            "rlcard_leads_us": round(statistics.median(leads_us), 2),
+            "rlcard_leads_per_hand": round(statistics.mean(lead_counts), 1),
+            "rlcard_leads_measured": "Judger.playable_cards_from_hand(landlord's 20-card hand)"}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--seconds", type=float, default=15.0,
+                        help="seconds of random play for each engine (default 15)")
+    parser.add_argument("--rounds", type=int, default=None,
+                        help="play exactly this many rounds (and rlcard games) instead")
+    parser.add_argument("--seed", type=int, default=414)
+    parser.add_argument("--deals", type=int, default=300,
+                        help="fresh deals timed for the lead/follow/rlcard-leads medians")
+    parser.add_argument("--repeat", type=int, default=20, help="calls per deal in those timings")
+    parser.add_argument("--apply-rounds", type=int, default=200,
+                        help="rounds whose every apply is timed for apply_us")
+    parser.add_argument("--no-rlcard", action="store_true", help="skip rlcard")
+    args = parser.parse_args(argv)
+
+    result: dict = {"benchmark": "engine", "seed": args.seed, "players": OPTIONS.players,
+                    "decks": OPTIONS.decks}
+    result.update(random_play(args.seed, args.seconds, args.rounds))
+    result.update(leader_and_follower_us(args.seed, args.deals, args.repeat))
+    result.update(apply_us(args.seed, args.apply_rounds))
+    rl = None if args.no_rlcard else rlcard_figures(args.seed, args.seconds, args.rounds,
+                                                    args.deals, args.repeat)
+    if rl is None:
+        result["rlcard"] = None
+    else:
+        result.update(rl)
+        result["ratio_vs_rlcard"] = round(result["actions_per_second"]
+                                          / rl["rlcard_steps_per_second"], 2)
+        result["goal_ratio_4x"] = result["ratio_vs_rlcard"] >= 4
+    result["goal_leads_under_50us"] = result["legal_actions_us"] < 50
+    result["goal_follows_under_10us"] = result["follow_actions_us"] < 10
+    result.update({
+        "python": platform.python_version(),
+        "implementation": platform.python_implementation(),
+        "machine": {"platform": platform.platform(), "processor": platform.machine(),
+                    "cpu_count": os.cpu_count()},
+    })
+    print(json.dumps(result))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
