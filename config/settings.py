@@ -152,16 +152,22 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 # --- Email (password reset) ------------------------------------------------------------
-EMAIL_BACKEND = os.environ.get("DJANGO_EMAIL_BACKEND") or (
-    "django.core.mail.backends.console.EmailBackend"
-    if DEBUG
-    else "django.core.mail.backends.smtp.EmailBackend"
-)
-EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
-EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
-EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
-EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
-EMAIL_USE_TLS = _env_bool("EMAIL_USE_TLS")
+# Django 6.1's MAILERS (the EMAIL_* settings are deprecated). Development prints to the console.
+if DEBUG:
+    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+else:
+    MAILERS = {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {
+                "host": os.environ.get("EMAIL_HOST", "localhost"),
+                "port": int(os.environ.get("EMAIL_PORT", "25")),
+                "username": os.environ.get("EMAIL_HOST_USER", ""),
+                "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
+                "use_tls": _env_bool("EMAIL_USE_TLS"),
+            },
+        },
+    }
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "414 Club <noreply@localhost>")
 
 # --- Languages -------------------------------------------------------------------------
@@ -207,3 +213,9 @@ if not DEBUG:
     SECURE_HSTS_PRELOAD = True
     # The TLS-terminating proxy in front of Daphne says the request was HTTPS.
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+
+# --- Games -----------------------------------------------------------------------------
+# How long the round-over summary stays up before the next round is dealt (seconds).
+GAMES_NEXT_ROUND_SECONDS = float(os.environ.get("GAMES_NEXT_ROUND_SECONDS", "6"))
+# An AI seat's pause before it acts (seconds, ±30%); it never depends on the AI's cards.
+GAMES_AI_DELAY_SECONDS = float(os.environ.get("GAMES_AI_DELAY_SECONDS", "1.0"))

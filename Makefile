@@ -1,0 +1,44 @@
+# 414 Club. `make run` starts the site on the embedded default; `make test` runs every test.
+# Both create .venv with Python 3.12 and install what they need, so a fresh clone is enough.
+
+# pyenv's 3.12.1 when pyenv is there (.python-version), else any python3.12 on PATH.
+PYTHON312 ?= $(shell p="$$(pyenv root 2>/dev/null)/versions/3.12.1/bin/python"; \
+	if [ -x "$$p" ]; then echo "$$p"; else command -v python3.12; fi)
+VENV := .venv
+PY := $(VENV)/bin/python
+
+.PHONY: run test lint clean
+
+$(PY):
+	@test -n "$(PYTHON312)" || { echo "Python 3.12 not found: install it (pyenv install 3.12.1)"; exit 1; }
+	$(PYTHON312) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+
+# Stamps: reinstall only when pyproject.toml changes.
+$(VENV)/.installed-run: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e .
+	@touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(PY)
+	$(PY) -m pip install --quiet -e '.[test]'
+	@touch $@ $(VENV)/.installed-run
+
+run: $(VENV)/.installed-run
+	DJANGO_DEBUG=1 $(PY) scripts/run_dev.py
+
+# The tests need PostgreSQL and Redis (not SQLite, not the private Redis) and chromium.
+# DJANGO_DEBUG=1 only relaxes HTTPS-only settings for the test servers; tests/test_settings.py
+# checks the production settings separately.
+test: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
+test: export REDIS_URL ?= redis://127.0.0.1:6379/0
+test: export DJANGO_DEBUG ?= 1
+test: $(VENV)/.installed-test
+	$(PY) scripts/check_test_env.py
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+lint: $(VENV)/.installed-test
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+clean:
+	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache

@@ -1,0 +1,81 @@
+"""Check what the test suite needs before it runs, and say exactly what is missing.
+
+The tests run against a real PostgreSQL (DATABASE_URL), a real Redis (REDIS_URL) and
+Debian's chromium (Playwright drives it; no browser is ever downloaded). Exit 1 with a
+how-to for each thing missing, 0 when all is there.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import psycopg
+import redis
+
+CHROMIUM = Path(os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium"))
+
+
+def check_postgres(url: str) -> str | None:
+    try:
+        with psycopg.connect(url, connect_timeout=3) as connection:
+            connection.execute("SELECT 1")
+    except psycopg.Error as error:
+        first_line = str(error).strip().splitlines()[0] if str(error).strip() else repr(error)
+        return (
+            f"PostgreSQL is not reachable at DATABASE_URL={url}\n    ({first_line})\n"
+            "    Install: apt-get install -y postgresql\n"
+            "    Start:   pg_ctlcluster --skip-systemctl-redirect "
+            "$(ls /etc/postgresql) main start\n"
+            "    Or set DATABASE_URL to a PostgreSQL database the tests may use."
+        )
+    return None
+
+
+def check_redis(url: str) -> str | None:
+    try:
+        redis.Redis.from_url(url, socket_connect_timeout=3, socket_timeout=3).ping()
+    except (redis.RedisError, OSError) as error:
+        return (
+            f"Redis is not reachable at REDIS_URL={url}\n    ({error})\n"
+            "    Install: apt-get install -y redis-server\n"
+            "    Start:   redis-server --daemonize yes --bind 127.0.0.1 --port 6379 "
+            '--save "" --appendonly no\n'
+            "    Or set REDIS_URL to a Redis the tests may use."
+        )
+    return None
+
+
+def check_chromium(path: Path) -> str | None:
+    if path.is_file() and os.access(path, os.X_OK):
+        return None
+    return (
+        f"Chromium is missing at {path} (browser tests drive Debian's chromium).\n"
+        "    Install: apt-get update && apt-get install -y chromium\n"
+        "    Never `playwright install`: the tests use the system browser."
+    )
+
+
+def main() -> int:
+    problems = [
+        problem
+        for problem in (
+            check_postgres(os.environ.get("DATABASE_URL", "")),
+            check_redis(os.environ.get("REDIS_URL", "")),
+            check_chromium(CHROMIUM),
+        )
+        if problem
+    ]
+    if not problems:
+        print("Test environment: PostgreSQL, Redis and chromium are there.")
+        return 0
+    print("The tests cannot run; missing:\n", file=sys.stderr)
+    for problem in problems:
+        print(f"  - {problem}\n", file=sys.stderr)
+    print("`bash .ci/run` starts PostgreSQL and Redis and installs chromium.", file=sys.stderr)
+    return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

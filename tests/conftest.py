@@ -1,0 +1,31 @@
+"""Fixtures shared across the whole suite."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from accounts.models import User
+
+PASSWORD = "a-long-test-passphrase-414"
+
+
+@pytest.fixture
+def password() -> str:
+    return PASSWORD
+
+
+@pytest.fixture
+def make_user(db: None) -> Callable[..., User]:
+    """Create a user with the shared test password: make_user("ana", language="es")."""
+
+    def make(username: str = "player", **fields: object) -> User:
+        return User.objects.create_user(username=username, password=PASSWORD, **fields)
+
+    return make
+
+
+@pytest.fixture
+def user(make_user: Callable[..., User]) -> User:
+    return make_user("player", email="player@example.com")
