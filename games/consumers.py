@@ -1,0 +1,134 @@
+"""The table's WebSocket: one per open page, for a seat or a spectator (DESIGN.md).
+
+Thin by design: parse the message, find the user's seat, call ``services.submit``, and answer a
+refusal to this sender only. Every change reaches every page as a bare notification; each page
+then renders its own regions from its own view (rule 2). Connecting sends everything (rule 5).
+"""
+
+from __future__ import annotations
+
+import json
+
+from asgiref.sync import async_to_sync
+from channels.generic.websocket import WebsocketConsumer
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+
+from games import access, notify, services
+from games.models import Match, Seat, Table
+from games.presenters import table_context
+
+MAX_MESSAGE_BYTES = 4096
+
+
+class TableConsumer(WebsocketConsumer):
+    """``/ws/table/<id>/``: pushes this viewer's regions; takes a seat's actions."""
+
+    def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.user = self.scope.get("user")
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None or not access.can_watch(table, self.user, self.scope.get("session")):
+            self.close(code=4403)
+            return
+        self.group = notify.table_group(self.table_id)
+        async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
+        self.accept()
+        self.send_regions()
+
+    def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
+
+    def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        payload = parse_message(text_data)
+        if payload is None:
+            self.send_flash(_("That message could not be read."))
+            return
+        if self.user is None or not self.user.is_authenticated:
+            self.send_flash(_("Log in to play."))
+            return
+        match = Match.objects.filter(table_id=self.table_id).first()
+        if match is None:
+            self.send_flash(_("The match has not started yet."))
+            return
+        result = services.submit(match.pk, self.user, payload)
+        if not result.ok:
+            self.send_flash(refusal_message(result))
+            if result.code in ("stale", "duplicate"):
+                self.send_regions()
+
+    def table_changed(self, event: dict) -> None:
+        self.send_regions()
+
+    def send_regions(self) -> None:
+        """Render every region of the table for this viewer, as out-of-band swaps."""
+        table = Table.objects.get(pk=self.table_id)
+        match = Match.objects.filter(table=table).first()
+        state = services.load_state(match) if match else None
+        seat = self.seat_number()
+        context = table_context(table, match, state, seat, self.user)
+        context["oob"] = True
+        self.send(text_data=render_to_string("games/partials/regions.html", context))
+
+    def send_flash(self, message: str) -> None:
+        html = render_to_string("games/partials/flash.html", {"message": message, "oob": True})
+        self.send(text_data=html)
+
+    def seat_number(self) -> int | None:
+        if self.user is None or not self.user.is_authenticated:
+            return None
+        return (Seat.objects.filter(table_id=self.table_id, user=self.user)
+                .values_list("number", flat=True).first())
+
+
+def parse_message(text: str | None) -> dict | None:
+    """A client message as a dict with ``cards`` a list and ``version`` an int, or None.
+
+    htmx's ws extension sends form values as strings (one checked card is a bare string).
+    """
+    if not text or len(text) > MAX_MESSAGE_BYTES:
+        return None
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    data.pop("HEADERS", None)
+    cards = data.get("cards")
+    if isinstance(cards, str):
+        data["cards"] = [cards]
+    elif cards is None and data.get("action") in ("play", "hook", "unhook"):
+        data["cards"] = []
+    version = data.get("version")
+    if isinstance(version, str) and version.isdigit():
+        data["version"] = int(version)
+    return data
+
+
+def refusal_message(result: services.Result) -> str:
+    """A clear, translated sentence for a refused action."""
+    messages = {
+        "not_your_turn": _("It is not your turn."),
+        "not_in_hand": _("You do not hold those cards."),
+        "invalid_combination": _("Those cards are not a valid combination."),
+        "does_not_beat": _("That does not beat the cards on the table."),
+        "leader_cannot_pass": _("You lead this trick: play something."),
+        "window_open": _("A claim window is open: hook, unhook or pass first."),
+        "no_window": _("There is nothing to claim now."),
+        "invalid_claim": _("A hook is a pair of the same face, an unhook a single."),
+        "already_answered": _("You already answered this claim window."),
+        "owner_cannot_claim": _("You cannot claim your own card."),
+        "empty_play": _("Select the cards to play first."),
+        "unknown_card": _("That is not a card."),
+        "invalid_return": _("Return one card of face 2 to 9."),
+        "tribute_pending": _("Waiting for tribute returns."),
+        "finished": _("You are out of this round."),
+        "round_over": _("The round is over."),
+        "match_over": _("The match is over."),
+        "not_seated": _("Spectators cannot play."),
+        "stale": _("The table moved on; here is the current state."),
+        "duplicate": _("That move was already received."),
+    }
+    return messages.get(result.code, _("That move is not allowed now."))

@@ -1,0 +1,207 @@
+"""Tables, seats, matches and their records: everything needed to resume and audit a match.
+
+The engine state of a running match lives in ``Match.state`` (``engine.codec`` JSON, holding every
+hand: never render it). ``Move`` is the append-only move log with a per-match sequence; ``Round``
+and ``TributeRecord`` are its summaries for history pages. Only ``games.services`` writes a match.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from games.engine.options import Options
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Table(models.Model):
+    """A table a host opened: its seats, its rules options and, once started, its match."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ABANDONED = "abandoned", _("Abandoned")
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", _("Public")
+        PRIVATE = "private", _("Private (invite link)")
+
+    name = models.CharField(_("name"), max_length=80)
+    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
+                             related_name="hosted_tables")
+    players = models.PositiveSmallIntegerField(_("seats"), default=4)
+    options = models.JSONField(_("rules options"), default=dict)
+    rated = models.BooleanField(_("rated"), default=False)
+    visibility = models.CharField(_("visibility"), max_length=10, choices=Visibility,
+                                  default=Visibility.PUBLIC)
+    invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
+    spectator_delay = models.PositiveSmallIntegerField(
+        _("spectator delay (plays)"), default=0,
+        help_text=_("Spectators see the table this many plays late."))
+    status = models.CharField(max_length=10, choices=Status, default=Status.OPEN)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:table", args=[self.pk])
+
+    def engine_options(self) -> Options:
+        """The table's rules as the engine's ``Options`` (players from the seat count)."""
+        return Options.from_dict(self.options, players=self.players)
+
+
+class Seat(models.Model):
+    """One place at a table: a person, an AI policy, or empty. Team = number mod 2 (§0)."""
+
+    class Policy(models.TextChoices):
+        HEURISTIC = "heuristic", _("Steady (heuristic)")
+        RANDOM = "random", _("Wild (random)")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                             on_delete=models.SET_NULL, related_name="seats")
+    ai_policy = models.CharField(max_length=12, choices=Policy, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="unique_seat_number"),
+            models.UniqueConstraint(fields=["table", "user"], name="one_seat_per_user",
+                                    condition=models.Q(user__isnull=False)),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.number}"
+
+    @property
+    def team(self) -> int:
+        return self.number % 2
+
+    @property
+    def is_ai(self) -> bool:
+        return bool(self.ai_policy)
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None and not self.ai_policy
+
+
+class Match(models.Model):
+    """The match played at a table. ``state`` is the engine state (secret: all hands).
+
+    ``deadline``/``deadline_kind``/``deadline_token`` are the one running timer (DESIGN.md rule
+    3): a Celery task carries the token and does nothing once the match has moved past it.
+    """
+
+    class Deadline(models.TextChoices):
+        TURN = "turn", _("turn")
+        WINDOW = "window", _("claim window")
+        TRIBUTE = "tribute", _("tribute return")
+        NEXT_ROUND = "next_round", _("next round")
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="match")
+    seed = models.BigIntegerField()
+    state = models.JSONField()
+    version = models.PositiveIntegerField(default=0)
+    phase = models.CharField(max_length=12)
+    round_no = models.PositiveSmallIntegerField(default=1)
+    level_team0 = models.PositiveSmallIntegerField(default=2)
+    level_team1 = models.PositiveSmallIntegerField(default=2)
+    deadline = models.DateTimeField(null=True, blank=True)
+    deadline_kind = models.CharField(max_length=12, choices=Deadline, blank=True)
+    deadline_token = models.PositiveIntegerField(default=0)
+    winner_team = models.PositiveSmallIntegerField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "matches"
+
+    def __str__(self) -> str:
+        return f"match at {self.table}"
+
+    @property
+    def is_over(self) -> bool:
+        return self.winner_team is not None
+
+
+class Round(models.Model):
+    """One round's summary: level, dealer, leader, finish order, caught seats, levels after."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField()
+    level = models.PositiveSmallIntegerField()
+    levels_before = models.JSONField()
+    levels_after = models.JSONField(null=True, blank=True)
+    dealer = models.PositiveSmallIntegerField(null=True, blank=True)
+    leader = models.PositiveSmallIntegerField()
+    finish_order = models.JSONField(default=list)
+    caught = models.JSONField(default=list)
+    winner_team = models.PositiveSmallIntegerField(null=True, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [models.UniqueConstraint(fields=["match", "number"],
+                                               name="unique_round_number")]
+
+
+class Move(models.Model):
+    """The append-only move log: one row per accepted action, numbered per match.
+
+    ``seq`` equals the match version the action produced, so replaying the moves in order from
+    ``new_match(options, seed)`` rebuilds ``Match.state`` exactly. ``events`` are the engine's
+    events as is — a pending claim's cards included — so they are shown only through
+    ``engine.views.event_for``. ``client_id`` recognises a resent message (DESIGN.md rule 1).
+    ``seat`` is None for the clock (timeouts, next round).
+    """
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    round_no = models.PositiveSmallIntegerField()
+    seat = models.PositiveSmallIntegerField(null=True, blank=True)
+    action = models.JSONField()
+    events = models.JSONField()
+    client_id = models.CharField(max_length=64, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "seq"], name="unique_move_seq"),
+            models.UniqueConstraint(fields=["match", "client_id"], name="unique_move_client_id",
+                                    condition=~models.Q(client_id="")),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} #{self.seq} {self.action.get('type')}"
+
+
+class TributeRecord(models.Model):
+    """A tribute paid and its return (§9), shown to everyone (§9.5)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="tribute_records")
+    round_no = models.PositiveSmallIntegerField()
+    payer = models.PositiveSmallIntegerField()
+    receiver = models.PositiveSmallIntegerField()
+    card = models.CharField(max_length=3)
+    returned_card = models.CharField(max_length=3, blank=True)
+    returned_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["round_no", "id"]

@@ -1,0 +1,33 @@
+"""Tell watching pages that something changed (DESIGN.md rule 2).
+
+A group message carries only ``{match, version}``-sized facts, never cards: each consumer loads
+the state and renders its own seat's view.
+"""
+
+from __future__ import annotations
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+LOBBY_GROUP = "lobby"
+
+
+def table_group(table_id: int) -> str:
+    """The group of every page open on one table (seats and spectators)."""
+    return f"table-{table_id}"
+
+
+def _send(group: str, message: dict) -> None:
+    layer = get_channel_layer()
+    if layer is not None:
+        async_to_sync(layer.group_send)(group, message)
+
+
+def table_changed(table_id: int, version: int | None = None) -> None:
+    """The table's seats or match changed; ``version`` is the match version, if any."""
+    _send(table_group(table_id), {"type": "table.changed", "version": version})
+
+
+def lobby_changed() -> None:
+    """A table opened, filled, started or ended: lobby pages refresh their lists."""
+    _send(LOBBY_GROUP, {"type": "lobby.changed"})

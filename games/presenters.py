@@ -1,0 +1,249 @@
+"""Turn an engine ``View`` into template context for one viewer (a seat or a spectator).
+
+The context is built from ``engine.views`` only — one seat's hand or none — so no template can
+show another seat's cards. Names, deadlines and the move log are added here.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.engine import legal_actions
+from games.engine.actions import Hook, Pass, Play, Return, Unhook
+from games.engine.cards import FACE, JOKERS, SUIT_INDEX, face_name
+from games.engine.power import table_for
+from games.engine.state import MATCH_OVER, PLAY, TRIBUTE, WINDOW, State
+from games.engine.views import View, event_for, seat_view, spectator_view
+from games.models import Match, Move, Seat, Table
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+LOG_LENGTH = 12
+
+
+@dataclass(frozen=True)
+class CardFace:
+    """One card as drawn: its code (``10S``), rank and suit labels, colour, level mark."""
+
+    code: str
+    rank: str
+    suit: str
+    red: bool
+    level: bool
+    joker: bool
+
+    @property
+    def label(self) -> str:
+        if self.joker:
+            return _("Red joker") if self.code == "RJ" else _("Black joker")
+        return f"{self.rank}{self.suit}"
+
+
+def card_face(code: str, level: int) -> CardFace:
+    face = FACE[code]
+    if face in JOKERS:
+        return CardFace(code, "JK", "", code == "RJ", False, True)
+    suit = code[-1]
+    return CardFace(code, face_name(face), SUIT_SYMBOLS[suit], suit in "HD", face == level, False)
+
+
+def cards_faces(cards, level: int) -> list[CardFace]:
+    return [card_face(c, level) for c in cards]
+
+
+def hand_groups(hand, level: int, options) -> list[dict]:
+    """The hand sorted by power at the round level, grouped by rank (weakest first)."""
+    power = table_for(level, options)
+    groups: dict[int, list[str]] = {}
+    for card in sorted(hand, key=lambda c: (power[FACE[c]], SUIT_INDEX[c])):
+        groups.setdefault(FACE[card], []).append(card)
+    return [{"rank": face_name(f), "cards": cards_faces(cs, level)} for f, cs in groups.items()]
+
+
+def view_for(state: State, seat: int | None) -> View:
+    return seat_view(state, seat) if seat is not None else spectator_view(state)
+
+
+def table_context(table: Table, match: Match | None, state: State | None,
+                  seat: int | None, user=None) -> dict:
+    """Everything the table page and its pushed regions need, for ``seat`` (None: spectator)."""
+    seats = list(table.seats.select_related("user"))
+    context = {"table": table, "match": match, "me": seat, "seats_list": seats,
+               "is_host": user is not None and table.host_id == getattr(user, "pk", None)}
+    if match is None or state is None:
+        context["seats"] = [_seat_row(s, None, seat) for s in seats]
+        return context
+    view = view_for(state, seat)
+    names = {s.number: _seat_name(s) for s in seats}
+    context.update(
+        view=view,
+        version=view.version,
+        phase=view.phase,
+        seats=[_seat_row(s, view, seat) for s in seats],
+        round_level=face_name(view.level),
+        levels=[face_name(x) for x in view.levels],
+        hand=hand_groups(view.hand, view.level, view.options) if seat is not None else [],
+        hand_size=len(view.hand),
+        trick=[{"seat": e.seat, "name": names[e.seat], "kind": e.kind,
+                "cards": cards_faces(e.cards, view.level)} for e in view.trick],
+        top=view.top and {"seat": view.top.seat, "name": names[view.top.seat],
+                          "cards": cards_faces(view.top.cards, view.level)},
+        turn_name=names.get(view.turn) if view.turn is not None else "",
+        my_turn=seat is not None and view.phase == PLAY and view.turn == seat,
+        countdown=_countdown(match),
+        window=_window(view, names, seat),
+        tributes=[{"payer": names[t.payer], "receiver": names[t.receiver],
+                   "card": card_face(t.card, view.level),
+                   "returned": card_face(t.returned, view.level) if t.returned else None}
+                  for t in view.tributes],
+        result=_result(view, names),
+        log=_log(match, seat, names, view.level),
+        match_over=view.phase == MATCH_OVER,
+    )
+    context.update(_choices(state, view, seat))
+    return context
+
+
+def _seat_name(seat: Seat) -> str:
+    if seat.user_id:
+        return seat.user.username
+    if seat.ai_policy:
+        return _("AI %(number)s") % {"number": seat.number + 1}
+    return _("Empty seat")
+
+
+def _seat_row(seat: Seat, view: View | None, me: int | None) -> dict:
+    row = {"number": seat.number, "team": seat.team, "name": _seat_name(seat),
+           "is_ai": seat.is_ai, "is_me": seat.number == me, "is_empty": seat.is_empty,
+           "policy": seat.get_ai_policy_display() if seat.is_ai else ""}
+    if view is not None:
+        finished = list(view.finished)
+        row.update(
+            cards=view.hand_sizes[seat.number],
+            place=finished.index(seat.number) + 1 if seat.number in finished else None,
+            is_turn=view.phase == PLAY and view.turn == seat.number,
+            answered=bool(view.window and view.window.answered[seat.number]),
+            is_owner=bool(view.window and view.window.owner == seat.number),
+        )
+    return row
+
+
+def _countdown(match: Match) -> dict | None:
+    if match.deadline is None:
+        return None
+    remaining = max(0.0, (match.deadline - timezone.now()).total_seconds())
+    total = _deadline_total(match)
+    return {"kind": match.deadline_kind, "remaining": round(remaining, 2),
+            "total": total, "deadline_ms": int(match.deadline.timestamp() * 1000)}
+
+
+def _deadline_total(match: Match) -> float:
+    options = match.table.engine_options()
+    if match.deadline_kind == Match.Deadline.WINDOW:
+        return float(options.claim_window_seconds)
+    if match.deadline_kind == Match.Deadline.NEXT_ROUND:
+        return float(settings.GAMES_NEXT_ROUND_SECONDS)
+    return float(options.turn_seconds)
+
+
+def _window(view: View, names: dict, seat: int | None) -> dict | None:
+    window = view.window
+    if window is None:
+        return None
+    can_answer = (seat is not None and seat != window.owner and view.hand_sizes[seat] > 0
+                  and not window.answered[seat])
+    return {"owner": window.owner, "owner_name": names[window.owner],
+            "face": face_name(window.face), "mode": window.mode, "chain": window.chain,
+            "can_answer": can_answer, "answered": view.my_answer is not None,
+            "my_claim": bool(view.my_answer),
+            "waiting_on": [names[s] for s, done in enumerate(window.answered)
+                           if not done and s != window.owner and view.hand_sizes[s] > 0]}
+
+
+def _result(view: View, names: dict) -> dict | None:
+    result = view.result
+    if result is None:
+        return None
+    return {"team": result.team, "caught": [names[s] for s in result.caught],
+            "levels": [face_name(x) for x in result.levels],
+            "next_level": face_name(result.next_level) if result.next_level else None,
+            "match_winner": result.match_winner,
+            "finish_order": [names[s] for s in view.finished]}
+
+
+def _choices(state: State, view: View, seat: int | None) -> dict:
+    """The seat's legal choices now: hints for plays, claim buttons, return cards."""
+    if seat is None or view.phase not in (PLAY, WINDOW, TRIBUTE):
+        return {"hints": "[]", "can_pass": False, "claim": None, "returns": []}
+    legal = legal_actions(state, seat)
+    plays = [list(a.cards) for a in legal if isinstance(a, Play)]
+    claim = next((a for a in legal if isinstance(a, (Hook, Unhook))), None)
+    returns = [card_face(a.card, view.level) for a in legal if isinstance(a, Return)]
+    return {
+        "hints": json.dumps(plays),
+        "can_pass": view.phase == PLAY and any(isinstance(a, Pass) for a in legal),
+        "claim": {"mode": "hook" if isinstance(claim, Hook) else "unhook",
+                  "cards": list(claim.cards)} if claim else None,
+        "returns": returns,
+    }
+
+
+def _log(match: Match, seat: int | None, names: dict, level: int) -> list[str]:
+    """The latest moves as lines of text, filtered for this viewer (``event_for``)."""
+    moves = Move.objects.filter(match=match).order_by("-seq")[:LOG_LENGTH]
+    lines = []
+    for move in reversed(list(moves)):
+        for event in move.events:
+            shown = event_for(event, seat)
+            if shown is not None:
+                line = describe_event(shown, names)
+                if line:
+                    lines.append(line)
+    return lines[-LOG_LENGTH:]
+
+
+def describe_event(event: dict, names: dict) -> str:
+    """One log line for a (filtered) event, or "" for events not worth a line."""
+    kind = event["type"]
+    who = names.get(event.get("seat"), "")
+    cards = " ".join(_card_text(c) for c in event.get("cards") or [])
+    texts = {
+        "play": _("%(who)s played %(cards)s"),
+        "bomb": _("%(who)s bombed with %(cards)s"),
+        "pass": _("%(who)s passed"),
+        "hook": _("%(who)s hooked with %(cards)s"),
+        "unhook": _("%(who)s unhooked with %(cards)s"),
+        "answer": _("%(who)s answered the claim window"),
+        "outranked": _("Your claim was outranked by %(by)s"),
+        "finished": _("%(who)s is out (place %(place)s)"),
+        "trick_won": _("%(who)s won the trick"),
+        "timeout": _("%(who)s ran out of time"),
+        "tribute": _("%(payer)s paid %(card)s to %(receiver)s"),
+        "return": _("%(who)s returned %(card)s"),
+        "round_over": _("Round over: team %(team)s finished first"),
+        "match_over": _("Match over: team %(winner)s wins"),
+        "deal": _("Round %(round)s dealt"),
+    }
+    text = texts.get(kind)
+    if text is None:
+        return ""
+    return text % {
+        "who": who, "cards": cards, "by": names.get(event.get("by"), ""),
+        "place": event.get("place", ""), "payer": names.get(event.get("payer"), ""),
+        "receiver": names.get(event.get("receiver"), ""),
+        "card": _card_text(event["card"]) if event.get("card") else "",
+        "team": (event.get("team") or 0) + 1 if kind == "round_over" else "",
+        "winner": (event.get("winner") or 0) + 1 if kind == "match_over" else "",
+        "round": event.get("round", ""),
+    }
+
+
+def _card_text(code: str) -> str:
+    if code in ("BJ", "RJ"):
+        return _("Red joker") if code == "RJ" else _("Black joker")
+    return code[:-1] + SUIT_SYMBOLS[code[-1]]
+

@@ -1,0 +1,294 @@
+"""The only writer of a match (DESIGN.md rule 1).
+
+Every change to a running match goes through ``do_action``: lock the match row, check the action
+still fits (the version a turn action was made against, the window or tribute a claim or return
+answers, a client id seen before), apply it with the engine, persist state and move, set the one
+running timer, commit, and only then notify the table and schedule its wake-ups.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games import notify
+from games.engine import NextRound, Pass, Play, Rejection, Timeout, legal_actions
+from games.engine import apply as engine_apply
+from games.engine.ai import policy
+from games.engine.cards import parse_face
+from games.engine.codec import (
+    CodecError, action_from_json, action_to_json, state_from_json, state_to_json,
+)
+from games.engine.deal import new_match
+from games.engine.rules import seats_to_act
+from games.engine.state import MATCH_OVER, PLAY, ROUND_OVER, TRIBUTE, WINDOW, State
+from games.engine.views import seat_view
+from games.models import Match, Move, Round, Seat, Table, TributeRecord
+
+#: Actions a person may send; the clock's actions (timeout, next round) are the server's own.
+PLAYER_ACTIONS = ("play", "pass", "hook", "unhook", "return")
+
+
+@dataclass(frozen=True)
+class Result:
+    """What became of a submitted action: ``ok``, or a rejection ``code`` and ``message``."""
+
+    ok: bool
+    code: str = ""
+    message: str = ""
+    version: int = 0
+
+
+def load_state(match: Match) -> State:
+    """The engine state stored on ``match``."""
+    return state_from_json(match.state)
+
+
+# --- starting a match -------------------------------------------------------------------------
+
+def do_start_match(table: Table, seed: int | None = None) -> Match:
+    """Deal round 1 of the table's match. Precondition: the caller holds the table row lock and
+    every seat is taken."""
+    seed = secrets.randbits(48) if seed is None else seed
+    state = new_match(table.engine_options(), seed)
+    match = Match(table=table, seed=seed, state=state_to_json(state), version=state.version,
+                  phase=state.phase, round_no=state.round_no)
+    match.save()
+    Round.objects.create(match=match, number=1, level=state.level,
+                         levels_before=list(state.levels), dealer=state.dealer,
+                         leader=state.leader)
+    table.status = Table.Status.PLAYING
+    table.save(update_fields=["status"])
+    _set_timer(match, state, state, (), timezone.now())
+    match.save()
+    _after_commit(match, state, timer_changed=True)
+    return match
+
+
+# --- the one writer -----------------------------------------------------------------------------
+
+def submit(match_id: int, user, payload: dict) -> Result:
+    """A person's action from a page: ``{"action", "cards"|"card", "version", "client_id"}``.
+
+    The seat is the user's own seat at the table, never one named in the payload. Returns a
+    Result; a rejection changed nothing. ``code`` ``stale`` or ``duplicate`` asks the caller to
+    resend a fresh snapshot.
+    """
+    if not isinstance(payload, dict) or payload.get("action") not in PLAYER_ACTIONS:
+        return Result(False, "malformed", "unknown action")
+    client_id = str(payload.get("client_id") or "")[:64]
+    with transaction.atomic():
+        match = Match.objects.select_for_update().select_related("table").get(pk=match_id)
+        seat = Seat.objects.filter(table_id=match.table_id, user=user).first()
+        if seat is None:
+            return Result(False, "not_seated", "you have no seat at this table", match.version)
+        if client_id and Move.objects.filter(match=match, client_id=client_id).exists():
+            return Result(False, "duplicate", "already applied", match.version)
+        state = load_state(match)
+        try:
+            action = action_from_json({**_action_fields(payload), "seat": seat.number})
+        except CodecError as e:
+            return Result(False, "malformed", str(e), match.version)
+        stale = _stale(match, state, action, payload.get("version"))
+        if stale:
+            return Result(False, "stale", stale, match.version)
+        return _apply_and_save(match, state, action, seat.number, client_id)
+
+
+def _action_fields(payload: dict) -> dict:
+    fields = {"type": payload["action"]}
+    if payload["action"] == "return":
+        fields["card"] = payload.get("card")
+    elif payload["action"] != "pass":
+        fields["cards"] = payload.get("cards")
+    return fields
+
+
+def _stale(match: Match, state: State, action, version) -> str:
+    """Why an action no longer fits (DESIGN.md rule 1), or "".
+
+    A turn action must be made against the current version. A window answer or a tribute return
+    must have been made after the window (or tribute) it answers opened: answers from several
+    seats to one window are all taken, whatever the version moved to meanwhile.
+    """
+    if type(version) is not int:
+        return "the action carries no version"
+    if state.phase in (WINDOW, TRIBUTE) and not isinstance(action, Play):
+        return "" if version >= match.deadline_token else "that window or tribute has closed"
+    if isinstance(action, (Play, Pass)) and version != match.version:
+        return "the table moved on since that action"
+    return ""
+
+
+def _apply_and_save(match: Match, state: State, action, seat: int | None,
+                    client_id: str = "") -> Result:
+    outcome = engine_apply(state, action)
+    if isinstance(outcome, Rejection):
+        return Result(False, outcome.code, outcome.message, match.version)
+    new = outcome.state
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            Move.objects.create(match=match, seq=new.version, round_no=state.round_no, seat=seat,
+                                action=action_to_json(action), events=list(outcome.events),
+                                client_id=client_id)
+    except IntegrityError:
+        return Result(False, "duplicate", "already applied", match.version)
+    _record(match, new, outcome.events, now)
+    old_token = match.deadline_token
+    _set_timer(match, state, new, outcome.events, now)
+    match.state = state_to_json(new)
+    match.version = new.version
+    match.phase = new.phase
+    match.round_no = new.round_no
+    match.level_team0, match.level_team1 = new.levels
+    match.save()
+    _after_commit(match, new, timer_changed=match.deadline_token != old_token)
+    return Result(True, version=new.version)
+
+
+def _record(match: Match, state: State, events, now) -> None:
+    """Keep the round and tribute summaries in step with the events (§7–§9)."""
+    for event in events:
+        kind = event["type"]
+        if kind == "round_over":
+            Round.objects.filter(match=match, number=state.round_no).update(
+                levels_after=[parse_face(x) for x in event["levels"]],
+                finish_order=list(state.finished), caught=event["caught"],
+                winner_team=event["team"], ended_at=now)
+        elif kind == "match_over":
+            match.winner_team = event["winner"]
+            match.finished_at = now
+            Table.objects.filter(pk=match.table_id).update(status=Table.Status.FINISHED)
+        elif kind == "deal":
+            Round.objects.create(match=match, number=event["round"], level=event["level"],
+                                 levels_before=list(state.levels), dealer=event["dealer"],
+                                 leader=state.leader)
+        elif kind == "tribute":
+            TributeRecord.objects.create(match=match, round_no=state.round_no,
+                                         payer=event["payer"], receiver=event["receiver"],
+                                         card=event["card"])
+        elif kind == "return":
+            TributeRecord.objects.filter(
+                match=match, round_no=state.round_no, receiver=event["seat"],
+            ).update(returned_card=event["card"], returned_at=now)
+
+
+# --- timers -------------------------------------------------------------------------------------
+
+def _set_timer(match: Match, old: State, new: State, events, now) -> None:
+    """Set the one running deadline for the new state (DESIGN.md rule 3).
+
+    Answers inside a window and returns inside a tribute do not move its deadline; everything
+    else that changes the state starts a fresh one, identified by the new version.
+    """
+    options = new.options
+    kind, seconds = "", 0.0
+    if new.phase == WINDOW:
+        if any(e["type"] == "window" for e in events) or old.phase != WINDOW:
+            kind, seconds = Match.Deadline.WINDOW, options.claim_window_seconds
+        else:
+            return
+    elif new.phase == TRIBUTE:
+        if old.phase == TRIBUTE and old.round_no == new.round_no and match.deadline_kind:
+            return
+        kind, seconds = Match.Deadline.TRIBUTE, options.turn_seconds
+    elif new.phase == PLAY:
+        kind, seconds = Match.Deadline.TURN, options.turn_seconds
+    elif new.phase == ROUND_OVER:
+        kind, seconds = Match.Deadline.NEXT_ROUND, settings.GAMES_NEXT_ROUND_SECONDS
+    if kind:
+        match.deadline = now + timedelta(seconds=seconds)
+        match.deadline_kind = kind
+        match.deadline_token = new.version
+    else:
+        match.deadline = None
+        match.deadline_kind = ""
+        match.deadline_token = new.version
+
+
+def _after_commit(match: Match, state: State, timer_changed: bool) -> None:
+    """After commit: tell every page at the table, then schedule the wake-ups (rule 2, 3)."""
+    table_id, match_id, version = match.table_id, match.pk, state.version
+    token, deadline = match.deadline_token, match.deadline
+
+    def send() -> None:
+        notify.table_changed(table_id, version)
+        if state.phase == MATCH_OVER or state.phase == ROUND_OVER:
+            notify.lobby_changed()
+        if not timer_changed or deadline is None:
+            return
+        from games import tasks
+
+        delay = max(0.0, (deadline - timezone.now()).total_seconds())
+        tasks.expire.apply_async((match_id, token), countdown=delay)
+        for seat in _ai_seats_to_act(match, state):
+            tasks.ai_act.apply_async((match_id, seat, token),
+                                     countdown=_ai_delay(state, delay))
+
+    transaction.on_commit(send)
+
+
+def _ai_seats_to_act(match: Match, state: State) -> list[int]:
+    ai = set(Seat.objects.filter(table_id=match.table_id).exclude(ai_policy="")
+             .values_list("number", flat=True))
+    return [s for s in seats_to_act(state) if s in ai]
+
+
+def _ai_delay(state: State, deadline_in: float) -> float:
+    """A short, card-independent pause before an AI seat acts (DESIGN.md rule 4)."""
+    base = settings.GAMES_AI_DELAY_SECONDS * random.uniform(0.7, 1.3)
+    if state.phase == WINDOW:
+        return min(base, deadline_in * 0.5)
+    return min(base, deadline_in)
+
+
+def expire(match_id: int, token: int) -> bool:
+    """The timer set with ``token`` rang: apply the timeout (or deal the next round) if the
+    match is still waiting on that very deadline. Returns whether anything was applied."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or match.deadline_token != token or match.deadline is None:
+            return False
+        if match.deadline > timezone.now() + timedelta(milliseconds=50):
+            return False  # woke early (clock skew): the sweep or a later task will catch it
+        state = load_state(match)
+        action = NextRound() if state.phase == ROUND_OVER else Timeout()
+        return _apply_and_save(match, state, action, None).ok
+
+
+def ai_act(match_id: int, seat: int, token: int) -> bool:
+    """An AI seat acts, if the match is still at the moment (token) it was asked to act in."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or match.deadline_token != token:
+            return False
+        state = load_state(match)
+        if seat not in seats_to_act(state):
+            return False
+        ai = Seat.objects.get(table_id=match.table_id, number=seat)
+        if not ai.ai_policy:
+            return False
+        legal = legal_actions(state, seat)
+        rng = random.Random(f"{match.seed}:{state.version}:{seat}")
+        action = policy(ai.ai_policy).choose(seat_view(state, seat), legal, rng)
+        return _apply_and_save(match, state, action, seat).ok
+
+
+def sweep_overdue(grace_seconds: float = 2.0) -> int:
+    """Apply every deadline overdue by more than ``grace_seconds`` (timers lost to a crash).
+
+    Returns how many matches moved.
+    """
+    cutoff = timezone.now() - timedelta(seconds=grace_seconds)
+    moved = 0
+    overdue = Match.objects.filter(deadline__lt=cutoff, winner_team__isnull=True)
+    for match_id, token in overdue.values_list("pk", "deadline_token"):
+        moved += expire(match_id, token)
+    return moved
