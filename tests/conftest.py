@@ -29,3 +29,9 @@ def make_user(db: None) -> Callable[..., User]:
 @pytest.fixture
 def user(make_user: Callable[..., User]) -> User:
     return make_user("player", email="player@example.com")
+
+
+@pytest.fixture(autouse=True)
+def _fast_password_hashing(settings) -> None:
+    """Hash test passwords cheaply: the real hasher's cost is for attackers, not for tests."""
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
