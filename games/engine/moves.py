@@ -41,12 +41,8 @@ def leads(hand, level: int, options: Options) -> list[tuple[tuple[str, ...], Com
     _singles(groups, power, NO_KEY, found)
     _pairs(groups, power, NO_KEY, found)
     low = ladder_low(options)
-    for length in range(3, 15):
-        if not _runs(groups, low, 1, length, NO_KEY, found):
-            break
-    for length in range(3, 15):
-        if not _runs(groups, low, 2, length, NO_KEY, found):
-            break
+    _runs(groups, low, 1, range(3, 15), NO_KEY, found)
+    _runs(groups, low, 2, range(3, 15), NO_KEY, found)
     _bombs(groups, power, options, _NO_BOMB, found)
     return found
 
@@ -66,9 +62,9 @@ def follows(hand, top: Combo, level: int, options: Options
     elif category == PAIR:
         _pairs(groups, power, top.key, found)
     elif category == STRAIGHT:
-        _runs(groups, ladder_low(options), 1, top.size, top.key, found)
+        _runs(groups, ladder_low(options), 1, (top.size,), top.key, found)
     elif category == DOUBLE_DRAGON:
-        _runs(groups, ladder_low(options), 2, top.size // 2, top.key, found)
+        _runs(groups, ladder_low(options), 2, (top.size // 2,), top.key, found)
     _bombs(groups, power, options, _NO_BOMB, found)
     return found
 
@@ -88,27 +84,34 @@ def _pairs(groups, power, above, found) -> None:
                 found.append(((cards[0], cards[1]), Combo(PAIR, 2, p)))
 
 
-def _runs(groups, low: int, width: int, length: int, above, found) -> bool:
-    """Sequences of ``length`` faces, ``width`` cards each (1 straight, 2 double dragon) whose
-    top face is above ``above``. Returns whether the hand had any run at least that long."""
+def _runs(groups, low: int, width: int, lengths, above, found) -> None:
+    """Sequences of ``width`` cards per face (1 straight, 2 double dragon) for each length in
+    ``lengths`` (in faces), whose top face is above ``above``: shortest first, then lowest."""
     category = STRAIGHT if width == 1 else DOUBLE_DRAGON
-    size = length * width
-    any_run = False
-    run = 0
-    for face in range(low, 15):
-        cards = groups.get(face)
-        if cards is None or len(cards) < width:
-            run = 0
-            continue
-        run += 1
-        if run >= length:
-            any_run = True
-            if face > above:
-                picked = ()
-                for f in range(face - length + 1, face + 1):
-                    picked += tuple(groups[f][:width])
-                found.append((picked, Combo(category, size, face)))
-    return any_run
+    stretches = _stretches(groups, low, width)
+    for length in lengths:
+        size = length * width
+        for first, cards in stretches:
+            faces = len(cards) // width
+            for top in range(first + length - 1, first + faces):
+                if top > above:
+                    start = (top - length + 1 - first) * width
+                    found.append((tuple(cards[start:start + size]), Combo(category, size, top)))
+
+
+def _stretches(groups, low: int, width: int) -> list[tuple[int, list[str]]]:
+    """The hand's longest stretches of consecutive faces, ``low`` up to A, that hold at least
+    ``width`` cards each: ``(first face, the first width cards of each face in turn)``."""
+    stretches: list = []
+    cards: list[str] = []
+    for face in range(low, 16):  # 15 (no such face) closes a stretch that reaches A
+        group = groups.get(face)
+        if group is not None and len(group) >= width:
+            cards += group[:width]
+        elif cards:
+            stretches.append((face - len(cards) // width, cards))
+            cards = []
+    return stretches
 
 
 def _bombs(groups, power, options: Options, above: tuple, found) -> None:
