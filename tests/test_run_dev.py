@@ -11,6 +11,7 @@ import os
 import re
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -63,6 +64,7 @@ def test_run_dev_serves_pages_and_logs_in_demo(tmp_path: Path) -> None:
     log = tmp_path / "run.log"
     env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DJANGO_DEBUG"}}
     env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    env["GAMES_AI_DELAY_SECONDS"] = "0.05"  # keep the all-AI round short
     with log.open("wb") as out:
         launcher = subprocess.Popen(
             [sys.executable, "scripts/run_dev.py", "--port", str(port),
@@ -90,6 +92,7 @@ def test_run_dev_serves_pages_and_logs_in_demo(tmp_path: Path) -> None:
         after = opener.open(request, timeout=10)
         assert after.geturl() == f"{base}/"
         assert "Log out" in after.read().decode()
+        assert_ai_table_finishes_a_round(env, tmp_path)
     finally:
         launcher.send_signal(signal.SIGINT)
         launcher.wait(timeout=60)
@@ -97,3 +100,26 @@ def test_run_dev_serves_pages_and_logs_in_demo(tmp_path: Path) -> None:
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", port), timeout=1).close()
     assert not (tmp_path / "var" / "redis.sock").exists()
+
+
+def assert_ai_table_finishes_a_round(env: dict, tmp_path: Path) -> None:
+    """On the embedded default (SQLite, private Redis, the launcher's Celery worker), a table of
+    AI seats plays its first round to the end."""
+    redis_url = embedded_redis.url_for_socket(tmp_path / "var" / "redis.sock")
+    created = subprocess.run(
+        [sys.executable, "manage.py", "demo_table", "--claim-seconds", "0.5",
+         "--turn-seconds", "5"],
+        cwd=BASE_DIR, env={**env, "REDIS_URL": redis_url, "DJANGO_DEBUG": "1"},
+        capture_output=True, text=True, timeout=60, check=True,
+    )
+    table_id = int(created.stdout.strip())
+    deadline = time.monotonic() + 180
+    with sqlite3.connect(tmp_path / "db.sqlite3") as db:
+        while time.monotonic() < deadline:
+            ended = db.execute(
+                "SELECT r.ended_at FROM games_round r JOIN games_match m ON r.match_id = m.id"
+                " WHERE m.table_id = ? AND r.number = 1", (table_id,)).fetchone()
+            if ended and ended[0]:
+                return
+            time.sleep(0.5)
+    pytest.fail("the all-AI table did not finish its first round within 180 s")
