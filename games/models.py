@@ -160,6 +160,9 @@ class Round(models.Model):
         constraints = [models.UniqueConstraint(fields=["match", "number"],
                                                name="unique_round_number")]
 
+    def __str__(self) -> str:
+        return f"{self.match} round {self.number}"
+
 
 class Move(models.Model):
     """The append-only move log: one row per accepted action, numbered per match.
@@ -205,3 +208,6 @@ class TributeRecord(models.Model):
 
     class Meta:
         ordering = ["round_no", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.match} round {self.round_no}: {self.payer} pays {self.receiver}"

@@ -23,7 +23,11 @@ from games.engine import apply as engine_apply
 from games.engine.ai import policy
 from games.engine.cards import parse_face
 from games.engine.codec import (
-    CodecError, action_from_json, action_to_json, state_from_json, state_to_json,
+    CodecError,
+    action_from_json,
+    action_to_json,
+    state_from_json,
+    state_to_json,
 )
 from games.engine.deal import new_match
 from games.engine.rules import seats_to_act
