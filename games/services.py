@@ -232,17 +232,28 @@ def _after_commit(match: Match, state: State, timer_changed: bool) -> None:
 
         delay = max(0.0, (deadline - timezone.now()).total_seconds())
         tasks.expire.apply_async((match_id, token), countdown=delay)
-        for seat in _ai_seats_to_act(match, state):
+        ai_seats, auto_passers = _seats_acting_for_themselves(match, state)
+        for seat in ai_seats:
             tasks.ai_act.apply_async((match_id, seat, token),
                                      countdown=_ai_delay(state, delay))
+        for seat in auto_passers:
+            tasks.auto_pass.apply_async((match_id, seat, token),
+                                        countdown=_ai_delay(state, delay))
 
     transaction.on_commit(send)
 
 
-def _ai_seats_to_act(match: Match, state: State) -> list[int]:
-    ai = set(Seat.objects.filter(table_id=match.table_id).exclude(ai_policy="")
-             .values_list("number", flat=True))
-    return [s for s in seats_to_act(state) if s in ai]
+def _seats_acting_for_themselves(match: Match, state: State) -> tuple[list[int], list[int]]:
+    """AI seats that may act now, and people who asked to pass every claim window."""
+    acting = seats_to_act(state)
+    if not acting:
+        return [], []
+    seats = Seat.objects.filter(table_id=match.table_id, number__in=acting)
+    ai = [s.number for s in seats if s.ai_policy]
+    passers = []
+    if state.phase == WINDOW:
+        passers = [s.number for s in seats.filter(user__auto_pass_hooks=True)]
+    return ai, passers
 
 
 def _ai_delay(state: State, deadline_in: float) -> float:
@@ -283,6 +294,19 @@ def ai_act(match_id: int, seat: int, token: int) -> bool:
         rng = random.Random(f"{match.seed}:{state.version}:{seat}")
         action = policy(ai.ai_policy).choose(seat_view(state, seat), legal, rng)
         return _apply_and_save(match, state, action, seat).ok
+
+
+def auto_pass(match_id: int, seat: int, token: int) -> bool:
+    """Pass the open window for a person who asked for it (``auto_pass_hooks``). It runs after
+    the same pause as an AI's answer and never looks at the hand (DESIGN.md rule 4)."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        if match is None or match.deadline_token != token:
+            return False
+        state = load_state(match)
+        if state.phase != WINDOW or seat not in seats_to_act(state):
+            return False
+        return _apply_and_save(match, state, Pass(seat), seat).ok
 
 
 def sweep_overdue(grace_seconds: float = 2.0) -> int:

@@ -21,6 +21,12 @@ def ai_act(match_id: int, seat: int, token: int) -> bool:
 
 
 @shared_task(ignore_result=True)
+def auto_pass(match_id: int, seat: int, token: int) -> bool:
+    """A person's auto-pass of a claim window (their preference), after the usual pause."""
+    return services.auto_pass(match_id, seat, token)
+
+
+@shared_task(ignore_result=True)
 def sweep() -> int:
     """Catch deadlines whose tasks were lost (a crash, a restart)."""
     return services.sweep_overdue()

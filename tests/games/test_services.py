@@ -206,3 +206,18 @@ def _past():
     from django.utils import timezone
 
     return timezone.now() - timedelta(seconds=1)
+
+
+def test_auto_pass_answers_the_window_for_a_person_who_asked(make_table, start_with_hands):
+    """With auto_pass_hooks on, the seat's window answer is a pass, whatever it holds."""
+    table = make_table(["ana", "bo", "cy", "di"])
+    match = start_with_hands(table, HANDS_4, leader=0)
+    bo = table.seats.get(number=1).user
+    bo.auto_pass_hooks = True
+    bo.save()
+    assert submit(match, table.host, action="play", cards=["9H"]).ok
+    assert services.auto_pass(match.pk, 1, token=0) is False  # the window opened at version 1
+    assert services.auto_pass(match.pk, 1, token=1) is True
+    state = state_of(match)
+    assert state.window.answers[1] == ()  # bo passed though he holds 9D 9C
+    assert services.auto_pass(match.pk, 1, token=1) is False  # answered once only
