@@ -34,6 +34,7 @@ from games.engine.rules import seats_to_act
 from games.engine.state import MATCH_OVER, PLAY, ROUND_OVER, TRIBUTE, WINDOW, State
 from games.engine.views import seat_view
 from games.models import Match, Move, Round, Seat, Table, TributeRecord
+from games.signals import match_finished
 
 #: Actions a person may send; the clock's actions (timeout, next round) are the server's own.
 PLAYER_ACTIONS = ("play", "pass", "hook", "unhook", "return")
@@ -224,6 +225,8 @@ def _after_commit(match: Match, state: State, timer_changed: bool) -> None:
 
     def send() -> None:
         notify.table_changed(table_id, version)
+        if state.phase == MATCH_OVER:
+            match_finished.send(sender=Match, match_id=match_id)
         if state.phase == MATCH_OVER or state.phase == ROUND_OVER:
             notify.lobby_changed()
         if not timer_changed or deadline is None:
