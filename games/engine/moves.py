@@ -8,6 +8,8 @@ by face, never on a table of every possible play.
 
 from __future__ import annotations
 
+from functools import cache
+
 from .cards import BLACK_JOKER, FACE, RED_JOKER
 from .combos import (
     BOMBS, DOUBLE_DRAGON, FOUR_ONE_FOUR, JOKER_BOMB, KIND_BOMB, PAIR, SINGLE, STRAIGHT, Combo,
@@ -73,7 +75,7 @@ def _singles(groups, power, above, found) -> None:
     for face, cards in groups.items():
         p = power[face]
         if p > above:
-            found.append(((cards[0],), Combo(SINGLE, 1, p)))
+            found.append(((cards[0],), _combo(SINGLE, 1, p)))
 
 
 def _pairs(groups, power, above, found) -> None:
@@ -81,7 +83,7 @@ def _pairs(groups, power, above, found) -> None:
         if len(cards) >= 2 and face < BLACK_JOKER:
             p = power[face]
             if p > above:
-                found.append(((cards[0], cards[1]), Combo(PAIR, 2, p)))
+                found.append(((cards[0], cards[1]), _combo(PAIR, 2, p)))
 
 
 def _runs(groups, low: int, width: int, lengths, above, found) -> None:
@@ -96,7 +98,7 @@ def _runs(groups, low: int, width: int, lengths, above, found) -> None:
             for top in range(first + length - 1, first + faces):
                 if top > above:
                     start = (top - length + 1 - first) * width
-                    found.append((tuple(cards[start:start + size]), Combo(category, size, top)))
+                    found.append((tuple(cards[start:start + size]), _combo(category, size, top)))
 
 
 def _stretches(groups, low: int, width: int) -> list[tuple[int, list[str]]]:
@@ -119,20 +121,44 @@ def _bombs(groups, power, options: Options, above: tuple, found) -> None:
         if face < BLACK_JOKER and len(cards) >= 3:
             p = power[face]
             for n in range(3, len(cards) + 1):
-                key = kind_bomb_key(n, p)
-                if key > above:
-                    found.append((tuple(cards[:n]), Combo(KIND_BOMB, n, key)))
+                combo = _kind_bomb(n, p)
+                if combo.key > above:
+                    found.append((tuple(cards[:n]), combo))
     black = groups.get(BLACK_JOKER, ())
     red = groups.get(RED_JOKER, ())
-    for pair in _joker_pairs(black, red):
-        key = joker_bomb_key((FACE[pair[0]], FACE[pair[1]]), options.bomb_order)
-        if key > above:
-            found.append((pair, Combo(JOKER_BOMB, 2, key)))
+    if len(black) + len(red) >= 2:
+        for pair in _joker_pairs(black, red):
+            combo = _joker_bomb(FACE[pair[0]], FACE[pair[1]], options.bomb_order)
+            if combo.key > above:
+                found.append((pair, combo))
     fours, aces = groups.get(4, ()), groups.get(14, ())
     if len(fours) >= 2 and aces:
-        key = four_one_four_key(options.bomb_order)
-        if key > above:
-            found.append(((fours[0], fours[1], aces[0]), Combo(FOUR_ONE_FOUR, 3, key)))
+        combo = _four_one_four(options.bomb_order)
+        if combo.key > above:
+            found.append(((fours[0], fours[1], aces[0]), combo))
+
+
+# Combos are immutable values from a small set, so generation shares one object per value:
+# a cache lookup costs about a third of building a NamedTuple.
+
+@cache
+def _combo(category: str, size: int, key) -> Combo:
+    return Combo(category, size, key)
+
+
+@cache
+def _kind_bomb(n: int, power) -> Combo:
+    return Combo(KIND_BOMB, n, kind_bomb_key(n, power))
+
+
+@cache
+def _joker_bomb(first: int, second: int, bomb_order: str) -> Combo:
+    return Combo(JOKER_BOMB, 2, joker_bomb_key((first, second), bomb_order))
+
+
+@cache
+def _four_one_four(bomb_order: str) -> Combo:
+    return Combo(FOUR_ONE_FOUR, 3, four_one_four_key(bomb_order))
 
 
 def _joker_pairs(black, red) -> list[tuple[str, str]]:
