@@ -15,6 +15,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 
 from games import access, notify, services
+from games.lobby import lobby_context
 from games.models import Match, Seat, Table
 from games.presenters import table_context
 
@@ -80,6 +81,29 @@ class TableConsumer(WebsocketConsumer):
             return None
         return (Seat.objects.filter(table_id=self.table_id, user=self.user)
                 .values_list("number", flat=True).first())
+
+
+class LobbyConsumer(WebsocketConsumer):
+    """``/ws/lobby/``: pushes the lobby's lists when a table opens, fills, starts or ends."""
+
+    def connect(self) -> None:
+        self.user = self.scope.get("user")
+        async_to_sync(self.channel_layer.group_add)(notify.LOBBY_GROUP, self.channel_name)
+        self.accept()
+        self.send_lists()
+
+    def disconnect(self, code: int) -> None:
+        async_to_sync(self.channel_layer.group_discard)(notify.LOBBY_GROUP, self.channel_name)
+
+    def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """The lobby takes no messages."""
+
+    def lobby_changed(self, event: dict) -> None:
+        self.send_lists()
+
+    def send_lists(self) -> None:
+        context = {**lobby_context(self.user), "oob": True}
+        self.send(text_data=render_to_string("games/partials/lobby_lists.html", context))
 
 
 def parse_message(text: str | None) -> dict | None:

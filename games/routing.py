@@ -2,8 +2,9 @@
 
 from django.urls import path
 
-from games.consumers import TableConsumer
+from games.consumers import LobbyConsumer, TableConsumer
 
 websocket_urlpatterns = [
     path("ws/table/<int:table_id>/", TableConsumer.as_asgi()),
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
 ]

@@ -5,4 +5,13 @@ from games import views
 app_name = "games"
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("lobby/lists/", views.lobby_lists, name="lobby_lists"),
+    path("tables/new/", views.create_table, name="create_table"),
+    path("tables/join/<str:invite_code>/", views.join_invite, name="join"),
+    path("tables/<int:table_id>/", views.table_page, name="table"),
+    path("tables/<int:table_id>/take/", views.take_seat, name="take_seat"),
+    path("tables/<int:table_id>/leave/", views.leave_seat, name="leave_seat"),
+    path("tables/<int:table_id>/ai/", views.set_ai, name="set_ai"),
+    path("tables/<int:table_id>/fill/", views.fill_with_ai, name="fill_with_ai"),
+    path("tables/<int:table_id>/start/", views.start, name="start"),
 ]

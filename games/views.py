@@ -1,10 +1,141 @@
-"""Game pages. For now only the lobby placeholder; tables come with the games app proper."""
+"""Game pages: the lobby, opening a table, the table page, and the seat actions before the start.
+
+Seat actions are plain POST forms (CSRF-protected) that call ``games.tables``. A page driven by
+htmx gets an empty answer (the table's WebSocket pushes the change) or the refusal as a flash;
+without htmx the answer is a redirect to the table with a message.
+"""
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from games import access, services, tables
+from games.forms import CreateTableForm
+from games.lobby import lobby_context
+from games.models import Match, Seat, Table
+from games.presenters import table_context
 
 
+@require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/lobby.html")
+    return render(request, "games/lobby.html", lobby_context(request.user))
+
+
+@require_GET
+def lobby_lists(request: HttpRequest) -> HttpResponse:
+    """The lobby's lists alone (a fallback refresh; the lobby socket pushes the same HTML)."""
+    return render(request, "games/partials/lobby_lists.html", lobby_context(request.user))
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def create_table(request: HttpRequest) -> HttpResponse:
+    form = CreateTableForm(request.POST or None,
+                           initial={"name": _("%(name)s's table") % {"name": request.user}})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            table = tables.create_table(
+                request.user, name=data["name"], players=data["seats"], options=form.options(),
+                rated=data["rated"], visibility=data["visibility"])
+        except tables.TableError as e:
+            form.add_error(None, str(e))
+        else:
+            return redirect(table)
+    return render(request, "games/create_table.html", {"form": form})
+
+
+def _watchable(request: HttpRequest, table_id: int) -> Table:
+    """The table, or 404 when it does not exist or is private to this viewer."""
+    table = get_object_or_404(Table.objects.select_related("host"), pk=table_id)
+    if not access.can_watch(table, request.user, request.session):
+        raise Http404
+    return table
+
+
+@require_GET
+def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = _watchable(request, table_id)
+    match = Match.objects.filter(table=table).first()
+    state = services.load_state(match) if match else None
+    seat = None
+    if request.user.is_authenticated:
+        seat = (Seat.objects.filter(table=table, user=request.user)
+                .values_list("number", flat=True).first())
+    context = table_context(table, match, state, seat, request.user)
+    return render(request, "games/table.html", context)
+
+
+@require_GET
+def join_invite(request: HttpRequest, invite_code: str) -> HttpResponse:
+    """An invite link: remember it in the session (the private table becomes visible)."""
+    table = get_object_or_404(Table, invite_code=invite_code)
+    access.remember_invite(request.session, table)
+    return redirect(table)
+
+
+# --- seat actions before the start -------------------------------------------------------------
+
+def _seat_number(request: HttpRequest) -> int:
+    try:
+        return int(request.POST.get("seat", ""))
+    except ValueError:
+        raise tables.TableError(_("There is no such seat.")) from None
+
+
+def _seat_action(request: HttpRequest, table_id: int, action) -> HttpResponse:
+    """Run ``action(table)``; answer htmx with nothing (the socket pushes) or the refusal, and a
+    plain form with a redirect to the table and a message."""
+    table = _watchable(request, table_id)
+    try:
+        action(table)
+    except tables.TableError as e:
+        if request.htmx:
+            # Out of band, so the form's own hx-swap="none" leaves the page as it is.
+            return HttpResponse(render_to_string(
+                "games/partials/flash.html", {"message": str(e), "oob": True}, request=request))
+        messages.error(request, str(e))
+    if request.htmx:
+        return HttpResponse(status=204)
+    return redirect(table)
+
+
+@login_required
+@require_POST
+def take_seat(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _seat_action(request, table_id, lambda table: tables.take_seat(
+        table.pk, request.user, _seat_number(request)))
+
+
+@login_required
+@require_POST
+def leave_seat(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _seat_action(request, table_id, lambda table: tables.leave_seat(
+        table.pk, request.user))
+
+
+@login_required
+@require_POST
+def set_ai(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _seat_action(request, table_id, lambda table: tables.set_ai(
+        table.pk, request.user, _seat_number(request), request.POST.get("policy", "")))
+
+
+@login_required
+@require_POST
+def fill_with_ai(request: HttpRequest, table_id: int) -> HttpResponse:
+    policy = request.POST.get("policy") or Seat.Policy.HEURISTIC
+    return _seat_action(request, table_id, lambda table: tables.fill_with_ai(
+        table.pk, request.user, policy))
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, table_id: int) -> HttpResponse:
+    return _seat_action(request, table_id, lambda table: tables.start(table.pk, request.user))

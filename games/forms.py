@@ -1,0 +1,86 @@
+"""Forms of the games app: opening a table with its RULES.md §10 options.
+
+``CreateTableForm.options()`` gives the options dict under §10's names, as
+``games.tables.create_table`` takes it (``target_level`` as a face string: ``"A"``, ``"5"``).
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Table
+from games.tables import SEAT_COUNTS
+
+TARGET_LEVELS = ["A", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+#: §10 options shown under "Advanced rules"; the rest are shown first.
+ADVANCED_FIELDS = ("two_in_sequences", "joker_hook", "bomb_in_window", "lead_after_out",
+                   "first_lead", "anti_tribute")
+
+
+class CreateTableForm(forms.Form):
+    """A new table: seats, the §10 options a host may change, rated or casual, public or
+    private."""
+
+    name = forms.CharField(label=_("Table name"), max_length=80)
+    seats = forms.TypedChoiceField(
+        label=_("Seats"), coerce=int, initial=4,
+        choices=[(n, str(n)) for n in SEAT_COUNTS],
+        help_text=_("Seats alternate teams: seats 1, 3, 5, 7 play seats 2, 4, 6, 8."))
+    target_level = forms.ChoiceField(
+        label=_("Play to level"), initial="A",
+        choices=[("A", _("A (a full match)"))]
+        + [(face, _("%(level)s (quick match)") % {"level": face}) for face in TARGET_LEVELS[1:]],
+        help_text=_("A quick match is won at this level instead of A."))
+    claim_window_seconds = forms.IntegerField(
+        label=_("Claim window (seconds)"), min_value=0, max_value=10, initial=4,
+        help_text=_("Time to hook or unhook after a single. 0 turns hooking off."))
+    turn_seconds = forms.IntegerField(
+        label=_("Turn time (seconds)"), min_value=5, max_value=120, initial=30)
+    two_position = forms.ChoiceField(
+        label=_("Where 2 ranks"), initial="low",
+        choices=[("low", _("Low: 2 is the lowest card")),
+                 ("high", _("High: 2 ranks above A, below the level card"))])
+    bomb_order = forms.ChoiceField(
+        label=_("Highest bomb"), initial="four_one_four_top",
+        choices=[("four_one_four_top", _("4-4-A beats joker bombs")),
+                 ("jokers_top", _("Joker bombs beat 4-4-A"))])
+    two_in_sequences = forms.BooleanField(
+        label=_("2 may start a straight (2-3-4)"), required=False)
+    joker_hook = forms.BooleanField(
+        label=_("Jokers can be hooked by two jokers of the same colour"), required=False)
+    bomb_in_window = forms.BooleanField(
+        label=_("A bomb may be played during a claim window"), required=False)
+    lead_after_out = forms.ChoiceField(
+        label=_("When the trick winner is out, the lead goes to"), initial="teammate",
+        choices=[("teammate", _("their teammate")), ("next_player", _("the next player"))])
+    first_lead = forms.ChoiceField(
+        label=_("After tribute, the first lead goes to"), initial="top_payer",
+        choices=[("top_payer", _("the payer of the highest tribute")),
+                 ("top_finisher", _("the first finisher"))])
+    anti_tribute = forms.BooleanField(
+        label=_("No tribute when the payers hold every red joker"), required=False)
+    rated = forms.BooleanField(label=_("Rated"), required=False)
+    visibility = forms.ChoiceField(
+        label=_("Who can find it"), choices=Table.Visibility.choices,
+        initial=Table.Visibility.PUBLIC,
+        help_text=_("A private table is not listed; share its invite link."))
+
+    def options(self) -> dict:
+        """The §10 options dict of a valid form."""
+        data = self.cleaned_data
+        return {
+            "target_level": data["target_level"],
+            "claim_window_seconds": data["claim_window_seconds"],
+            "turn_seconds": data["turn_seconds"],
+            "two_position": data["two_position"],
+            "bomb_order": data["bomb_order"],
+            **{name: data[name] for name in ADVANCED_FIELDS},
+        }
+
+    def basic_fields(self):
+        return [f for f in self.visible_fields() if f.name not in ADVANCED_FIELDS]
+
+    def advanced_fields(self):
+        return [f for f in self.visible_fields() if f.name in ADVANCED_FIELDS]
