@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -72,8 +73,13 @@ def table_context(table: Table, match: Match | None, state: State | None,
                   seat: int | None, user=None) -> dict:
     """Everything the table page and its pushed regions need, for ``seat`` (None: spectator)."""
     seats = list(table.seats.select_related("user"))
+    signed_in = user is not None and user.is_authenticated
+    is_host = signed_in and table.host_id == user.pk
     context = {"table": table, "match": match, "me": seat, "seats_list": seats,
-               "is_host": user is not None and table.host_id == getattr(user, "pk", None)}
+               "is_host": is_host, "signed_in": signed_in,
+               "is_open": table.status == Table.Status.OPEN,
+               "ai_policies": Seat.Policy.choices,
+               "invite_path": _invite_path(table, is_host or seat is not None)}
     if match is None or state is None:
         context["seats"] = [_seat_row(s, None, seat) for s in seats]
         return context
@@ -106,6 +112,13 @@ def table_context(table: Table, match: Match | None, state: State | None,
     )
     context.update(_choices(state, view, seat))
     return context
+
+
+def _invite_path(table: Table, member: bool) -> str:
+    """A private table's invite link, for its host and seated players only."""
+    if table.visibility != Table.Visibility.PRIVATE or not member:
+        return ""
+    return reverse("games:join", args=[table.invite_code])
 
 
 def _seat_name(seat: Seat) -> str:
