@@ -88,22 +88,25 @@ def _pairs(groups, power, above, found) -> None:
 
 def _runs(groups, low: int, width: int, lengths, above, found) -> None:
     """Sequences of ``width`` cards per face (1 straight, 2 double dragon) for each length in
-    ``lengths`` (in faces), whose top face is above ``above``: shortest first, then lowest."""
+    ``lengths`` (in faces, ascending), whose top face is above ``above``: shortest first, then
+    lowest."""
     category = STRAIGHT if width == 1 else DOUBLE_DRAGON
     stretches = _stretches(groups, low, width)
+    longest = max((faces for _, faces, _ in stretches), default=0)
     for length in lengths:
+        if length > longest:
+            break
         size = length * width
-        for first, cards in stretches:
-            faces = len(cards) // width
+        for first, faces, cards in stretches:
             for top in range(first + length - 1, first + faces):
                 if top > above:
                     start = (top - length + 1 - first) * width
-                    found.append((tuple(cards[start:start + size]), _combo(category, size, top)))
+                    found.append((cards[start:start + size], _combo(category, size, top)))
 
 
-def _stretches(groups, low: int, width: int) -> list[tuple[int, list[str]]]:
-    """The hand's longest stretches of consecutive faces, ``low`` up to A, that hold at least
-    ``width`` cards each: ``(first face, the first width cards of each face in turn)``."""
+def _stretches(groups, low: int, width: int) -> list[tuple[int, int, tuple[str, ...]]]:
+    """The hand's longest stretches of at least 3 consecutive faces, ``low`` up to A, that hold
+    ``width`` cards each: ``(first face, number of faces, the first width cards of each face)``."""
     stretches: list = []
     cards: list[str] = []
     for face in range(low, 16):  # 15 (no such face) closes a stretch that reaches A
@@ -111,7 +114,9 @@ def _stretches(groups, low: int, width: int) -> list[tuple[int, list[str]]]:
         if group is not None and len(group) >= width:
             cards += group[:width]
         elif cards:
-            stretches.append((face - len(cards) // width, cards))
+            faces = len(cards) // width
+            if faces >= 3:
+                stretches.append((face - faces, faces, tuple(cards)))
             cards = []
     return stretches
 
