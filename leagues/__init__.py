@@ -1,0 +1,1 @@
+"""Leagues, seasons, ratings and tournaments built on ordinary games.Table matches."""

@@ -1,0 +1,159 @@
+"""Standings from results: pure functions, no database (tested in tests/leagues/test_standings).
+
+An *entrant* is whatever a table ranks: a player (league seasons, where teams change from match
+to match) or a fixed tournament team. A ``Result`` names the entrants on each side of one match.
+
+Scoring
+- A played match: each entrant of the winning side gets a win, the others a loss. Each side's
+  *levels gained* is its final level minus 2 (§8: both teams start at 2 and never move down),
+  and *players caught* is the number of opponents it caught over the rounds it won (§7).
+- A bye counts as played and won, with no levels and nobody caught (``kind="bye"``).
+- A forfeit counts as played: won by the side that did not forfeit, with no levels and nobody
+  caught (``kind="forfeit"``).
+
+Tie-breaks, in order (``rank``):
+1. more wins;
+2. more levels gained;
+3. more players caught;
+4. head-to-head: among the entrants still tied, more wins in the matches between them
+   (a mini-table of the tied group, computed once, not re-applied to smaller groups);
+5. name (alphabetical, case-insensitive), then the entrant key, so the order is total.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Hashable, Iterable, Mapping
+from dataclasses import dataclass, field
+from itertools import groupby
+
+PLAYED, BYE, FORFEIT = "played", "bye", "forfeit"
+
+
+@dataclass(frozen=True)
+class Result:
+    """One match between side 0 and side 1 (side 1 is empty for a bye).
+
+    ``levels`` and ``caught`` are per side; ``winner`` is 0 or 1.
+    """
+
+    sides: tuple[tuple[Hashable, ...], tuple[Hashable, ...]]
+    winner: int
+    levels: tuple[int, int] = (0, 0)
+    caught: tuple[int, int] = (0, 0)
+    kind: str = PLAYED
+
+    def __post_init__(self) -> None:
+        if self.winner not in (0, 1):
+            raise ValueError("winner must be side 0 or 1")
+        if self.kind not in (PLAYED, BYE, FORFEIT):
+            raise ValueError(f"unknown result kind {self.kind!r}")
+
+
+@dataclass
+class Row:
+    """One entrant's line in a table. ``position`` is 1-based after ``rank``."""
+
+    entrant: Hashable
+    name: str = ""
+    played: int = 0
+    won: int = 0
+    lost: int = 0
+    levels: int = 0
+    caught: int = 0
+    byes: int = 0
+    position: int = 0
+    beat: dict = field(default_factory=lambda: defaultdict(int), repr=False)
+
+    @property
+    def points(self) -> int:
+        """A win is one point (a bye and a forfeit win included)."""
+        return self.won
+
+
+def tally(results: Iterable[Result], entrants: Iterable[Hashable] = (),
+          names: Mapping[Hashable, str] | None = None) -> dict[Hashable, Row]:
+    """Add up ``results`` per entrant; ``entrants`` get a row even with nothing played."""
+    names = names or {}
+    rows: dict[Hashable, Row] = {}
+
+    def row(entrant: Hashable) -> Row:
+        if entrant not in rows:
+            rows[entrant] = Row(entrant, names.get(entrant, str(entrant)))
+        return rows[entrant]
+
+    for entrant in entrants:
+        row(entrant)
+    for result in results:
+        for side, members in enumerate(result.sides):
+            won = side == result.winner
+            for entrant in members:
+                r = row(entrant)
+                r.played += 1
+                r.won += won
+                r.lost += not won
+                r.levels += result.levels[side]
+                r.caught += result.caught[side]
+                r.byes += result.kind == BYE
+                if won:
+                    for loser in result.sides[1 - side]:
+                        r.beat[loser] += 1
+    return rows
+
+
+def rank(rows: Iterable[Row]) -> list[Row]:
+    """Order rows by the documented tie-breaks and number their positions."""
+    def main_key(r: Row) -> tuple:
+        return (-r.won, -r.levels, -r.caught)
+
+    ordered: list[Row] = []
+    for _, group in groupby(sorted(rows, key=main_key), key=main_key):
+        tied = list(group)
+        keys = {r.entrant for r in tied}
+        tied.sort(key=lambda r: (-sum(n for e, n in r.beat.items() if e in keys),
+                                 r.name.casefold(), str(r.entrant)))
+        ordered.extend(tied)
+    for position, r in enumerate(ordered, start=1):
+        r.position = position
+    return ordered
+
+
+def standings(results: Iterable[Result], entrants: Iterable[Hashable] = (),
+              names: Mapping[Hashable, str] | None = None) -> list[Row]:
+    """The ranked table for ``results`` (see the module docstring for scoring and tie-breaks)."""
+    return rank(tally(results, entrants, names).values())
+
+
+@dataclass
+class Partnership:
+    """How a player did beside one partner: matches played together and won together."""
+
+    partner: Hashable
+    played: int = 0
+    won: int = 0
+
+    @property
+    def win_rate(self) -> float:
+        return self.won / self.played if self.played else 0.0
+
+
+def partner_stats(results: Iterable[Result]) -> dict[Hashable, list[Partnership]]:
+    """Per player, per partner (a teammate on the same side): matches and wins together.
+
+    Only played matches count (byes and forfeits are not played beside anyone). Each player's
+    list is ordered by matches together, then wins, then the partner key.
+    """
+    table: dict[Hashable, dict[Hashable, Partnership]] = defaultdict(dict)
+    for result in results:
+        if result.kind != PLAYED:
+            continue
+        for side, members in enumerate(result.sides):
+            for player in members:
+                for partner in members:
+                    if partner == player:
+                        continue
+                    p = table[player].setdefault(partner, Partnership(partner))
+                    p.played += 1
+                    p.won += side == result.winner
+    return {player: sorted(partners.values(), key=lambda p: (-p.played, -p.won, str(p.partner)))
+            for player, partners in table.items()}
