@@ -1,0 +1,168 @@
+"""The table WebSocket with two seats and a spectator: every frame each receives, own hand only.
+
+Runs the real ASGI application (session auth, Origin check) over the real Redis channel layer
+and PostgreSQL; the consumer renders each viewer's regions from its own view (DESIGN.md rule 2).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.db import connections
+from django.test import Client
+
+from config.asgi import application
+from games import tables
+from games.engine.deal import start_round
+from games.models import Match, Seat
+
+from .conftest import install_state
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
+
+CARD = re.compile(r"""["'](10|[2-9JQKA])([SHDC])["']|["'](BJ|RJ)["']""")
+HANDS = [("3S", "9H", "9C", "KD"), ("9D", "5H", "6H", "QC"), ("JS", "JH", "7D", "8D"),
+         ("4C", "4D", "10S", "2C")]
+
+
+@pytest.fixture(autouse=True)
+async def _close_db_connections():
+    """Close the connection the test's sync_to_async thread opened, so teardown can drop the
+    test database."""
+    yield
+    await sync_to_async(connections.close_all)()
+
+
+def cards_in(frame: str) -> set[str]:
+    """Every card code the frame names (attributes, hint JSON, anything quoted)."""
+    text = html.unescape(frame)
+    return {m.group(3) or m.group(1) + m.group(2) for m in CARD.finditer(text)}
+
+
+def setup_match(make_user) -> tuple[Match, dict]:
+    """Seats 0 and 1 are people, seats 2 and 3 AI (no worker runs: they never move here)."""
+    ana, bo = make_user("ana"), make_user("bo")
+    table = tables.create_table(ana, name="t", players=4,
+                                options={"claim_window_seconds": 60, "turn_seconds": 300})
+    tables.take_seat(table.pk, bo, 1)
+    tables.fill_with_ai(table.pk, ana, Seat.Policy.HEURISTIC)
+    match = tables.start(table.pk, ana, seed=2)
+    install_state(match, start_round(table.engine_options(), HANDS, 2, leader=1, seed=2))
+    watcher = make_user("watcher")
+    return match, {"ana": ana, "bo": bo, "watcher": watcher}
+
+
+def cookie_for(user) -> bytes:
+    client = Client()
+    client.force_login(user)
+    return f"sessionid={client.cookies['sessionid'].value}".encode()
+
+
+async def connect(table_id: int, user=None) -> WebsocketCommunicator:
+    headers = [(b"origin", b"http://localhost")]
+    if user is not None:
+        headers.append((b"cookie", await sync_to_async(cookie_for)(user)))
+    ws = WebsocketCommunicator(application, f"/ws/table/{table_id}/", headers=headers)
+    connected, _ = await ws.connect()
+    assert connected
+    return ws
+
+
+async def frame(ws: WebsocketCommunicator) -> str:
+    return await ws.receive_from(timeout=10)
+
+
+async def test_each_page_gets_its_own_hand_and_never_another(make_user):
+    """On connect and after a play, a seat's frames name only its own cards and public ones;
+    the spectator's name only public ones."""
+    match, users = await sync_to_async(setup_match)(make_user)
+    ana = await connect(match.table_id, users["ana"])
+    bo = await connect(match.table_id, users["bo"])
+    watcher = await connect(match.table_id, users["watcher"])
+    first = {name: await frame(ws) for name, ws in (("ana", ana), ("bo", bo),
+                                                    ("watcher", watcher))}
+    assert cards_in(first["ana"]) == set(HANDS[0])
+    assert cards_in(first["bo"]) == set(HANDS[1])
+    assert cards_in(first["watcher"]) == set()
+
+    await bo.send_to(json.dumps({"action": "play", "cards": ["5H"], "version": "0",
+                                 "client_id": "b1", "HEADERS": {}}))
+    after = {name: await frame(ws) for name, ws in (("ana", ana), ("bo", bo),
+                                                    ("watcher", watcher))}
+    assert cards_in(after["ana"]) == set(HANDS[0]) | {"5H"}
+    assert cards_in(after["bo"]) == set(HANDS[1])  # 5H now on the table, 3 cards in hand
+    assert cards_in(after["watcher"]) == {"5H"}
+    for ws in (ana, bo, watcher):
+        await ws.disconnect()
+
+
+async def test_a_pending_claim_is_seen_by_its_seat_only(make_user):
+    """Seat 0 hooks seat 1's 9 while seats 2 and 3 (nearer) have not answered: the others see
+    that seat 0 answered, not its cards (§6.4)."""
+    match, users = await sync_to_async(setup_match)(make_user)
+    ana = await connect(match.table_id, users["ana"])
+    bo = await connect(match.table_id, users["bo"])
+    watcher = await connect(match.table_id, users["watcher"])
+    for ws in (ana, bo, watcher):
+        await frame(ws)
+    await bo.send_to(json.dumps({"action": "play", "cards": ["9D"], "version": 0}))
+    for ws in (ana, bo, watcher):
+        await frame(ws)
+    await ana.send_to(json.dumps({"action": "hook", "cards": ["9H", "9C"], "version": 1}))
+    seen = {name: await frame(ws) for name, ws in (("ana", ana), ("bo", bo),
+                                                   ("watcher", watcher))}
+    assert {"9H", "9C"} <= cards_in(seen["ana"])
+    assert cards_in(seen["bo"]) == set(HANDS[1])  # its three cards and its 9D on the table
+    assert cards_in(seen["watcher"]) == {"9D"}
+    state = await sync_to_async(lambda: Match.objects.get(pk=match.pk).state)()
+    assert state["window"][4][0] == ["9H", "9C"]  # the claim is pending, recorded server-side
+    for ws in (ana, bo, watcher):
+        await ws.disconnect()
+
+
+async def test_bad_messages_are_answered_to_the_sender_only(make_user):
+    """Malformed JSON, an illegal play and a spectator's move: an error to that page alone,
+    nothing changes and the other pages receive nothing."""
+    match, users = await sync_to_async(setup_match)(make_user)
+    ana = await connect(match.table_id, users["ana"])
+    watcher = await connect(match.table_id, users["watcher"])
+    await frame(ana)
+    await frame(watcher)
+    await ana.send_to("{not json")
+    assert 'id="flash"' in await frame(ana)
+    await ana.send_to(json.dumps({"action": "play", "cards": ["3S"], "version": 0}))
+    assert "not your turn" in (await frame(ana)).lower()
+    await watcher.send_to(json.dumps({"action": "play", "cards": ["9D"], "version": 0}))
+    assert 'id="flash"' in await frame(watcher)
+    assert await ana.receive_nothing(timeout=0.5)
+    version = await sync_to_async(lambda: Match.objects.get(pk=match.pk).version)()
+    assert version == 0
+    await ana.disconnect()
+    await watcher.disconnect()
+
+
+async def test_a_stale_action_gets_a_fresh_snapshot(make_user):
+    """A play made against an old version is refused and the page is re-rendered in full."""
+    match, users = await sync_to_async(setup_match)(make_user)
+    bo = await connect(match.table_id, users["bo"])
+    await frame(bo)
+    await bo.send_to(json.dumps({"action": "play", "cards": ["5H"], "version": 7}))
+    flash = await frame(bo)
+    snapshot = await frame(bo)
+    assert 'id="flash"' in flash
+    assert 'id="hand"' in snapshot and cards_in(snapshot) == set(HANDS[1])
+    await bo.disconnect()
+
+
+async def test_a_foreign_origin_is_refused(make_user):
+    """The WebSocket checks Origin against ALLOWED_HOSTS."""
+    match, users = await sync_to_async(setup_match)(make_user)
+    ws = WebsocketCommunicator(application, f"/ws/table/{match.table_id}/",
+                               headers=[(b"origin", b"http://evil.example")])
+    connected, _ = await ws.connect()
+    assert not connected
