@@ -27,11 +27,13 @@ def opens_window(state: State, face: int) -> bool:
 
 
 def open_window(state: State, owner: int, face: int, mode: str, chain: bool,
-                events: list[dict]) -> State:
-    """Open a window owned by ``owner``: normal play stops until it resolves (§6.1, §6.5)."""
+                events: list[dict], **changes) -> State:
+    """Open a window owned by ``owner``: normal play stops until it resolves (§6.1, §6.5).
+
+    ``changes`` are other fields of the new state, set in the same copy."""
     window = Window(owner, face, mode, chain, (None,) * state.players)
     events.append({"type": "window", "owner": owner, "face": face, "mode": mode, "chain": chain})
-    return state._replace(phase=WINDOW, turn=None, window=window)
+    return state._replace(phase=WINDOW, turn=None, window=window, **changes)
 
 
 def claim_size(mode: str) -> int:
@@ -100,10 +102,9 @@ def _claim_wins(state: State, seat: int, cards: tuple[str, ...], events: list[di
 def _close_unclaimed(state: State, events: list[dict]) -> State:
     window = state.window
     events.append({"type": "window_closed", "owner": window.owner})
-    state = state._replace(phase=PLAY, window=None)
     if window.chain:
-        return end_trick(state, events)
-    return state._replace(turn=next_active(state.hands, window.owner))
+        return end_trick(state, events)  # which sets phase play and clears the window too
+    return state._replace(phase=PLAY, window=None, turn=next_active(state.hands, window.owner))
 
 
 def check_claim(state: State, seat: int, mode: str, cards: tuple[str, ...]) -> str | None:

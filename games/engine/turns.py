@@ -28,15 +28,14 @@ def do_play(state: State, seat: int, cards: tuple[str, ...], combo: Combo,
     if not hand_after:
         finished += (seat,)
         events.append({"type": "finished", "seat": seat, "place": len(finished)})
-    state = state._replace(
-        phase=PLAY, hands=hands, finished=finished, top=Top(seat, cards, combo),
-        passed=frozenset(), trick=state.trick + (TrickEntry(seat, kind, cards),), window=None,
-    )
+    # One copy of the state per play (_replace copies every field): the changes ride along.
+    changes = dict(hands=hands, finished=finished, top=Top(seat, cards, combo),
+                   passed=frozenset(), trick=state.trick + (TrickEntry(seat, kind, cards),))
     if round_ends(hands, seat):
-        return end_round(state, hands, finished, seat, events)
+        return end_round(state._replace(**changes), hands, finished, seat, events)
     if combo.category == SINGLE and opens_window(state, FACE[cards[0]]):
-        return open_window(state, seat, FACE[cards[0]], HOOK, False, events)
-    return state._replace(turn=next_active(hands, seat))
+        return open_window(state, seat, FACE[cards[0]], HOOK, False, events, **changes)
+    return state._replace(phase=PLAY, window=None, turn=next_active(hands, seat), **changes)
 
 
 def do_pass(state: State, seat: int, events: list[dict], timeout: bool = False) -> State:
@@ -45,10 +44,10 @@ def do_pass(state: State, seat: int, events: list[dict], timeout: bool = False) 
     passed = state.passed | {seat}
     active = sum(1 for h in state.hands if h)
     needed = active - 1 if state.hands[state.top.seat] else active
-    state = state._replace(passed=passed, trick=state.trick + (TrickEntry(seat, "pass", ()),))
     if len(passed) >= needed:
-        return end_trick(state, events)
-    return state._replace(turn=next_active(state.hands, seat))
+        return end_trick(state, events)  # a new trick: no passes, no entries to record
+    return state._replace(passed=passed, trick=state.trick + (TrickEntry(seat, "pass", ()),),
+                          turn=next_active(state.hands, seat))
 
 
 def do_turn_timeout(state: State, events: list[dict]) -> State:
