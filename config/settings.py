@@ -66,6 +66,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "accounts",
     "games",
+    "leagues",
 ]
 
 MIDDLEWARE = [

@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class LeaguesConfig(AppConfig):
+    name = "leagues"
+    verbose_name = _("Leagues and tournaments")
+
+    def ready(self) -> None:
+        # Results feed standings and ratings when a match ends (games.signals.match_finished).
+        from leagues import results  # noqa: F401

@@ -1,0 +1,63 @@
+"""Team-aware ratings with openskill's Plackett-Luce model (no home-made maths).
+
+A finished rated match rates its two teams against each other: the winning team ranks first.
+Each player's new (mu, sigma) comes from ``PlackettLuce.rate``; the shown rating is openskill's
+ordinal, mu − 3·sigma. ``do_rate_match`` writes the ratings and one ``RatingHistory`` row per
+player; the unique (league, user, match) constraint means a match is never rated twice.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from openskill.models import PlackettLuce
+
+from leagues.models import DEFAULT_MU, DEFAULT_SIGMA, League, Rating, RatingHistory
+
+MODEL = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
+
+Skill = tuple[float, float]
+
+
+def rate_teams(team0: Sequence[Skill], team1: Sequence[Skill],
+               winner: int) -> tuple[list[Skill], list[Skill]]:
+    """New (mu, sigma) for each player of two teams after ``winner`` (0 or 1) won."""
+    teams = [[MODEL.rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in (team0, team1)]
+    ranks = [1, 2] if winner == 0 else [2, 1]
+    new0, new1 = MODEL.rate(teams, ranks=ranks)
+    return [(r.mu, r.sigma) for r in new0], [(r.mu, r.sigma) for r in new1]
+
+
+def ratings_for(league: League, users: Sequence) -> dict[int, Rating]:
+    """Each user's rating row in ``league``, created at the defaults if missing (unsaved
+    rows are not created: they are returned with the defaults)."""
+    found = {r.user_id: r for r in Rating.objects.filter(league=league, user__in=users)}
+    return {u.pk: found.get(u.pk) or Rating(league=league, user=u) for u in users}
+
+
+def do_rate_match(league: League, match, team0: Sequence, team1: Sequence,
+                  winner: int) -> list[RatingHistory]:
+    """Rate a finished match between ``team0`` and ``team1`` (users) in ``league``.
+
+    Precondition: the caller is inside a transaction and holds the row lock of the record
+    being processed (fixture or pairing). Rating rows are locked here in user-id order, so two
+    matches finishing at once never deadlock on them.
+    """
+    users = list(team0) + list(team1)
+    for user in sorted(users, key=lambda u: u.pk):
+        Rating.objects.get_or_create(league=league, user=user)
+    rows = {r.user_id: r for r in Rating.objects.select_for_update().filter(
+        league=league, user__in=users).order_by("user_id")}
+    new0, new1 = rate_teams([(rows[u.pk].mu, rows[u.pk].sigma) for u in team0],
+                            [(rows[u.pk].mu, rows[u.pk].sigma) for u in team1], winner)
+    history = []
+    for team, new, won in ((team0, new0, winner == 0), (team1, new1, winner == 1)):
+        for user, (mu, sigma) in zip(team, new, strict=True):
+            row = rows[user.pk]
+            history.append(RatingHistory(league=league, user=user, match=match, won=won,
+                                         mu_before=row.mu, sigma_before=row.sigma,
+                                         mu_after=mu, sigma_after=sigma))
+            row.mu, row.sigma, row.matches = mu, sigma, row.matches + 1
+            row.save(update_fields=["mu", "sigma", "matches", "updated_at"])
+    RatingHistory.objects.bulk_create(history)
+    return history

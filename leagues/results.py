@@ -1,0 +1,206 @@
+"""Finished matches feed fixtures, tournament pairings, standings and ratings — once.
+
+``games.signals.match_finished`` arrives after the commit that ended a match, possibly more
+than once. ``do_record_match`` locks the fixture (or the pairing, after its round) row, returns
+at once if its ``processed_at`` marker is set, and otherwise copies the result, rates the match
+and sets the marker in the same transaction; ``RatingHistory``'s unique (league, user, match)
+is the second guard. ``leagues_catch_up`` (a management command) replays missed signals.
+
+What a result holds (``leagues.standings`` scores it):
+- winner team (§0: team 0 = even seats = the fixture's team 0 / the pairing's team A);
+- levels gained per team: the final level minus 2 (§8: teams start at 2, never move down);
+- players caught per team: opponents still holding cards in the rounds that team won (§7).
+
+The result counts for the people seated when the match ended. A match is rated only if its
+table is rated, it belongs to a league, and every seat is a person playing for themselves (an
+AI, or an AI stand-in playing for someone, makes it unrated).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.db import transaction
+from django.dispatch import receiver
+from django.utils import timezone
+
+from games.models import Match, Seat
+from games.signals import match_finished
+from leagues import ratings, standings
+from leagues.models import (
+    Fixture,
+    FixturePlayer,
+    League,
+    Membership,
+    Pairing,
+    Season,
+    Tournament,
+    TournamentRound,
+)
+
+logger = logging.getLogger(__name__)
+
+
+def match_summary(match: Match) -> tuple[tuple[int, int], tuple[int, int]]:
+    """Levels gained and players caught by team 0 and team 1 over a match."""
+    caught = [0, 0]
+    for rnd in match.rounds.all():
+        if rnd.winner_team is not None:
+            caught[rnd.winner_team] += len(rnd.caught or [])
+    return (match.level_team0 - 2, match.level_team1 - 2), (caught[0], caught[1])
+
+
+def seated_teams(table_id: int) -> tuple[list, list, bool]:
+    """The people at team 0's and team 1's seats, and whether every seat is a person playing
+    for themselves."""
+    seats = list(Seat.objects.filter(table_id=table_id).select_related("user"))
+    teams: tuple[list, list] = ([], [])
+    for seat in seats:
+        if seat.user is not None:
+            teams[seat.team].append(seat.user)
+    all_people = all(s.user_id is not None and not s.ai_policy for s in seats)
+    return teams[0], teams[1], all_people
+
+
+@receiver(match_finished, dispatch_uid="leagues.results.on_match_finished")
+def on_match_finished(sender, match_id: int, **kwargs) -> None:
+    """Record a finished match for its fixture or pairing. Never raises into the sender (the
+    games service's after-commit step): a failure is logged and left to ``leagues_catch_up``."""
+    try:
+        do_record_match(match_id)
+    except Exception:
+        logger.exception("could not record the result of match %s", match_id)
+
+
+def do_record_match(match_id: int) -> str:
+    """Record match ``match_id``'s result where it belongs, once. Returns "fixture",
+    "pairing", or "" when there was nothing (more) to do."""
+    match = Match.objects.select_related("table").filter(pk=match_id).first()
+    if match is None or match.winner_team is None:
+        return ""
+    with transaction.atomic():
+        fixture = Fixture.objects.select_for_update().filter(table_id=match.table_id).first()
+        if fixture is not None:
+            return "fixture" if _record_fixture(fixture, match) else ""
+    with transaction.atomic():
+        pairing_row = Pairing.objects.filter(table_id=match.table_id).values(
+            "pk", "round_id").first()
+        if pairing_row is None:
+            return ""
+        # Lock the round first (as forfeits do), so the last result of a round sees the others.
+        rnd = TournamentRound.objects.select_for_update().get(pk=pairing_row["round_id"])
+        pairing = Pairing.objects.select_for_update().get(pk=pairing_row["pk"])
+        return "pairing" if _record_pairing(pairing, rnd, match) else ""
+
+
+def _record_fixture(fixture: Fixture, match: Match) -> bool:
+    """Precondition: the fixture row is locked."""
+    if fixture.processed_at is not None:
+        return False
+    (fixture.levels_team0, fixture.levels_team1), (fixture.caught_team0, fixture.caught_team1) = (
+        match_summary(match))
+    fixture.winner_team = match.winner_team
+    fixture.match = match
+    fixture.processed_at = timezone.now()
+    fixture.save()
+    team0, team1, all_people = seated_teams(match.table_id)
+    # The result counts for who was seated at the end (a seat may have changed hands).
+    FixturePlayer.objects.filter(fixture=fixture).delete()
+    FixturePlayer.objects.bulk_create(
+        FixturePlayer(fixture=fixture, user_id=s.user_id, team=s.team, seat=s.number)
+        for s in Seat.objects.filter(table_id=match.table_id, user__isnull=False))
+    league = fixture.season.league
+    if match.table.rated and all_people and team0 and team1:
+        ratings.do_rate_match(league, match, team0, team1, match.winner_team)
+    return True
+
+
+def _record_pairing(pairing: Pairing, rnd: TournamentRound, match: Match) -> bool:
+    """Precondition: the round row, then the pairing row, are locked."""
+    if pairing.processed_at is not None:
+        return False
+    (pairing.levels_a, pairing.levels_b), (pairing.caught_a, pairing.caught_b) = (
+        match_summary(match))
+    pairing.winner_team = match.winner_team
+    pairing.match = match
+    pairing.processed_at = timezone.now()
+    pairing.save()
+    tournament = rnd.tournament
+    team0, team1, all_people = seated_teams(match.table_id)
+    if (tournament.league_id and match.table.rated and all_people and team0 and team1):
+        ratings.do_rate_match(tournament.league, match, team0, team1, match.winner_team)
+    close_round_if_done(rnd)
+    return True
+
+
+def close_round_if_done(rnd: TournamentRound) -> bool:
+    """Mark a round finished once every pairing has its result. Precondition: the round row
+    is locked."""
+    if rnd.pairings.filter(processed_at__isnull=True).exists():
+        return False
+    rnd.status = TournamentRound.Status.FINISHED
+    rnd.save(update_fields=["status"])
+    return True
+
+
+def do_catch_up() -> int:
+    """Record every finished match at a fixture or pairing table still without its result
+    (a signal lost to a crash). Returns how many were recorded."""
+    done = 0
+    for model in (Fixture, Pairing):
+        waiting = model.objects.filter(processed_at__isnull=True, table__isnull=False,
+                                       table__match__winner_team__isnull=False)
+        for match_id in waiting.values_list("table__match__id", flat=True):
+            done += bool(do_record_match(match_id))
+    return done
+
+
+# --- reading results back as standings ----------------------------------------------------------
+
+def fixture_result(fixture: Fixture) -> standings.Result:
+    sides = ([], [])
+    for p in fixture.players.all():
+        sides[p.team].append(p.user_id)
+    return standings.Result((tuple(sides[0]), tuple(sides[1])), fixture.winner_team,
+                            (fixture.levels_team0, fixture.levels_team1),
+                            (fixture.caught_team0, fixture.caught_team1))
+
+
+def season_standings(season: Season) -> list[standings.Row]:
+    """Per-player table of a season: every active member, ranked (``leagues.standings``)."""
+    fixtures = (season.fixtures.filter(processed_at__isnull=False)
+                .prefetch_related("players__user"))
+    results = [fixture_result(f) for f in fixtures]
+    names = {p.user_id: p.user.username for f in fixtures for p in f.players.all()}
+    members = season.league.memberships.filter(status=Membership.Status.ACTIVE).select_related(
+        "user")
+    names.update({m.user_id: m.user.username for m in members})
+    return standings.standings(results, [m.user_id for m in members], names)
+
+
+def league_partner_stats(league: League, user) -> list[standings.Partnership]:
+    """How ``user`` did beside each partner over every season of ``league``."""
+    fixtures = (Fixture.objects.filter(season__league=league, processed_at__isnull=False,
+                                       players__user=user)
+                .prefetch_related("players"))
+    stats = standings.partner_stats(fixture_result(f) for f in fixtures)
+    return stats.get(user.pk, [])
+
+
+def pairing_result(pairing: Pairing) -> standings.Result | None:
+    if pairing.processed_at is None:
+        return None
+    if pairing.team_b_id is None:
+        return standings.Result(((pairing.team_a_id,), ()), 0, kind=standings.BYE)
+    return standings.Result(((pairing.team_a_id,), (pairing.team_b_id,)), pairing.winner_team,
+                            (pairing.levels_a, pairing.levels_b),
+                            (pairing.caught_a, pairing.caught_b),
+                            kind=standings.FORFEIT if pairing.forfeit else standings.PLAYED)
+
+
+def tournament_standings(tournament: Tournament) -> list[standings.Row]:
+    """Per-team table of a tournament (withdrawn teams keep their row)."""
+    teams = list(tournament.teams.all())
+    pairings = Pairing.objects.filter(round__tournament=tournament, processed_at__isnull=False)
+    results = [r for r in map(pairing_result, pairings) if r is not None]
+    return standings.standings(results, [t.pk for t in teams], {t.pk: t.name for t in teams})

@@ -1,0 +1,277 @@
+"""League services: leagues, membership, seasons, fixtures and manual results.
+
+``check_*`` validate (and lock, where they say so) and raise ``LeagueError`` with a message for
+people; ``do_*`` change things inside one transaction (their docstrings state the locks they
+need). Results from played matches arrive through ``leagues.results``; tournaments are in
+``leagues.tournaments``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date, datetime
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from games import stewarding
+from games.tables import SEAT_COUNTS, TableError
+from leagues import pairing
+from leagues.models import Fixture, FixturePlayer, League, Membership, Notice, Season
+from leagues.notices import do_notify
+
+
+class LeagueError(Exception):
+    """A league action that cannot be done now (the message says why)."""
+
+
+# --- leagues and members ------------------------------------------------------------------------
+
+def do_create_league(by, *, name: str, slug: str = "", description: str = "",
+                     visibility: str = League.Visibility.PUBLIC,
+                     join_policy: str = League.JoinPolicy.OPEN, table_options: dict | None = None,
+                     players: int = 4, rated: bool = True) -> League:
+    """Create a league; its creator becomes its first organiser (and an active member)."""
+    if players not in SEAT_COUNTS:
+        raise LeagueError(_("A table has 2, 4, 6 or 8 seats."))
+    slug = slug or slugify(name)
+    if not slug:
+        raise LeagueError(_("Give the league a name made of letters or digits."))
+    try:
+        with transaction.atomic():
+            league = League.objects.create(
+                name=name, slug=slug, description=description, visibility=visibility,
+                join_policy=join_policy, table_options=table_options or {}, players=players,
+                rated=rated, created_by=by)
+    except IntegrityError:
+        raise LeagueError(_("A league with that address already exists.")) from None
+    do_set_organiser(league, by, by)
+    return league
+
+
+def check_organiser(league: League, user) -> None:
+    if not league.is_organiser(user):
+        raise LeagueError(_("Only the league's organisers can do that."))
+
+
+def can_see(league: League, user) -> bool:
+    """Public leagues are seen by all; invite-only ones by their members and organisers."""
+    if league.visibility == League.Visibility.PUBLIC or league.is_organiser(user):
+        return True
+    return bool(user and user.is_authenticated and league.memberships.filter(
+        user=user, status__in=[Membership.Status.ACTIVE, Membership.Status.PENDING]).exists())
+
+
+def _locked_membership(league: League, user) -> Membership:
+    membership, _created = Membership.objects.get_or_create(
+        league=league, user=user, defaults={"status": Membership.Status.LEFT})
+    return Membership.objects.select_for_update().get(pk=membership.pk)
+
+
+def do_join(league: League, user) -> Membership:
+    """Join: active at once in an open league, pending where an organiser approves.
+    Invite-only leagues are joined only when an organiser adds you."""
+    if league.visibility == League.Visibility.INVITE_ONLY:
+        raise LeagueError(_("This league is invite-only: ask an organiser to add you."))
+    with transaction.atomic():
+        membership = _locked_membership(league, user)
+        if membership.status == Membership.Status.ACTIVE:
+            raise LeagueError(_("You are already a member."))
+        if membership.status == Membership.Status.PENDING:
+            raise LeagueError(_("Your request is waiting for an organiser."))
+        if league.join_policy == League.JoinPolicy.OPEN:
+            membership.status, membership.joined_at = Membership.Status.ACTIVE, timezone.now()
+        else:
+            membership.status = Membership.Status.PENDING
+        membership.save()
+    return membership
+
+
+def do_leave(league: League, user) -> Membership:
+    """Leave a league (or withdraw a pending request). Results already played stay."""
+    with transaction.atomic():
+        membership = _locked_membership(league, user)
+        if membership.status == Membership.Status.LEFT:
+            raise LeagueError(_("You are not a member."))
+        membership.status = Membership.Status.LEFT
+        membership.role = Membership.Role.MEMBER
+        membership.save()
+        league.organisers.remove(user)
+    return membership
+
+
+def do_approve(league: League, by, user) -> Membership:
+    """An organiser approves a pending request."""
+    check_organiser(league, by)
+    with transaction.atomic():
+        membership = _locked_membership(league, user)
+        if membership.status != Membership.Status.PENDING:
+            raise LeagueError(_("%(name)s has no pending request.") % {"name": user.username})
+        membership.status, membership.joined_at = Membership.Status.ACTIVE, timezone.now()
+        membership.save()
+        do_notify([user], Notice.Kind.MEMBERSHIP_APPROVED, league=league)
+    return membership
+
+
+def do_decline(league: League, by, user) -> None:
+    """An organiser declines a pending request (the player may ask again)."""
+    check_organiser(league, by)
+    with transaction.atomic():
+        membership = _locked_membership(league, user)
+        if membership.status != Membership.Status.PENDING:
+            raise LeagueError(_("%(name)s has no pending request.") % {"name": user.username})
+        membership.status = Membership.Status.LEFT
+        membership.save()
+
+
+def do_add_member(league: League, by, user) -> Membership:
+    """An organiser adds a player directly (how invite-only leagues grow)."""
+    check_organiser(league, by)
+    with transaction.atomic():
+        membership = _locked_membership(league, user)
+        if membership.status == Membership.Status.ACTIVE:
+            raise LeagueError(_("%(name)s is already a member.") % {"name": user.username})
+        membership.status, membership.joined_at = Membership.Status.ACTIVE, timezone.now()
+        membership.save()
+        do_notify([user], Notice.Kind.MEMBERSHIP_APPROVED, league=league)
+    return membership
+
+
+def do_set_organiser(league: League, by, user) -> Membership:
+    """Make ``user`` an organiser (and an active member). The first call may be the creator's
+    own; after that only organisers or staff may add organisers."""
+    if league.organisers.exists():
+        check_organiser(league, by)
+    with transaction.atomic():
+        membership = _locked_membership(league, user)
+        if membership.status != Membership.Status.ACTIVE:
+            membership.status, membership.joined_at = Membership.Status.ACTIVE, timezone.now()
+        membership.role = Membership.Role.ORGANISER
+        membership.save()
+        league.organisers.add(user)
+    return membership
+
+
+def is_member(league: League, user) -> bool:
+    return bool(user and user.is_authenticated and league.memberships.filter(
+        user=user, status=Membership.Status.ACTIVE).exists())
+
+
+# --- seasons and fixtures -----------------------------------------------------------------------
+
+def do_create_season(league: League, by, *, name: str, starts_on: date, ends_on: date,
+                     format: str = Season.Format.OPEN,
+                     status: str = Season.Status.RUNNING) -> Season:
+    check_organiser(league, by)
+    if ends_on < starts_on:
+        raise LeagueError(_("A season cannot end before it starts."))
+    return Season.objects.create(league=league, name=name, starts_on=starts_on, ends_on=ends_on,
+                                 format=format, status=status)
+
+
+def do_set_season_status(season: Season, by, status: str) -> Season:
+    check_organiser(season.league, by)
+    season.status = status
+    season.save(update_fields=["status"])
+    return season
+
+
+def check_fixture(season: Season, by, teams: Sequence[Sequence]) -> None:
+    """Who may schedule this fixture, and whether its teams fit a table of the league.
+
+    Organisers schedule any fixture; in an open season an active member may schedule one they
+    play in. Every player must be an active member, on one team only; both teams the same size
+    and together filling the league's table.
+    """
+    league = season.league
+    if season.status == Season.Status.FINISHED:
+        raise LeagueError(_("This season is finished."))
+    players = [u for team in teams for u in team]
+    if len(teams) != 2 or len(teams[0]) != len(teams[1]) or len(players) != league.players:
+        raise LeagueError(_("A fixture needs two teams of %(n)d players each.")
+                          % {"n": league.players // 2})
+    if len({u.pk for u in players}) != len(players):
+        raise LeagueError(_("A player can be on only one team."))
+    if not league.is_organiser(by):
+        if season.format != Season.Format.OPEN:
+            raise LeagueError(_("Only the league's organisers schedule fixtures this season."))
+        if by.pk not in {u.pk for u in players}:
+            raise LeagueError(_("You can only schedule a fixture you play in."))
+    active = set(league.memberships.filter(status=Membership.Status.ACTIVE)
+                 .values_list("user_id", flat=True))
+    outsiders = [u.username for u in players if u.pk not in active]
+    if outsiders:
+        raise LeagueError(_("Not members of this league: %(names)s.")
+                          % {"names": ", ".join(outsiders)})
+
+
+def do_create_fixture(season: Season, by, teams: Sequence[Sequence],
+                      scheduled_at: datetime | None = None) -> Fixture:
+    """Schedule a fixture and open its table: the league's default options, team 0 at the even
+    seats and team 1 at the odd seats (§0), in the order given. The first player of team 0
+    hosts the table and starts it when everyone is there."""
+    check_fixture(season, by, teams)
+    league = season.league
+    seats: list = [None] * league.players
+    for team, members in enumerate(teams):
+        for i, user in enumerate(members):
+            seats[team + 2 * i] = user
+    with transaction.atomic():
+        fixture = Fixture.objects.create(season=season, scheduled_at=scheduled_at)
+        FixturePlayer.objects.bulk_create(
+            FixturePlayer(fixture=fixture, user=u, team=n % 2, seat=n) for n, u in enumerate(seats))
+        try:
+            table = stewarding.open_table(
+                seats[0], name=f"{league.name} · {season.name}", options=league.table_options,
+                seats=[(u, "") for u in seats], rated=league.rated)
+        except TableError as e:
+            raise LeagueError(str(e)) from None
+        fixture.table = table
+        fixture.save(update_fields=["table"])
+        do_notify(seats, Notice.Kind.FIXTURE_READY, league=league, table=table)
+    return fixture
+
+
+def do_schedule_round_robin(season: Season, by, teams: Sequence[Sequence]) -> list[Fixture]:
+    """An organiser schedules every pair of the given fixed teams once (circle method)."""
+    check_organiser(season.league, by)
+    fixtures = []
+    with transaction.atomic():
+        for paired in pairing.round_robin(list(range(len(teams)))):
+            for a, b in paired.pairs:
+                fixtures.append(do_create_fixture(season, by, [teams[a], teams[b]]))
+    return fixtures
+
+
+def do_start_fixture(fixture: Fixture, by) -> None:
+    """An organiser (or a player of the fixture) deals its match once every seat is taken."""
+    if not fixture.season.league.is_organiser(by) and not fixture.players.filter(
+            user=by).exists():
+        raise LeagueError(_("Only the fixture's players or organisers can start it."))
+    if fixture.table_id is None:
+        raise LeagueError(_("This fixture has no table."))
+    try:
+        stewarding.start_table(fixture.table_id)
+    except TableError as e:
+        raise LeagueError(str(e)) from None
+
+
+def do_record_result(fixture: Fixture, by, *, winner_team: int, levels: Sequence[int] = (0, 0),
+                     caught: Sequence[int] = (0, 0)) -> Fixture:
+    """An organiser records a result by hand (a match played elsewhere, or a table that broke).
+    Once only: a fixture with a result keeps it. Hand-recorded results are not rated."""
+    check_organiser(fixture.season.league, by)
+    if winner_team not in (0, 1):
+        raise LeagueError(_("The winner is team 0 or team 1."))
+    with transaction.atomic():
+        fixture = Fixture.objects.select_for_update().get(pk=fixture.pk)
+        if fixture.processed_at is not None:
+            raise LeagueError(_("This fixture already has a result."))
+        fixture.winner_team = winner_team
+        fixture.levels_team0, fixture.levels_team1 = levels
+        fixture.caught_team0, fixture.caught_team1 = caught
+        fixture.processed_at = timezone.now()
+        fixture.save()
+    return fixture

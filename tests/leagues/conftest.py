@@ -1,0 +1,86 @@
+"""Fixtures for leagues tests: a league with members, and matches that end in one trick."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from games import services
+from games.engine.codec import state_to_json
+from games.engine.deal import start_round
+from games.models import Match, Seat, Table
+from leagues import services as league_services
+from leagues.models import League
+
+#: Quick matches (§10 target_level) without claim windows, so a scripted trick needs no answers.
+QUICK = {"target_level": "3", "claim_window_seconds": 0}
+
+
+@pytest.fixture
+def organiser(make_user):
+    return make_user("olga")
+
+
+@pytest.fixture
+def league(organiser) -> League:
+    return league_services.do_create_league(organiser, name="Tuesday Club",
+                                            table_options=QUICK)
+
+
+@pytest.fixture
+def members(league, make_user) -> dict:
+    """ana, bo, cy, di, ed, flo: active members of ``league``."""
+    people = {}
+    for name in ("ana", "bo", "cy", "di", "ed", "flo"):
+        people[name] = make_user(name)
+        league_services.do_join(league, people[name])
+    return people
+
+
+def install_winning_round(table: Table, winner_team: int) -> Match:
+    """Give the started match at ``table`` a round in which ``winner_team`` (at the target
+    level 3, the other team at 2) finishes both its players in one trick, catching both
+    opponents (§7, §8): the match is won on the next moves (see ``play_out``)."""
+    match = Match.objects.get(table=table)
+    options = table.engine_options()
+    hands = [["3C", "4C"], ["3D", "4D"], ["3H", "4H"], ["3S", "4S"]]
+    hands[winner_team], hands[winner_team + 2] = ["KH"], ["JH"]
+    levels = (3, 2) if winner_team == 0 else (2, 3)
+    state = start_round(options, [tuple(h) for h in hands], 3, levels,
+                        leader=winner_team + 2, seed=1)
+    match.state = state_to_json(state)
+    match.version = state.version
+    match.phase = state.phase
+    match.deadline_token = state.version
+    match.level_team0, match.level_team1 = levels
+    match.save()
+    match.rounds.update(level=3, levels_before=list(levels))
+    return match
+
+
+@pytest.fixture
+def play_out(django_capture_on_commit_callbacks) -> Callable[[Table, int], Match]:
+    """Play the winning trick of ``install_winning_round`` through games.services.submit,
+    seat by seat; the last move's commit sends ``match_finished`` as in production."""
+
+    def play(table: Table, winner_team: int) -> Match:
+        match = install_winning_round(table, winner_team)
+        seat = {s.number: s.user for s in Seat.objects.filter(table=table)}
+        lead = winner_team + 2
+
+        def act(number, **payload):
+            version = Match.objects.get(pk=match.pk).version
+            result = services.submit(match.pk, seat[number], {"version": version, **payload})
+            assert result.ok, result
+
+        act(lead, action="play", cards=["JH"])
+        for offset in (1, 2, 3):
+            act((lead + offset) % 4, action="pass")
+        with django_capture_on_commit_callbacks(execute=True):
+            act(winner_team, action="play", cards=["KH"])
+        match.refresh_from_db()
+        assert match.winner_team == winner_team
+        return match
+
+    return play

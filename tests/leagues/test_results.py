@@ -1,0 +1,136 @@
+"""Finished matches feed fixtures, standings, ratings and partner stats — exactly once."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from games import tables
+from games.models import Seat
+from leagues import results
+from leagues import services as league_services
+from leagues.models import Fixture, Rating, RatingHistory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def season(league, organiser):
+    return league_services.do_create_season(
+        league, organiser, name="Spring", starts_on=datetime.date(2026, 3, 1),
+        ends_on=datetime.date(2026, 5, 31))
+
+
+def fixture_for(season, organiser, members, team0, team1):
+    teams = [[members[n] for n in team0], [members[n] for n in team1]]
+    fixture = league_services.do_create_fixture(season, organiser, teams)
+    tables.start(fixture.table_id, teams[0][0], seed=5)
+    return fixture
+
+
+def test_a_fixture_table_seats_team_0_at_even_seats_with_the_league_options(
+        season, organiser, members):
+    """The fixture's table has the league's options; team 0 sits at 0 and 2, team 1 at 1, 3."""
+    fixture = league_services.do_create_fixture(
+        season, organiser, [[members["ana"], members["cy"]], [members["bo"], members["di"]]])
+    table = fixture.table
+    assert table.options == {"target_level": "3", "claim_window_seconds": 0}
+    assert table.rated is True and table.host == members["ana"]
+    assert [(s.number, s.user.username, s.ai_policy) for s in table.seats.all()] == [
+        (0, "ana", ""), (1, "bo", ""), (2, "cy", ""), (3, "di", "")]
+
+
+def test_a_finished_match_feeds_the_fixture_standings_and_ratings(
+        season, organiser, members, play_out):
+    """Team 1 wins at target level 3 catching both opponents: the fixture gets winner 1,
+    levels gained (0, 1), caught (0, 2); the season table and four ratings follow."""
+    fixture = fixture_for(season, organiser, members, ["ana", "cy"], ["bo", "di"])
+    play_out(fixture.table, winner_team=1)
+    fixture.refresh_from_db()
+    assert (fixture.winner_team, fixture.levels_team0, fixture.levels_team1,
+            fixture.caught_team0, fixture.caught_team1) == (1, 0, 1, 0, 2)
+    assert fixture.processed_at is not None and fixture.match.table_id == fixture.table_id
+    rows = results.season_standings(season)
+    assert [(r.name, r.played, r.won, r.lost, r.levels, r.caught) for r in rows] == [
+        ("bo", 1, 1, 0, 1, 2), ("di", 1, 1, 0, 1, 2),
+        ("ana", 1, 0, 1, 0, 0), ("cy", 1, 0, 1, 0, 0),
+        ("ed", 0, 0, 0, 0, 0), ("flo", 0, 0, 0, 0, 0), ("olga", 0, 0, 0, 0, 0)]
+    rating = {r.user.username: r for r in Rating.objects.filter(league=season.league)}
+    assert sorted(rating) == ["ana", "bo", "cy", "di"]
+    assert rating["bo"].mu == pytest.approx(26.964294621803063)
+    assert rating["ana"].mu == pytest.approx(23.035705378196937)
+    assert rating["bo"].sigma == pytest.approx(8.177962604389991)
+    assert rating["bo"].matches == 1
+    history = RatingHistory.objects.get(user=members["bo"])
+    assert (history.won, history.mu_before, history.match_id) == (True, 25.0, fixture.match_id)
+    assert history.before == pytest.approx(0.0)
+    assert history.after == pytest.approx(26.964294621803063 - 3 * 8.177962604389991)
+
+
+def test_the_result_handler_run_twice_applies_once(season, organiser, members, play_out):
+    """The signal delivered again (and the catch-up sweep) change nothing the second time."""
+    fixture = fixture_for(season, organiser, members, ["ana", "cy"], ["bo", "di"])
+    match = play_out(fixture.table, winner_team=0)
+    before = list(Rating.objects.order_by("user_id").values_list("mu", "sigma", "matches"))
+    assert results.do_record_match(match.pk) == ""
+    results.on_match_finished(sender=None, match_id=match.pk)
+    assert results.do_catch_up() == 0
+    assert list(Rating.objects.order_by("user_id").values_list("mu", "sigma", "matches")) == (
+        before)
+    assert RatingHistory.objects.count() == 4
+    assert [r.played for r in results.season_standings(season)[:4]] == [1, 1, 1, 1]
+
+
+def test_the_first_delivery_applies_when_the_signal_was_lost(season, organiser, members,
+                                                             play_out, monkeypatch):
+    """If the signal never arrived, the catch-up sweep records the result, once."""
+    monkeypatch.setattr(results, "do_record_match", lambda match_id: "")  # the signal is lost
+    fixture = fixture_for(season, organiser, members, ["ana", "cy"], ["bo", "di"])
+    play_out(fixture.table, winner_team=0)
+    monkeypatch.undo()
+    assert Fixture.objects.get(pk=fixture.pk).processed_at is None
+    assert results.do_catch_up() == 1
+    assert results.do_catch_up() == 0
+    assert Fixture.objects.get(pk=fixture.pk).winner_team == 0
+    assert RatingHistory.objects.count() == 4
+
+
+def test_an_unrated_table_changes_no_rating(season, organiser, members, play_out):
+    """A league that is not rated opens unrated tables: standings count, ratings do not."""
+    season.league.rated = False
+    season.league.save()
+    fixture = fixture_for(season, organiser, members, ["ana", "cy"], ["bo", "di"])
+    assert fixture.table.rated is False
+    play_out(fixture.table, winner_team=0)
+    assert Rating.objects.count() == 0 and RatingHistory.objects.count() == 0
+    assert [(r.name, r.won) for r in results.season_standings(season)[:2]] == [
+        ("ana", 1), ("cy", 1)]
+
+
+def test_an_ai_stand_in_makes_the_match_unrated(season, organiser, members, play_out):
+    """A seat played by an AI for its person: the result counts, the ratings do not move."""
+    fixture = fixture_for(season, organiser, members, ["ana", "cy"], ["bo", "di"])
+    Seat.objects.filter(table=fixture.table, number=3).update(ai_policy="heuristic")
+    play_out(fixture.table, winner_team=0)
+    assert Fixture.objects.get(pk=fixture.pk).winner_team == 0
+    assert Rating.objects.count() == 0
+
+
+def test_partner_stats_follow_who_played_beside_whom(season, organiser, members, play_out):
+    """ana won beside cy, then lost beside bo: 1 match and 1 win with cy (listed first: more
+    wins), 1 match and 0 wins with bo."""
+    first = fixture_for(season, organiser, members, ["ana", "cy"], ["bo", "di"])
+    play_out(first.table, winner_team=0)
+    second = fixture_for(season, organiser, members, ["ana", "bo"], ["cy", "di"])
+    play_out(second.table, winner_team=1)
+    stats = results.league_partner_stats(season.league, members["ana"])
+    assert [(members_name(members, p.partner), p.played, p.won) for p in stats] == [
+        ("cy", 1, 1), ("bo", 1, 0)]
+    stats = results.league_partner_stats(season.league, members["di"])
+    assert [(members_name(members, p.partner), p.played, p.won) for p in stats] == [
+        ("cy", 1, 1), ("bo", 1, 0)]
+
+
+def members_name(members, user_id):
+    return next(name for name, user in members.items() if user.pk == user_id)
