@@ -14,7 +14,9 @@ Prints ONE JSON line. Our engine (4 players, 2 decks, default options):
   over ``--deals`` seeded deals (each deal timed as the best of a few short batches of calls).
 - ``follow_actions_us``: median time of ``legal_actions`` for the seat facing a top play, right
   after the leader of a fresh deal made a random lead (claim windows all passed).
-- ``apply_us``: median time of ``apply`` per accepted action, over random play.
+- ``apply_us``: median time of ``apply`` per accepted action, over random play; the same pass
+  gives ``play_*_actions_us``, medians of ``legal_actions`` in play for a leader, a seat facing a
+  top play and a claim-window answer (hands of every size, not only fresh 27-card ones).
 
 rlcard 1.2.0's dou dizhu (``pip install rlcard==1.2.0``, the ``bench`` extra), in the same run:
 
@@ -24,6 +26,10 @@ rlcard 1.2.0's dou dizhu (``pip install rlcard==1.2.0``, the ``bench`` extra), i
   playable-cards function, what fills ``state["actions"]`` at the first step) on the landlord's
   20-card hand of a fresh game.
 - ``ratio_vs_rlcard`` = ``actions_per_second / rlcard_steps_per_second``.
+
+Throughput is wall-clock; ``*_per_cpu_second`` divide by this process's CPU time instead, and
+``machine.load_average_1m`` (before, after) shows how busy the machine was: on a shared machine
+the CPU-time figures and the same-run ratio are the ones to compare across runs.
 
 Without rlcard importable, ``"rlcard": null`` stands in for its figures. Every run is seeded
 (``--seed``): the same seed plays the same deals and choices, so runs are comparable.
@@ -60,6 +66,7 @@ def random_play(seed: int, seconds: float, rounds: int | None) -> dict:
     """Play random rounds for ``seconds`` (or exactly ``rounds``); actions and rounds per second."""
     rng = random.Random(seed)
     actions = played = 0
+    cpu_start = time.process_time()
     start = time.perf_counter()
     deadline = start + seconds
     while True:
@@ -76,9 +83,11 @@ def random_play(seed: int, seconds: float, rounds: int | None) -> dict:
         if (played >= rounds) if rounds else (time.perf_counter() >= deadline):
             break
     elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu_start
     return {"actions_per_second": round(actions / elapsed), "rounds_per_second":
             round(played / elapsed, 1), "rounds": played, "actions": actions,
-            "actions_per_round": round(actions / played, 1), "seconds": round(elapsed, 2)}
+            "actions_per_round": round(actions / played, 1), "seconds": round(elapsed, 2),
+            "actions_per_cpu_second": round(actions / cpu)}
 
 
 def _per_call_us(fn, args, repeat: int, batches: int) -> float:
@@ -116,10 +125,12 @@ def leader_and_follower_us(seed: int, deals: int, repeat: int, batches: int) -> 
 
 
 def apply_us(seed: int, rounds: int) -> dict:
-    """Median time of one accepted ``apply`` (and of one ``legal_actions``) over random play."""
+    """Median time of one accepted ``apply``, and of ``legal_actions`` by situation (a leader,
+    a seat facing a top play, a claim-window answer), over random play."""
     rng = random.Random(seed)
     clock = time.perf_counter_ns
     apply_ns, legal_ns = [], []
+    by_situation: dict[str, list[int]] = {"lead": [], "follow": [], "window": []}
     for _ in range(rounds):
         state = new_match(OPTIONS, rng.getrandbits(32))
         while state.phase not in DONE:
@@ -130,12 +141,19 @@ def apply_us(seed: int, rounds: int) -> dict:
             t1 = clock()
             action = rng.choice(legal)
             t2 = clock()
-            state = apply(state, action).state
+            outcome = apply(state, action)
             t3 = clock()
             legal_ns.append(t1 - t0)
             apply_ns.append(t3 - t2)
-    return {"apply_us": round(statistics.median(apply_ns) / 1000, 2),
-            "play_legal_actions_us": round(statistics.median(legal_ns) / 1000, 2)}
+            situation = ("window" if state.phase == WINDOW else
+                         "lead" if state.top is None else "follow")
+            by_situation[situation].append(t1 - t0)
+            state = outcome.state
+    result = {"apply_us": round(statistics.median(apply_ns) / 1000, 2),
+              "play_legal_actions_us": round(statistics.median(legal_ns) / 1000, 2)}
+    for situation, times in by_situation.items():
+        result[f"play_{situation}_actions_us"] = round(statistics.median(times) / 1000, 2)
+    return result
 
 
 # --- rlcard's dou dizhu -----------------------------------------------------------------------
@@ -156,6 +174,7 @@ def rlcard_figures(seed: int, seconds: float, games: int | None, deals: int, rep
     game = DoudizhuGame()
     game.np_random = np.random.RandomState(seed)  # init_game deals from the game's generator
     steps = played = 0
+    cpu_start = time.process_time()
     start = time.perf_counter()
     deadline = start + seconds
     while True:
@@ -167,6 +186,7 @@ def rlcard_figures(seed: int, seconds: float, games: int | None, deals: int, rep
         if (played >= games) if games else (time.perf_counter() >= deadline):
             break
     elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu_start
     leads_us, lead_counts = [], []
     for _ in range(deals):
         game.init_game()
@@ -179,7 +199,7 @@ def rlcard_figures(seed: int, seconds: float, games: int | None, deals: int, rep
     return {"rlcard_version": rlcard.__version__, "numpy_version": np.__version__,
             "rlcard_steps_per_second": round(steps / elapsed), "rlcard_games_per_second":
             round(played / elapsed, 1), "rlcard_games": played, "rlcard_steps": steps,
-            "rlcard_seconds": round(elapsed, 2),
+            "rlcard_seconds": round(elapsed, 2), "rlcard_steps_per_cpu_second": round(steps / cpu),
             "rlcard_leads_us": round(statistics.median(leads_us), 2),
             "rlcard_leads_per_hand": round(statistics.mean(lead_counts), 1),
             "rlcard_leads_measured": "Judger.playable_cards_from_hand(landlord's 20-card hand)"}
@@ -203,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-rlcard", action="store_true", help="skip rlcard")
     args = parser.parse_args(argv)
 
+    load_before = os.getloadavg()[0]
     result: dict = {"benchmark": "engine", "seed": args.seed, "players": OPTIONS.players,
                     "decks": OPTIONS.decks}
     result.update(random_play(args.seed, args.seconds, args.rounds))
@@ -216,6 +237,8 @@ def main(argv: list[str] | None = None) -> int:
         result.update(rl)
         result["ratio_vs_rlcard"] = round(result["actions_per_second"]
                                           / rl["rlcard_steps_per_second"], 2)
+        result["ratio_vs_rlcard_cpu"] = round(result["actions_per_cpu_second"]
+                                              / rl["rlcard_steps_per_cpu_second"], 2)
         result["goal_ratio_4x"] = result["ratio_vs_rlcard"] >= 4
     result["goal_leads_under_50us"] = result["legal_actions_us"] < 50
     result["goal_follows_under_10us"] = result["follow_actions_us"] < 10
@@ -223,7 +246,8 @@ def main(argv: list[str] | None = None) -> int:
         "python": platform.python_version(),
         "implementation": platform.python_implementation(),
         "machine": {"platform": platform.platform(), "processor": platform.machine(),
-                    "cpu_count": os.cpu_count()},
+                    "cpu_count": os.cpu_count(),
+                    "load_average_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)]},
     })
     print(json.dumps(result))
     return 0
