@@ -22,6 +22,9 @@ from leagues import pairing
 from leagues.models import Fixture, FixturePlayer, League, Membership, Notice, Season
 from leagues.notices import do_notify
 
+#: League addresses that are pages of /leagues/ itself.
+RESERVED_SLUGS = {"new", "notices"}
+
 
 class LeagueError(Exception):
     """A league action that cannot be done now (the message says why)."""
@@ -39,6 +42,8 @@ def do_create_league(by, *, name: str, slug: str = "", description: str = "",
     slug = slug or slugify(name)
     if not slug:
         raise LeagueError(_("Give the league a name made of letters or digits."))
+    if slug in RESERVED_SLUGS:
+        raise LeagueError(_("That address is taken by a page of the site."))
     try:
         with transaction.atomic():
             league = League.objects.create(

@@ -1,0 +1,341 @@
+"""Admin for leagues and tournaments. Records are edited here; tournament actions (start,
+generate a round, pause, forfeit, replace a player, re-pair, close…) call the same
+``leagues.tournaments`` services as the staff pages, so they are checked and logged alike."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ActionForm
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Seat
+from leagues import services, tournaments
+from leagues.models import (
+    Fixture,
+    FixturePlayer,
+    League,
+    Membership,
+    Notice,
+    Pairing,
+    Rating,
+    RatingHistory,
+    Season,
+    TeamMember,
+    Tournament,
+    TournamentLog,
+    TournamentRound,
+    TournamentTeam,
+)
+from leagues.services import LeagueError
+from leagues.tournaments import TournamentError
+
+
+def _each(modeladmin, request, queryset, service: Callable, done: str) -> None:
+    """Run ``service(obj)`` for every selected row; one message per outcome."""
+    ok = 0
+    for obj in queryset:
+        try:
+            service(obj)
+        except (TournamentError, LeagueError) as e:
+            modeladmin.message_user(request, f"{obj}: {e}", messages.ERROR)
+        else:
+            ok += 1
+    if ok:
+        modeladmin.message_user(request, f"{done} ({ok})", messages.SUCCESS)
+
+
+# --- leagues ------------------------------------------------------------------------------------
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    fields = ("user", "status", "role", "joined_at")
+    readonly_fields = ("joined_at",)
+    autocomplete_fields = ("user",)
+
+
+@admin.register(League)
+class LeagueAdmin(admin.ModelAdmin):
+    list_display = ("name", "slug", "visibility", "join_policy", "rated", "created_at")
+    prepopulated_fields = {"slug": ("name",)}
+    filter_horizontal = ("organisers",)
+    search_fields = ("name",)
+    inlines = [MembershipInline]
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ("league", "user", "status", "role", "requested_at", "joined_at")
+    list_filter = ("status", "role", "league")
+    search_fields = ("user__username", "league__name")
+    actions = ["approve"]
+
+    @admin.action(description=_("Approve the selected requests"))
+    def approve(self, request, queryset):
+        _each(self, request, queryset.select_related("league", "user"),
+              lambda m: services.do_approve(m.league, request.user, m.user), _("Approved"))
+
+
+@admin.register(Season)
+class SeasonAdmin(admin.ModelAdmin):
+    list_display = ("name", "league", "starts_on", "ends_on", "format", "status")
+    list_filter = ("status", "format", "league")
+
+
+class FixturePlayerInline(admin.TabularInline):
+    model = FixturePlayer
+    extra = 0
+    readonly_fields = ("user", "team", "seat")
+    can_delete = False
+
+
+@admin.register(Fixture)
+class FixtureAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "season", "table", "winner_team", "processed_at")
+    list_filter = ("season__league",)
+    readonly_fields = ("table", "match", "winner_team", "levels_team0", "levels_team1",
+                       "caught_team0", "caught_team1", "processed_at")
+    inlines = [FixturePlayerInline]
+
+
+@admin.register(Rating)
+class RatingAdmin(admin.ModelAdmin):
+    list_display = ("user", "league", "display", "mu", "sigma", "matches", "updated_at")
+    list_filter = ("league",)
+    search_fields = ("user__username",)
+    readonly_fields = ("mu", "sigma", "matches")
+
+
+@admin.register(RatingHistory)
+class RatingHistoryAdmin(admin.ModelAdmin):
+    list_display = ("user", "league", "match", "won", "before", "after", "created_at")
+    list_filter = ("league",)
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+
+# --- tournaments --------------------------------------------------------------------------------
+
+class TournamentActionForm(ActionForm):
+    """Extra fields beside the admin's action menu, for actions that need a choice."""
+
+    stand_in = forms.ChoiceField(label=_("AI stand-ins"), required=False,
+                                 choices=[("", "—")] + list(Seat.Policy.choices))
+    start_matches = forms.BooleanField(label=_("start the matches"), required=False,
+                                       initial=True)
+
+
+class TournamentTeamInline(admin.TabularInline):
+    model = TournamentTeam
+    extra = 0
+    fields = ("name", "registered_at", "withdrawn")
+    readonly_fields = fields
+    can_delete = False
+    show_change_link = True
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Tournament)
+class TournamentAdmin(admin.ModelAdmin):
+    list_display = ("name", "format", "team_size", "status", "league", "created_at")
+    list_filter = ("status", "format")
+    search_fields = ("name",)
+    readonly_fields = ("status", "created_by", "created_at")
+    inlines = [TournamentTeamInline]
+    action_form = TournamentActionForm
+    actions = ["open_registration", "start", "generate_round", "pause", "resume", "close"]
+
+    def save_model(self, request, obj, form, change):
+        if not change:  # a new tournament goes through the service (checks, log)
+            data = {f: form.cleaned_data[f] for f in form.cleaned_data
+                    if f not in ("name", "format", "team_size")}
+            try:
+                created = tournaments.do_create_tournament(
+                    request.user, name=obj.name, format=obj.format, team_size=obj.team_size,
+                    **data)
+            except TournamentError as e:
+                self.message_user(request, str(e), messages.ERROR)
+                return
+            obj.pk = created.pk
+            obj.refresh_from_db()
+            return
+        super().save_model(request, obj, form, change)
+
+    @admin.action(description=_("Open registration"))
+    def open_registration(self, request, queryset):
+        _each(self, request, queryset,
+              lambda t: tournaments.do_open_registration(t, request.user),
+              _("Registration opened"))
+
+    @admin.action(description=_("Start"))
+    def start(self, request, queryset):
+        _each(self, request, queryset, lambda t: tournaments.do_start(t, request.user),
+              _("Started"))
+
+    @admin.action(description=_("Generate the next round (pair, open tables, notify)"))
+    def generate_round(self, request, queryset):
+        start = bool(request.POST.get("start_matches"))
+        stand_in = request.POST.get("stand_in", "")
+        _each(self, request, queryset,
+              lambda t: tournaments.do_generate_round(t, request.user, start=start,
+                                                      stand_in=stand_in),
+              _("Round generated"))
+
+    @admin.action(description=_("Pause"))
+    def pause(self, request, queryset):
+        _each(self, request, queryset, lambda t: tournaments.do_pause(t, request.user),
+              _("Paused"))
+
+    @admin.action(description=_("Resume"))
+    def resume(self, request, queryset):
+        _each(self, request, queryset, lambda t: tournaments.do_resume(t, request.user),
+              _("Resumed"))
+
+    @admin.action(description=_("Close"))
+    def close(self, request, queryset):
+        _each(self, request, queryset, lambda t: tournaments.do_close(t, request.user),
+              _("Closed"))
+
+
+class TeamActionForm(ActionForm):
+    old_username = forms.CharField(label=_("player"), required=False, max_length=150)
+    new_username = forms.CharField(label=_("replaced by"), required=False, max_length=150)
+    stand_in = forms.ChoiceField(label=_("seat played by"), required=False,
+                                 choices=[("", _("the player"))] + list(Seat.Policy.choices))
+
+
+class TeamMemberInline(admin.TabularInline):
+    model = TeamMember
+    extra = 0
+    fields = ("position", "user")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(TournamentTeam)
+class TournamentTeamAdmin(admin.ModelAdmin):
+    list_display = ("name", "tournament", "registered_at", "withdrawn")
+    list_filter = ("tournament",)
+    readonly_fields = ("tournament", "registered_at", "registered_by", "withdrawn")
+    inlines = [TeamMemberInline]
+    action_form = TeamActionForm
+    actions = ["replace_player", "stand_in", "withdraw"]
+
+    def has_add_permission(self, request) -> bool:
+        return False  # teams register through the tournament page (entry conditions)
+
+    def _player(self, request):
+        name = request.POST.get("old_username", "").strip()
+        user = get_user_model().objects.filter(username=name).first()
+        if user is None:
+            raise TournamentError(_("No player is called “%(name)s”.") % {"name": name})
+        return user
+
+    @admin.action(description=_("Replace the player (fields above)"))
+    def replace_player(self, request, queryset):
+        new = request.POST.get("new_username", "")
+        _each(self, request, queryset,
+              lambda t: tournaments.do_replace_player(t, request.user, self._player(request),
+                                                      new),
+              _("Player replaced"))
+
+    @admin.action(description=_("Hand the player's seat to an AI stand-in (fields above)"))
+    def stand_in(self, request, queryset):
+        policy = request.POST.get("stand_in", "")
+        _each(self, request, queryset,
+              lambda t: tournaments.do_stand_in(t, request.user, self._player(request), policy),
+              _("Seat handed over"))
+
+    @admin.action(description=_("Withdraw"))
+    def withdraw(self, request, queryset):
+        _each(self, request, queryset, lambda t: tournaments.do_withdraw_team(t, request.user),
+              _("Withdrawn"))
+
+
+class PairingInline(admin.TabularInline):
+    model = Pairing
+    extra = 0
+    fields = ("board", "team_a", "team_b", "table", "winner_team", "forfeit", "processed_at")
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(TournamentRound)
+class TournamentRoundAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "tournament", "number", "status")
+    list_filter = ("tournament", "status")
+    readonly_fields = ("tournament", "number", "status")
+    inlines = [PairingInline]
+    actions = ["start_round", "repair_round"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    @admin.action(description=_("Start the matches"))
+    def start_round(self, request, queryset):
+        _each(self, request, queryset, lambda r: tournaments.do_start_round(r, request.user),
+              _("Round started"))
+
+    @admin.action(description=_("Re-pair (only before its matches started)"))
+    def repair_round(self, request, queryset):
+        _each(self, request, queryset, lambda r: tournaments.do_repair_round(r, request.user),
+              _("Round re-paired"))
+
+
+@admin.register(Pairing)
+class PairingAdmin(admin.ModelAdmin):
+    list_display = ("__str__", "table", "winner_team", "forfeit", "processed_at")
+    list_filter = ("round__tournament",)
+    readonly_fields = ("round", "board", "team_a", "team_b", "table", "match", "winner_team",
+                       "levels_a", "levels_b", "caught_a", "caught_b", "forfeit", "processed_at")
+    actions = ["forfeit_a", "forfeit_b"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    @admin.action(description=_("Team A forfeits (team B wins)"))
+    def forfeit_a(self, request, queryset):
+        _each(self, request, queryset, lambda p: tournaments.do_forfeit(p, request.user, 0),
+              _("Forfeit recorded"))
+
+    @admin.action(description=_("Team B forfeits (team A wins)"))
+    def forfeit_b(self, request, queryset):
+        _each(self, request, queryset, lambda p: tournaments.do_forfeit(p, request.user, 1),
+              _("Forfeit recorded"))
+
+
+@admin.register(TournamentLog)
+class TournamentLogAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "tournament", "actor", "action", "detail")
+    list_filter = ("tournament", "action")
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(Notice)
+class NoticeAdmin(admin.ModelAdmin):
+    list_display = ("user", "kind", "tournament", "league", "table", "created_at", "seen_at")
+    list_filter = ("kind",)

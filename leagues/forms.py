@@ -1,0 +1,130 @@
+"""Forms for league and tournament pages. They only parse input; services decide."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib.auth import get_user_model
+from django.utils.translation import gettext_lazy as _
+
+from games.models import Seat
+from leagues.models import League, Season, Tournament
+
+
+def _usernames(value: str) -> list[str]:
+    return [n for n in (part.strip() for part in value.replace(";", ",").split(",")) if n]
+
+
+class UsernamesField(forms.CharField):
+    """Comma-separated usernames → users, in the order given."""
+
+    def clean(self, value):
+        names = _usernames(super().clean(value) or "")
+        users = {u.username.casefold(): u for u in get_user_model().objects.filter(
+            username__in=names, is_active=True)}
+        found = []
+        for name in names:
+            if name.casefold() not in users:
+                raise forms.ValidationError(_("No player is called “%(name)s”."),
+                                            params={"name": name})
+            found.append(users[name.casefold()])
+        return found
+
+
+class LeagueForm(forms.ModelForm):
+    class Meta:
+        model = League
+        fields = ["name", "slug", "description", "visibility", "join_policy", "players", "rated",
+                  "table_options"]
+
+
+class SeasonForm(forms.ModelForm):
+    class Meta:
+        model = Season
+        fields = ["name", "starts_on", "ends_on", "format", "status"]
+        widgets = {"starts_on": forms.DateInput(attrs={"type": "date"}),
+                   "ends_on": forms.DateInput(attrs={"type": "date"})}
+
+
+class UsernameForm(forms.Form):
+    username = forms.CharField(label=_("Username"), max_length=150)
+
+
+class FixtureForm(forms.Form):
+    season = forms.ModelChoiceField(queryset=Season.objects.none(), label=_("Season"))
+    team0 = UsernamesField(label=_("Team 0 (even seats)"),
+                           help_text=_("Usernames, separated by commas."))
+    team1 = UsernamesField(label=_("Team 1 (odd seats)"),
+                           help_text=_("Usernames, separated by commas."))
+    scheduled_at = forms.DateTimeField(label=_("Scheduled at"), required=False,
+                                       widget=forms.DateTimeInput(attrs={"type":
+                                                                         "datetime-local"}))
+
+    def __init__(self, *args, league: League, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["season"].queryset = league.seasons.exclude(status=Season.Status.FINISHED)
+
+
+class ResultForm(forms.Form):
+    fixture = forms.IntegerField(widget=forms.HiddenInput)
+    winner_team = forms.TypedChoiceField(label=_("Winner"), coerce=int,
+                                         choices=[(0, _("Team 0")), (1, _("Team 1"))])
+    levels_team0 = forms.IntegerField(label=_("Levels gained by team 0"), min_value=0,
+                                      max_value=12, initial=0)
+    levels_team1 = forms.IntegerField(label=_("Levels gained by team 1"), min_value=0,
+                                      max_value=12, initial=0)
+    caught_team0 = forms.IntegerField(label=_("Caught by team 0"), min_value=0, initial=0)
+    caught_team1 = forms.IntegerField(label=_("Caught by team 1"), min_value=0, initial=0)
+
+
+class TournamentForm(forms.ModelForm):
+    class Meta:
+        model = Tournament
+        fields = ["name", "description", "format", "team_size", "planned_rounds",
+                  "registration_opens", "registration_closes", "league", "min_rating",
+                  "table_options", "rated"]
+        widgets = {"registration_opens": forms.DateTimeInput(attrs={"type": "datetime-local"}),
+                   "registration_closes": forms.DateTimeInput(attrs={"type": "datetime-local"})}
+
+
+class RegisterTeamForm(forms.Form):
+    name = forms.CharField(label=_("Team name"), max_length=60, required=False,
+                           help_text=_("Leave empty to use your names."))
+
+    def __init__(self, *args, tournament: Tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        for i in range(1, tournament.team_size):
+            self.fields[f"partner_{i}"] = forms.CharField(
+                label=_("Partner %(n)d (username)") % {"n": i}, max_length=150)
+
+    def partners(self) -> list[str]:
+        return [v for k, v in self.cleaned_data.items() if k.startswith("partner_")]
+
+
+STAND_IN_CHOICES = [("", _("No: the players play"))] + list(Seat.Policy.choices)
+
+
+class GenerateRoundForm(forms.Form):
+    start = forms.BooleanField(label=_("Start the matches now"), required=False, initial=True,
+                               help_text=_("Leave unticked to check the pairings first (a round "
+                                           "can be re-paired until it starts)."))
+    stand_in = forms.ChoiceField(label=_("AI stand-ins play every seat"), required=False,
+                                 choices=STAND_IN_CHOICES)
+
+
+class ForfeitForm(forms.Form):
+    pairing = forms.IntegerField(widget=forms.HiddenInput)
+    forfeiting = forms.TypedChoiceField(label=_("Forfeits"), coerce=int,
+                                        choices=[(0, _("Team A")), (1, _("Team B"))])
+
+
+class ReplaceForm(forms.Form):
+    team = forms.IntegerField(widget=forms.HiddenInput)
+    old = forms.CharField(label=_("Player leaving"), max_length=150)
+    new = forms.CharField(label=_("Player coming in"), max_length=150)
+
+
+class StandInForm(forms.Form):
+    team = forms.IntegerField(widget=forms.HiddenInput)
+    username = forms.CharField(label=_("Player"), max_length=150)
+    policy = forms.ChoiceField(label=_("Seat played by"), required=False,
+                               choices=[("", _("The player"))] + list(Seat.Policy.choices))

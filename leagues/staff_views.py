@@ -1,0 +1,136 @@
+"""Staff pages that run tournaments: every button calls a ``leagues.tournaments`` service
+(the same ones the Django admin actions call), and each action is logged there."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.admin.views.decorators import staff_member_required
+from django.contrib.auth import get_user_model
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from leagues import tournaments
+from leagues.forms import (
+    ForfeitForm,
+    GenerateRoundForm,
+    ReplaceForm,
+    StandInForm,
+    TournamentForm,
+)
+from leagues.models import Pairing, Tournament, TournamentRound, TournamentTeam
+from leagues.tournament_views import rounds_with_pairings
+from leagues.tournaments import TournamentError
+
+
+@staff_member_required
+def staff_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "leagues/staff_tournaments.html",
+                  {"tournaments": Tournament.objects.all()})
+
+
+@staff_member_required
+def create(request: HttpRequest) -> HttpResponse:
+    form = TournamentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournament = tournaments.do_create_tournament(request.user, **form.cleaned_data)
+        except TournamentError as e:
+            form.add_error(None, str(e))
+        else:
+            messages.success(request, _("The tournament is created as a draft."))
+            return redirect("tournaments:manage", tournament.pk)
+    return render(request, "leagues/tournament_form.html", {"form": form})
+
+
+@staff_member_required
+def manage(request: HttpRequest, pk: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    return render(request, "leagues/tournament_manage.html", {
+        "tournament": tournament, "rounds": rounds_with_pairings(tournament),
+        "teams": tournament.teams.prefetch_related("members__user"),
+        "log": tournament.log.select_related("actor")[:100],
+        "generate_form": GenerateRoundForm(), "stand_in_choices": StandInForm().fields[
+            "policy"].choices,
+        "planned_rounds": tournaments.planned_rounds(tournament),
+    })
+
+
+def _user(username: str):
+    user = get_user_model().objects.filter(username=username.strip()).first()
+    if user is None:
+        raise TournamentError(_("No player is called “%(name)s”.") % {"name": username})
+    return user
+
+
+def _form(form_class, request):
+    form = form_class(request.POST)
+    if not form.is_valid():
+        raise TournamentError(_("Check the form: %(errors)s") % {
+            "errors": "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())})
+    return form.cleaned_data
+
+
+def _action(request: HttpRequest, tournament: Tournament, action: str) -> str:
+    """Run one admin action; returns the success message (raises TournamentError)."""
+    by = request.user
+    if action == "open_registration":
+        tournaments.do_open_registration(tournament, by)
+        return _("Registration is open.")
+    if action == "start":
+        tournaments.do_start(tournament, by)
+        return _("The tournament has started.")
+    if action == "pause":
+        tournaments.do_pause(tournament, by)
+        return _("The tournament is paused.")
+    if action == "resume":
+        tournaments.do_resume(tournament, by)
+        return _("The tournament runs again.")
+    if action == "close":
+        tournaments.do_close(tournament, by)
+        return _("The tournament is closed.")
+    if action == "generate_round":
+        data = _form(GenerateRoundForm, request)
+        rnd = tournaments.do_generate_round(tournament, by, start=data["start"],
+                                            stand_in=data["stand_in"])
+        return _("Round %(n)d is paired; the players have their table links.") % {
+            "n": rnd.number}
+    if action in ("start_round", "repair_round"):
+        rnd = get_object_or_404(TournamentRound, pk=request.POST.get("round"),
+                                tournament=tournament)
+        if action == "start_round":
+            tournaments.do_start_round(rnd, by)
+            return _("Round %(n)d has started.") % {"n": rnd.number}
+        tournaments.do_repair_round(rnd, by)
+        return _("Round %(n)d is paired again.") % {"n": rnd.number}
+    if action == "forfeit":
+        data = _form(ForfeitForm, request)
+        pairing = get_object_or_404(Pairing, pk=data["pairing"], round__tournament=tournament)
+        tournaments.do_forfeit(pairing, by, data["forfeiting"])
+        return _("The forfeit is recorded and the table abandoned.")
+    if action in ("replace_player", "stand_in", "withdraw"):
+        team = get_object_or_404(TournamentTeam, pk=request.POST.get("team"),
+                                 tournament=tournament)
+        if action == "withdraw":
+            tournaments.do_withdraw_team(team, by)
+            return _("“%(team)s” has withdrawn.") % {"team": team.name}
+        if action == "replace_player":
+            data = _form(ReplaceForm, request)
+            tournaments.do_replace_player(team, by, _user(data["old"]), data["new"])
+            return _("%(old)s is replaced by %(new)s.") % data
+        data = _form(StandInForm, request)
+        tournaments.do_stand_in(team, by, _user(data["username"]), data["policy"])
+        return _("%(name)s's seat is handed over.") % {"name": data["username"]}
+    raise Http404
+
+
+@staff_member_required
+@require_POST
+def act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, pk=pk)
+    try:
+        messages.success(request, _action(request, tournament, action))
+    except TournamentError as e:
+        messages.error(request, str(e))
+    return redirect("tournaments:manage", tournament.pk)

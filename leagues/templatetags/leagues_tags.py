@@ -1,0 +1,27 @@
+"""Template helpers for league and tournament pages (and the header's notice count)."""
+
+from __future__ import annotations
+
+from django import template
+from django.urls import NoReverseMatch
+
+from leagues.notices import unseen_count
+
+register = template.Library()
+
+
+@register.filter
+def table_url(table) -> str:
+    """The page of a games table (``/tables/<id>/``)."""
+    if table is None:
+        return ""
+    try:
+        return table.get_absolute_url()
+    except NoReverseMatch:  # the games pages are not mounted (yet): the path is stable
+        return f"/tables/{table.pk}/"
+
+
+@register.simple_tag(takes_context=True)
+def unseen_notices(context) -> int:
+    request = context.get("request")
+    return unseen_count(getattr(request, "user", None))

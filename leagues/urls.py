@@ -1,0 +1,22 @@
+from django.urls import path
+
+from leagues import views
+
+app_name = "leagues"
+urlpatterns = [
+    path("", views.league_list, name="list"),
+    path("new/", views.league_create, name="create"),
+    path("notices/", views.notices, name="notices"),
+    path("<slug:slug>/", views.league_detail, name="detail"),
+    path("<slug:slug>/join/", views.join, name="join"),
+    path("<slug:slug>/leave/", views.leave, name="leave"),
+    path("<slug:slug>/seasons/<int:season_id>/", views.season_detail, name="season"),
+    path("<slug:slug>/players/<str:username>/", views.player, name="player"),
+    path("<slug:slug>/fixtures/new/", views.fixture_create, name="fixture_create"),
+    path("<slug:slug>/fixtures/<int:fixture_id>/start/", views.fixture_start,
+         name="fixture_start"),
+    path("<slug:slug>/manage/", views.manage, name="manage"),
+    path("<slug:slug>/manage/members/", views.manage_members, name="manage_members"),
+    path("<slug:slug>/manage/season/", views.manage_season, name="manage_season"),
+    path("<slug:slug>/manage/result/", views.manage_result, name="manage_result"),
+]
