@@ -32,7 +32,8 @@ Throughput is wall-clock; ``*_per_cpu_second`` divide by this process's CPU time
 the CPU-time figures and the same-run ratio are the ones to compare across runs.
 
 Without rlcard importable, ``"rlcard": null`` stands in for its figures. Every run is seeded
-(``--seed``): the same seed plays the same deals and choices, so runs are comparable.
+(``--seed``): the same seed plays the same deals and choices, so runs are comparable (the script
+runs itself under ``PYTHONHASHSEED=0``, which rlcard's action order needs).
 """
 
 from __future__ import annotations
@@ -205,6 +206,14 @@ def rlcard_figures(seed: int, seconds: float, games: int | None, deals: int, rep
             "rlcard_leads_measured": "Judger.playable_cards_from_hand(landlord's 20-card hand)"}
 
 
+def _fix_hash_seed() -> None:
+    """rlcard lists a hand's actions from a set of strings, whose order follows Python's string
+    hash seed; run again under a fixed seed so that rlcard's random play is repeatable too."""
+    if os.environ.get("PYTHONHASHSEED") != "0":
+        os.execve(sys.executable, [sys.executable, *sys.argv],
+                  {**os.environ, "PYTHONHASHSEED": "0"})
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -254,4 +263,5 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    _fix_hash_seed()
     sys.exit(main())
