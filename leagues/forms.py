@@ -36,6 +36,11 @@ class LeagueForm(forms.ModelForm):
         fields = ["name", "slug", "description", "visibility", "join_policy", "players", "rated",
                   "table_options"]
 
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["slug"].required = False
+        self.fields["slug"].help_text = _("Leave empty to make it from the name.")
+
 
 class SeasonForm(forms.ModelForm):
     class Meta:
