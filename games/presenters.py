@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from games.engine import legal_actions
 from games.engine.actions import Hook, Pass, Play, Return, Unhook
 from games.engine.cards import FACE, JOKERS, SUIT_INDEX, face_name
+from games.engine.combos import classify
 from games.engine.power import table_for
 from games.engine.state import MATCH_OVER, PLAY, TRIBUTE, WINDOW, State
 from games.engine.views import View, event_for, seat_view, spectator_view
@@ -193,7 +194,7 @@ def _choices(state: State, view: View, seat: int | None) -> dict:
     if seat is None or view.phase not in (PLAY, WINDOW, TRIBUTE):
         return {"hints": "[]", "can_pass": False, "claim": None, "returns": []}
     legal = legal_actions(state, seat)
-    plays = [list(a.cards) for a in legal if isinstance(a, Play)]
+    plays = _weakest_first([list(a.cards) for a in legal if isinstance(a, Play)], view)
     claim = next((a for a in legal if isinstance(a, (Hook, Unhook))), None)
     returns = [card_face(a.card, view.level) for a in legal if isinstance(a, Return)]
     return {
@@ -203,6 +204,22 @@ def _choices(state: State, view: View, seat: int | None) -> dict:
                   "cards": list(claim.cards)} if claim else None,
         "returns": returns,
     }
+
+
+def _weakest_first(plays: list[list[str]], view: View) -> list[list[str]]:
+    """Hints in the order a player tries them: non-bombs before bombs, then by category (as the
+    engine lists them), then the weakest first (§2 power of the highest card)."""
+    power = table_for(view.level, view.options)
+    order = {}
+    for cards in plays:
+        combo = classify(cards, view.level, view.options)
+        order.setdefault(combo.category, len(order))
+
+    def key(cards: list[str]) -> tuple:
+        combo = classify(cards, view.level, view.options)
+        return (combo.is_bomb, order[combo.category], max(power[FACE[c]] for c in cards))
+
+    return sorted(plays, key=key)
 
 
 def _log(match: Match, seat: int | None, names: dict, level: int) -> list[str]:

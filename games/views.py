@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import access, services, tables
 from games.forms import CreateTableForm
-from games.lobby import lobby_context
+from games.lobby import lobby_context, options_summary
 from games.models import Match, Seat, Table
 from games.presenters import table_context
 
@@ -69,6 +69,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         seat = (Seat.objects.filter(table=table, user=request.user)
                 .values_list("number", flat=True).first())
     context = table_context(table, match, state, seat, request.user)
+    context["summary"] = options_summary(table)
     return render(request, "games/table.html", context)
 
 

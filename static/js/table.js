@@ -29,7 +29,9 @@
     var cards = params.cards;
     if (cards === undefined || cards === null || cards === "") cards = [];
     else if (!Array.isArray(cards)) cards = [cards];
-    params.cards = cards;
+    params.cards = params.action === "pass" ? [] : cards;
+    // Headers mean nothing to the table socket (the session authenticates it): don't send them.
+    evt.detail.headers = null;
     clearFlash();
     // One answer per prompt: lock the form's buttons until the next render replaces them.
     var form = evt.detail.elt && evt.detail.elt.closest ? evt.detail.elt.closest("form") : null;
@@ -72,6 +74,16 @@
 
   document.addEventListener("click", function (evt) {
     if (evt.target.closest(".flash-close")) clearFlash();
+  });
+
+  // The newest move is the last line: keep it in view.
+  function scrollLog() {
+    var lines = document.querySelector("#log .log-lines");
+    if (lines) lines.scrollTop = lines.scrollHeight;
+  }
+  document.addEventListener("DOMContentLoaded", scrollLog);
+  document.addEventListener("htmx:oobAfterSwap", function (evt) {
+    if (evt.detail.target && evt.detail.target.id === "log") scrollLog();
   });
 
   // --- connection state -----------------------------------------------------------------------
