@@ -305,7 +305,7 @@ def _pair_round(tournament: Tournament, rnd: TournamentRound, by, *, start: bool
         schedule = pairing.round_robin(sorted(teams, key=lambda pk: (teams[pk].registered_at,
                                                                      pk)))
         planned = schedule[rnd.number - 1]
-        pairs, byes = [], [planned.bye] if planned.bye is not None else []
+        pairs, byes = [], [planned.bye] if planned.bye in active else []
         for a, b in planned.pairs:
             if a in active and b in active:
                 pairs.append((a, b))

@@ -275,3 +275,71 @@ def test_registration_enforces_the_entry_conditions_with_clear_messages(
         registration_closes=timezone.now() - datetime.timedelta(hours=1))
     assert "Registration closed on" in register("di")
     assert TournamentTeam.objects.filter(tournament=t).count() == 1
+
+
+def test_staff_pages_and_admin_pages_render(superuser_client, running):
+    """The manage page lists the actions, rounds and log; the admin lists and change pages of
+    every leagues model open."""
+    rnd = tournaments.do_generate_round(running, running.created_by)
+    html = superuser_client.get(f"/tournaments/{running.pk}/manage/").content.decode()
+    for text in ("Pause", "Close", "Forfeits", "Replace", "Hand over the seat", "Withdraw",
+                 "generate_round"):
+        assert text in html, text
+    assert superuser_client.get("/tournaments/staff/").status_code == 200
+    assert superuser_client.get("/tournaments/").status_code == 200
+    pairing = rnd.pairings.first()
+    for url in ("tournament", "tournamentteam", "tournamentround", "pairing", "tournamentlog",
+                "league", "membership", "season", "fixture", "rating", "ratinghistory",
+                "notice"):
+        assert superuser_client.get(f"/admin/leagues/{url}/").status_code == 200, url
+    for url in (f"tournament/{running.pk}", f"pairing/{pairing.pk}", f"tournamentround/{rnd.pk}",
+                f"tournamentteam/{pairing.team_a_id}"):
+        assert superuser_client.get(f"/admin/leagues/{url}/change/").status_code == 200, url
+
+
+def test_admin_team_and_pairing_actions(superuser_client, running, make_user):
+    """Replace a player and forfeit from the admin's action menus, through the services."""
+    make_user("zoe")
+    rnd = tournaments.do_generate_round(running, running.created_by)
+    team = TournamentTeam.objects.get(tournament=running, name="gus & hal")
+    superuser_client.post("/admin/leagues/tournamentteam/", {
+        "action": "replace_player", "_selected_action": [team.pk], "index": 0,
+        "old_username": "hal", "new_username": "zoe"})
+    assert [m.user.username for m in team.members.all()] == ["gus", "zoe"]
+    board2 = rnd.pairings.get(board=2)
+    assert Seat.objects.get(table=board2.table, number=3).user.username == "zoe"
+    superuser_client.post("/admin/leagues/pairing/", {
+        "action": "forfeit_b", "_selected_action": [board2.pk], "index": 0})
+    board2.refresh_from_db()
+    assert (board2.winner_team, board2.forfeit) == (0, True)
+    assert actions_logged(running)[-2:] == ["replace_player", "forfeit"]
+
+
+def test_round_robin_plays_everyone_once_with_byes_and_withdrawals(staff, players):
+    """Three teams: three rounds, one bye each; after a team withdraws its opponent gets a
+    bye; a fourth round is refused."""
+    t = tournaments.do_create_tournament(staff, name="RR", format="round_robin",
+                                         table_options=QUICK)
+    tournaments.do_open_registration(t, staff)
+    for a, b in (("ana", "bo"), ("cy", "di"), ("ed", "flo")):
+        tournaments.do_register_team(t, players[a], [b])
+    tournaments.do_start(t, staff)
+    assert tournaments.planned_rounds(t) == 3
+
+    def play_round():
+        rnd = tournaments.do_generate_round(t, staff)
+        for p in rnd.pairings.filter(team_b__isnull=False):
+            tournaments.do_forfeit(p, staff, 1)
+        return [(p.team_a.name, p.team_b.name if p.team_b else None)
+                for p in rnd.pairings.all()]
+
+    first = play_round()
+    tournaments.do_withdraw_team(TournamentTeam.objects.get(name="ed & flo"), staff)
+    second, third = play_round(), play_round()
+    assert first == [("ed & flo", "cy & di"), ("ana & bo", None)]
+    meetings = {frozenset(p) for r in (first, second, third) for p in r if p[1]}
+    assert meetings == {frozenset(("cy & di", "ed & flo")), frozenset(("ana & bo", "cy & di"))}
+    byes = [p[0] for r in (first, second, third) for p in r if p[1] is None]
+    assert sorted(byes) == ["ana & bo", "ana & bo", "cy & di"]  # ed & flo withdrew: a bye
+    with pytest.raises(tournaments.TournamentError, match="Every planned round"):
+        tournaments.do_generate_round(t, staff)
