@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from games.engine.cards import face_name
 from games.models import Seat, Table
 
 LIST_LENGTH = 30
@@ -34,6 +35,16 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
+def _progress(table: Table) -> str:
+    """Where a live match stands: its round and both teams' levels."""
+    match = getattr(table, "match", None) if table.status == Table.Status.PLAYING else None
+    if match is None:
+        return ""
+    return _("round %(round)s · levels %(team1)s / %(team2)s") % {
+        "round": match.round_no, "team1": face_name(match.level_team0),
+        "team2": face_name(match.level_team1)}
+
+
 def _rows(tables) -> list[dict]:
     rows = []
     for table in tables:
@@ -46,13 +57,14 @@ def _rows(tables) -> list[dict]:
             "humans": sum(1 for s in seats if s.user_id),
             "ai": sum(1 for s in seats if s.ai_policy),
             "summary": options_summary(table),
+            "progress": _progress(table),
         })
     return rows
 
 
 def lobby_context(user) -> dict:
     """The lobby's lists for ``user`` (anonymous users see the public lists only)."""
-    base = Table.objects.select_related("host").prefetch_related("seats")
+    base = Table.objects.select_related("host", "match").prefetch_related("seats")
     public = base.filter(visibility=Table.Visibility.PUBLIC)
     context = {
         "open_tables": _rows(public.filter(status=Table.Status.OPEN)[:LIST_LENGTH]),
