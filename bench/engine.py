@@ -27,9 +27,10 @@ rlcard 1.2.0's dou dizhu (``pip install rlcard==1.2.0``, the ``bench`` extra), i
   20-card hand of a fresh game.
 - ``ratio_vs_rlcard`` = ``actions_per_second / rlcard_steps_per_second``.
 
-Throughput is wall-clock; ``*_per_cpu_second`` divide by this process's CPU time instead, and
-``machine.load_average_1m`` (before, after) shows how busy the machine was: on a shared machine
-the CPU-time figures and the same-run ratio are the ones to compare across runs.
+Both random-play loops run in alternating slices of about a second (whole rounds/games), so
+that both see the same machine load. Throughput is wall-clock; ``*_per_cpu_second`` divide by
+this process's CPU time instead, and ``machine.load_average_1m`` (before, after) shows how busy
+the machine was: on a shared machine the same-run ratios are the figures to compare.
 
 Without rlcard importable, ``"rlcard": null`` stands in for its figures. Every run is seeded
 (``--seed``): the same seed plays the same deals and choices, so runs are comparable (the script
@@ -63,32 +64,62 @@ DONE = (ROUND_OVER, MATCH_OVER)
 # --- our engine -----------------------------------------------------------------------------
 
 
-def random_play(seed: int, seconds: float, rounds: int | None) -> dict:
-    """Play random rounds for ``seconds`` (or exactly ``rounds``); actions and rounds per second."""
-    rng = random.Random(seed)
-    actions = played = 0
-    cpu_start = time.process_time()
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        state = new_match(OPTIONS, rng.getrandbits(32))
-        while state.phase not in DONE:
-            seats = seats_to_act(state)
-            seat = seats[0] if len(seats) == 1 else rng.choice(seats)
-            outcome = apply(state, rng.choice(legal_actions(state, seat)))
-            if isinstance(outcome, Rejection):
-                raise AssertionError(f"legal action rejected: {outcome}")
-            state = outcome.state
-            actions += 1
-        played += 1
-        if (played >= rounds) if rounds else (time.perf_counter() >= deadline):
-            break
-    elapsed = time.perf_counter() - start
-    cpu = time.process_time() - cpu_start
-    return {"actions_per_second": round(actions / elapsed), "rounds_per_second":
-            round(played / elapsed, 1), "rounds": played, "actions": actions,
-            "actions_per_round": round(actions / played, 1), "seconds": round(elapsed, 2),
-            "actions_per_cpu_second": round(actions / cpu)}
+class Loop:
+    """Random play in whole rounds (or games), run slice by slice; counts steps and time."""
+
+    def __init__(self, play_round) -> None:
+        self.play_round = play_round  # plays one round, returns its number of steps
+        self.steps = self.rounds = 0
+        self.wall = self.cpu = 0.0
+
+    def run(self, seconds: float, max_rounds: float) -> None:
+        """Play whole rounds for about ``seconds``, never beyond ``max_rounds`` in all."""
+        cpu, start = time.process_time(), time.perf_counter()
+        while self.rounds < max_rounds:
+            self.steps += self.play_round()
+            self.rounds += 1
+            if time.perf_counter() - start >= seconds:
+                break
+        self.wall += time.perf_counter() - start
+        self.cpu += time.process_time() - cpu
+
+
+def engine_round(rng: random.Random) -> int:
+    """One round of uniformly random play from the deal to round end; its number of actions."""
+    state = new_match(OPTIONS, rng.getrandbits(32))
+    actions = 0
+    while state.phase not in DONE:
+        seats = seats_to_act(state)
+        seat = seats[0] if len(seats) == 1 else rng.choice(seats)
+        outcome = apply(state, rng.choice(legal_actions(state, seat)))
+        if isinstance(outcome, Rejection):
+            raise AssertionError(f"legal action rejected: {outcome}")
+        state = outcome.state
+        actions += 1
+    return actions
+
+
+def play_alternately(loops: list[Loop], seconds: float, rounds: int | None) -> None:
+    """Run every loop for ``seconds`` of wall time (or ``rounds`` rounds), in alternating slices."""
+    slice_seconds = min(1.0, seconds / 5)
+    target = rounds or float("inf")
+
+    def unfinished(loop: Loop) -> bool:
+        return loop.rounds < target if rounds else loop.wall < seconds
+
+    while any(unfinished(loop) for loop in loops):
+        for loop in loops:
+            if unfinished(loop):
+                loop.run(slice_seconds, target)
+
+
+def throughput(loop: Loop, prefix: str, steps: str, rounds: str) -> dict:
+    return {f"{prefix}{steps}_per_second": round(loop.steps / loop.wall),
+            f"{prefix}{rounds}_per_second": round(loop.rounds / loop.wall, 1),
+            f"{prefix}{rounds}": loop.rounds, f"{prefix}{steps}": loop.steps,
+            f"{prefix}{steps}_per_{rounds[:-1]}": round(loop.steps / loop.rounds, 1),
+            f"{prefix}seconds": round(loop.wall, 2),
+            f"{prefix}{steps}_per_cpu_second": round(loop.steps / loop.cpu)}
 
 
 def _per_call_us(fn, args, repeat: int, batches: int) -> float:
@@ -160,9 +191,9 @@ def apply_us(seed: int, rounds: int) -> dict:
 # --- rlcard's dou dizhu -----------------------------------------------------------------------
 
 
-def rlcard_figures(seed: int, seconds: float, games: int | None, deals: int, repeat: int,
-                   batches: int) -> dict | None:
-    """rlcard 1.2.0 ``DoudizhuGame`` random play and its landlord's lead listing, or None."""
+def rlcard_setup(seed: int):
+    """rlcard 1.2.0's ``DoudizhuGame`` as a ``Loop``, and a function measuring its leads; or
+    None when rlcard is not importable."""
     try:
         import numpy as np
         import rlcard
@@ -174,36 +205,31 @@ def rlcard_figures(seed: int, seconds: float, games: int | None, deals: int, rep
     rng = random.Random(seed)
     game = DoudizhuGame()
     game.np_random = np.random.RandomState(seed)  # init_game deals from the game's generator
-    steps = played = 0
-    cpu_start = time.process_time()
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
+
+    def play_game() -> int:
         state, _ = game.init_game()
+        steps = 0
         while not game.is_over():
             state, _ = game.step(rng.choice(state["actions"]))
             steps += 1
-        played += 1
-        if (played >= games) if games else (time.perf_counter() >= deadline):
-            break
-    elapsed = time.perf_counter() - start
-    cpu = time.process_time() - cpu_start
-    leads_us, lead_counts = [], []
-    for _ in range(deals):
-        game.init_game()
-        landlord = game.players[game.round.landlord_id]
-        hand = cards2str(landlord.current_hand)
-        assert len(hand) == 20
-        leads_us.append(_per_call_us(DoudizhuJudger.playable_cards_from_hand, (hand,), repeat,
-                                     batches))
-        lead_counts.append(len(DoudizhuJudger.playable_cards_from_hand(hand)))
-    return {"rlcard_version": rlcard.__version__, "numpy_version": np.__version__,
-            "rlcard_steps_per_second": round(steps / elapsed), "rlcard_games_per_second":
-            round(played / elapsed, 1), "rlcard_games": played, "rlcard_steps": steps,
-            "rlcard_seconds": round(elapsed, 2), "rlcard_steps_per_cpu_second": round(steps / cpu),
-            "rlcard_leads_us": round(statistics.median(leads_us), 2),
-            "rlcard_leads_per_hand": round(statistics.mean(lead_counts), 1),
-            "rlcard_leads_measured": "Judger.playable_cards_from_hand(landlord's 20-card hand)"}
+        return steps
+
+    def leads(deals: int, repeat: int, batches: int) -> dict:
+        leads_us, lead_counts = [], []
+        for _ in range(deals):
+            game.init_game()
+            hand = cards2str(game.players[game.round.landlord_id].current_hand)
+            assert len(hand) == 20
+            leads_us.append(_per_call_us(DoudizhuJudger.playable_cards_from_hand, (hand,),
+                                         repeat, batches))
+            lead_counts.append(len(DoudizhuJudger.playable_cards_from_hand(hand)))
+        return {"rlcard_version": rlcard.__version__, "numpy_version": np.__version__,
+                "rlcard_leads_us": round(statistics.median(leads_us), 2),
+                "rlcard_leads_per_hand": round(statistics.mean(lead_counts), 1),
+                "rlcard_leads_measured":
+                    "Judger.playable_cards_from_hand(landlord's 20-card hand)"}
+
+    return Loop(play_game), leads
 
 
 def _fix_hash_seed() -> None:
@@ -235,19 +261,22 @@ def main(argv: list[str] | None = None) -> int:
     load_before = os.getloadavg()[0]
     result: dict = {"benchmark": "engine", "seed": args.seed, "players": OPTIONS.players,
                     "decks": OPTIONS.decks}
-    result.update(random_play(args.seed, args.seconds, args.rounds))
+    rng = random.Random(args.seed)
+    engine = Loop(lambda: engine_round(rng))
+    rl = None if args.no_rlcard else rlcard_setup(args.seed)
+    play_alternately([engine] if rl is None else [engine, rl[0]], args.seconds, args.rounds)
+    result.update(throughput(engine, "", "actions", "rounds"))
     result.update(leader_and_follower_us(args.seed, args.deals, args.repeat, args.batches))
     result.update(apply_us(args.seed, args.apply_rounds))
-    rl = None if args.no_rlcard else rlcard_figures(args.seed, args.seconds, args.rounds,
-                                                    args.deals, args.repeat, args.batches)
     if rl is None:
         result["rlcard"] = None
     else:
-        result.update(rl)
+        result.update(throughput(rl[0], "rlcard_", "steps", "games"))
+        result.update(rl[1](args.deals, args.repeat, args.batches))
         result["ratio_vs_rlcard"] = round(result["actions_per_second"]
-                                          / rl["rlcard_steps_per_second"], 2)
+                                          / result["rlcard_steps_per_second"], 2)
         result["ratio_vs_rlcard_cpu"] = round(result["actions_per_cpu_second"]
-                                              / rl["rlcard_steps_per_cpu_second"], 2)
+                                              / result["rlcard_steps_per_cpu_second"], 2)
         result["goal_ratio_4x"] = result["ratio_vs_rlcard"] >= 4
     result["goal_leads_under_50us"] = result["legal_actions_us"] < 50
     result["goal_follows_under_10us"] = result["follow_actions_us"] < 10
