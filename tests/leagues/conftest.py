@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
-from games import services
+from games import notify, services, tasks
 from games.engine.codec import state_to_json
 from games.engine.deal import start_round
 from games.models import Match, Seat, Table
@@ -84,3 +84,19 @@ def play_out(django_capture_on_commit_callbacks) -> Callable[[Table, int], Match
         return match
 
     return play
+
+
+class _NoTask:
+    """Stands in for a Celery task when a test moves the clock and the AI itself."""
+
+    def apply_async(self, *args, **kwargs) -> None:
+        return None
+
+
+@pytest.fixture
+def in_process(monkeypatch):
+    """No broker and no channel layer: games' after-commit wake-ups and pushes do nothing, so
+    tests with real commits drive timers and AI turns themselves."""
+    monkeypatch.setattr(notify, "_send", lambda group, message: None)
+    for name in ("expire", "ai_act", "auto_pass"):
+        monkeypatch.setattr(tasks, name, _NoTask())

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import datetime
+import threading
 
 import pytest
+from django.db import connection
 
-from games import tables
-from games.models import Seat
-from leagues import results
+from games import services, tables
+from games.models import Match, Seat
+from leagues import results, tournaments
 from leagues import services as league_services
-from leagues.models import Fixture, Rating, RatingHistory
+from leagues.models import Fixture, League, Pairing, Rating, RatingHistory, TournamentRound
+
+from .conftest import QUICK, install_winning_round
 
 pytestmark = pytest.mark.django_db
 
@@ -134,3 +138,70 @@ def test_partner_stats_follow_who_played_beside_whom(season, organiser, members,
 
 def members_name(members, user_id):
     return next(name for name, user in members.items() if user.pk == user_id)
+
+
+def test_a_rated_tournament_match_feeds_its_pairing_round_and_league_ratings(
+        league, members, play_out):
+    """A rated tournament in a league: the finished match gives the pairing its winner, the
+    round finishes (the other pairing is a bye), and the four players are rated once."""
+    t = tournaments.do_create_tournament(members["ed"], name="Cup", league=league, rated=True,
+                                         table_options={"target_level": "3",
+                                                        "claim_window_seconds": 0})
+    tournaments.do_open_registration(t, members["ed"])
+    for a, b in (("ana", "bo"), ("cy", "di"), ("ed", "flo")):
+        tournaments.do_register_team(t, members[a], [members[b].username])
+    tournaments.do_start(t, members["ed"])
+    rnd = tournaments.do_generate_round(t, members["ed"])
+    pairing = rnd.pairings.get(board=1)
+    assert pairing.table.rated is True
+    play_out(pairing.table, winner_team=1)
+    pairing = Pairing.objects.get(pk=pairing.pk)
+    assert (pairing.winner_team, pairing.levels_a, pairing.levels_b, pairing.caught_b) == (
+        1, 0, 1, 2)
+    assert TournamentRound.objects.get(pk=rnd.pk).status == "finished"
+    assert RatingHistory.objects.filter(match=pairing.match).count() == 4
+    assert results.do_record_match(pairing.match_id) == ""
+    assert RatingHistory.objects.count() == 4
+    rows = [(r.name, r.won, r.levels, r.byes) for r in results.tournament_standings(t)]
+    assert rows == [("cy & di", 1, 1, 0), ("ed & flo", 1, 0, 1), ("ana & bo", 0, 0, 0)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_deliveries_at_once_apply_once(in_process, make_user, monkeypatch):
+    """Two threads record the same finished match at the same moment: the fixture row lock
+    lets one apply it; the other finds the marker set. Ratings move once."""
+    olga = make_user("olga")
+    league = league_services.do_create_league(olga, name="Race", table_options=QUICK)
+    people = [make_user(n) for n in ("ana", "bo", "cy", "di")]
+    for person in people:
+        league_services.do_join(league, person)
+    season = league_services.do_create_season(
+        League.objects.get(pk=league.pk), olga, name="S", starts_on=datetime.date(2026, 1, 1),
+        ends_on=datetime.date(2026, 2, 1))
+    fixture = league_services.do_create_fixture(season, olga, [people[::2], people[1::2]])
+    tables.start(fixture.table_id, people[0], seed=9)
+    real = results.do_record_match
+    monkeypatch.setattr(results, "do_record_match", lambda match_id: "")  # hold the signal
+    match = install_winning_round(fixture.table, 0)
+    for seat, payload in ((2, {"action": "play", "cards": ["JH"]}), (3, {"action": "pass"}),
+                          (0, {"action": "pass"}), (1, {"action": "pass"}),
+                          (0, {"action": "play", "cards": ["KH"]})):
+        version = Match.objects.get(pk=match.pk).version
+        assert services.submit(match.pk, people[seat], {**payload, "version": version}).ok
+    outcomes, barrier = [], threading.Barrier(2)
+
+    def deliver():
+        barrier.wait()
+        try:
+            outcomes.append(real(match.pk))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=deliver) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["", "fixture"]
+    assert RatingHistory.objects.count() == 4
+    assert list(Rating.objects.values_list("matches", flat=True)) == [1, 1, 1, 1]

@@ -11,27 +11,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import notify, services, tasks
+from games import services
 from games.engine.rules import seats_to_act
 from games.models import Match
 from leagues.models import Pairing, Tournament, TournamentRound
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-class _NoTask:
-    """Stands in for a Celery task: this test moves the clock and the AI itself."""
-
-    def apply_async(self, *args, **kwargs) -> None:
-        return None
-
-
-@pytest.fixture
-def in_process(monkeypatch):
-    """No broker and no channel layer: timers and AI turns are driven by ``drive`` below."""
-    monkeypatch.setattr(notify, "_send", lambda group, message: None)
-    for name in ("expire", "ai_act", "auto_pass"):
-        monkeypatch.setattr(tasks, name, _NoTask())
 
 
 def drive(match_id: int, max_steps: int = 20000) -> tuple[Match, int]:
