@@ -153,6 +153,7 @@ def refusal_message(result: services.Result) -> str:
         "match_over": _("The match is over."),
         "not_seated": _("Spectators cannot play."),
         "stale": _("The table moved on; here is the current state."),
+        "abandoned": _("This match was stopped."),
         "duplicate": _("That move was already received."),
     }
     return messages.get(result.code, _("That move is not allowed now."))

@@ -90,6 +90,8 @@ def submit(match_id: int, user, payload: dict) -> Result:
     client_id = str(payload.get("client_id") or "")[:64]
     with transaction.atomic():
         match = Match.objects.select_for_update().select_related("table").get(pk=match_id)
+        if match.table.status == Table.Status.ABANDONED:
+            return Result(False, "abandoned", "this match was stopped", match.version)
         seat = Seat.objects.filter(table_id=match.table_id, user=user).first()
         if seat is None:
             return Result(False, "not_seated", "you have no seat at this table", match.version)

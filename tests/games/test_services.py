@@ -9,7 +9,7 @@ from django.db import connection
 
 from games import services
 from games.engine.cards import FACE
-from games.models import Match, Move, Round
+from games.models import Match, Move, Round, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -221,3 +221,13 @@ def test_auto_pass_answers_the_window_for_a_person_who_asked(make_table, start_w
     state = state_of(match)
     assert state.window.answers[1] == ()  # bo passed though he holds 9D 9C
     assert services.auto_pass(match.pk, 1, token=1) is False  # answered once only
+
+
+def test_an_abandoned_table_takes_no_more_moves(make_table, start_with_hands):
+    """Once a match is stopped (e.g. forfeited by a tournament admin) nobody can move there."""
+    table = make_table(["ana", "bo", "cy", "di"])
+    match = start_with_hands(table, HANDS_4, leader=0)
+    Table.objects.filter(pk=table.pk).update(status=Table.Status.ABANDONED)
+    result = submit(match, table.host, action="play", cards=["3C"])
+    assert (result.ok, result.code) == (False, "abandoned")
+    assert not Move.objects.filter(match=match).exists()
