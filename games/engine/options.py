@@ -52,9 +52,9 @@ class Options:
     def __post_init__(self) -> None:
         if not isinstance(self.players, int) or self.players < 2 or self.players % 2:
             raise OptionsError("players must be an even number, at least 2")
-        if self.decks == 0:
+        if type(self.decks) is int and self.decks == 0:
             object.__setattr__(self, "decks", self.players // 2)
-        if not isinstance(self.decks, int) or self.decks < 1:
+        if type(self.decks) is not int or self.decks < 1:  # bools are no deck counts
             raise OptionsError("decks must be a positive number")
         for name, allowed in _CHOICES.items():
             if getattr(self, name) not in allowed:
@@ -62,7 +62,7 @@ class Options:
         for name in _FLAGS:
             if not isinstance(getattr(self, name), bool):
                 raise OptionsError(f"{name} must be true or false")
-        if self.target_level not in range(3, ACE + 1):
+        if type(self.target_level) is not int or self.target_level not in range(3, ACE + 1):
             raise OptionsError("target_level must be a level from 3 to A")
         for name in ("claim_window_seconds", "turn_seconds"):
             value = getattr(self, name)

@@ -1,0 +1,131 @@
+"""Small helpers shared by the engine tests (no Django anywhere: the engine is pure)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from games.engine import Options, Outcome, Rejection, apply, start_round
+from games.engine.cards import FACE, parse_face
+from games.engine.codec import state_from_json, state_to_json
+from games.engine.state import State, Top, Tribute, TrickEntry
+from games.engine.views import View, WindowView
+
+
+def cards(text: str) -> tuple[str, ...]:
+    """``cards("9H 3C")`` -> ``("9H", "3C")``."""
+    return tuple(text.split())
+
+
+def lv(face: str) -> int:
+    """A level written as a face: ``lv("A")`` -> 14."""
+    return parse_face(face)
+
+
+def table(
+    *hands: str,
+    level: str = "2",
+    levels: tuple[str, str] | None = None,
+    leader: int = 0,
+    **options: object,
+) -> State:
+    """A round in normal play from hands written as strings; players = number of hands."""
+    opts = Options(players=len(hands), **options)
+    start = (lv(levels[0]), lv(levels[1])) if levels else None
+    return start_round(opts, [cards(h) for h in hands], lv(level), start, leader)
+
+
+def ok(state: State, action: object) -> tuple[State, tuple[dict, ...]]:
+    """Apply an action that must be accepted; the new state and its events."""
+    outcome = apply(state, action)
+    assert isinstance(outcome, Outcome), f"{action} was rejected: {outcome}"
+    assert outcome.state.version == state.version + 1
+    return outcome.state, outcome.events
+
+
+def run(state: State, *actions: object) -> tuple[State, list[dict]]:
+    """Apply several accepted actions; the final state and every event in order."""
+    events: list[dict] = []
+    for action in actions:
+        state, new = ok(state, action)
+        events.extend(new)
+    return state, events
+
+
+def refused(state: State, action: object, code: str) -> Rejection:
+    """Apply an action that must be rejected with ``code``, leaving the state as it was."""
+    before = state_to_json(state)
+    outcome = apply(state, action)
+    assert isinstance(outcome, Rejection), f"{action} was accepted"
+    assert outcome.code == code, f"{action}: expected {code}, got {outcome}"
+    assert state_to_json(state) == before
+    assert state_from_json(before) == state
+    return outcome
+
+
+def types(events) -> list[str]:
+    """The ``type`` of each event, in order."""
+    return [e["type"] for e in events]
+
+
+def of_type(events, kind: str) -> list[dict]:
+    """The events of one type."""
+    return [e for e in events if e["type"] == kind]
+
+
+def faces(cards_: object) -> tuple[int, ...]:
+    """The sorted rank tuple of some cards."""
+    return tuple(sorted(FACE[c] for c in cards_))
+
+
+def multiset(*groups) -> Counter:
+    """All the cards of several card groups as one multiset."""
+    total: Counter = Counter()
+    for group in groups:
+        total.update(group)
+    return total
+
+
+# --- views never leak a card -------------------------------------------------------------------
+
+PUBLIC = {"top", "trick", "tributes"}
+
+
+def _card_strings(value, path, found):
+    """Collect (path, card) for every card string anywhere inside a view field."""
+    if isinstance(value, str):
+        if value in FACE:
+            found.append((path, value))
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            _card_strings(k, path, found)
+            _card_strings(v, path, found)
+    elif isinstance(value, (tuple, list, set, frozenset)):
+        for v in value:
+            _card_strings(v, path, found)
+    else:
+        assert value is None or isinstance(value, (int, float, bool, Options)), (path, value)
+
+
+def check_view(view: View, state: State, seat: int | None) -> None:
+    """Assert ``view`` is ``seat``'s (None: a spectator's) view of ``state`` and shows no card
+    of another hand: only its own hand, its own window answer and the public trick, top play
+    and tribute cards."""
+    assert isinstance(view, View) and view.hands is None
+    assert view.hand == (state.hands[seat] if seat is not None else ())
+    assert view.hand_sizes == tuple(len(h) for h in state.hands)
+    assert (view.top, view.trick, view.tributes) == (state.top, state.trick, state.tributes)
+    assert view.top is None or isinstance(view.top, Top)
+    assert all(isinstance(e, TrickEntry) for e in view.trick)
+    assert all(isinstance(t, Tribute) for t in view.tributes)
+    if state.window is None:
+        assert view.window is None and view.my_answer is None
+    else:
+        assert isinstance(view.window, WindowView)
+        assert view.window.answered == tuple(a is not None for a in state.window.answers)
+        assert view.my_answer == (state.window.answers[seat] if seat is not None else None)
+    for field in view._fields:
+        if field in PUBLIC or field == "hand" or field == "my_answer":
+            continue
+        found: list = []
+        _card_strings(getattr(view, field), field, found)
+        assert found == [], f"view of {seat} leaks {found}"
