@@ -8,10 +8,12 @@ then renders its own regions from its own view (rule 2). Connecting sends everyt
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 from asgiref.sync import async_to_sync
 from channels.generic.websocket import WebsocketConsumer
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games import access, notify, services
@@ -28,6 +30,7 @@ class TableConsumer(WebsocketConsumer):
     def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
+        self.language = scope_language(self.scope)
         table = Table.objects.filter(pk=self.table_id).first()
         if table is None or not access.can_watch(table, self.user, self.scope.get("session")):
             self.close(code=4403)
@@ -42,6 +45,10 @@ class TableConsumer(WebsocketConsumer):
             async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
 
     def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        with translation.override(self.language):
+            self.answer(text_data)
+
+    def answer(self, text_data: str | None) -> None:
         payload = parse_message(text_data)
         if payload is None:
             self.send_flash(_("That message could not be read."))
@@ -64,16 +71,20 @@ class TableConsumer(WebsocketConsumer):
 
     def send_regions(self) -> None:
         """Render every region of the table for this viewer, as out-of-band swaps."""
-        table = Table.objects.get(pk=self.table_id)
-        match = Match.objects.filter(table=table).first()
-        state = services.load_state(match) if match else None
-        seat = self.seat_number()
-        context = table_context(table, match, state, seat, self.user)
-        context["oob"] = True
-        self.send(text_data=render_to_string("games/partials/regions.html", context))
+        with translation.override(self.language):
+            table = Table.objects.get(pk=self.table_id)
+            match = Match.objects.filter(table=table).first()
+            state = services.load_state(match) if match else None
+            seat = self.seat_number()
+            context = table_context(table, match, state, seat, self.user)
+            context["oob"] = True
+            html = render_to_string("games/partials/regions.html", context)
+        self.send(text_data=html)
 
     def send_flash(self, message: str) -> None:
-        html = render_to_string("games/partials/flash.html", {"message": message, "oob": True})
+        with translation.override(self.language):
+            html = render_to_string("games/partials/flash.html",
+                                    {"message": message, "oob": True})
         self.send(text_data=html)
 
     def seat_number(self) -> int | None:
@@ -88,6 +99,7 @@ class LobbyConsumer(WebsocketConsumer):
 
     def connect(self) -> None:
         self.user = self.scope.get("user")
+        self.language = scope_language(self.scope)
         async_to_sync(self.channel_layer.group_add)(notify.LOBBY_GROUP, self.channel_name)
         self.accept()
         self.send_lists()
@@ -102,8 +114,21 @@ class LobbyConsumer(WebsocketConsumer):
         self.send_lists()
 
     def send_lists(self) -> None:
-        context = {**lobby_context(self.user), "oob": True}
-        self.send(text_data=render_to_string("games/partials/lobby_lists.html", context))
+        with translation.override(self.language):
+            context = {**lobby_context(self.user), "oob": True}
+            html = render_to_string("games/partials/lobby_lists.html", context)
+        self.send(text_data=html)
+
+
+def scope_language(scope: dict) -> str:
+    """The page's language as LocaleMiddleware picks it: the language cookie, else the
+    browser's Accept-Language, else the default (a socket has no request of its own)."""
+    headers = dict(scope.get("headers") or [])
+    request = SimpleNamespace(
+        COOKIES=scope.get("cookies") or {},
+        META={"HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")},
+    )
+    return translation.get_language_from_request(request)
 
 
 def parse_message(text: str | None) -> dict | None:

@@ -371,3 +371,19 @@ def test_profile_counts_finished_matches_played_and_won(client, started_two_seat
     assert table.get_absolute_url() in html
     html = client.get(reverse("profile", args=["ana"])).content.decode()
     assert 'id="matches-played">1<' in html and 'id="matches-won">0<' in html
+
+
+# --- the language of pushed regions --------------------------------------------------------------
+
+@pytest.mark.parametrize("cookies, accept, expected", [
+    ({"django_language": "es"}, "vi", "es"),
+    ({}, "vi,en;q=0.8", "vi"),
+    ({}, "", "en"),
+    ({"django_language": "xx"}, "id", "id"),
+])
+def test_socket_pages_render_in_the_page_language(cookies, accept, expected) -> None:
+    """A socket picks the language as the page did: the language cookie, then the browser's."""
+    from games.consumers import scope_language
+
+    scope = {"cookies": cookies, "headers": [(b"accept-language", accept.encode())]}
+    assert scope_language(scope) == expected
