@@ -119,6 +119,38 @@
   }
   window.requestAnimationFrame(tick);
 
+  // --- hand: keep the selection and focus across pushes ---------------------------------------
+  // Every change at the table re-renders the hand; a card picked while waiting stays picked as
+  // long as the hand itself did not change (after this seat's own play it did: it clears).
+  var kept = null;
+  document.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    var target = evt.detail.target;
+    if (!target || target.id !== "hand") return;
+    var boxes = target.querySelectorAll(".card-check");
+    var focused = document.activeElement;
+    kept = {
+      codes: Array.prototype.map.call(boxes, function (b) { return b.value; }).join(" "),
+      checked: Array.prototype.filter.call(boxes, function (b) { return b.checked; })
+        .map(function (b) { return b.value; }),
+      focus: focused && target.contains(focused) ? focused.id : null,
+    };
+  });
+  document.addEventListener("htmx:oobAfterSwap", function (evt) {
+    var target = evt.detail.target;
+    if (!kept || !target || target.id !== "hand") return;
+    var form = document.getElementById("hand-form");
+    if (form) {
+      var codes = Array.prototype.map.call(form.querySelectorAll(".card-check"),
+        function (b) { return b.value; }).join(" ");
+      if (codes === kept.codes) {
+        selectCards(form, kept.checked);
+        var again = kept.focus && document.getElementById(kept.focus);
+        if (again) again.focus({ preventScroll: true });
+      }
+    }
+    kept = null;
+  });
+
   // --- hand: hints, clear, keyboard ----------------------------------------------------------
   var hintIndex = -1;
   var hintVersion = null;
