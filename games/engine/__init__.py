@@ -14,7 +14,16 @@ Modules: ``cards`` (notation, decks), ``power`` (§2), ``combos`` (§3, §4), ``
 """
 
 from .actions import (
-    CODES, Hook, NextRound, Outcome, Pass, Play, Rejection, Return, Timeout, Unhook,
+    CODES,
+    Hook,
+    NextRound,
+    Outcome,
+    Pass,
+    Play,
+    Rejection,
+    Return,
+    Timeout,
+    Unhook,
 )
 from .deal import SetupError, new_match, start_round
 from .options import Options, OptionsError

@@ -10,7 +10,7 @@ from typing import NamedTuple
 
 
 class Play(NamedTuple):
-    """Lead or follow with a combination (§5); under ``bomb_in_window`` also a bomb into a window."""
+    """Lead or follow with a combination (§5); under ``bomb_in_window``, a bomb into a window."""
 
     seat: int
     cards: tuple[str, ...]

@@ -13,7 +13,7 @@ from .actions import Hook, NextRound, Pass, Play, Return, Timeout, Unhook
 from .cards import CardError, face_name, parse_face
 from .combos import BOMBS, Combo
 from .options import Options
-from .state import RoundResult, State, Top, TrickEntry, Tribute, Window
+from .state import RoundResult, State, Top, Tribute, TrickEntry, Window
 
 
 class CodecError(ValueError):

@@ -67,7 +67,7 @@ def start_round(options: Options, hands, level: int = START_LEVEL,
 
 
 def new_match(options: Options, seed: int) -> State:
-    """Round 1 of a new match: both teams at level 2, a random dealer, a random leader (§1, §9.6)."""
+    """Round 1 of a new match: both teams at level 2, a random dealer and leader (§1, §9.6)."""
     rng = round_rng(seed, 1)
     dealer = rng.randrange(options.players)
     hands = deal_hands(options, rng, dealer)

@@ -12,8 +12,19 @@ from functools import cache
 
 from .cards import BLACK_JOKER, FACE, RED_JOKER
 from .combos import (
-    BOMBS, DOUBLE_DRAGON, FOUR_ONE_FOUR, JOKER_BOMB, KIND_BOMB, PAIR, SINGLE, STRAIGHT, Combo,
-    four_one_four_key, joker_bomb_key, kind_bomb_key, ladder_low,
+    BOMBS,
+    DOUBLE_DRAGON,
+    FOUR_ONE_FOUR,
+    JOKER_BOMB,
+    KIND_BOMB,
+    PAIR,
+    SINGLE,
+    STRAIGHT,
+    Combo,
+    four_one_four_key,
+    joker_bomb_key,
+    kind_bomb_key,
+    ladder_low,
 )
 from .options import Options
 from .power import table_for

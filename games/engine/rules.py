@@ -9,17 +9,38 @@ never an exception. ``legal_actions(state, seat)`` lists every legal play, pass,
 from __future__ import annotations
 
 from .actions import (
-    Hook, NextRound, Outcome, Pass, Play, Rejection, Return, Timeout, Unhook,
+    Hook,
+    NextRound,
+    Outcome,
+    Pass,
+    Play,
+    Rejection,
+    Return,
+    Timeout,
+    Unhook,
 )
 from .cards import FACE, CardError, parse_card, remove_cards
 from .claims import (
-    answerers, check_can_answer, check_claim, claim_size, record_answer, resolve,
+    answerers,
+    check_can_answer,
+    check_claim,
+    claim_size,
+    record_answer,
+    resolve,
 )
 from .combos import beats, classify
 from .deal import deal_next_round
 from .moves import follows, leads
 from .state import (
-    HOOK, MATCH_OVER, PASSED, PLAY, ROUND_OVER, TRIBUTE, UNHOOK, WINDOW, State,
+    HOOK,
+    MATCH_OVER,
+    PASSED,
+    PLAY,
+    ROUND_OVER,
+    TRIBUTE,
+    UNHOOK,
+    WINDOW,
+    State,
 )
 from .tribute import give_return, legal_returns, timeout_return
 from .turns import do_pass, do_play, do_turn_timeout

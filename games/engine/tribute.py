@@ -7,7 +7,8 @@
 4. Each receiver returns one card of face 2–9 to its payer (the tribute just received counts as
    held); holding none, its lowest-power card. On timeout: the lowest-power legal card.
 6. The payer of the highest tribute leads (``first_lead=top_payer``), else the first finisher.
-``anti_tribute``: if the payers together hold all D red jokers, no tribute; the first finisher leads.
+``anti_tribute``: if the payers together hold all D red jokers, no tribute; the first finisher
+leads.
 """
 
 from __future__ import annotations

@@ -10,8 +10,8 @@ has finished the round ends at once (``scoring``).
 from __future__ import annotations
 
 from .cards import FACE
-from .combos import SINGLE, Combo
 from .claims import open_window, opens_window
+from .combos import SINGLE, Combo
 from .power import lowest_card, table_for
 from .scoring import end_round, round_ends
 from .state import HOOK, PLAY, State, Top, TrickEntry, next_active

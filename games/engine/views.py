@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .options import Options
-from .state import MATCH_OVER, RoundResult, State, Top, TrickEntry, Tribute
+from .state import MATCH_OVER, RoundResult, State, Top, Tribute, TrickEntry
 
 
 class WindowView(NamedTuple):
