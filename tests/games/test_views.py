@@ -334,6 +334,41 @@ def test_a_spectator_page_shows_no_card_of_any_hand(client, make_user, started_t
         assert f'ws-connect="/ws/table/{table.pk}/"' in html
 
 
+def test_four_seat_pages_show_exactly_their_own_copies(client, make_user) -> None:
+    """With two decks the same card can sit in two hands: each page shows its own copies only."""
+    people = [make_user(name) for name in ("ana", "bo", "cy", "di")]
+    table = tables.create_table(people[0], name="four", players=4, options={})
+    for number, person in enumerate(people[1:], start=1):
+        tables.take_seat(table.pk, person, number)
+    match = tables.start(table.pk, people[0], seed=7)
+    hands = services.load_state(match).hands
+    for number, person in enumerate(people):
+        client.force_login(person)
+        html = page(client, table)
+        assert Counter(CARD_ATTR.findall(html)) == Counter(hands[number])
+        assert Counter(CHECKBOX.findall(html)) == Counter(hands[number])
+
+
+def test_pushed_regions_swap_by_id_and_hold_only_the_seat_hand(started_two_seats) -> None:
+    """The socket's render (regions.html with oob) carries every region out of band and the
+    same secrecy as the page."""
+    from django.template.loader import render_to_string
+
+    from games.presenters import table_context
+
+    table, match = started_two_seats
+    state = services.load_state(match)
+    for seat in (0, 1, None):
+        viewer = seat_of(table, seat).user if seat is not None else None
+        context = table_context(table, match, state, seat, viewer)
+        html = render_to_string("games/partials/regions.html", {**context, "oob": True})
+        for region in ("status", "seats", "trick", "claim-bar", "tribute", "result", "hand",
+                       "log"):
+            assert re.search(rf'id="{region}"[^>]*hx-swap-oob="true"', html), region
+        expected = state.hands[seat] if seat is not None else ()
+        assert Counter(CARD_ATTR.findall(html)) == Counter(expected)
+
+
 def test_table_page_has_every_region(client, started_two_seats) -> None:
     table, _ = started_two_seats
     client.force_login(table.host)
