@@ -94,7 +94,15 @@
     el.textContent = online ? "" : el.dataset.offline;
   }
   document.addEventListener("htmx:wsOpen", function () { setOnline(true); });
-  document.addEventListener("htmx:wsClose", function () { setOnline(false); });
+  document.addEventListener("htmx:wsClose", function (evt) {
+    setOnline(false);
+    // The extension retries abnormal closes itself; a server going away (1001, a restart)
+    // is retried here too. 1000 is a normal close, 4403 a refusal: those stay closed.
+    var code = evt.detail.event && evt.detail.event.code;
+    if (code === 1001 || code === 1005) {
+      setTimeout(function () { evt.detail.socketWrapper.reconnect(); }, 1000 + Math.random() * 2000);
+    }
+  });
 
   // --- countdown bars -------------------------------------------------------------------------
   // The bar counts down from the remaining time the server rendered, measured on this page's
