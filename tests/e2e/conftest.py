@@ -1,0 +1,124 @@
+"""Browser tests: Playwright drives Debian's chromium against a live Daphne server and a real
+Celery worker, both on the test database (PostgreSQL) and the real Redis.
+
+No browser is ever downloaded: chromium comes from Debian (`apt-get install chromium`).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+# Playwright's sync API runs an event loop in this thread; the test's own ORM calls are still
+# plain synchronous code between browser steps.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_http(url: str, proc: subprocess.Popen, seconds: float = 60) -> None:
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited with {proc.returncode}")
+        try:
+            urllib.request.urlopen(url, timeout=2).read()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise RuntimeError(f"{url} did not answer within {seconds} s")
+
+
+@pytest.fixture(scope="session")
+def server_env(django_db_setup, django_db_blocker) -> dict:
+    """The environment of the live processes: the test database, fast AI and round pauses."""
+    with django_db_blocker.unblock():
+        db = connection.settings_dict
+    return {
+        **os.environ,
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+        "DJANGO_DEBUG": "1",
+        "GAMES_AI_DELAY_SECONDS": "0.15",
+        "GAMES_NEXT_ROUND_SECONDS": "3",
+    }
+
+
+@pytest.fixture(scope="session")
+def live_url(server_env) -> Iterator[str]:
+    """Daphne serving the ASGI app (HTTP + WebSockets) and a Celery worker beside it."""
+    port = _free_port()
+    celery = [sys.executable, "-m", "celery", "-A", "config"]
+    subprocess.run([*celery, "purge", "-f"], cwd=ROOT, env=server_env, check=True,
+                   capture_output=True, timeout=60)
+    logs = ROOT / "var" / "e2e"
+    logs.mkdir(parents=True, exist_ok=True)
+    with (logs / "daphne.log").open("wb") as out, (logs / "worker.log").open("wb") as wout:
+        daphne = subprocess.Popen(
+            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
+             "config.asgi:application"], cwd=ROOT, env=server_env, stdout=out,
+            stderr=subprocess.STDOUT)
+        worker = subprocess.Popen(
+            [*celery, "worker", "-P", "threads", "-c", "4", "-l", "warning", "--without-gossip",
+             "--without-mingle", "--without-heartbeat"], cwd=ROOT, env=server_env,
+            stdout=wout, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait_http(f"{url}/", daphne)
+        yield url
+    finally:
+        for proc in (daphne, worker):
+            proc.terminate()
+        for proc in (daphne, worker):
+            try:
+                proc.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """Debian's chromium, headless, with the flags this closed network needs."""
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True,
+            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update",
+                  "--disable-sync"])
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(browser, live_url):
+    """Open pages in fresh browser contexts (separate cookies: separate people)."""
+    contexts = []
+
+    def open_page(width: int = 1280, height: int = 900):
+        context = browser.new_context(base_url=live_url,
+                                      viewport={"width": width, "height": height})
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield open_page
+    for context in contexts:
+        context.close()

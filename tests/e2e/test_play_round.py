@@ -1,0 +1,128 @@
+"""A person signs up, opens a 4-seat table with 3 AI seats and plays a round in chromium; a
+spectator in a second browser context watches without ever seeing a hand."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from playwright.sync_api import Error as PlaywrightError
+from playwright.sync_api import expect
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PASSWORD = "e2e-long-passphrase-414"
+HIDDEN_REGIONS = "#trick, #tribute, #log, #result"
+
+
+def sign_up(page, username: str) -> None:
+    page.goto("/accounts/signup/")
+    page.fill("#id_username", username)
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.click("form[action$='/signup/'] button[type=submit]")
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+
+
+def open_ai_table(page) -> str:
+    """Create a table (short claim window), fill it with AI seats, start it; its URL."""
+    page.goto("/tables/new/")
+    page.fill("#id_name", "E2E table")
+    page.select_option("#id_seats", "4")
+    page.fill("#id_claim_window_seconds", "1")
+    page.fill("#id_turn_seconds", "20")
+    page.click("#create-table-form button[type=submit]")
+    expect(page.locator("#seats")).to_be_visible()
+    page.click("#fill-ai")
+    expect(page.locator("#start-match")).to_be_enabled()
+    page.click("#start-match")
+    expect(page.locator("#status")).to_contain_text("Round 1")
+    return page.url
+
+
+def private_cards_shown(page) -> int:
+    """Cards a spectator's page draws outside the public regions (the trick, tributes…)."""
+    return page.evaluate(
+        """sel => [...document.querySelectorAll('[data-card], input[name=cards]')]
+                .filter(el => !el.closest(sel)).length""", HIDDEN_REGIONS)
+
+
+def play_until_round_over(page, spectator, seconds: float = 240) -> int:
+    """Answer every prompt as a person would: claim when offered, else pass the window; on
+    our turn take the hint and play it. Returns how many of our moves were sent."""
+    moves = 0
+    checked_spectator = False
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        try:
+            if page.locator("#result").is_visible():
+                return moves
+            claim = page.locator("#claim-form button[name=action]")
+            if page.locator("#claim-form").is_visible() and claim.count():
+                claim.first.click(timeout=2000)
+                moves += 1
+            elif page.locator("#status.my-turn").count() and page.locator(
+                    "#play-button").is_enabled():
+                page.click("#hint-button", timeout=2000)
+                page.click("#play-button", timeout=2000)
+                moves += 1
+                if not checked_spectator:
+                    assert spectator.locator("#hand input[name=cards]").count() == 0
+                    assert private_cards_shown(spectator) == 0
+                    checked_spectator = True
+        except PlaywrightError:
+            pass  # the region was re-rendered under the click: look again
+        page.wait_for_timeout(100)
+    pytest.fail("the round did not end in time")
+
+
+def test_sign_up_play_a_round_and_see_levels_change(new_page):
+    """Sign up → table with 3 AI seats → play to the round's end → levels move; the next round
+    is dealt at the winners' level. The spectator never sees a hand."""
+    page = new_page()
+    sign_up(page, "e2e_player")
+    table_url = open_ai_table(page)
+    expect(page.locator("#hand input[name=cards]")).to_have_count(27)
+
+    spectator = new_page()
+    spectator.goto(table_url)
+    expect(spectator.locator("#status")).to_contain_text("Round 1")
+    assert spectator.locator("#hand input[name=cards]").count() == 0
+
+    moves = play_until_round_over(page, spectator)
+    assert moves > 0
+    result = page.locator("#result")
+    expect(result).to_contain_text("finished first")
+    expect(result).to_contain_text("→")  # the winners' level moved up
+    assert private_cards_shown(spectator) == 0
+    expect(spectator.locator("#result")).to_contain_text("finished first")
+
+    expect(page.locator("#status")).to_contain_text("Round 2", timeout=40_000)
+    level = page.locator("#status .round-level b").inner_text()
+    assert level in {"3", "4"}
+    assert spectator.locator("#hand input[name=cards]").count() == 0
+
+
+def test_an_illegal_move_is_refused_with_a_message(new_page):
+    """Playing two unrelated cards is refused with a clear message and changes nothing."""
+    page = new_page()
+    sign_up(page, "e2e_refused")
+    open_ai_table(page)
+    end = time.monotonic() + 60
+    while not page.locator("#status.my-turn").count():
+        assert time.monotonic() < end, "our turn never came"
+        claim_pass = page.locator("#claim-pass-button")
+        if claim_pass.is_visible():
+            try:
+                claim_pass.click(timeout=1000)
+            except PlaywrightError:
+                pass
+        page.wait_for_timeout(100)
+    version = page.locator("#status").get_attribute("data-version")
+    cards = page.locator("#hand input[name=cards]")
+    # the first and last cards of a sorted 27-card hand never form a combination together
+    page.locator(f"label[for='{cards.first.get_attribute('id')}']").click()
+    page.locator(f"label[for='{cards.last.get_attribute('id')}']").click()
+    page.click("#play-button")
+    expect(page.locator("#flash")).to_contain_text("not a valid combination")
+    assert page.locator("#status").get_attribute("data-version") == version
