@@ -11,25 +11,30 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods
+from django.views import i18n
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.forms import PreferencesForm, SignUpForm
+from accounts.middleware import remember_language
 from accounts.models import User
 from accounts.records import match_record
 
 
 def _remember_language(response: HttpResponse, language: str) -> HttpResponse:
     """Store the chosen language where LocaleMiddleware looks, or forget it for the browser's."""
-    if language:
-        response.set_cookie(
-            settings.LANGUAGE_COOKIE_NAME,
-            language,
-            max_age=settings.LANGUAGE_COOKIE_AGE,
-            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
-            secure=settings.LANGUAGE_COOKIE_SECURE,
-        )
-    else:
-        response.delete_cookie(settings.LANGUAGE_COOKIE_NAME)
+    return remember_language(response, language)
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """The header's language switcher: Django's set_language (cookie and redirect), and for a
+    signed-in player the choice is saved on the account, so it follows them everywhere."""
+    response = i18n.set_language(request)
+    language = request.POST.get("language", "")
+    if (request.user.is_authenticated and language in dict(settings.LANGUAGES)
+            and request.user.language != language):
+        request.user.language = language
+        request.user.save(update_fields=["language"])
     return response
 
 
@@ -48,7 +53,12 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect(settings.LOGIN_REDIRECT_URL)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        user = form.save()
+        user = form.save(commit=False)
+        # A language picked with the switcher before signing up becomes the account's.
+        chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
+        if chosen in dict(settings.LANGUAGES):
+            user.language = chosen
+        user.save()
         login(request, user)
         messages.success(request, _("Welcome to 414 Club, %(name)s!") % {"name": user.username})
         return redirect(settings.LOGIN_REDIRECT_URL)

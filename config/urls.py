@@ -3,9 +3,14 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from accounts.views import set_language
+from config.views import rules
+
 urlpatterns = [
     path("admin/", admin.site.urls),
-    path("i18n/", include("django.conf.urls.i18n")),  # set_language, the language switcher
+    # The language switcher: Django's set_language, which also saves a player's choice.
+    path("i18n/setlang/", set_language, name="set_language"),
+    path("rules/", rules, name="rules"),
     path("accounts/", include("accounts.urls")),
     path("leagues/", include("leagues.urls")),
     path("tournaments/", include("leagues.tournament_urls")),

@@ -16,6 +16,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from accounts.middleware import saved_language
 from games import access, notify, services
 from games.lobby import lobby_context
 from games.models import Match, Seat, Table
@@ -121,8 +122,12 @@ class LobbyConsumer(WebsocketConsumer):
 
 
 def scope_language(scope: dict) -> str:
-    """The page's language as LocaleMiddleware picks it: the language cookie, else the
-    browser's Accept-Language, else the default (a socket has no request of its own)."""
+    """The page's language as the pages pick it: a signed-in player's saved language, else the
+    language cookie, else the browser's Accept-Language, else the default (a socket has no
+    request of its own)."""
+    saved = saved_language(scope.get("user"))
+    if saved:
+        return saved
     headers = dict(scope.get("headers") or [])
     request = SimpleNamespace(
         COOKIES=scope.get("cookies") or {},

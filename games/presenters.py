@@ -40,9 +40,19 @@ class CardFace:
 
     @property
     def label(self) -> str:
-        if self.joker:
-            return _("Red joker") if self.code == "RJ" else _("Black joker")
-        return f"{self.rank}{self.suit}"
+        """The card's spoken name in the page's language ("Queen of hearts"): screen readers
+        read it, and it is the card's tooltip."""
+        return card_name(self.code)
+
+
+def card_name(code: str) -> str:
+    """A card's full name, translated: "10 of spades", "Ace of hearts", "Red joker"."""
+    if code in ("BJ", "RJ"):
+        return _("Red joker") if code == "RJ" else _("Black joker")
+    rank, suit = code[:-1], code[-1]
+    ranks = {"A": _("Ace"), "K": _("King"), "Q": _("Queen"), "J": _("Jack")}
+    suits = {"S": _("spades"), "H": _("hearts"), "D": _("diamonds"), "C": _("clubs")}
+    return _("%(rank)s of %(suit)s") % {"rank": ranks.get(rank, rank), "suit": suits[suit]}
 
 
 def card_face(code: str, level: int) -> CardFace:
@@ -64,6 +74,16 @@ def hand_groups(hand, level: int, options) -> list[dict]:
     for card in sorted(hand, key=lambda c: (power[FACE[c]], SUIT_INDEX[c])):
         groups.setdefault(FACE[card], []).append(card)
     return [{"rank": face_name(f), "cards": cards_faces(cs, level)} for f, cs in groups.items()]
+
+
+def table_strings() -> dict:
+    """The few sentences table.js shows or speaks by itself, in the page's language."""
+    return {
+        "yourTurn": _("Your turn"),
+        "claimWindow": _("Claim window"),
+        "claimKeys": _("Press K to claim or P to pass."),
+        "turnKeys": _("Press H for a hint, Enter to play, P to pass."),
+    }
 
 
 def view_for(state: State, seat: int | None) -> View:

@@ -19,7 +19,7 @@ from games import access, services, tables
 from games.forms import CreateTableForm
 from games.lobby import lobby_context, options_summary
 from games.models import Match, Seat, Table
-from games.presenters import table_context
+from games.presenters import table_context, table_strings
 
 
 @require_GET
@@ -70,6 +70,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
                 .values_list("number", flat=True).first())
     context = table_context(table, match, state, seat, request.user)
     context["summary"] = options_summary(table)
+    context["table_strings"] = table_strings()
     return render(request, "games/table.html", context)
 
 

@@ -3,7 +3,11 @@
  * - every message sent on the table socket carries a client id and the shown version;
  * - `cards` is always a list;
  * - countdown bars shrink to their deadline;
- * - Hint cycles through the legal plays; Enter on the hand plays; Space toggles a card.
+ * - Hint cycles through the legal plays; Enter on the hand plays; Space toggles a card;
+ * - the keyboard plays a whole round: arrows move between cards, shortcut keys act;
+ * - a live region announces plays, your turn and claim windows; a beep and the tab title tell
+ *   you when it is your turn or a window opens for you (both follow the player's preferences).
+ * Sentences come translated from the page (#table-strings, rendered by Django).
  */
 (function () {
   "use strict";
@@ -198,12 +202,235 @@
   });
 
   document.addEventListener("keydown", function (evt) {
-    if (evt.key !== "Enter") return;
+    if (evt.key !== "Enter" || evt.altKey || evt.ctrlKey || evt.metaKey) return;
+    var onBody = evt.target === document.body || evt.target === document.documentElement;
     var form = evt.target.closest && evt.target.closest("#hand-form");
-    if (!form || evt.target.tagName === "BUTTON") return;
+    if (!(form || (onBody && document.getElementById("hand-form")))) return;
+    if (evt.target.tagName === "BUTTON") return;
     var play = document.getElementById("play-button");
     evt.preventDefault();
     if (play && !play.disabled) play.click();
+  });
+
+  // --- keyboard: one tab stop for the hand, arrows between cards, shortcut keys -------------
+  function cardBoxes() {
+    return Array.prototype.slice.call(document.querySelectorAll("#hand-form .card-check"));
+  }
+
+  // Roving tab stop: Tab reaches the hand once (the focused, first selected or first card).
+  function rove(current) {
+    var boxes = cardBoxes();
+    if (!boxes.length) return null;
+    if (!current || boxes.indexOf(current) < 0) {
+      current = boxes.filter(function (b) { return b.tabIndex === 0; })[0]
+        || boxes.filter(function (b) { return b.checked; })[0] || boxes[0];
+    }
+    boxes.forEach(function (b) { b.tabIndex = b === current ? 0 : -1; });
+    return current;
+  }
+
+  function focusCard(box) {
+    box = rove(box);
+    if (!box) return false;
+    box.focus();
+    var label = box.nextElementSibling;
+    if (label) label.scrollIntoView({ block: "nearest", inline: "nearest" });
+    return true;
+  }
+
+  document.addEventListener("keydown", function (evt) {
+    var box = evt.target;
+    if (!box.classList || !box.classList.contains("card-check")) return;
+    var boxes = cardBoxes();
+    var i = boxes.indexOf(box);
+    var next = null;
+    if (evt.key === "ArrowRight" || evt.key === "ArrowDown") next = boxes[i + 1];
+    else if (evt.key === "ArrowLeft" || evt.key === "ArrowUp") next = boxes[i - 1];
+    else if (evt.key === "Home") next = boxes[0];
+    else if (evt.key === "End") next = boxes[boxes.length - 1];
+    else return;
+    evt.preventDefault();
+    if (next) focusCard(next);
+  });
+
+  function clickIfUsable(id) {
+    var el = document.getElementById(id);
+    if (!el || el.disabled || el.closest("[hidden]")) return false;
+    el.click();
+    return true;
+  }
+
+  function typing(el) {
+    if (!el || !el.tagName) return false;
+    if (el.isContentEditable || el.tagName === "TEXTAREA" || el.tagName === "SELECT") return true;
+    return el.tagName === "INPUT" && !/^(checkbox|radio|button|submit)$/i.test(el.type);
+  }
+
+  document.addEventListener("keydown", function (evt) {
+    if (!document.getElementById("table-page")) return;
+    if (evt.altKey || evt.ctrlKey || evt.metaKey || typing(evt.target)) return;
+    var key = evt.key.length === 1 ? evt.key.toLowerCase() : evt.key;
+    var done = false;
+    if (key === "y") done = focusCard(null);
+    else if (key === "h") done = clickIfUsable("hint-button");
+    else if (key === "c" || key === "Escape") done = clickIfUsable("clear-button");
+    else if (key === "k") done = clickIfUsable("claim-button");
+    else if (key === "p") done = clickIfUsable("claim-pass-button") || clickIfUsable("pass-button");
+    if (done) evt.preventDefault();
+  });
+
+  // A push that replaced the focused control leaves focus nowhere: put it back in the hand (or
+  // on the same control when it is still there), so the keyboard never has to start over.
+  var lostFocusId = null;
+  document.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    var target = evt.detail.target;
+    var focused = document.activeElement;
+    if (target && focused && focused !== document.body && target.contains(focused)) {
+      lostFocusId = focused.id || "";
+    }
+  });
+  function afterSwapFocus() {
+    rove(null);
+    if (lostFocusId === null) return;
+    var focused = document.activeElement;
+    if (!focused || focused === document.body) {
+      var again = lostFocusId && document.getElementById(lostFocusId);
+      if (again && !again.disabled && !again.closest("[hidden]")) again.focus({ preventScroll: true });
+      else if (!focusCardQuietly()) {
+        var page = document.getElementById("table-page");
+        if (page) { page.tabIndex = -1; page.focus({ preventScroll: true }); }
+      }
+    }
+    lostFocusId = null;
+  }
+  function focusCardQuietly() {
+    var box = rove(null);
+    if (!box) return false;
+    box.focus({ preventScroll: true });
+    return true;
+  }
+
+  // --- announcements, sound and title ---------------------------------------------------------
+  function tableStrings() {
+    var el = document.getElementById("table-strings");
+    if (!el) return {};
+    try { return JSON.parse(el.textContent) || {}; } catch (e) { return {}; }
+  }
+  function preference(name) {
+    var page = document.getElementById("table-page");
+    return !!page && page.dataset[name] !== "off";
+  }
+
+  function announce(text, urgent) {
+    var region = document.getElementById(urgent ? "alert-announcer" : "announcer");
+    if (!region || !text) return;
+    if (urgent) {
+      region.textContent = "";
+      setTimeout(function () { region.textContent = text; }, 30);
+      return;
+    }
+    var line = document.createElement("p");
+    line.textContent = text;
+    region.appendChild(line);
+    while (region.childNodes.length > 6) region.removeChild(region.firstChild);
+  }
+
+  var audio = null;
+  window.club414 = window.club414 || { beeps: 0, alerts: 0 };
+  function audioContext() {
+    var Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return null;
+    if (!audio) { try { audio = new Ctx(); } catch (e) { return null; } }
+    if (audio.state === "suspended" && audio.resume) audio.resume();
+    return audio;
+  }
+  // Browsers start sound only after a gesture: the first click or key wakes the audio up.
+  ["pointerdown", "keydown"].forEach(function (type) {
+    document.addEventListener(type, function () {
+      if (document.getElementById("table-page") && preference("sound")) audioContext();
+    }, { capture: true });
+  });
+
+  function beep(high) {
+    var ctx = audioContext();
+    if (!ctx) return;
+    var t = ctx.currentTime;
+    var osc = ctx.createOscillator();
+    var gain = ctx.createGain();
+    osc.type = "sine";
+    osc.frequency.setValueAtTime(high ? 880 : 660, t);
+    gain.gain.setValueAtTime(0.0001, t);
+    gain.gain.exponentialRampToValueAtTime(0.25, t + 0.02);
+    gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.28);
+    osc.connect(gain);
+    gain.connect(ctx.destination);
+    osc.start(t);
+    osc.stop(t + 0.3);
+    window.club414.beeps += 1;
+  }
+
+  var baseTitle = null;
+  function setTitle(label) {
+    if (baseTitle === null) baseTitle = document.title;
+    var wanted = label && preference("titleAlerts") ? "▶ " + label + " · " + baseTitle : baseTitle;
+    if (document.title !== wanted) document.title = wanted;
+  }
+
+  function logLines() {
+    return Array.prototype.map.call(
+      document.querySelectorAll("#log .log-lines li:not(.muted)"),
+      function (li) { return li.textContent.trim(); });
+  }
+  function newLines(before, now) {
+    for (var k = Math.min(before.length, now.length); k > 0; k--) {
+      var same = true;
+      for (var j = 0; j < k; j++) {
+        if (before[before.length - k + j] !== now[j]) { same = false; break; }
+      }
+      if (same) return now.slice(k);
+    }
+    return now;
+  }
+
+  var seen = null;
+  function observe(first) {
+    var strings = tableStrings();
+    var lines = logLines();
+    var myTurn = !!document.querySelector("#status.my-turn");
+    var claimForm = document.getElementById("claim-form");
+    var title = document.querySelector("#claim-bar .claim-title");
+    var claimKey = claimForm && title ? title.textContent.trim() : null;
+    if (!first && seen) {
+      newLines(seen.lines, lines).forEach(function (text) { announce(text, false); });
+      var alerted = false;
+      if (claimKey && claimKey !== seen.claimKey) {
+        announce(claimKey + " " + (strings.claimKeys || ""), true);
+        alerted = true;
+      } else if (myTurn && !seen.myTurn) {
+        var line = document.getElementById("turn-line");
+        announce((line ? line.textContent.replace(/\s+/g, " ").trim() : strings.yourTurn || "")
+          + ". " + (strings.turnKeys || ""), true);
+        alerted = true;
+      }
+      if (alerted) {
+        window.club414.alerts += 1;
+        if (preference("sound")) beep(!!claimKey);
+      }
+    }
+    setTitle(claimKey ? strings.claimWindow : myTurn ? strings.yourTurn : null);
+    seen = { lines: lines, myTurn: myTurn, claimKey: claimKey };
+  }
+
+  var observeTimer = null;
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    // One push swaps several regions: look once, after the last of them.
+    clearTimeout(observeTimer);
+    observeTimer = setTimeout(function () { afterSwapFocus(); observe(false); }, 0);
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    if (!document.getElementById("table-page")) return;
+    rove(null);
+    observe(true);
   });
 
   // --- invite link ----------------------------------------------------------------------------
