@@ -17,12 +17,14 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.middleware import saved_language
-from games import access, notify, services
+from games import access, notify, services, spectating
 from games.lobby import lobby_context
 from games.models import Match, Seat, Table
-from games.presenters import table_context
+from games.presenters import spectators_context, table_context
 
 MAX_MESSAGE_BYTES = 4096
+#: What table.js sends every ``spectating.HEARTBEAT_SECONDS`` to stay in the spectator count.
+HEARTBEAT = '{"heartbeat":1}'
 
 
 class TableConsumer(WebsocketConsumer):
@@ -37,6 +39,9 @@ class TableConsumer(WebsocketConsumer):
             self.close(code=4403)
             return
         self.group = notify.table_group(self.table_id)
+        self.counted = False  # this socket is in the table's spectator count
+        self.shown_spectators: int | None = None
+        self.last_delay = 0
         async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
         self.accept()
         self.send_regions()
@@ -44,8 +49,14 @@ class TableConsumer(WebsocketConsumer):
     def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
+            if self.counted and spectating.leave(self.table_id, self.channel_name):
+                notify.spectators_changed(self.table_id)
 
     def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if text_data == HEARTBEAT:
+            if self.counted:
+                spectating.join(self.table_id, self.channel_name)
+            return
         with translation.override(self.language):
             self.answer(text_data)
 
@@ -70,17 +81,51 @@ class TableConsumer(WebsocketConsumer):
     def table_changed(self, event: dict) -> None:
         self.send_regions()
 
+    def spectators_changed(self, event: dict) -> None:
+        """Someone started or stopped watching: refresh the count, if it moved."""
+        count = spectating.count(self.table_id)
+        if count == self.shown_spectators:
+            return
+        self.shown_spectators = count
+        table = Table.objects.get(pk=self.table_id)
+        with translation.override(self.language):
+            html = render_to_string("games/partials/spectators.html", {
+                **spectators_context(table, count, self.last_delay), "oob": True})
+        self.send(text_data=html)
+
     def send_regions(self) -> None:
-        """Render every region of the table for this viewer, as out-of-band swaps."""
+        """Render every region of the table for this viewer, as out-of-band swaps.
+
+        A spectator of a delayed table is rendered from the state ``spectator_delay`` moves
+        back (``spectating.visible_state``), never from the live one.
+        """
         with translation.override(self.language):
             table = Table.objects.get(pk=self.table_id)
             match = Match.objects.filter(table=table).first()
-            state = services.load_state(match) if match else None
             seat = self.seat_number()
-            context = table_context(table, match, state, seat, self.user)
+            self.sync_presence(seat)
+            state = spectating.visible_state(table, match, seat) if match else None
+            self.last_delay = spectating.delay_for(table, match, seat)
+            self.shown_spectators = spectating.count(self.table_id)
+            context = table_context(table, match, state, seat, self.user,
+                                    spectators=self.shown_spectators, delay=self.last_delay)
             context["oob"] = True
             html = render_to_string("games/partials/regions.html", context)
         self.send(text_data=html)
+
+    def sync_presence(self, seat: int | None) -> None:
+        """Count this socket while its viewer has no seat (someone may sit down or stand up
+        before the start), and tell the table when the count changes."""
+        spectator = seat is None
+        if spectator == self.counted:
+            return
+        self.counted = spectator
+        if spectator:
+            changed = spectating.join(self.table_id, self.channel_name)
+        else:
+            changed = spectating.leave(self.table_id, self.channel_name)
+        if changed:
+            notify.spectators_changed(self.table_id)
 
     def send_flash(self, message: str) -> None:
         with translation.override(self.language):

@@ -28,6 +28,11 @@ def table_changed(table_id: int, version: int | None = None) -> None:
     _send(table_group(table_id), {"type": "table.changed", "version": version})
 
 
+def spectators_changed(table_id: int) -> None:
+    """Someone started or stopped watching the table: pages refresh the spectator count."""
+    _send(table_group(table_id), {"type": "spectators.changed"})
+
+
 def lobby_changed() -> None:
     """A table opened, filled, started or ended: lobby pages refresh their lists."""
     _send(LOBBY_GROUP, {"type": "lobby.changed"})

@@ -91,8 +91,14 @@ def view_for(state: State, seat: int | None) -> View:
 
 
 def table_context(table: Table, match: Match | None, state: State | None,
-                  seat: int | None, user=None) -> dict:
-    """Everything the table page and its pushed regions need, for ``seat`` (None: spectator)."""
+                  seat: int | None, user=None, *, spectators: int | None = None,
+                  delay: int = 0) -> dict:
+    """Everything the table page and its pushed regions need, for ``seat`` (None: spectator).
+
+    ``state`` is what this viewer sees: for a spectator of a delayed table, the state ``delay``
+    moves back (``games.spectating``), shown without the live countdown. ``spectators`` is how
+    many are watching (None: unknown).
+    """
     seats = list(table.seats.select_related("user"))
     signed_in = user is not None and user.is_authenticated
     is_host = signed_in and table.host_id == user.pk
@@ -100,7 +106,9 @@ def table_context(table: Table, match: Match | None, state: State | None,
                "is_host": is_host, "signed_in": signed_in,
                "is_open": table.status == Table.Status.OPEN,
                "ai_policies": Seat.Policy.choices,
-               "invite_path": _invite_path(table, is_host or seat is not None)}
+               "invite_path": _invite_path(table, is_host or seat is not None),
+               "seats_full": not any(s.is_empty for s in seats)}
+    context.update(spectators_context(table, spectators, delay))
     if match is None or state is None:
         context["seats"] = [_seat_row(s, None, seat) for s in seats]
         return context
@@ -121,18 +129,24 @@ def table_context(table: Table, match: Match | None, state: State | None,
                           "cards": cards_faces(view.top.cards, view.level)},
         turn_name=names.get(view.turn) if view.turn is not None else "",
         my_turn=seat is not None and view.phase == PLAY and view.turn == seat,
-        countdown=_countdown(match),
+        countdown=None if delay else _countdown(match),
         window=_window(view, names, seat),
         tributes=[{"payer": names[t.payer], "receiver": names[t.receiver],
                    "card": card_face(t.card, view.level),
                    "returned": card_face(t.returned, view.level) if t.returned else None}
                   for t in view.tributes],
         result=_result(view, names),
-        log=_log(match, seat, names, view.level),
+        log=_log(match, seat, names, view.level, view.version),
         match_over=view.phase == MATCH_OVER,
     )
     context.update(_choices(state, view, seat))
     return context
+
+
+def spectators_context(table: Table, count: int | None, delay: int) -> dict:
+    """The spectator region: how many watch, and how late spectators see the table."""
+    return {"spectators": count, "spectator_delay": delay,
+            "table_delay": table.spectator_delay}
 
 
 def _invite_path(table: Table, member: bool) -> str:
@@ -242,9 +256,10 @@ def _weakest_first(plays: list[list[str]], view: View) -> list[list[str]]:
     return sorted(plays, key=key)
 
 
-def _log(match: Match, seat: int | None, names: dict, level: int) -> list[str]:
-    """The latest moves as lines of text, filtered for this viewer (``event_for``)."""
-    moves = Move.objects.filter(match=match).order_by("-seq")[:LOG_LENGTH]
+def _log(match: Match, seat: int | None, names: dict, level: int, until: int) -> list[str]:
+    """The latest moves up to version ``until`` (the shown state) as lines of text, filtered
+    for this viewer (``event_for``)."""
+    moves = Move.objects.filter(match=match, seq__lte=until).order_by("-seq")[:LOG_LENGTH]
     lines = []
     for move in reversed(list(moves)):
         for event in move.events:

@@ -15,7 +15,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import access, services, tables
+from games import access, spectating, tables
 from games.forms import CreateTableForm
 from games.lobby import lobby_context, options_summary
 from games.models import Match, Seat, Table
@@ -63,12 +63,15 @@ def _watchable(request: HttpRequest, table_id: int) -> Table:
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _watchable(request, table_id)
     match = Match.objects.filter(table=table).first()
-    state = services.load_state(match) if match else None
     seat = None
     if request.user.is_authenticated:
         seat = (Seat.objects.filter(table=table, user=request.user)
                 .values_list("number", flat=True).first())
-    context = table_context(table, match, state, seat, request.user)
+    # A spectator of a delayed table sees it as it was ``spectator_delay`` moves ago.
+    state = spectating.visible_state(table, match, seat) if match else None
+    context = table_context(table, match, state, seat, request.user,
+                            spectators=spectating.count(table.pk),
+                            delay=spectating.delay_for(table, match, seat))
     context["summary"] = options_summary(table)
     context["table_strings"] = table_strings()
     return render(request, "games/table.html", context)

@@ -108,6 +108,15 @@
     }
   });
 
+  // --- spectator count -----------------------------------------------------------------------
+  // A page says it is still watching once a minute; the server forgets a silent spectator after
+  // a few minutes (a socket whose server process died never said goodbye).
+  var tableSocket = null;
+  document.addEventListener("htmx:wsOpen", function (evt) { tableSocket = evt.detail.socketWrapper; });
+  setInterval(function () {
+    if (tableSocket) tableSocket.send('{"heartbeat":1}');
+  }, 60000);
+
   // --- countdown bars -------------------------------------------------------------------------
   // The bar counts down from the remaining time the server rendered, measured on this page's
   // clock (so a skewed client clock does not matter); data-deadline-ms is the fallback.

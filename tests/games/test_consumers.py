@@ -74,7 +74,15 @@ async def connect(table_id: int, user=None) -> WebsocketCommunicator:
 
 
 async def frame(ws: WebsocketCommunicator) -> str:
-    return await ws.receive_from(timeout=10)
+    """The next frame of table regions (a spectator-count refresh alone is skipped)."""
+    while True:
+        text = await ws.receive_from(timeout=10)
+        if not is_spectator_count(text):
+            return text
+
+
+def is_spectator_count(text: str) -> bool:
+    return text.lstrip().startswith('<p id="spectators"')
 
 
 async def test_each_page_gets_its_own_hand_and_never_another(make_user):

@@ -1,0 +1,104 @@
+"""What spectators see and how many are watching.
+
+Delay: a table's ``spectator_delay`` (N plays) shows spectators the table as it was N moves ago,
+rebuilt from the move log (``games.replay``), never the live state; seated players always see
+the live table. Once the match is over nothing is hidden any more and the delay ends.
+
+Presence: each spectator socket is a member of a Redis sorted set per table, scored by when it
+expires. A socket renews itself on connect and on every heartbeat from the page (table.js,
+``HEARTBEAT_SECONDS``); a socket whose Daphne process died without a goodbye drops out once its
+score passes. Redis is shared by every Daphne process, so the count is the whole site's.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from functools import cache
+
+import redis
+from django.conf import settings
+
+from games import replay, services
+from games.engine.state import State
+from games.models import Match, Table
+
+log = logging.getLogger(__name__)
+
+#: The page says it is still there this often (table.js), and is forgotten after ``TTL``.
+HEARTBEAT_SECONDS = 60
+TTL_SECONDS = 150
+
+
+# --- delay --------------------------------------------------------------------------------------
+
+def delay_for(table: Table, match: Match | None, seat: int | None) -> int:
+    """How many moves behind this viewer sees the table: the table's delay for a spectator of a
+    running match, else 0."""
+    if seat is not None or match is None or match.is_over:
+        return 0
+    return min(table.spectator_delay, match.version)
+
+
+def visible_state(table: Table, match: Match, seat: int | None) -> State:
+    """The state this viewer's page is rendered from (its view is then projected for its seat).
+
+    A spectator of a delayed table gets the state at ``version - delay`` from the log. If the log
+    does not replay (a bug), the spectator sees the deal rather than the live table.
+    """
+    delay = delay_for(table, match, seat)
+    if delay == 0:
+        return services.load_state(match)
+    try:
+        return replay.state_at(match, match.version - delay)
+    except replay.ReplayError:
+        log.exception("match %s: the move log does not replay", match.pk)
+        return replay.initial_state(match)
+
+
+# --- presence -----------------------------------------------------------------------------------
+
+@cache
+def _client(url: str) -> redis.Redis:
+    return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
+
+
+def _redis() -> redis.Redis:
+    return _client(settings.REDIS_URL)
+
+
+def _key(table_id: int) -> str:
+    # The database name keeps apart sites (and test runs) that share one Redis.
+    return f"club414:{settings.DATABASES['default']['NAME']}:spectators:{table_id}"
+
+
+def join(table_id: int, socket_id: str) -> bool:
+    """Count (or renew) a spectator socket. Returns whether it is new."""
+    try:
+        added = _redis().zadd(_key(table_id), {socket_id: time.time() + TTL_SECONDS})
+        _redis().expire(_key(table_id), TTL_SECONDS * 2)
+    except redis.RedisError:
+        log.warning("spectator presence unavailable", exc_info=True)
+        return False
+    return bool(added)
+
+
+def leave(table_id: int, socket_id: str) -> bool:
+    """Stop counting a socket. Returns whether it was counted."""
+    try:
+        return bool(_redis().zrem(_key(table_id), socket_id))
+    except redis.RedisError:
+        log.warning("spectator presence unavailable", exc_info=True)
+        return False
+
+
+def count(table_id: int) -> int | None:
+    """Spectator sockets open on the table now (None when Redis cannot be asked)."""
+    try:
+        pipe = _redis().pipeline()
+        pipe.zremrangebyscore(_key(table_id), "-inf", time.time())
+        pipe.zcard(_key(table_id))
+        return int(pipe.execute()[1])
+    except redis.RedisError:
+        log.warning("spectator presence unavailable", exc_info=True)
+        return None
