@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.conf import settings
 from django.contrib.auth.forms import UserCreationForm
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
@@ -35,3 +36,8 @@ class PreferencesForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ("language", "sound_on", "title_alerts", "auto_pass_hooks")
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # The empty choice says what it does, in the page's language.
+        self.fields["language"].choices = [("", _("Follow my browser")), *settings.LANGUAGES]

@@ -24,8 +24,11 @@ class UserLanguageMiddleware:
             translation.activate(language)
             request.LANGUAGE_CODE = language
         response = self.get_response(request)
-        if language and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != language \
-                and settings.LANGUAGE_COOKIE_NAME not in response.cookies:
+        if (
+            language
+            and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != language
+            and settings.LANGUAGE_COOKIE_NAME not in response.cookies
+        ):
             remember_language(response, language)
         return response
 
@@ -52,6 +55,9 @@ def remember_language(response, language: str):
             samesite=settings.LANGUAGE_COOKIE_SAMESITE,
         )
     else:
-        response.delete_cookie(settings.LANGUAGE_COOKIE_NAME, path=settings.LANGUAGE_COOKIE_PATH,
-                               domain=settings.LANGUAGE_COOKIE_DOMAIN)
+        response.delete_cookie(
+            settings.LANGUAGE_COOKIE_NAME,
+            path=settings.LANGUAGE_COOKIE_PATH,
+            domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        )
     return response

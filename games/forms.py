@@ -7,12 +7,17 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.models import Table
 from games.tables import SEAT_COUNTS
 
 TARGET_LEVELS = ["A", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+
+# Formatted when shown, so the label is in the page's language (not the one at import).
+_quick_match = lazy(lambda face: gettext("%(level)s (quick match)") % {"level": face}, str)
 
 #: §10 options shown under "Advanced rules"; the rest are shown first.
 ADVANCED_FIELDS = ("two_in_sequences", "joker_hook", "bomb_in_window", "lead_after_out",
@@ -31,7 +36,7 @@ class CreateTableForm(forms.Form):
     target_level = forms.ChoiceField(
         label=_("Play to level"), initial="A",
         choices=[("A", _("A (a full match)"))]
-        + [(face, _("%(level)s (quick match)") % {"level": face}) for face in TARGET_LEVELS[1:]],
+        + [(face, _quick_match(face)) for face in TARGET_LEVELS[1:]],
         help_text=_("A quick match is won at this level instead of A."))
     claim_window_seconds = forms.IntegerField(
         label=_("Claim window (seconds)"), min_value=0, max_value=10, initial=4,
