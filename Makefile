@@ -7,7 +7,7 @@ PYTHON312 ?= $(shell p="$$(pyenv root 2>/dev/null)/versions/3.12.1/bin/python"; 
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test lint clean
+.PHONY: run test lint clean messages
 
 $(PY):
 	@test -n "$(PYTHON312)" || { echo "Python 3.12 not found: install it (pyenv install 3.12.1)"; exit 1; }
@@ -32,9 +32,20 @@ run: $(VENV)/.installed-run
 test: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 test: export REDIS_URL ?= redis://127.0.0.1:6379/0
 test: export DJANGO_DEBUG ?= 1
+# A namespace per run, so parallel runs on one Redis never take each other's Celery tasks.
+test: export REDIS_NAMESPACE ?= test$(shell echo $$$$)-
 test: $(VENV)/.installed-test
 	$(PY) scripts/check_test_env.py
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# Translations: gather the strings into locale/*/django.po, then compile the .mo files that are
+# committed beside them (so `make run` and `make test` need no gettext). Needs GNU gettext
+# (apt-get install gettext); tests/test_i18n.py fails on any untranslated or fuzzy entry.
+LANGS := en es id vi
+messages: $(VENV)/.installed-run
+	DJANGO_DEBUG=1 $(PY) manage.py makemessages $(foreach l,$(LANGS),-l $(l)) --no-obsolete \
+		--ignore=.venv --ignore=bench --ignore=tests --ignore=staticfiles --ignore=var
+	DJANGO_DEBUG=1 $(PY) manage.py compilemessages --ignore=.venv
 
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .

@@ -127,14 +127,18 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 REDIS_URL = os.environ.get("REDIS_URL") or embedded_redis.url_for_socket(
     embedded_redis.default_socket_path(VAR_DIR)
 )
+# Separates runs that share one Redis (e.g. two test runs at once): channel groups and the
+# Celery queue are prefixed with it. Empty in production.
+REDIS_NAMESPACE = os.environ.get("REDIS_NAMESPACE", "")
 CHANNEL_LAYERS = {
     "default": {
         # Pub/sub delivered 4-5x the default layer's throughput here (DESIGN.md, measured).
         "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
-        "CONFIG": {"hosts": [REDIS_URL]},
+        "CONFIG": {"hosts": [REDIS_URL], "prefix": f"{REDIS_NAMESPACE}asgi"},
     },
 }
 CELERY_BROKER_URL = embedded_redis.kombu_url(REDIS_URL)
+CELERY_TASK_DEFAULT_QUEUE = f"{REDIS_NAMESPACE}celery"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Timers must really wait (DESIGN.md rule 3): never run tasks inline.
 CELERY_TASK_ALWAYS_EAGER = False

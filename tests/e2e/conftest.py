@@ -20,9 +20,6 @@ from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-# Playwright's sync API runs an event loop in this thread; the test's own ORM calls are still
-# plain synchronous code between browser steps.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
 
 def _free_port() -> int:
@@ -49,8 +46,9 @@ def server_env(django_db_setup, django_db_blocker) -> dict:
     """The environment of the live processes: the test database, fast AI and round pauses."""
     with django_db_blocker.unblock():
         db = connection.settings_dict
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
     return {
-        **os.environ,
+        **env,
         "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
         "DJANGO_DEBUG": "1",
         "GAMES_AI_DELAY_SECONDS": "0.15",
@@ -90,9 +88,26 @@ def live_url(server_env) -> Iterator[str]:
                 proc.kill()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
-    """Debian's chromium, headless, with the flags this closed network needs."""
+    """Debian's chromium, headless, with the flags this closed network needs.
+
+    Module-scoped: Playwright's sync API runs an event loop in this thread while it is open,
+    which the suite's async tests and async_to_sync calls cannot share, so it closes with each
+    browser module. Meanwhile the database flushes between tests run beside that loop: allow it.
+    """
+    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+    try:
+        yield from _launch()
+    finally:
+        if previous is None:
+            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+        else:
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+
+
+def _launch():
     from playwright.sync_api import sync_playwright
 
     if not Path(CHROMIUM).exists():
