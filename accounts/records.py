@@ -37,6 +37,7 @@ def match_record(user: User) -> MatchRecord:
         match = seat.table.match
         recent.append({
             "table": seat.table,
+            "match_id": match.pk,
             "started_at": match.started_at,
             "team": seat.team,
             "over": match.is_over,

@@ -10,6 +10,7 @@ from games.engine.cards import face_name
 from games.models import Seat, Table
 
 LIST_LENGTH = 30
+FINISHED_LENGTH = 10
 
 
 def options_summary(table: Table) -> list[str]:
@@ -62,6 +63,21 @@ def _rows(tables) -> list[dict]:
     return rows
 
 
+def _finished(tables) -> list[dict]:
+    """The latest finished public matches, to replay: who won, in how many rounds."""
+    rows = []
+    finished = (tables.filter(status=Table.Status.FINISHED, match__winner_team__isnull=False)
+                .prefetch_related("seats__user").order_by("-match__finished_at"))
+    for table in finished[:FINISHED_LENGTH]:
+        match = table.match
+        names = [s.user.username if s.user_id else _("AI %(number)s") % {"number": s.number + 1}
+                 for s in table.seats.all()]
+        rows.append({"table": table, "match": match, "winners": names[match.winner_team::2],
+                     "losers": names[1 - match.winner_team::2],
+                     "levels": (face_name(match.level_team0), face_name(match.level_team1))})
+    return rows
+
+
 def lobby_context(user) -> dict:
     """The lobby's lists for ``user`` (anonymous users see the public lists only)."""
     base = Table.objects.select_related("host", "match").prefetch_related("seats")
@@ -69,6 +85,7 @@ def lobby_context(user) -> dict:
     context = {
         "open_tables": _rows(public.filter(status=Table.Status.OPEN)[:LIST_LENGTH]),
         "live_tables": _rows(public.filter(status=Table.Status.PLAYING)[:LIST_LENGTH]),
+        "finished_tables": _finished(public),
         "my_tables": [],
     }
     if user is not None and user.is_authenticated:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import history_views, views
 
 app_name = "games"
 urlpatterns = [
@@ -14,4 +14,8 @@ urlpatterns = [
     path("tables/<int:table_id>/ai/", views.set_ai, name="set_ai"),
     path("tables/<int:table_id>/fill/", views.fill_with_ai, name="fill_with_ai"),
     path("tables/<int:table_id>/start/", views.start, name="start"),
+    path("matches/<int:match_id>/", history_views.match_record, name="match_record"),
+    path("matches/<int:match_id>/replay/", history_views.match_replay, name="match_replay"),
+    path("matches/<int:match_id>/export.json", history_views.match_export,
+         name="match_export"),
 ]
