@@ -1,0 +1,73 @@
+"""Shared steps of the browser tests that reach every player: accounts, tables, axe-core."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from playwright.sync_api import expect
+
+PASSWORD = "e2e-long-passphrase-414"
+AXE = Path(__file__).with_name("vendor") / "axe.min.js"
+ROOT = Path(__file__).resolve().parents[2]
+SCREENSHOTS = ROOT / "var" / "screenshots"
+
+
+def sign_up_in(page, username: str, language: str = "en") -> None:
+    """Sign up with the page in ``language`` (chosen with the header's switcher first)."""
+    page.goto("/accounts/signup/")
+    if language != "en":
+        page.select_option("#language-select", language)
+        page.click("form.language button[type=submit]")
+        expect(page.locator("html")).to_have_attribute("lang", language)
+    page.fill("#id_username", username)
+    page.fill("#id_password1", PASSWORD)
+    page.fill("#id_password2", PASSWORD)
+    page.click("form[action$='/signup/'] button[type=submit]")
+    expect(page.locator("form[action$='/logout/']")).to_have_count(1)
+
+
+def open_started_table(page, claim_seconds: int = 3, turn_seconds: int = 30) -> str:
+    """Create a 4-seat table, fill the other seats with AI players, start it; its URL."""
+    page.goto("/tables/new/")
+    page.fill("#id_name", "414 ★")
+    page.select_option("#id_seats", "4")
+    page.fill("#id_claim_window_seconds", str(claim_seconds))
+    page.fill("#id_turn_seconds", str(turn_seconds))
+    page.click("#create-table-form button[type=submit]")
+    expect(page.locator("#seats")).to_be_visible()
+    page.click("#fill-ai")
+    expect(page.locator("#start-match")).to_be_enabled()
+    page.click("#start-match")
+    expect(page.locator("#hand-form")).to_be_visible()
+    return page.url
+
+
+def axe_violations(page, impacts: tuple[str, ...] = ("serious", "critical")) -> list[dict]:
+    """Run axe-core (vendored, injected into the page) and keep the violations of ``impacts``."""
+    if not page.evaluate("() => typeof window.axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    result = page.evaluate(
+        """async () => await axe.run(document, {resultTypes: ['violations'],
+               runOnly: {type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa',
+                                               'best-practice']}})"""
+    )
+    return [v for v in result["violations"] if v["impact"] in impacts]
+
+
+def describe(violations: list[dict]) -> str:
+    """A readable list: rule, impact, help and the first few elements."""
+    return json.dumps(
+        [
+            {
+                "rule": v["id"],
+                "impact": v["impact"],
+                "help": v["help"],
+                "nodes": [n["target"] for n in v["nodes"][:4]],
+                "why": v["nodes"][0].get("failureSummary", "")[:300] if v["nodes"] else "",
+            }
+            for v in violations
+        ],
+        indent=1,
+        ensure_ascii=False,
+    )
