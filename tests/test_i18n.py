@@ -194,6 +194,7 @@ def key_pages(world) -> list[tuple[str, str | None]]:
         (reverse("games:create_table"), "ana"),
         (reverse("leagues:list"), "ana"),
         (reverse("password_reset"), None),
+        (reverse("games:match_record", args=[world["table"].match.pk]), "ana"),
     ]
 
 
