@@ -51,7 +51,7 @@ def server_env(django_db_setup, django_db_blocker) -> dict:
         **env,
         "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
         "DJANGO_DEBUG": "1",
-        "GAMES_AI_DELAY_SECONDS": "0.15",
+        "GAMES_AI_DELAY_SECONDS": "0.05",
         "GAMES_NEXT_ROUND_SECONDS": "3",
     }
 

@@ -1,0 +1,161 @@
+"""A tournament from start to standings in chromium, then its matches watched and replayed.
+
+Staff create a Swiss tournament on the staff pages and open registration; four players, each in
+their own browser context, register a team with a partner; staff start it and pair round 1
+with AI stand-ins in every seat at a quick target level. The live Celery worker plays both
+matches to the end while a spectator watches one (a player's page shows the spectator count);
+the public tournament page then ranks the two winners first, and a match's record and replay
+pages step through what happened.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+
+import pytest
+from django.contrib.auth.hashers import make_password
+from django.test import override_settings
+from playwright.sync_api import expect
+
+from accounts.models import User
+from games.models import Match
+from leagues.models import Pairing, Tournament
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PASSWORD = "e2e-long-passphrase-414"
+TEAMS = [("t_ana", "t_bo"), ("t_cy", "t_di"), ("t_ed", "t_flo"), ("t_gus", "t_hal")]
+#: Quick matches (RULES.md §10): target level 3, no claim windows, so AI seats finish fast.
+OPTIONS = '{"target_level": "3", "claim_window_seconds": 0, "turn_seconds": 20}'
+
+
+def log_in(page, username: str) -> None:
+    page.goto("/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.locator("main form button[type=submit]").click()
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+
+
+def staff_action(page, label: str) -> None:
+    page.locator("#tournament-actions").get_by_role("button", name=label).click()
+    expect(page.locator(".messages")).to_be_visible()
+
+
+def standings(page) -> list[list[str]]:
+    rows = page.locator("#standings tbody tr")
+    return [[c.strip() for c in rows.nth(i).locator("td").all_inner_texts()]
+            for i in range(rows.count())]
+
+
+def create_users() -> None:
+    """Staff and the eight players, with a password the live server's hashers can check (the
+    test process itself hashes with MD5 for speed): one real hash, shared."""
+    with override_settings(PASSWORD_HASHERS=[
+            "django.contrib.auth.hashers.PBKDF2PasswordHasher"]):
+        encoded = make_password(PASSWORD)
+    User.objects.create(username="t_boss", password=encoded, is_staff=True)
+    for name in (n for team in TEAMS for n in team):
+        User.objects.create(username=name, password=encoded)
+
+
+def test_staff_run_a_tournament_round_that_ai_stand_ins_play_to_the_standings(new_page):
+    started = time.monotonic()
+    create_users()
+
+    # Staff create the tournament on the staff pages and open registration.
+    staff = new_page()
+    log_in(staff, "t_boss")
+    staff.goto("/tournaments/staff/")
+    staff.get_by_role("link", name="New tournament").click()
+    staff.fill("#id_name", "E2E Swiss Open")
+    staff.select_option("#id_format", "swiss")
+    staff.select_option("#id_team_size", "2")
+    staff.fill("#id_planned_rounds", "1")
+    staff.fill("#id_table_options", OPTIONS)
+    staff.locator("main form button[type=submit]").click()
+    expect(staff.locator("#tournament-status")).to_have_text("Draft")
+    staff_action(staff, "Open registration")
+    expect(staff.locator("#tournament-status")).to_have_text("Registration open")
+    tournament = Tournament.objects.get(name="E2E Swiss Open")
+
+    # Each team's first player registers it from the public page, naming the partner.
+    for captain, partner in TEAMS:
+        page = new_page()
+        log_in(page, captain)
+        page.goto(f"/tournaments/{tournament.pk}/")
+        page.get_by_role("link", name="Register a team").click()
+        page.fill("#id_partner_1", partner)
+        page.locator("main form button[type=submit]").click()
+        expect(page.locator("main")).to_contain_text(f"You play in {captain} & {partner}")
+        page.context.close()
+
+    # Staff start the tournament and pair round 1 with AI stand-ins; the matches start at once.
+    staff.reload()
+    staff_action(staff, "Start")
+    expect(staff.locator("#tournament-status")).to_have_text("Running")
+    form = staff.locator("#generate-round")
+    form.locator("#id_start").check()
+    form.locator("#id_stand_in").select_option("heuristic")
+    form.get_by_role("button", name="Pair, open the tables and notify the players").click()
+    expect(staff.locator(".messages")).to_contain_text("Round 1 is paired")
+    pairings = list(Pairing.objects.filter(round__tournament=tournament)
+                    .select_related("table", "team_a", "team_b").order_by("board"))
+    assert len(pairings) == 2 and all(p.table.status == "playing" for p in pairings)
+    print(f"set up in {time.monotonic() - started:.1f}s")
+
+    # A spectator watches board 1 from the public page; the seated player sees the count.
+    board = pairings[0]
+    spectator = new_page()
+    spectator.goto(f"/tournaments/{tournament.pk}/")
+    spectator.locator("#live-matches a").first.click()
+    expect(spectator.locator("#status")).to_contain_text("Round")
+    assert spectator.locator("#hand input[name=cards]").count() == 0
+    player = new_page()
+    log_in(player, board.team_a.members.order_by("pk").first().user.username)
+    player.goto(f"/tables/{board.table_id}/")
+    expect(player.locator("#spectators")).to_contain_text("1 spectator watching")
+    spectator.context.close()
+    expect(player.locator("#spectators")).to_be_hidden()
+    player.context.close()
+
+    # The Celery worker plays both matches to the end.
+    deadline = time.monotonic() + 170
+    while Pairing.objects.filter(round__tournament=tournament,
+                                 processed_at__isnull=True).exists():
+        assert time.monotonic() < deadline, "the matches did not end in time"
+        time.sleep(1)
+    played = Match.objects.filter(table__pairing__round__tournament=tournament)
+    print(f"matches over after {time.monotonic() - started:.1f}s:",
+          [(m.version, m.round_no) for m in played])
+
+    # The public standings rank both winners first with one win each.
+    page = new_page()
+    page.goto(f"/tournaments/{tournament.pk}/")
+    rows = standings(page)
+    winners = {p.winner.name for p in Pairing.objects.filter(round__tournament=tournament)
+               .select_related("team_a", "team_b")}
+    assert [int(r[0]) for r in rows] == [1, 2, 3, 4]
+    assert {rows[0][1], rows[1][1]} == winners
+    assert [int(r[3]) for r in rows] == [1, 1, 0, 0]  # won
+    expect(page.locator("#round-1 .pill.won")).to_have_count(2)
+
+    # Board 1's record and replay: every move listed; the replay steps by keys to the end.
+    page.locator("#round-1 a.record-link").first.click()
+    expect(page.locator("#record-result")).to_contain_text("won the match")
+    moves = page.locator("#record-moves tr[id^=move-]").count()
+    assert moves > 0
+    page.locator("#record-replay-link").click()
+    expect(page.locator("#replay-position")).to_have_text(f"Move 0 of {moves}")
+    expect(page.locator("#replay-hands .playing-card")).to_have_count(108)
+    page.wait_for_load_state()  # replay.js (deferred) listens for the keys
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#replay-position")).to_have_text(f"Move 1 of {moves}")
+    assert re.search(r"step=1\b", page.url)
+    page.keyboard.press("End")
+    expect(page.locator("#replay-position")).to_have_text(f"Move {moves} of {moves}")
+    expect(page.locator("#result")).to_contain_text("wins the match")
+    page.select_option("#replay-seat", "1")
+    expect(page.locator("#replay-hands .replay-hand")).to_have_count(1)
+    print(f"done in {time.monotonic() - started:.1f}s")
