@@ -26,8 +26,9 @@ class SignUpForm(UserCreationForm):
         help_texts = {"email": _("Optional; needed only to reset a forgotten password.")}
 
     def clean_username(self) -> str:
+        # Django's check for a taken name (any case) adds its error and returns None.
         username = super().clean_username()
-        if username.lower() in RESERVED_USERNAMES:
+        if username and username.lower() in RESERVED_USERNAMES:
             raise ValidationError(_("This username is reserved. Please choose another."))
         return username
 

@@ -50,6 +50,20 @@ def test_signup_refuses_reserved_username(client, password) -> None:
     assert not User.objects.filter(username="login").exists()
 
 
+@pytest.mark.parametrize("taken", ["ana", "ANA", "Ana"])
+def test_signup_with_a_taken_username_is_a_form_error(client, make_user, password,
+                                                       taken) -> None:
+    """A name already used, in any case, is refused on the form (never a 500)."""
+    make_user("ana")
+    response = client.post(
+        reverse("signup"),
+        {"username": taken, "password1": password, "password2": password},
+    )
+    assert response.status_code == 200
+    assert response.context["form"].errors["username"]
+    assert User.objects.filter(username__iexact="ana").count() == 1
+
+
 def test_login_then_logout(client, user, password) -> None:
     """Logging in authenticates the session; logging out (POST) ends it."""
     response = client.post(reverse("login"), {"username": "player", "password": password})
