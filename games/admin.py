@@ -1,7 +1,9 @@
 """Admin for tables and matches: read-only records, and never a hand (the brief's secrecy rule).
 
-``Match.state`` holds every hand, and a move's events can hold a pending claim's cards, so
-neither is ever displayed here; moves show their action only once the match is over.
+``Match.state`` holds every hand, a move's events can hold a pending claim's cards, and the seed
+deals every round, so none of them is displayed (the seed only once the match is over) nor can
+be searched or filtered on (``lookup_allowed``); moves show their action only once the match is
+over. Seats and rules cannot be edited once a table's match has started.
 """
 
 from __future__ import annotations
@@ -11,6 +13,12 @@ from django.utils.translation import gettext_lazy as _
 
 from games.models import Match, Move, Round, Seat, Table, TributeRecord
 
+SECRET_LOOKUPS = ("state", "seed", "action", "events")
+
+
+def _open(table: Table | None) -> bool:
+    return table is None or table.status == Table.Status.OPEN
+
 
 class SeatInline(admin.TabularInline):
     model = Seat
@@ -19,17 +27,34 @@ class SeatInline(admin.TabularInline):
     readonly_fields = ("number",)
     can_delete = False
 
+    def has_change_permission(self, request, obj=None) -> bool:
+        # Sitting someone at a live table would show them that seat's hand.
+        return _open(obj) and super().has_change_permission(request, obj)
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
     list_display = ("name", "host", "players", "status", "visibility", "rated", "created_at")
     list_filter = ("status", "visibility", "rated", "players")
     search_fields = ("name", "host__username")
-    readonly_fields = ("invite_code", "created_at")
     inlines = [SeatInline]
+
+    def get_readonly_fields(self, request, obj=None):
+        if _open(obj):
+            return ("invite_code", "created_at")
+        return ("host", "players", "options", "rated", "status", "spectator_delay",
+                "invite_code", "created_at")
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
+    def lookup_allowed(self, lookup, value, request=None) -> bool:
+        if lookup.split("__")[0] in SECRET_LOOKUPS:
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
     def has_add_permission(self, request, obj=None) -> bool:
         return False
 
@@ -54,10 +79,14 @@ class MatchAdmin(ReadOnlyAdmin):
     list_display = ("table", "phase", "round_no", "level_team0", "level_team1", "winner_team",
                     "version", "started_at")
     list_filter = ("phase",)
-    fields = ("table", "seed", "phase", "round_no", "level_team0", "level_team1", "version",
-              "deadline", "deadline_kind", "winner_team", "started_at", "finished_at")
+    fields = ("table", "public_seed", "phase", "round_no", "level_team0", "level_team1",
+              "version", "deadline", "deadline_kind", "winner_team", "started_at", "finished_at")
     readonly_fields = fields
     inlines = [RoundInline]
+
+    @admin.display(description=_("seed"))
+    def public_seed(self, match: Match) -> str:
+        return str(match.seed) if match.is_over else _("hidden until the match is over")
 
 
 @admin.register(Move)

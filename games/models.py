@@ -38,7 +38,7 @@ class Table(models.Model):
     host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
                              related_name="hosted_tables")
     players = models.PositiveSmallIntegerField(_("seats"), default=4)
-    options = models.JSONField(_("rules options"), default=dict)
+    options = models.JSONField(_("rules options"), default=dict, blank=True)
     rated = models.BooleanField(_("rated"), default=False)
     visibility = models.CharField(_("visibility"), max_length=10, choices=Visibility,
                                   default=Visibility.PUBLIC)

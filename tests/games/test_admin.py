@@ -46,3 +46,38 @@ def test_matches_cannot_be_edited_in_the_admin(staff_client, make_table, start_w
     response = staff_client.post(f"/admin/games/match/{match.pk}/delete/", {"post": "yes"})
     assert response.status_code == 403
     assert Match.objects.filter(pk=match.pk).exists()
+
+
+@pytest.mark.parametrize("url", [
+    "/admin/games/match/?state__icontains=RJ",
+    "/admin/games/match/?seed=1",
+    "/admin/games/move/?action__icontains=RJ",
+    "/admin/games/move/?events__icontains=cards",
+])
+def test_secret_fields_cannot_be_searched_in_the_admin(staff_client, make_table,
+                                                       start_with_hands, url):
+    """Filtering on the state, seed or move contents would find hidden cards: refused."""
+    table = make_table(["ana", "bo", "cy", "di"])
+    start_with_hands(table, HANDS, leader=0)
+    assert staff_client.get(url).status_code == 400
+
+
+def test_the_seed_is_hidden_while_the_match_is_live(staff_client, make_table,
+                                                    start_with_hands):
+    """The seed deals every round, so the admin shows it only after the match."""
+    table = make_table(["ana", "bo", "cy", "di"])
+    match = start_with_hands(table, HANDS, leader=0)
+    Match.objects.filter(pk=match.pk).update(seed=987654321)
+    html = staff_client.get(f"/admin/games/match/{match.pk}/change/").content.decode()
+    assert "987654321" not in html
+    assert "hidden until the match is over" in html
+
+
+def test_seats_of_a_started_table_cannot_be_changed_in_the_admin(staff_client, make_user,
+                                                                 make_table, start_with_hands):
+    """Sitting oneself at a live table would show that seat's hand: the seats are read-only."""
+    table = make_table(["ana", "bo", "cy", "di"])
+    start_with_hands(table, HANDS, leader=0)
+    html = staff_client.get(f"/admin/games/table/{table.pk}/change/").content.decode()
+    assert 'name="seats-0-user"' not in html
+    assert 'name="options"' not in html
