@@ -259,3 +259,30 @@ def test_a_full_table_says_the_host_can_start(make_user) -> None:
     host.force_login(ana)
     page = host.get(reverse("games:table", args=[table.pk])).content.decode()
     assert "Start the match when you are ready." in page and 'id="start-match"' in page
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_heartbeat_renews_a_spectator_silently(make_user, close_db):
+    """table.js's heartbeat renews the spectator's place in the count and gets no answer; a
+    seated player's heartbeat counts nobody."""
+    from games.consumers import HEARTBEAT
+
+    match, users = await sync_to_async(setup_match)(make_user)
+    watcher = await connect(match.table_id, users["watcher"])
+    ana = await connect(match.table_id, users["ana"])
+    await frame(watcher)
+    await frame(ana)
+    key = spectating._key(match.table_id)
+    members = await sync_to_async(spectating._redis().zrange)(key, 0, -1, withscores=True)
+    (member, before), = members
+    await sync_to_async(spectating._redis().zadd)(key, {member: before - 100})
+    await watcher.send_to(HEARTBEAT)
+    await ana.send_to(HEARTBEAT)
+    assert await watcher.receive_nothing(timeout=0.5)
+    assert await ana.receive_nothing(timeout=0.1)
+    (_, after), = await sync_to_async(spectating._redis().zrange)(key, 0, -1, withscores=True)
+    assert after > before - 100 + 50
+    assert await sync_to_async(spectating.count)(match.table_id) == 1
+    for ws in (watcher, ana):
+        await ws.disconnect()
