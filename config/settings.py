@@ -139,6 +139,14 @@ CHANNEL_LAYERS = {
 }
 CELERY_BROKER_URL = embedded_redis.kombu_url(REDIS_URL)
 CELERY_TASK_DEFAULT_QUEUE = f"{REDIS_NAMESPACE}celery"
+# Timers are Celery tasks; a restart of Redis or the worker can lose them. The sweep applies
+# any deadline overdue by more than 2 s (DESIGN.md rule 3), every few seconds.
+CELERY_BEAT_SCHEDULE = {
+    "sweep-overdue-timers": {
+        "task": "games.tasks.sweep",
+        "schedule": float(os.environ.get("GAMES_SWEEP_SECONDS", "5")),
+    },
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Timers must really wait (DESIGN.md rule 3): never run tasks inline.
 CELERY_TASK_ALWAYS_EAGER = False

@@ -8,6 +8,7 @@ then renders its own regions from its own view (rule 2). Connecting sends everyt
 from __future__ import annotations
 
 import json
+import time
 from types import SimpleNamespace
 
 from asgiref.sync import async_to_sync
@@ -23,6 +24,9 @@ from games.models import Match, Seat, Table
 from games.presenters import spectators_context, table_context
 
 MAX_MESSAGE_BYTES = 4096
+#: A page may send this many actions per second on average (bursts up to the same number);
+#: beyond that its messages are dropped: each one may cost a full re-render of the table.
+MESSAGES_PER_SECOND = 5
 #: What table.js sends every ``spectating.HEARTBEAT_SECONDS`` to stay in the spectator count.
 HEARTBEAT = '{"heartbeat":1}'
 
@@ -42,6 +46,8 @@ class TableConsumer(WebsocketConsumer):
         self.counted = False  # this socket is in the table's spectator count
         self.shown_spectators: int | None = None
         self.last_delay = 0
+        self.allowance = float(MESSAGES_PER_SECOND)
+        self.checked_at = time.monotonic()
         async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
         self.accept()
         self.send_regions()
@@ -58,7 +64,21 @@ class TableConsumer(WebsocketConsumer):
                 spectating.join(self.table_id, self.channel_name)
             return
         with translation.override(self.language):
+            if not self.within_rate():
+                self.send_flash(_("Too many messages: slow down."))
+                return
             self.answer(text_data)
+
+    def within_rate(self) -> bool:
+        """A token bucket per socket: ``MESSAGES_PER_SECOND`` refills each second."""
+        now = time.monotonic()
+        self.allowance = min(float(MESSAGES_PER_SECOND),
+                             self.allowance + (now - self.checked_at) * MESSAGES_PER_SECOND)
+        self.checked_at = now
+        if self.allowance < 1:
+            return False
+        self.allowance -= 1
+        return True
 
     def answer(self, text_data: str | None) -> None:
         payload = parse_message(text_data)
@@ -190,7 +210,7 @@ def parse_message(text: str | None) -> dict | None:
         return None
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # deep nesting fits in 4 KB and exhausts the parser
         return None
     if not isinstance(data, dict):
         return None

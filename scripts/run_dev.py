@@ -106,7 +106,11 @@ def main(argv: list[str] | None = None) -> int:
             os.environ["REDIS_URL"] = redis_server.url
             print(f"Private Redis on {redis_server.socket_path}", flush=True)
         _prepare_database()
-        children["celery"] = _spawn("celery", "-A", "config", "worker", "--loglevel=INFO")
+        # -B: the worker also runs the beat schedule (the sweep for lost timers); production
+        # runs `celery -A config beat` as its own process instead.
+        children["celery"] = _spawn("celery", "-A", "config", "worker", "-B",
+                                    "--schedule", str(args.state_dir / "celerybeat-schedule"),
+                                    "--loglevel=INFO")
         children["daphne"] = _spawn(
             "daphne", "-b", args.host, "-p", str(args.port), "config.asgi:application"
         )

@@ -174,3 +174,33 @@ async def test_a_foreign_origin_is_refused(make_user):
                                headers=[(b"origin", b"http://evil.example")])
     connected, _ = await ws.connect()
     assert not connected
+
+
+async def test_deeply_nested_json_is_refused_not_a_crash(make_user):
+    """A message of 2,000 nested lists (under the size limit) gets an error, the socket stays."""
+    match, users = await sync_to_async(setup_match)(make_user)
+    bo = await connect(match.table_id, users["bo"])
+    await frame(bo)
+    await bo.send_to("[" * 2000 + "]" * 2000)
+    assert 'id="flash"' in await frame(bo)
+    await bo.send_to(json.dumps({"action": "play", "cards": ["5H"], "version": 0}))
+    assert "5H" in cards_in(await frame(bo))  # still connected and playing
+    await bo.disconnect()
+
+
+async def test_a_flood_of_messages_is_throttled(make_user):
+    """Past a few messages a second a page's messages are dropped with one kind of notice,
+    so stale messages cannot make the server re-render the table hundreds of times."""
+    match, users = await sync_to_async(setup_match)(make_user)
+    ana = await connect(match.table_id, users["ana"])
+    await frame(ana)
+    for _ in range(30):
+        await ana.send_to(json.dumps({"action": "pass", "version": 99}))
+    frames = []
+    while not await ana.receive_nothing(timeout=1):
+        frames.append(await ana.receive_from())
+    snapshots = [f for f in frames if 'id="hand"' in f]
+    throttled = [f for f in frames if "slow down" in f]
+    assert len(snapshots) <= 6
+    assert len(throttled) >= 20
+    await ana.disconnect()

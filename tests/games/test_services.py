@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import threading
+from datetime import timedelta
 
 import pytest
 from django.db import connection
+from django.utils import timezone
 
 from games import services
 from games.engine.cards import FACE
@@ -200,12 +202,8 @@ def test_round_and_match_records_follow_the_events(make_table, start_with_hands)
     assert match.phase == "round_over" and match.deadline_kind == "next_round"
 
 
-def _past():
-    from datetime import timedelta
-
-    from django.utils import timezone
-
-    return timezone.now() - timedelta(seconds=1)
+def _past(seconds: float = 1):
+    return timezone.now() - timedelta(seconds=seconds)
 
 
 def test_auto_pass_answers_the_window_for_a_person_who_asked(make_table, start_with_hands):
@@ -231,3 +229,13 @@ def test_an_abandoned_table_takes_no_more_moves(make_table, start_with_hands):
     result = submit(match, table.host, action="play", cards=["3C"])
     assert (result.ok, result.code) == (False, "abandoned")
     assert not Move.objects.filter(match=match).exists()
+
+
+def test_the_sweep_applies_a_deadline_whose_task_was_lost(make_table, start_with_hands):
+    """A turn overdue by more than the grace (its Celery task lost in a restart) is applied."""
+    table = make_table(["ana", "bo", "cy", "di"])
+    match = start_with_hands(table, HANDS_4, leader=0)
+    assert services.sweep_overdue() == 0  # nothing overdue yet
+    Match.objects.filter(pk=match.pk).update(deadline=_past(seconds=5))
+    assert services.sweep_overdue() == 1
+    assert state_of(match).top.cards == ("3C",)
