@@ -23,8 +23,10 @@ $(VENV)/.installed-test: pyproject.toml | $(PY)
 	$(PY) -m pip install --quiet -e '.[test]'
 	@touch $@ $(VENV)/.installed-run
 
+# `make run PORT=8123` serves on another port.
+PORT ?= 8000
 run: $(VENV)/.installed-run
-	DJANGO_DEBUG=1 $(PY) scripts/run_dev.py
+	DJANGO_DEBUG=1 $(PY) scripts/run_dev.py --port $(PORT)
 
 # The tests need PostgreSQL and Redis (not SQLite, not the private Redis) and chromium.
 # DJANGO_DEBUG=1 only relaxes HTTPS-only settings for the test servers; tests/test_settings.py
