@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 from playwright.sync_api import expect
@@ -71,3 +72,25 @@ def describe(violations: list[dict]) -> str:
         indent=1,
         ensure_ascii=False,
     )
+
+
+def play_until(page, done, seconds: float = 90) -> bool:
+    """Play as a person would (hint and play on our turn, pass when nothing beats the top play,
+    pass claim windows) until ``done(page)`` is true; whether it became true in time."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if done(page):
+            return True
+        try:
+            if page.locator("#status.my-turn").count():
+                if page.locator("#play-button").is_enabled():
+                    page.click("#hint-button", timeout=2000)
+                    page.click("#play-button", timeout=2000)
+                else:
+                    page.click("#pass-button", timeout=2000)
+        except PlaywrightError:
+            pass  # a region was re-rendered under the click: look again
+        page.wait_for_timeout(100)
+    return False

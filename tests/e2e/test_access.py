@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import axe_violations, describe, open_started_table, sign_up_in
+from tests.e2e.helpers import (
+    axe_violations,
+    describe,
+    open_started_table,
+    play_until,
+    sign_up_in,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -44,8 +50,7 @@ def test_axe_finds_no_serious_problem_on_the_main_pages(new_page, language: str)
     assert_accessible(anonymous, f"table, spectator ({language})")
 
     # A claim window on a seat's page: the claim bar is open over the hand.
-    claim = player.locator("#claim-form")
-    expect(claim).to_be_visible(timeout=60_000)
+    assert play_until(player, lambda p: p.locator("#claim-form").is_visible())
     assert_accessible(player, f"table, claim window ({language})")
 
 
