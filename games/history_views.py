@@ -7,6 +7,8 @@ secret, so both are refused with a message (HTTP 409) and the record shows what 
 
 from __future__ import annotations
 
+from django.contrib.auth import get_user_model
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
@@ -132,3 +134,37 @@ def _move_at(match: Match, step: int, names: dict) -> dict | None:
     return {"seq": move.seq, "round_no": move.round_no, "time": move.created_at,
             "who": names[move.seat] if move.seat is not None else _("the clock"),
             "lines": history.move_lines(move, names, reveal=True)}
+
+
+# --- a player's matches -------------------------------------------------------------------------
+
+MATCHES_PER_PAGE = 25
+
+
+@require_GET
+def player_matches(request: HttpRequest, username: str) -> HttpResponse:
+    """Every match ``username`` had a seat in, newest first, with its result and links to its
+    record and replay. Private tables the viewer may not watch are left out."""
+    player = get_object_or_404(get_user_model(), username=username, is_active=True)
+    seats = (Seat.objects.filter(user=player, table__match__isnull=False)
+             .select_related("table", "table__match")
+             .order_by("-table__match__started_at"))
+    visible = [s for s in seats.iterator()
+               if s.table.visibility == s.table.Visibility.PUBLIC
+               or access.can_watch(s.table, request.user, request.session)]
+    page = Paginator(visible, MATCHES_PER_PAGE).get_page(request.GET.get("page"))
+    rows = []
+    for seat in page:
+        table, match = seat.table, seat.table.match
+        people = history.players(table)
+        rows.append({
+            "table": table, "match": match, "seat": seat.number, "team": seat.team,
+            "partners": [p["name"] for p in people
+                         if p["team"] == seat.team and p["seat"] != seat.number],
+            "opponents": [p["name"] for p in people if p["team"] != seat.team],
+            "finished": history.is_finished(match),
+            "stopped": table.status == table.Status.ABANDONED,
+            "won": match.winner_team == seat.team,
+        })
+    return render(request, "games/player_matches.html",
+                  {"player": player, "page": page, "rows": rows})

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from games import spectating
 from games.engine.cards import face_name
 from games.models import Seat, Table
 
@@ -63,6 +64,14 @@ def _rows(tables) -> list[dict]:
     return rows
 
 
+def _with_spectators(rows: list[dict]) -> list[dict]:
+    """Live rows with how many watch each table (Redis, one round trip)."""
+    watching = spectating.counts(row["table"].pk for row in rows)
+    for row in rows:
+        row["spectators"] = watching.get(row["table"].pk, 0)
+    return rows
+
+
 def _finished(tables) -> list[dict]:
     """The latest finished public matches, to replay: who won, in how many rounds."""
     rows = []
@@ -84,7 +93,8 @@ def lobby_context(user) -> dict:
     public = base.filter(visibility=Table.Visibility.PUBLIC)
     context = {
         "open_tables": _rows(public.filter(status=Table.Status.OPEN)[:LIST_LENGTH]),
-        "live_tables": _rows(public.filter(status=Table.Status.PLAYING)[:LIST_LENGTH]),
+        "live_tables": _with_spectators(
+            _rows(public.filter(status=Table.Status.PLAYING)[:LIST_LENGTH])),
         "finished_tables": _finished(public),
         "my_tables": [],
     }

@@ -18,4 +18,6 @@ urlpatterns = [
     path("matches/<int:match_id>/replay/", history_views.match_replay, name="match_replay"),
     path("matches/<int:match_id>/export.json", history_views.match_export,
          name="match_export"),
+    path("players/<str:username>/matches/", history_views.player_matches,
+         name="player_matches"),
 ]

@@ -348,3 +348,27 @@ def test_a_live_match_is_linked_to_its_record_from_the_profile(live_with_pending
     profile = client_for().get(reverse("profile", args=["ana"])).content.decode()
     assert reverse("games:match_record", args=[match.pk]) in profile
     assert reverse("games:match_replay", args=[match.pk]) not in profile
+
+
+def test_a_players_matches_page_lists_every_match_with_its_links(finished_match, make_user):
+    """/players/<name>/matches/: each match with partners, opponents, result and links; a
+    private table the viewer may not watch is left out; the profile links the page."""
+    match = finished_match
+    client = client_for()
+    profile = client.get(reverse("profile", args=["ana"])).content.decode()
+    url = reverse("games:player_matches", args=["ana"])
+    assert f'href="{url}" id="all-matches-link"' in profile
+    page = client.get(url).content.decode()
+    row = page.split(f'id="player-match-{match.pk}"', 1)[1].split("</tr>", 1)[0]
+    assert "bo" in row and "AI 2, cy" in row
+    assert ("won" if match.winner_team == 0 else "lost") in row
+    assert reverse("games:match_replay", args=[match.pk]) in row
+    ana, zed = match.table.seats.get(number=0).user, make_user("zed")
+    secret = stewarding.open_table(zed, name="secret", options={}, start=True, seed=3,
+                                   visibility="private",
+                                   seats=[(ana, ""), (zed, ""), (None, "random"), (None, "random")])
+    secret_match = Match.objects.get(table=secret)
+    assert f'id="player-match-{secret_match.pk}"' not in client.get(url).content.decode()
+    mine = client_for(secret.host).get(url).content.decode()
+    assert f'id="player-match-{secret_match.pk}"' in mine and "playing, round 1" in mine
+    assert client.get(reverse("games:player_matches", args=["nobody"])).status_code == 404

@@ -286,3 +286,16 @@ async def test_a_heartbeat_renews_a_spectator_silently(make_user, close_db):
     assert await sync_to_async(spectating.count)(match.table_id) == 1
     for ws in (watcher, ana):
         await ws.disconnect()
+
+
+@pytest.mark.django_db
+def test_the_lobby_shows_how_many_watch_each_live_match(make_table) -> None:
+    """The live matches list counts each table's spectators (one Redis round trip)."""
+    table = make_table(["ana", None, None, None])
+    tables.start(table.pk, table.host, seed=1)
+    for socket_id in ("a", "b", "c"):
+        spectating.join(table.pk, socket_id)
+    assert spectating.counts([table.pk, 424242]) == {table.pk: 3, 424242: 0}
+    lobby = Client().get(reverse("games:lobby")).content.decode()
+    row = lobby.split(f'id="lobby-table-{table.pk}"', 1)[1].split("</li>", 1)[0]
+    assert "3 watching" in row
