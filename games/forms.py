@@ -71,6 +71,10 @@ class CreateTableForm(forms.Form):
         label=_("Who can find it"), choices=Table.Visibility.choices,
         initial=Table.Visibility.PUBLIC,
         help_text=_("A private table is not listed; share its invite link."))
+    spectator_delay = forms.IntegerField(
+        label=_("Spectator delay (plays)"), min_value=0, max_value=50, initial=0, required=False,
+        help_text=_("Spectators see the table this many plays late, so nobody watching can tell "
+                    "a player what is happening now. Players always see it live."))
 
     def options(self) -> dict:
         """The §10 options dict of a valid form."""

@@ -43,7 +43,8 @@ def create_table(request: HttpRequest) -> HttpResponse:
         try:
             table = tables.create_table(
                 request.user, name=data["name"], players=data["seats"], options=form.options(),
-                rated=data["rated"], visibility=data["visibility"])
+                rated=data["rated"], visibility=data["visibility"],
+                spectator_delay=data["spectator_delay"] or 0)
         except tables.TableError as e:
             form.add_error(None, str(e))
         else:

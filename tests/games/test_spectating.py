@@ -299,3 +299,22 @@ def test_the_lobby_shows_how_many_watch_each_live_match(make_table) -> None:
     lobby = Client().get(reverse("games:lobby")).content.decode()
     row = lobby.split(f'id="lobby-table-{table.pk}"', 1)[1].split("</li>", 1)[0]
     assert "3 watching" in row
+
+
+@pytest.mark.django_db
+def test_the_host_sets_the_spectator_delay_when_opening_a_table(client, user) -> None:
+    """The create-table form takes the delay (0–50 plays); leaving it empty means none."""
+    from games.models import Table
+
+    client.force_login(user)
+    data = {"name": "Delayed", "seats": "4", "target_level": "A", "claim_window_seconds": "4",
+            "turn_seconds": "30", "two_position": "low", "bomb_order": "four_one_four_top",
+            "lead_after_out": "teammate", "first_lead": "top_payer", "visibility": "public"}
+    assert client.post(reverse("games:create_table"), {**data, "spectator_delay": "4"}
+                       ).status_code == 302
+    assert Table.objects.get(name="Delayed").spectator_delay == 4
+    client.post(reverse("games:create_table"), {**data, "name": "Live"})
+    assert Table.objects.get(name="Live").spectator_delay == 0
+    response = client.post(reverse("games:create_table"), {**data, "name": "Too late",
+                                                           "spectator_delay": "51"})
+    assert response.status_code == 200 and not Table.objects.filter(name="Too late").exists()
