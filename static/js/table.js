@@ -12,6 +12,14 @@
 (function () {
   "use strict";
 
+  // Reconnect quickly after a drop or a server restart: a turn lasts seconds, so the
+  // extension's default exponential backoff (up to a minute) would time the seat out.
+  if (window.htmx) {
+    htmx.config.wsReconnectDelay = function (retryCount) {
+      return Math.min(500 * Math.pow(2, retryCount), 5000) * (0.5 + Math.random() / 2);
+    };
+  }
+
   function newClientId() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     return "c" + Date.now().toString(36) + Math.random().toString(36).slice(2);
