@@ -285,6 +285,18 @@ def test_lobby_lists_open_tables_and_live_matches(client, make_user, open_table)
     assert 'id="lobby-lists"' in lists and f'id="lobby-table-{live.pk}"' in lists
 
 
+def test_a_full_table_waiting_to_start_is_offered_to_watch_not_join(client, make_user) -> None:
+    """Every seat taken: the open table's lobby row says Watch, an open seat says Join."""
+    full = tables.create_table(make_user("cy"), name="Full one", players=2, options={})
+    tables.fill_with_ai(full.pk, full.host)
+    spare = tables.create_table(make_user("di"), name="Spare one", players=2, options={})
+    lists = client.get(reverse("games:lobby_lists")).content.decode()
+    full_row = lists.split(f'id="lobby-table-{full.pk}"')[1].split("</li>")[0]
+    spare_row = lists.split(f'id="lobby-table-{spare.pk}"')[1].split("</li>")[0]
+    assert ">Watch</a>" in full_row and ">Join</a>" not in full_row
+    assert ">Join</a>" in spare_row
+
+
 def test_lobby_shows_the_create_button_to_players_only(client, user) -> None:
     assert reverse("games:create_table") not in client.get(reverse("games:lobby")).content.decode()
     client.force_login(user)
