@@ -195,6 +195,7 @@ def key_pages(world) -> list[tuple[str, str | None]]:
         (reverse("leagues:list"), "ana"),
         (reverse("password_reset"), None),
         (reverse("games:match_record", args=[world["table"].match.pk]), "ana"),
+        (reverse("games:player_matches", args=["ana"]), "ana"),
     ]
 
 
@@ -210,9 +211,21 @@ def render(url: str, username: str | None, language: str) -> str:
     return html
 
 
+def same_in(language: str) -> re.Pattern:
+    """Texts the catalogue translates as they are in English ("AI %(number)s" in Indonesian):
+    a page may show them; as a pattern with the placeholders filled by anything."""
+    parts = [
+        ".+?".join(re.escape(piece) for piece in PLACEHOLDER.split(entry.msgid))
+        for entry in catalogue(language)
+        if entry.msgstr == entry.msgid and PLACEHOLDER.search(entry.msgid)
+    ]
+    return re.compile("|".join(parts) or "(?!)")
+
+
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_key_pages_show_no_english_interface_string(world, language: str) -> None:
     fragments = english_fragments()
+    legitimate = same_in(language)
     user_data = {"ana", "budi", "414 ★", "★ 2"}
     problems = []
     for url, username in key_pages(world):
@@ -227,7 +240,7 @@ def test_key_pages_show_no_english_interface_string(world, language: str) -> Non
         for chunk in chunks:
             if (
                 chunk in english
-                and words(chunk) >= 2
+                and words(legitimate.sub("", chunk)) >= 2
                 and chunk not in user_data
                 and not any(allowed in chunk for allowed in ALWAYS_ALLOWED)
             ):
