@@ -6,6 +6,7 @@ import json
 import time
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import expect
 
 PASSWORD = "e2e-long-passphrase-414"
@@ -94,3 +95,21 @@ def play_until(page, done, seconds: float = 90) -> bool:
             pass  # a region was re-rendered under the click: look again
         page.wait_for_timeout(100)
     return False
+
+
+@pytest.fixture(autouse=True)
+def stop_tables_after_the_test(transactional_db):
+    """After a browser test, stop every match still running (stewarding.abandon moves the timer
+    token, so pending AI turns and timeouts do nothing) and let in-flight tasks finish: the
+    live worker then no longer writes while pytest-django empties the database."""
+    yield
+    from games import stewarding
+    from games.models import Table
+
+    live = Table.objects.filter(status__in=[Table.Status.OPEN, Table.Status.PLAYING])
+    for table_id in live.values_list("pk", flat=True):
+        try:
+            stewarding.abandon(table_id)
+        except Exception:  # noqa: BLE001 - a table that finished meanwhile is fine
+            pass
+    time.sleep(0.5)

@@ -12,6 +12,7 @@ from tests.e2e.helpers import (
     open_started_table,
     play_until,
     sign_up_in,
+    stop_tables_after_the_test,  # noqa: F401 - autouse fixture
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -19,7 +19,12 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import SCREENSHOTS, open_started_table, sign_up_in
+from tests.e2e.helpers import (  # noqa: F401 - stop_tables_after_the_test is an autouse fixture
+    SCREENSHOTS,
+    open_started_table,
+    sign_up_in,
+    stop_tables_after_the_test,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
