@@ -140,14 +140,19 @@ def _turn_error(state: State, seat: int) -> Rejection | None:
 
 # --- handlers -----------------------------------------------------------------------------------
 
-def _play(state: State, action: Play, events: list[dict]):
+def _cards_of(state: State, action) -> tuple[str, ...] | Rejection:
+    """The action's cards, parsed, once its seat is known to be able to act at all."""
     cards = _parse(action.cards)
     if isinstance(cards, Rejection):
         return cards
+    return _seat_error(state, action.seat) or cards
+
+
+def _play(state: State, action: Play, events: list[dict]):
+    cards = _cards_of(state, action)
+    if isinstance(cards, Rejection):
+        return cards
     seat = action.seat
-    error = _seat_error(state, seat)
-    if error:
-        return error
     if state.phase == WINDOW and state.options.bomb_in_window:
         return _bomb_into_window(state, seat, cards, events)
     error = _turn_error(state, seat)
@@ -200,13 +205,10 @@ def _pass(state: State, action: Pass, events: list[dict]):
 
 def _claim(mode: str):
     def handler(state: State, action, events: list[dict]):
-        cards = _parse(action.cards)
+        cards = _cards_of(state, action)
         if isinstance(cards, Rejection):
             return cards
         seat = action.seat
-        error = _seat_error(state, seat)
-        if error:
-            return error
         code = check_claim(state, seat, mode, cards)
         if code:
             return Rejection(code)
