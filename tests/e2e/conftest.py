@@ -56,9 +56,12 @@ def server_env(django_db_setup, django_db_blocker) -> dict:
     }
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def live_url(server_env) -> Iterator[str]:
-    """Daphne serving the ASGI app (HTTP + WebSockets) and a Celery worker beside it."""
+    """Daphne serving the ASGI app (HTTP + WebSockets) and a Celery worker beside it.
+
+    Module-scoped: once a browser module is done, its worker must not go on writing while the
+    suite's later transactional tests flush the database (a flush deadlocked once)."""
     port = _free_port()
     celery = [sys.executable, "-m", "celery", "-A", "config"]
     subprocess.run([*celery, "purge", "-f"], cwd=ROOT, env=server_env, check=True,
