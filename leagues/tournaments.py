@@ -224,22 +224,21 @@ def do_start(tournament: Tournament, by) -> Tournament:
 
 def do_pause(tournament: Tournament, by) -> Tournament:
     """Pause: no new round until resumed; matches in play carry on."""
-    with transaction.atomic():
-        tournament = _locked(tournament)
-        _check_status(tournament, Status.RUNNING)
-        tournament.status = Status.PAUSED
-        tournament.save(update_fields=["status"])
-        _log(tournament, by, "pause")
-    return tournament
+    return _switch(tournament, by, Status.RUNNING, Status.PAUSED, "pause")
 
 
 def do_resume(tournament: Tournament, by) -> Tournament:
+    """Resume a paused tournament: rounds may be generated again."""
+    return _switch(tournament, by, Status.PAUSED, Status.RUNNING, "resume")
+
+
+def _switch(tournament: Tournament, by, before: str, after: str, action: str) -> Tournament:
     with transaction.atomic():
         tournament = _locked(tournament)
-        _check_status(tournament, Status.PAUSED)
-        tournament.status = Status.RUNNING
+        _check_status(tournament, before)
+        tournament.status = after
         tournament.save(update_fields=["status"])
-        _log(tournament, by, "resume")
+        _log(tournament, by, action)
     return tournament
 
 
