@@ -75,6 +75,19 @@ def describe(violations: list[dict]) -> str:
     )
 
 
+def take_turn(page) -> bool:
+    """If it is our turn: take the hint and play it, or pass when nothing beats the top play.
+    Returns whether it was our turn."""
+    if not page.locator("#status.my-turn").count():
+        return False
+    if page.locator("#play-button").is_enabled():
+        page.click("#hint-button", timeout=2000)
+        page.click("#play-button", timeout=2000)
+    else:
+        page.click("#pass-button", timeout=2000)
+    return True
+
+
 def play_until(page, done, seconds: float = 90) -> bool:
     """Play as a person would (hint and play on our turn, pass when nothing beats the top play,
     pass claim windows) until ``done(page)`` is true; whether it became true in time."""
@@ -85,12 +98,7 @@ def play_until(page, done, seconds: float = 90) -> bool:
         if done(page):
             return True
         try:
-            if page.locator("#status.my-turn").count():
-                if page.locator("#play-button").is_enabled():
-                    page.click("#hint-button", timeout=2000)
-                    page.click("#play-button", timeout=2000)
-                else:
-                    page.click("#pass-button", timeout=2000)
+            take_turn(page)
         except PlaywrightError:
             pass  # a region was re-rendered under the click: look again
         page.wait_for_timeout(100)

@@ -24,6 +24,7 @@ from tests.e2e.helpers import (  # noqa: F401 - stop_tables_after_the_test is an
     open_started_table,
     sign_up_in,
     stop_tables_after_the_test,
+    take_turn,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -137,12 +138,8 @@ def test_table_on_a_phone(new_page) -> None:
                 expect(page.locator("#status")).not_to_have_attribute(
                     "data-version", version, timeout=8000
                 )
-            elif page.locator("#status.my-turn").count():
-                if page.locator("#play-button").is_enabled():
-                    page.click("#hint-button", timeout=2000)
-                    page.click("#play-button", timeout=2000)
-                else:
-                    page.click("#pass-button", timeout=2000)
+            else:
+                take_turn(page)
         except PlaywrightError:
             pass  # a region was re-rendered under the click: look again
         page.wait_for_timeout(100)
