@@ -25,8 +25,10 @@
     var el = document.activeElement;
     focusedId = el && el.id ? el.id : null;
   });
+  // Free the keys as soon as the new step is in the page (same task as the swap), so a key
+  // pressed the moment the position changes is not dropped.
+  document.addEventListener("htmx:afterSwap", function () { busy = false; });
   document.addEventListener("htmx:afterSettle", function () {
-    busy = false;
     var again = focusedId && document.getElementById(focusedId);
     if (again && again.focus) again.focus({ preventScroll: true });
   });
