@@ -47,10 +47,18 @@ class Table(models.Model):
         _("spectator delay (plays)"), default=0,
         help_text=_("Spectators see the table this many plays late."))
     status = models.CharField(max_length=10, choices=Status, default=Status.OPEN)
+    #: Bumped (under the table lock) whenever the seating or status changes, so pushed
+    #: snapshots of one match version are still ordered (``games.frames``).
+    revision = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [
+            # The lobby's lists: public tables by status, newest first.
+            models.Index(fields=["visibility", "status", "-created_at"],
+                         name="table_lobby_idx"),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -130,6 +138,14 @@ class Match(models.Model):
 
     class Meta:
         verbose_name_plural = "matches"
+        indexes = [
+            # The sweep: running matches whose deadline passed.
+            models.Index(fields=["deadline"], name="match_running_deadline_idx",
+                         condition=models.Q(winner_team__isnull=True)),
+            # The lobby's and history's latest finished matches.
+            models.Index(fields=["-finished_at"], name="match_finished_idx",
+                         condition=models.Q(finished_at__isnull=False)),
+        ]
 
     def __str__(self) -> str:
         return f"match at {self.table}"
