@@ -1,0 +1,444 @@
+"""One load-client process: the sockets of some tables, playing as scripted people.
+
+Started by ``bench/load.py`` (never by hand, though it can be):
+
+    python bench/load_client.py SPEC.json RESULT.json
+
+It connects every socket of its tables (seats with their session cookie, spectators anonymous,
+``Origin: http://localhost``), prints ``READY <connected> <failed>``, waits for ``GO`` on stdin,
+plays for ``duration`` seconds, drains, prints ``STOPPED``, waits for ``CLOSE``, closes every
+socket, writes RESULT.json and prints ``DONE``. Every wait is bounded.
+
+What a seat does uses only what its own socket received (``load_frames``): each table has one
+pacer; once per ``1/rate`` seconds it picks a seat that may act — a seat with a claim form
+answers (pass, or sometimes hook), a seat owing a tribute returns a card, the seat whose turn it
+is plays its weakest hint or sometimes passes — and sends it against the version that socket
+shows. One action per table is in flight at a time. Its latency is from the send to the moment
+the LAST socket of the table has applied a frame at or past the resulting version (the first
+versioned frame with ``v`` above the acted one on the acting socket).
+
+``mode: bare`` drives ``bench/bare_app.py`` the same way: the acting seat sends ``{"v", "size"}``
+and the server broadcasts a frame of that size to the table's group.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import resource
+import sys
+import time
+import uuid
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import websockets
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from load_frames import SeatChoices, parse, update_choices  # noqa: E402
+
+ORIGIN = "http://localhost"
+OLD_HEARTBEAT = '{"heartbeat":1}'
+OLD_HEARTBEAT_SECONDS = 30.0
+
+
+class Stats:
+    """Everything this process counts; ``as_dict`` is what it reports."""
+
+    def __init__(self) -> None:
+        self.latency: dict[str, list[float]] = defaultdict(list)  # kind -> last-socket ms
+        self.own: dict[str, list[float]] = defaultdict(list)      # kind -> acting-socket ms
+        self.frame_bytes: dict[str, list[int]] = defaultdict(list)
+        self.counts: Counter = Counter()
+        self.refused: Counter = Counter()
+        self.closes: Counter = Counter()
+        self.connect_failures: Counter = Counter()
+        self.errors: Counter = Counter()
+        self.loop_lag: list[float] = []
+        self.protocols: Counter = Counter()
+
+    def as_dict(self) -> dict:
+        return {"latency": self.latency, "own": self.own, "frame_bytes": self.frame_bytes,
+                "counts": dict(self.counts), "refused": dict(self.refused),
+                "closes": {str(k): v for k, v in self.closes.items()},
+                "connect_failures": dict(self.connect_failures), "errors": dict(self.errors),
+                "loop_lag_ms": self.loop_lag, "protocols": dict(self.protocols)}
+
+
+class Pending:
+    """The one action in flight at a table."""
+
+    def __init__(self, kind: str, sock: Sock, acted: int, sent_at: float) -> None:
+        self.kind, self.sock, self.acted, self.sent_at = kind, sock, acted, sent_at
+        self.result: int | None = None
+        self.own_at: float | None = None
+        self.done: dict[Sock, float] = {}
+
+
+class Sock:
+    """One WebSocket: a seat (``seat`` is its number) or a spectator (``seat`` None)."""
+
+    def __init__(self, run: Run, table: Table, seat: int | None, url: str, cookie: str) -> None:
+        self.run, self.table, self.seat, self.url = run, table, seat, url
+        self.headers = {"Origin": ORIGIN}
+        if cookie:
+            self.headers["Cookie"] = f"sessionid={cookie}"
+        self.ws = None
+        self.version: int | None = None
+        self.revision: int | None = None
+        self.protocol = ""
+        self.choices = SeatChoices()
+        self.history: list[tuple[int, float]] = []  # (version, time) applied since the send
+        self.ready = asyncio.Event()
+        self.closing = False
+        self.resync_asked_at = 0.0
+        self.kind = "seat" if seat is not None else "spectator"
+
+    async def connect(self, timeout: float) -> bool:
+        stats = self.run.stats
+        try:
+            self.ws = await websockets.connect(
+                self.url, additional_headers=self.headers, compression=None,
+                ping_interval=None, open_timeout=timeout, close_timeout=5, max_size=2 ** 23)
+        except InvalidStatus as error:
+            stats.connect_failures[f"http {error.response.status_code}"] += 1
+            return False
+        except (OSError, TimeoutError, websockets.exceptions.WebSocketException) as error:
+            stats.connect_failures[type(error).__name__] += 1
+            return False
+        asyncio.get_running_loop().create_task(self.read())
+        return True
+
+    async def read(self) -> None:
+        try:
+            async for message in self.ws:
+                self.on_frame(message if isinstance(message, str) else message.decode(),
+                              time.monotonic())
+        except ConnectionClosed as closed:
+            if not self.closing:
+                code = closed.rcvd.code if closed.rcvd else 1006
+                self.run.stats.closes[code] += 1
+        except Exception as error:  # noqa: BLE001 - a benchmark reports, it does not crash
+            self.run.stats.errors[f"reader {type(error).__name__}: {error}"[:120]] += 1
+
+    def on_frame(self, text: str, now: float) -> None:
+        stats = self.run.stats
+        frame = parse(text)
+        # The snapshot on connect is counted apart: it is not what an action costs.
+        label = "connect" if self.version is None and frame.version is not None else frame.kind
+        stats.frame_bytes[f"{self.kind} {label}"].append(len(text.encode()))
+        if frame.kind in ("full", "delta") and frame.version is not None:
+            self.protocol = "new" if frame.header else "old"
+            pending = self.table.pending
+            if (pending is not None and pending.sock is self and pending.result is None
+                    and frame.version > pending.acted):
+                pending.result, pending.own_at = frame.version, now
+            if self.apply(frame, now):
+                if self.seat is not None:
+                    update_choices(self.choices, frame, self.seat)
+                self.ready.set()
+            self.table.check(now)
+        elif frame.kind == "flash":
+            pending = self.table.pending
+            if pending is not None and pending.sock is self and pending.result is None:
+                stats.refused[frame.flash[:80]] += 1
+                self.table.pending = None
+            else:
+                stats.counts["flash frames (no action of mine pending)"] += 1
+
+    def apply(self, frame, now: float) -> bool:
+        """Whether this socket takes the frame (full: not older; delta: on its own version)."""
+        stats = self.run.stats
+        if frame.kind == "full":
+            if self.version is not None:
+                mine, theirs = (self.revision or 0, self.version), (frame.revision or 0,
+                                                                     frame.version)
+                if theirs < mine:
+                    stats.counts["out-of-order full (dropped)"] += 1
+                    return False
+                if theirs == mine:
+                    stats.counts["repeated full (same version)"] += 1
+                elif frame.version > self.version + 1:
+                    stats.counts["versions skipped, covered by a full"] += \
+                        frame.version - self.version - 1
+            self.version, self.revision = frame.version, frame.revision
+            self.history.append((frame.version, now))
+            return True
+        if self.run.bare:  # the bare floor has no resync: count the gap and go on
+            if self.version is not None and frame.base != self.version:
+                stats.counts["gaps (delta on another version)"] += 1
+            self.version = frame.version
+            self.history.append((frame.version, now))
+            return True
+        if self.version is None or frame.base != self.version or (
+                frame.revision is not None and frame.revision != self.revision):
+            if self.version is not None and frame.version <= self.version:
+                stats.counts["duplicate or old delta (dropped)"] += 1
+            else:
+                stats.counts["gaps (delta on another version)"] += 1
+                self.ask_resync(now)
+            return False
+        self.version = frame.version
+        self.history.append((frame.version, now))
+        return True
+
+    def ask_resync(self, now: float) -> None:
+        """A gap: tell the server our version, as the page's heartbeat does (at most 1/s)."""
+        if now - self.resync_asked_at < 1.0 or self.ws is None:
+            return
+        self.resync_asked_at = now
+        self.run.stats.counts["resync requests"] += 1
+        self.send_soon({"heartbeat": 1, "version": self.version})
+
+    def send_soon(self, payload: dict | str) -> None:
+        text = payload if isinstance(payload, str) else json.dumps(payload)
+        asyncio.get_running_loop().create_task(self.send(text))
+
+    async def send(self, text: str) -> None:
+        try:
+            await self.ws.send(text)
+        except ConnectionClosed:
+            self.run.stats.counts["send on a closed socket"] += 1
+
+    async def heartbeat(self, every: float, until: float) -> None:
+        """The page's heartbeat: new protocol every ``every`` s with the version; old protocol
+        only spectators, the bare string, every 30 s (what table.js did)."""
+        await asyncio.sleep(random.uniform(0, every))
+        while time.monotonic() < until and not self.closing:
+            if self.protocol == "old":
+                if self.seat is None:
+                    await self.send(OLD_HEARTBEAT)
+                await asyncio.sleep(OLD_HEARTBEAT_SECONDS)
+                continue
+            await self.send(json.dumps({"heartbeat": 1, "version": self.version}))
+            self.run.stats.counts["heartbeats sent"] += 1
+            await asyncio.sleep(every)
+
+
+class Table:
+    """A table's sockets and its pacer."""
+
+    def __init__(self, run: Run, spec: dict) -> None:
+        self.run, self.id = run, spec["id"]
+        self.socks: list[Sock] = []
+        self.pending: Pending | None = None
+        self.turns = 0
+        for seat in spec["seats"]:
+            self.socks.append(Sock(run, self, seat["seat"], run.url(self.id), seat["cookie"]))
+        for _ in range(spec.get("spectators", 0)):
+            self.socks.append(Sock(run, self, None, run.url(self.id), ""))
+        self.seats = [s for s in self.socks if s.seat is not None]
+
+    def check(self, now: float) -> None:
+        """Complete the pending action once every socket has reached its result."""
+        pending = self.pending
+        if pending is None or pending.result is None:
+            return
+        for sock in self.socks:
+            if sock not in pending.done:
+                reached = next((t for v, t in sock.history if v >= pending.result), None)
+                if reached is not None:
+                    pending.done[sock] = reached
+        if len(pending.done) < len(self.socks):
+            return
+        stats = self.run.stats
+        stats.latency[pending.kind].append((max(pending.done.values()) - pending.sent_at) * 1e3)
+        stats.own[pending.kind].append((pending.own_at - pending.sent_at) * 1e3)
+        self.pending = None
+
+    def choose(self, rng: random.Random) -> tuple[str, Sock, dict] | None:
+        """The next action a scripted person at this table would take, or None."""
+        spec = self.run.spec
+        if self.run.bare:
+            sock = self.seats[self.turns % len(self.seats)]
+            self.turns += 1
+            return "broadcast", sock, {"v": (sock.version or 0) + 1, "size": spec["frame_bytes"]}
+        claimers = [s for s in self.seats if s.choices.claim_open]
+        if claimers:
+            sock = rng.choice(claimers)
+            claim = sock.choices.claim
+            if claim and rng.random() < spec["p_hook"]:
+                return claim[0], sock, {"action": claim[0], "cards": claim[1]}
+            return "window pass", sock, {"action": "pass", "cards": []}
+        returners = [s for s in self.seats if s.choices.returns]
+        if returners:
+            sock = returners[0]
+            return "return", sock, {"action": "return", "card": sock.choices.returns[0]}
+        for sock in self.seats:
+            choices = sock.choices
+            if not choices.my_turn:
+                continue
+            if choices.can_pass and (not choices.hints or rng.random() < spec["p_pass"]):
+                return "pass", sock, {"action": "pass", "cards": []}
+            if choices.hints:
+                return "play", sock, {"action": "play", "cards": choices.hints[0]}
+        return None
+
+    async def pace(self, start: float, end: float, rng: random.Random) -> None:
+        stats, period = self.run.stats, 1.0 / self.run.spec["rate"]
+        timeout = self.run.spec["action_timeout"]
+        tick = start + rng.uniform(0, period)
+        while True:
+            await asyncio.sleep(max(0.0, tick - time.monotonic()))
+            now = time.monotonic()
+            if now >= end:
+                return
+            tick += period
+            if tick < now:
+                stats.counts["ticks late (client behind)"] += 1
+                tick = now + period
+            if self.pending is not None:
+                if now - self.pending.sent_at < timeout:
+                    stats.counts["ticks busy (an action in flight)"] += 1
+                    continue
+                self.lose(self.pending)
+            choice = self.choose(rng)
+            if choice is None:
+                stats.counts["ticks idle (nobody may act)"] += 1
+                continue
+            kind, sock, payload = choice
+            if sock.version is None:
+                continue
+            if not self.run.bare:
+                payload.update(version=sock.version, client_id=uuid.uuid4().hex)
+            self.pending = Pending(kind, sock, sock.version, time.monotonic())
+            for s in self.socks:
+                s.history.clear()
+            stats.counts["actions sent"] += 1
+            await sock.send(json.dumps(payload))
+
+    def lose(self, pending: Pending) -> None:
+        """An action whose result did not reach every socket in time."""
+        stats = self.run.stats
+        if pending.result is None:
+            stats.counts["lost: no answer on the acting socket"] += 1
+        else:
+            stats.counts["lost: result missing on some socket"] += 1
+        self.pending = None
+
+
+class Run:
+    """This process's tables, and the steps READY, GO, STOPPED, CLOSE, DONE."""
+
+    def __init__(self, spec: dict) -> None:
+        self.spec = spec
+        self.bare = spec["mode"] == "bare"
+        self.stats = Stats()
+        self.endpoints = spec["endpoints"]
+        self.path = spec["path"]
+        self._next = 0
+        self.tables = [Table(self, t) for t in spec["tables"]]
+        self.socks = [s for t in self.tables for s in t.socks]
+
+    def url(self, table_id: int) -> str:
+        """Sockets are spread over the endpoints in turn, as a balancer would."""
+        endpoint = self.endpoints[self._next % len(self.endpoints)]
+        self._next += 1
+        return f"{endpoint}{self.path.format(table=table_id)}"
+
+    async def connect_all(self) -> list[Sock]:
+        limit = asyncio.Semaphore(self.spec["connect_concurrency"])
+        timeout = self.spec["connect_timeout"]
+
+        async def one(sock: Sock) -> bool:
+            async with limit:
+                if not await sock.connect(timeout):
+                    return False
+            try:
+                await asyncio.wait_for(sock.ready.wait(), timeout)
+                return True
+            except TimeoutError:
+                self.stats.connect_failures["no snapshot after connect"] += 1
+                return False
+
+        started = time.monotonic()
+        results = await asyncio.gather(*(one(s) for s in self.socks))
+        self.stats.counts["connect seconds"] = round(time.monotonic() - started, 2)
+        return [s for s, ok in zip(self.socks, results, strict=True) if ok]
+
+    async def watch_loop(self, until: float) -> None:
+        while time.monotonic() < until:
+            before = time.monotonic()
+            await asyncio.sleep(0.05)
+            self.stats.loop_lag.append(round((time.monotonic() - before - 0.05) * 1e3, 2))
+
+    async def drain(self) -> None:
+        """Let the actions in flight finish (bounded), then count sockets left behind."""
+        deadline = time.monotonic() + self.spec["action_timeout"]
+        while time.monotonic() < deadline and any(t.pending for t in self.tables):
+            await asyncio.sleep(0.05)
+        for table in self.tables:
+            if table.pending is not None:
+                table.lose(table.pending)
+        await asyncio.sleep(1.0)
+        for table in self.tables:
+            live = [s for s in table.socks if s.ws is not None and s.version is not None]
+            top = max((s.version for s in live), default=None)
+            behind = sum(1 for s in live if s.version < top)
+            if behind:
+                self.stats.counts["sockets behind their table at the end"] += behind
+
+    async def close_all(self) -> None:
+        async def one(sock: Sock) -> None:
+            sock.closing = True
+            if sock.ws is not None:
+                try:
+                    await asyncio.wait_for(sock.ws.close(), 5)
+                except (TimeoutError, ConnectionClosed, OSError):
+                    pass
+
+        await asyncio.gather(*(one(s) for s in self.socks))
+
+    async def main(self) -> dict:
+        loop = asyncio.get_running_loop()
+        connected = await self.connect_all()
+        say(f"READY {len(connected)} {len(self.socks) - len(connected)}")
+        line = await loop.run_in_executor(None, sys.stdin.readline)
+        if line.strip() != "GO":
+            await self.close_all()
+            return self.report(0.0, 0.0)
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        cpu_before = usage.ru_utime + usage.ru_stime
+        start = time.monotonic()
+        end = start + self.spec["duration"]
+        for sock in connected:
+            self.stats.protocols[sock.protocol or "?"] += 1
+        rng = random.Random(self.spec["seed"])
+        tasks = [loop.create_task(t.pace(start, end, random.Random(rng.random())))
+                 for t in self.tables]
+        tasks.append(loop.create_task(self.watch_loop(end)))
+        every = float(self.spec.get("heartbeat") or 0)
+        beats = [loop.create_task(s.heartbeat(every, end)) for s in connected] if every else []
+        await asyncio.wait(tasks, timeout=self.spec["duration"] + 5)
+        for task in beats:
+            task.cancel()
+        await self.drain()
+        wall = time.monotonic() - start
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        cpu = usage.ru_utime + usage.ru_stime - cpu_before
+        say("STOPPED")
+        await loop.run_in_executor(None, sys.stdin.readline)
+        await self.close_all()
+        return self.report(wall, cpu)
+
+    def report(self, wall: float, cpu: float) -> dict:
+        return {"sockets": len(self.socks), "tables": len(self.tables), "wall_seconds": wall,
+                "cpu_seconds": cpu, **self.stats.as_dict()}
+
+
+def say(line: str) -> None:
+    print(line, flush=True)
+
+
+def main() -> None:
+    spec_path, result_path = sys.argv[1], sys.argv[2]
+    spec = json.loads(Path(spec_path).read_text())
+    result = asyncio.run(Run(spec).main())
+    Path(result_path).write_text(json.dumps(result))
+    say("DONE")
+
+
+if __name__ == "__main__":
+    main()
