@@ -105,6 +105,10 @@ class Sock:
         except InvalidStatus as error:
             stats.connect_failures[f"http {error.response.status_code}"] += 1
             return False
+        except websockets.exceptions.InvalidMessage:
+            # Daphne drops a handshake its app did not accept in time (websocket_connect_timeout)
+            stats.connect_failures["handshake dropped, no HTTP response"] += 1
+            return False
         except (OSError, TimeoutError, websockets.exceptions.WebSocketException) as error:
             stats.connect_failures[type(error).__name__] += 1
             return False

@@ -161,6 +161,7 @@ class Meter:
     extra: list = field(default_factory=list)  # callables sampled with the RSS (pg backends)
 
     def begin(self) -> None:
+        self.machine0 = machine_busy()
         self.cpu0 = {role: sum(tree_cpu(p) for p in pids) for role, pids in self.roots.items()}
         self.t0 = time.monotonic()
         self.peaks = {role: 0 for role in self.roots}
@@ -185,4 +186,14 @@ class Meter:
             cpu = sum(tree_cpu(p) for p in pids) - self.cpu0[role]
             out[role] = {"cpu_seconds": round(cpu, 2), "cpu_percent": round(100 * cpu / wall, 1),
                          "peak_rss_mb": round(self.peaks[role] / 2 ** 20, 1)}
+        busy = machine_busy() - self.machine0
+        out["machine"] = {"cpu_seconds": round(busy, 2), "cpu_percent": round(100 * busy / wall, 1),
+                          "cores": psutil.cpu_count()}
         return out
+
+
+def machine_busy() -> float:
+    """CPU seconds the whole machine spent on anything but idle and I/O wait, all cores."""
+    t = psutil.cpu_times()
+    return sum(t) - t.idle - getattr(t, "iowait", 0.0) - getattr(t, "guest", 0.0) - getattr(
+        t, "guest_nice", 0.0)

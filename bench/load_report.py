@@ -104,8 +104,8 @@ def capacity(steps: list[dict], mode: str, processes: int, proxy: str) -> int:
 
 def markdown(steps: list[dict]) -> str:
     head = ("| scenario | mode | proc | proxy | tables | sockets | actions/s (target) | p50 ms "
-            "| p95 ms | p99 ms | max ms | errors | lost | closes | SQL/action | new conn/action "
-            "| seat frame B (mean) | client CPU % | load avg | held |")
+            "| p95 ms | p99 ms | max ms | errors | lost | closes | SQL/action | PG sessions/action "
+            "| seat frame B (mean) | client CPU % | machine CPU % | load avg | held |")
     rows = [head, "|" + "---|" * (head.count("|") - 1)]
     for s in steps:
         lat = s["latency_ms"]
@@ -118,8 +118,10 @@ def markdown(steps: list[dict]) -> str:
             f"{s['actions_per_second']} ({s['target_actions_per_second']})",
             _f(lat["p50"]), _f(lat["p95"]), _f(lat["p99"]), _f(lat["max"]), s["errors"],
             s["lost"], _closes(s["closes"]), sql.get("statements", "–"),
-            sql.get("connections", "–"), s.get("mean_seat_frame_bytes") or "–",
-            client_cpu, s["loadavg"], "yes" if s["held"] else "no"]) + " |")
+            s.get("pg_per_action", {}).get("sessions", "–"),
+            s.get("mean_seat_frame_bytes") or "–", client_cpu,
+            s.get("processes_cost", {}).get("machine", {}).get("cpu_percent", "–"),
+            s["loadavg"], "yes" if s["held"] else "no"]) + " |")
     return "\n".join(rows)
 
 
