@@ -279,7 +279,9 @@ class Bench:
         lat = summary["latency_ms"]
         say(f"   {summary['actions']} actions, p50 {lat['p50']} p99 {lat['p99']} max "
             f"{lat['max']} ms, errors {summary['errors']}, load {summary['loadavg']}, "
-            f"held: {summary['held']}")
+            f"held: {summary['held']}"
+            + (" (the client was saturated: its delay is in the figures)"
+               if summary["client_saturated"] else ""))
         time.sleep(args.settle)
         return summary
 

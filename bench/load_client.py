@@ -95,6 +95,11 @@ class Sock:
         self.closing = False
         self.resync_asked_at = 0.0
         self.kind = "seat" if seat is not None else "spectator"
+        self.dead = False  # closed by the server, or never connected
+
+    @property
+    def live(self) -> bool:
+        return self.ws is not None and not self.dead
 
     async def connect(self, timeout: float) -> bool:
         stats = self.run.stats
@@ -122,6 +127,7 @@ class Sock:
                               time.monotonic())
         except ConnectionClosed as closed:
             if not self.closing:
+                self.dead = True
                 code = closed.rcvd.code if closed.rcvd else 1006
                 self.run.stats.closes[code] += 1
         except Exception as error:  # noqa: BLE001 - a benchmark reports, it does not crash
@@ -240,12 +246,13 @@ class Table:
         pending = self.pending
         if pending is None or pending.result is None:
             return
-        for sock in self.socks:
+        live = [s for s in self.socks if s.live]  # a closed socket is counted as a close
+        for sock in live:
             if sock not in pending.done:
                 reached = next((t for v, t in sock.history if v >= pending.result), None)
                 if reached is not None:
                     pending.done[sock] = reached
-        if len(pending.done) < len(self.socks):
+        if any(s not in pending.done for s in live):
             return
         stats = self.run.stats
         stats.latency[pending.kind].append((max(pending.done.values()) - pending.sent_at) * 1e3)
@@ -359,7 +366,7 @@ class Run:
 
         started = time.monotonic()
         results = await asyncio.gather(*(one(s) for s in self.socks))
-        self.stats.counts["connect seconds"] = round(time.monotonic() - started, 2)
+        self.connect_seconds = round(time.monotonic() - started, 2)
         return [s for s, ok in zip(self.socks, results, strict=True) if ok]
 
     async def watch_loop(self, until: float) -> None:
@@ -382,7 +389,7 @@ class Run:
             top = max((s.version for s in live), default=None)
             behind = sum(1 for s in live if s.version < top)
             if behind:
-                self.stats.counts["sockets behind their table at the end"] += behind
+                self.stats.counts["lost: sockets behind their table at the end"] += behind
 
     async def close_all(self) -> None:
         async def one(sock: Sock) -> None:
@@ -429,7 +436,8 @@ class Run:
 
     def report(self, wall: float, cpu: float) -> dict:
         return {"sockets": len(self.socks), "tables": len(self.tables), "wall_seconds": wall,
-                "cpu_seconds": cpu, **self.stats.as_dict()}
+                "cpu_seconds": cpu, "connect_seconds": getattr(self, "connect_seconds", None),
+                **self.stats.as_dict()}
 
 
 def say(line: str) -> None:

@@ -28,7 +28,8 @@ def merge(results: list[dict]) -> dict:
     merged = {"latency": {}, "own": {}, "frame_bytes": {}, "counts": Counter(),
               "refused": Counter(), "closes": Counter(), "connect_failures": Counter(),
               "errors": Counter(), "loop_lag_ms": [], "protocols": Counter(),
-              "client_cpu_seconds": [], "client_wall_seconds": [], "sockets": 0}
+              "client_cpu_seconds": [], "client_wall_seconds": [], "connect_seconds": [],
+              "sockets": 0}
     for result in results:
         for key in ("latency", "own", "frame_bytes"):
             for kind, values in result[key].items():
@@ -38,6 +39,7 @@ def merge(results: list[dict]) -> dict:
         merged["loop_lag_ms"].extend(result["loop_lag_ms"])
         merged["client_cpu_seconds"].append(round(result["cpu_seconds"], 2))
         merged["client_wall_seconds"].append(round(result["wall_seconds"], 2))
+        merged["connect_seconds"].append(result.get("connect_seconds"))
         merged["sockets"] += result["sockets"]
     return merged
 
@@ -78,10 +80,24 @@ def summarise(step: dict, merged: dict) -> dict:
         "protocols": dict(merged["protocols"]),
         "frames": frames,
         "mean_seat_frame_bytes": round(sum(seat_sizes) / len(seat_sizes)) if seat_sizes else None,
+        "updates": {
+            "lost": lost,
+            "gaps": counts.get("gaps (delta on another version)", 0),
+            "duplicates": counts.get("duplicate or old delta (dropped)", 0)
+            + counts.get("repeated full (same version)", 0),
+            "out_of_order": counts.get("out-of-order full (dropped)", 0),
+            "skipped_but_covered_by_full": counts.get("versions skipped, covered by a full", 0),
+            "resync_requests": counts.get("resync requests", 0)},
         "client": {"cpu_seconds": merged["client_cpu_seconds"],
                    "wall_seconds": merged["client_wall_seconds"],
+                   "connect_seconds": merged["connect_seconds"],
                    "loop_lag_ms": spread(merged["loop_lag_ms"])},
     }
+    # A client process near a full core, or whose loop lags, adds its own delay to the figures.
+    wall = max(merged["client_wall_seconds"] or [0]) or 1
+    lag = summary["client"]["loop_lag_ms"]["p99"] or 0
+    summary["client_saturated"] = (max(merged["client_cpu_seconds"] or [0]) / wall > 0.7
+                                   or lag > 20)
     sql = step.get("sql")
     if sql and actions:
         summary["sql_per_action"] = {k: round(v / actions, 1) for k, v in sql.items()}
@@ -104,7 +120,8 @@ def capacity(steps: list[dict], mode: str, processes: int, proxy: str) -> int:
 
 def markdown(steps: list[dict]) -> str:
     head = ("| scenario | mode | proc | proxy | tables | sockets | actions/s (target) | p50 ms "
-            "| p95 ms | p99 ms | max ms | errors | lost | closes | SQL/action | PG sessions/action "
+            "| p95 ms | p99 ms | max ms | errors | lost | gaps/dup/ooo | closes | SQL/action "
+            "| PG sessions/action "
             "| seat frame B (mean) | client CPU % | machine CPU % | load avg | held |")
     rows = [head, "|" + "---|" * (head.count("|") - 1)]
     for s in steps:
@@ -117,9 +134,11 @@ def markdown(steps: list[dict]) -> str:
             s["mode"], s["processes"], s["proxy"], s["tables"], s["sockets"],
             f"{s['actions_per_second']} ({s['target_actions_per_second']})",
             _f(lat["p50"]), _f(lat["p95"]), _f(lat["p99"]), _f(lat["max"]), s["errors"],
-            s["lost"], _closes(s["closes"]), sql.get("statements", "–"),
+            s["lost"], "{gaps}/{duplicates}/{out_of_order}".format(**s["updates"]),
+            _closes(s["closes"]), sql.get("statements", "–"),
             s.get("pg_per_action", {}).get("sessions", "–"),
-            s.get("mean_seat_frame_bytes") or "–", client_cpu,
+            s.get("mean_seat_frame_bytes") or "–",
+            f"{client_cpu}{' (saturated)' if s['client_saturated'] else ''}",
             s.get("processes_cost", {}).get("machine", {}).get("cpu_percent", "–"),
             s["loadavg"], "yes" if s["held"] else "no"]) + " |")
     return "\n".join(rows)
