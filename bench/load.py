@@ -319,7 +319,7 @@ class Bench:
             result = self.work / f"result-{slug}-{n}.json"
             proc = subprocess.Popen(
                 [self.python, str(BENCH_DIR / "load_client.py"), str(spec), str(result)],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
                 stderr=open(self.logs / f"client-{slug}-{n}.log", "w"),  # noqa: SIM115
                 env=self.env("client"), start_new_session=True)
             service = load_procs.Service(f"client{n}", proc, self.logs / f"client-{slug}-{n}.log")
@@ -372,16 +372,29 @@ class Bench:
                 try:
                     steps = args.tables if mode == "app" else args.bare_tables
                     for tables in steps:
-                        if not self.step(stack, "tables", tables)["held"] and \
-                                not args.keep_going:
+                        held = self.try_step(stack, "tables", tables)
+                        if not held and not args.keep_going:
                             break
                     if last and args.spectators:
-                        self.step(stack, "spectators", 1, args.spectators)
+                        self.try_step(stack, "spectators", 1, args.spectators)
                     if last and mode == "app" and args.rated_overload:
-                        self.step(stack, "overload", args.rated_overload)
+                        self.try_step(stack, "overload", args.rated_overload)
                 finally:
                     stack.stop()
             self.report_ratio(processes)
+
+    def try_step(self, stack: Stack, scenario: str, tables: int, spectators: int = 0) -> bool:
+        """Run a step; a step that breaks down (a client that never got ready, a server that
+        died) is reported and counts as not held."""
+        try:
+            return self.step(stack, scenario, tables, spectators)["held"]
+        except RuntimeError as error:
+            say(f"   the step broke down: {error}")
+            self.broken = getattr(self, "broken", []) + [
+                f"{scenario} {stack.mode} {stack.processes}p {tables}t: {error}"]
+            if not all(s.alive() for s in stack.services):
+                raise
+            return False
 
     def report_ratio(self, processes: int) -> None:
         app = load_report.capacity(self.steps, "app", processes, self.args.proxy)
@@ -399,7 +412,8 @@ class Bench:
         out = self.out
         results = {"machine": machine(), "args": {k: v for k, v in vars(self.args).items()},
                    "app_dir": str(self.app_dir), "pg_settings": getattr(self.pg, "settings", {}),
-                   "capacity": getattr(self, "ratios", []), "steps": self.steps}
+                   "capacity": getattr(self, "ratios", []),
+                   "broken_steps": getattr(self, "broken", []), "steps": self.steps}
         (out / "results.json").write_text(json.dumps(results, indent=1, default=str))
         if self.steps:
             load_report.plot(self.steps, out / "p99.png")
@@ -458,24 +472,32 @@ def read_sql(directory: Path) -> dict:
 
 
 def expect(proc: subprocess.Popen, word: str, timeout: float) -> str:
-    """The client's next line, which must start with ``word``, within ``timeout`` s."""
+    """The client's next line starting with ``word``, within ``timeout`` s (raw reads of its
+    stdout, so lines that arrive together are not left in a buffer select cannot see)."""
     import selectors
 
+    pending = getattr(proc, "pending_output", b"")
     deadline = time.monotonic() + timeout
     with selectors.DefaultSelector() as selector:
         selector.register(proc.stdout, selectors.EVENT_READ)
-        while time.monotonic() < deadline:
-            if selector.select(max(0.0, min(1.0, deadline - time.monotonic()))):
-                line = proc.stdout.readline()
-                if not line:
+        while True:
+            while b"\n" in pending:
+                line, pending = pending.split(b"\n", 1)
+                if line.decode(errors="replace").startswith(word):
+                    proc.pending_output = pending
+                    return line.decode().strip()
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise RuntimeError(f"no {word} from a client within {timeout:.0f} s")
+            if selector.select(min(1.0, left)):
+                chunk = os.read(proc.stdout.fileno(), 65536)
+                if not chunk:
                     raise RuntimeError(f"a client exited before {word}")
-                if line.startswith(word):
-                    return line.strip()
-    raise RuntimeError(f"no {word} from a client within {timeout:.0f} s")
+                pending += chunk
 
 
 def tell(proc: subprocess.Popen, word: str) -> None:
-    proc.stdin.write(word + "\n")
+    proc.stdin.write(f"{word}\n".encode())
     proc.stdin.flush()
 
 

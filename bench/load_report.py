@@ -157,11 +157,13 @@ def plot(steps: list[dict], path: Path) -> None:
             lines.setdefault((s["mode"], s["processes"], s["proxy"]), []).append(
                 (s["tables"], s["latency_ms"]["p99"], s["held"]))
     fig, ax = plt.subplots(figsize=(8, 5))
+    colours = {}
     for (mode, processes, proxy), points in sorted(lines.items()):
         points.sort()
         label = f"{'app' if mode == 'app' else 'bare Channels'}, {processes} Daphne" + (
             ", nginx" if proxy == "nginx" else "")
-        ax.plot([p[0] for p in points], [p[1] for p in points], marker="o",
+        colour = colours.setdefault((processes, proxy), f"C{len(colours)}")
+        ax.plot([p[0] for p in points], [p[1] for p in points], marker="o", color=colour,
                 linestyle="-" if mode == "app" else "--", label=label)
         for tables, p99, held in points:
             if not held:
