@@ -62,12 +62,25 @@ class PgStats:
         self.settings = dict(self.conn.execute(
             "SELECT name, setting FROM pg_settings WHERE name IN "
             "('shared_preload_libraries', 'max_connections')").fetchall())
+        # pg_stat_statements counts statements server-side, but only when the server preloads
+        # it (a restart); with it, the view must exist in the database read from (postgres).
+        self.statements = False
+        if "pg_stat_statements" in self.settings.get("shared_preload_libraries", ""):
+            self.statements = bool(self.conn.execute(
+                "SELECT 1 FROM pg_extension WHERE extname = 'pg_stat_statements'").fetchone())
+        self.settings["pg_stat_statements"] = "used" if self.statements else (
+            "not used: needs shared_preload_libraries and CREATE EXTENSION in postgres")
 
     def read(self) -> dict:
         row = self.conn.execute(
             f"SELECT {', '.join(self.FIELDS)} FROM pg_stat_database WHERE datname = %s",
             [self.dbname]).fetchone()
-        return dict(zip(self.FIELDS, row or [0] * len(self.FIELDS), strict=True))
+        data = dict(zip(self.FIELDS, row or [0] * len(self.FIELDS), strict=True))
+        if self.statements:
+            data["statement_calls"] = int(self.conn.execute(
+                "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE dbid = "
+                "(SELECT oid FROM pg_database WHERE datname = %s)", [self.dbname]).fetchone()[0])
+        return data
 
     def sample_backends(self) -> None:
         """Connections open to the bench database now (sampled by the Meter's thread)."""

@@ -105,7 +105,8 @@ def summarise(step: dict, merged: dict) -> dict:
     if pg and actions:
         summary["pg_per_action"] = {k: round(pg[k] / actions, 2)
                                     for k in ("xact_commit", "sessions", "tup_fetched",
-                                              "tup_inserted", "tup_updated")}
+                                              "tup_inserted", "tup_updated", "statement_calls")
+                                    if k in pg}
     p99 = summary["latency_ms"]["p99"]
     summary["held"] = bool(actions) and errors == 0 and p99 is not None and p99 < P99_LIMIT_MS
     return summary
