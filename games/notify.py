@@ -6,6 +6,8 @@ the state and renders its own seat's view.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
@@ -33,6 +35,14 @@ def spectators_changed(table_id: int) -> None:
     _send(table_group(table_id), {"type": "spectators.changed"})
 
 
-def lobby_changed() -> None:
-    """A table opened, filled, started or ended: lobby pages refresh their lists."""
-    _send(LOBBY_GROUP, {"type": "lobby.changed"})
+def lobby_changed(user_ids: Iterable[int | None] = ()) -> None:
+    """A table opened, filled, started, ended a round or ended: lobby pages refresh their public
+    lists, and the sockets of the players in ``user_ids`` also refresh their own "my tables".
+
+    ``user_ids``: the table's host and everyone seated before or after the change (someone who
+    just stood up too); None (an AI seat) is skipped. Ids are not secret: they only say whose
+    list to re-read. Each Daphne process coalesces what arrives within
+    ``lobby_consumer.WINDOW_SECONDS`` into one refresh (``games.lobby_consumer``).
+    """
+    users = sorted({int(user_id) for user_id in user_ids if user_id is not None})
+    _send(LOBBY_GROUP, {"type": "lobby.changed", "users": users})

@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from games.consumers import LobbyConsumer, TableConsumer
+from games.consumers import TableConsumer
+from games.lobby_consumer import LobbyConsumer
 
 websocket_urlpatterns = [
     path("ws/table/<int:table_id>/", TableConsumer.as_asgi()),

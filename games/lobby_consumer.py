@@ -1,0 +1,312 @@
+"""The lobby's WebSocket, ``/ws/lobby/``, and the per-process hub that feeds every lobby socket.
+
+A lobby socket has no channel of its own. The process's ``LobbyHub`` is the one subscriber to
+``notify.LOBBY_GROUP``: it gathers the ``lobby.changed`` messages that arrive within
+``WINDOW_SECONDS`` into one refresh, renders the public lists ONCE per language for that
+refresh (``lobby.public_frames``) and sends the same HTML to every lobby socket of that language;
+"my tables" is rendered only for the players a message names (``lobby.mine_frames``), once per
+player and language, and sent to that player's sockets only.
+
+Frames are out-of-band swaps of ``#lobby-public`` and ``#lobby-mine`` (``lobby_lists.html``).
+Each socket keeps the number of the last refresh it was sent, per part, and never takes an
+older one, so a connect's snapshot racing a refresh cannot overwrite the newer lists. A dropped
+message (pub/sub can drop) is repaired by the page's own 30 s reload of the lists.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+from channels.layers import get_channel_layer
+from django.db import close_old_connections
+
+from games import lobby, notify
+from games.consumers import scope_language
+
+log = logging.getLogger(__name__)
+
+#: Changes arriving within this many seconds of the first make one refresh: at most four
+#: refreshes a second per process, and a change shows at most this much (plus a render) late.
+WINDOW_SECONDS = 0.25
+#: A socket that connects reuses the public HTML of the current refresh for this long (seconds);
+#: older, it is rendered again (the live rows' spectator counts move without a message).
+CACHE_SECONDS = 2.0
+#: The hub renews its group membership this often (seconds): a channel layer with a group
+#: expiry (``RedisChannelLayer``'s is a day) would otherwise stop telling it anything.
+REJOIN_SECONDS = 3600.0
+
+# One thread for all the lobby's queries and renders: refreshes are serial anyway, a connect
+# costs a few milliseconds, and the lobby then holds at most one database connection (of the
+# pool sized for the table sockets) however many pages load at once.
+_LOBBY_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="club414-lobby")
+
+
+def _render(languages: list[str], mine: dict[int, list[str]]) -> tuple[dict, dict]:
+    """``(lobby.public_frames(languages), lobby.mine_frames(mine))`` in one thread hop (and one
+    database connection): ``({language: html}, {(user id, language): html})``."""
+    try:
+        public = lobby.public_frames(languages) if languages else {}
+        return public, (lobby.mine_frames(mine) if mine else {})
+    finally:
+        # Here, inside the call: Django's connections live in the caller's (copied) context,
+        # and database_sync_to_async's own clean-up runs outside it (asgiref 3.13) and never
+        # sees them; without this, the render's connection stayed checked out of the pool.
+        close_old_connections()
+
+
+_render_in_thread = database_sync_to_async(_render, thread_sensitive=False,
+                                           executor=_LOBBY_THREAD)
+
+
+class LobbyConsumer(AsyncWebsocketConsumer):
+    """``/ws/lobby/``: the lobby's lists, pushed when a table opens, fills, starts or ends."""
+
+    # No channel (and no Redis subscription) per socket: the hub subscribes once per process.
+    channel_layer_alias = None
+
+    async def connect(self) -> None:
+        user = self.scope.get("user")
+        self.language = scope_language(self.scope)
+        self.user_id: int | None = user.pk if user is not None and user.is_authenticated else None
+        self.closed = False
+        #: The refresh (``LobbyHub.generation``) of the public lists this page shows, and the
+        #: version (``LobbyHub.user_versions``) of its "my tables"; -1: nothing sent yet.
+        self.public_shown = -1
+        self.mine_shown = -1
+        await self.accept()
+        self.hub = LobbyHub.current()
+        await self.hub.join(self)
+
+    async def disconnect(self, code: int) -> None:
+        self.closed = True
+        if hasattr(self, "hub"):
+            await self.hub.leave(self)
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        """The lobby takes no messages."""
+
+    async def offer_public(self, generation: int, html: str) -> None:
+        """Send the public lists of refresh ``generation`` unless the page shows a newer one.
+
+        Checked and sent without awaiting in between (the ASGI send queues at once), so two
+        offers cannot cross."""
+        if self.closed or generation <= self.public_shown:
+            return
+        self.public_shown = generation
+        await self.send(text_data=html)
+
+    async def offer_mine(self, version: int, html: str) -> None:
+        """Send "my tables" of ``version`` unless the page shows a newer one."""
+        if self.closed or version <= self.mine_shown:
+            return
+        self.mine_shown = version
+        await self.send(text_data=html)
+
+
+@dataclass
+class _Cached:
+    """A public render of one language: which refresh, started when (monotonic seconds), and the
+    task answering ``_render`` (awaited, shielded, by everyone who wants it)."""
+
+    generation: int
+    started: float
+    task: asyncio.Task
+
+    def fresh(self, generation: int) -> bool:
+        if self.generation != generation:
+            return False
+        if not self.task.done():
+            return True
+        failed = self.task.cancelled() or self.task.exception() is not None
+        return not failed and time.monotonic() - self.started < CACHE_SECONDS
+
+
+class LobbyHub:
+    """The lobby sockets of one process (one event loop) and the single subscription that
+    refreshes them.
+
+    ``generation`` counts refreshes of the public lists; ``user_versions`` ({user id: int})
+    counts refreshes of each connected player's "my tables". The hub subscribes when its first
+    socket joins and unsubscribes when its last one leaves.
+    """
+
+    _current: LobbyHub | None = None
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.generation = 0
+        self.user_versions: dict[int, int] = {}
+        self._sockets: set[LobbyConsumer] = set()
+        self._by_user: dict[int, set[LobbyConsumer]] = {}
+        self._pending_users: set[int] = set()
+        self._dirty = asyncio.Event()
+        self._cache: dict[str, _Cached] = {}
+        self._lock = asyncio.Lock()
+        self._channel: str | None = None
+        self._tasks: list[asyncio.Task] = []
+
+    @classmethod
+    def current(cls) -> LobbyHub:
+        """This process's hub. Daphne runs one event loop; a new loop (a test's) gets a new hub."""
+        loop = asyncio.get_running_loop()
+        if cls._current is None or cls._current.loop is not loop:
+            cls._current = cls(loop)
+        return cls._current
+
+    # --- sockets ---------------------------------------------------------------------------------
+
+    async def join(self, socket: LobbyConsumer) -> None:
+        """Register ``socket`` and send it the lists as they are (public, then its own tables).
+
+        Registered before rendering, so a refresh that starts meanwhile includes it; whichever
+        of the two frames is newer wins (``offer_*``)."""
+        try:
+            await self._subscribe()
+        except Exception:  # Redis away: the snapshot still goes out, the next join retries
+            log.exception("lobby: subscribing to the lobby group failed")
+        self._sockets.add(socket)
+        if socket.user_id is not None:
+            self._by_user.setdefault(socket.user_id, set()).add(socket)
+        generation = self.generation
+        version = self.user_versions.get(socket.user_id, 0)
+        cached = self._cache.get(socket.language)
+        if cached is not None and not cached.fresh(generation):
+            cached = None
+        languages = [] if cached else [socket.language]
+        mine = {socket.user_id: [socket.language]} if socket.user_id is not None else {}
+        task = None
+        if languages or mine:
+            task = asyncio.ensure_future(_render_in_thread(languages, mine))
+            if not cached:
+                cached = self._cache[socket.language] = _Cached(generation, time.monotonic(), task)
+        try:
+            public_html = (await asyncio.shield(cached.task))[0].get(socket.language)
+            mine_html = (await asyncio.shield(task))[1] if task else {}
+        except Exception:
+            log.exception("lobby: rendering the lists for a new socket failed")
+            return  # the page shows the lists it was served with; the next refresh repairs it
+        if public_html is not None:
+            await socket.offer_public(generation, public_html)
+        if mine:
+            await socket.offer_mine(version, mine_html[socket.user_id, socket.language])
+
+    async def leave(self, socket: LobbyConsumer) -> None:
+        self._sockets.discard(socket)
+        if socket.user_id is not None:
+            mine = self._by_user.get(socket.user_id, set())
+            mine.discard(socket)
+            if not mine:
+                self._by_user.pop(socket.user_id, None)
+                self.user_versions.pop(socket.user_id, None)
+        if not self._sockets:
+            try:
+                await self._unsubscribe()
+            except Exception:
+                log.exception("lobby: leaving the lobby group failed")
+
+    # --- the subscription ------------------------------------------------------------------------
+
+    async def _subscribe(self) -> None:
+        """Join the lobby group (once), before a socket's first render: a change committed
+        after that render is then heard."""
+        async with self._lock:
+            if self._channel is not None:
+                return
+            layer = get_channel_layer()
+            if layer is None:
+                return  # no channel layer configured: sockets get the snapshot on connect only
+            channel = await layer.new_channel()
+            await layer.group_add(notify.LOBBY_GROUP, channel)
+            # Changes made while nobody listened were not heard: no cached render is current.
+            self.generation += 1
+            self._cache.clear()
+            self._channel = channel
+            self._tasks = [asyncio.ensure_future(self._listen(layer, channel)),
+                           asyncio.ensure_future(self._refresh_loop(layer, channel))]
+
+    async def _unsubscribe(self) -> None:
+        async with self._lock:
+            if self._sockets or self._channel is None:
+                return  # a socket joined meanwhile
+            channel, self._channel = self._channel, None
+            tasks, self._tasks = self._tasks, []
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            self._pending_users.clear()
+            self._dirty.clear()
+            await get_channel_layer().group_discard(notify.LOBBY_GROUP, channel)
+
+    async def _listen(self, layer, channel: str) -> None:
+        """Note each ``lobby.changed`` for the next refresh (``notify.lobby_changed``'s
+        ``{"type": "lobby.changed", "users": [user id, ...]}``; no "users": public lists only)."""
+        while True:
+            try:
+                message = await layer.receive(channel)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("lobby: receiving from the channel layer failed")
+                await asyncio.sleep(1)
+                continue
+            if message.get("type") != "lobby.changed":
+                continue
+            # Only players with a socket here: the others' lists are another process's job.
+            self._pending_users.update(
+                user_id for user_id in message.get("users") or () if user_id in self._by_user)
+            self._dirty.set()
+
+    async def _refresh_loop(self, layer, channel: str) -> None:
+        """One refresh per window: the first change opens it, the ones within it join it.
+        Refreshes never overlap, so a slow render delays the next instead of piling up."""
+        while True:
+            try:
+                await asyncio.wait_for(self._dirty.wait(), REJOIN_SECONDS)
+            except TimeoutError:
+                await layer.group_add(notify.LOBBY_GROUP, channel)
+                continue
+            await asyncio.sleep(WINDOW_SECONDS)
+            self._dirty.clear()
+            users, self._pending_users = self._pending_users, set()
+            try:
+                await self._refresh(users)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("lobby: a refresh failed")
+
+    async def _refresh(self, users: set[int]) -> None:
+        """Render the public lists once per language spoken here, "my tables" once per player
+        named in ``users`` and language, and send each to the sockets it is for."""
+        sockets = list(self._sockets)
+        if not sockets:
+            return
+        self.generation += 1
+        generation = self.generation
+        languages = sorted({socket.language for socket in sockets})
+        mine: dict[int, list[str]] = {}
+        versions: dict[int, int] = {}
+        for user_id in users:
+            own = self._by_user.get(user_id)
+            if own:
+                versions[user_id] = self.user_versions[user_id] = (
+                    self.user_versions.get(user_id, 0) + 1)
+                mine[user_id] = sorted({socket.language for socket in own})
+        task = asyncio.ensure_future(_render_in_thread(languages, mine))
+        started = time.monotonic()
+        for language in languages:  # sockets connecting during the render share it
+            self._cache[language] = _Cached(generation, started, task)
+        public, mine_html = await asyncio.shield(task)
+        for socket in sockets:
+            await socket.offer_public(generation, public[socket.language])
+        for user_id, version in versions.items():
+            for socket in list(self._by_user.get(user_id, ())):
+                html = mine_html.get((user_id, socket.language))
+                if html is not None:  # a language that connected during the render: it has
+                    await socket.offer_mine(version, html)  # its own snapshot
