@@ -87,16 +87,17 @@ def legal_actions(state: State, seat: int) -> list:
 
 
 def _window_actions(state: State, seat: int, hand) -> list:
-    if check_can_answer(state, seat):
-        return []
-    window = state.window
-    found: list = [Pass(seat)]
-    size = claim_size(window.mode)
-    same = [c for c in hand if FACE[c] == window.face]
-    if len(same) >= size:
-        kind = Hook if window.mode == HOOK else Unhook
-        found.append(kind(seat, tuple(same[:size])))
-    if state.options.bomb_in_window:
+    found: list = []
+    error = check_can_answer(state, seat)
+    if not error:
+        window = state.window
+        found.append(Pass(seat))
+        size = claim_size(window.mode)
+        same = [c for c in hand if FACE[c] == window.face]
+        if len(same) >= size:
+            kind = Hook if window.mode == HOOK else Unhook
+            found.append(kind(seat, tuple(same[:size])))
+    if state.options.bomb_in_window and error in (None, "already_answered"):
         top = state.top.combo
         found += [Play(seat, cards) for cards, combo in follows(hand, top, state.level,
                                                                state.options) if combo.is_bomb]
@@ -170,10 +171,11 @@ def _play(state: State, action: Play, events: list[dict]):
 
 
 def _bomb_into_window(state: State, seat: int, cards, events: list[dict]):
-    """§6.4 ``bomb_in_window``: an unanswered non-owner seat bombs instead of answering; pending
-    claims are dropped (their cards were never taken), the bomb becomes the top play."""
+    """§6.4 ``bomb_in_window``: any active non-owner seat bombs while the window is open, even
+    one that has already answered it (passed or claimed); pending claims are dropped (their
+    cards were never taken), the bomb becomes the top play."""
     error = check_can_answer(state, seat)
-    if error:
+    if error and error != "already_answered":
         return Rejection(error if error != "no_window" else "window_open")
     hand_after = remove_cards(state.hands[seat], cards)
     if hand_after is None:

@@ -182,15 +182,26 @@ def test_every_offered_action_is_accepted(players, table, seed, choices):
         may_act = seats_to_act(state)
         for seat in range(options.players):
             legal = legal_actions(state, seat)
-            if seat not in may_act:
+            if seat not in may_act and not answered_bomber(state, seat):
                 assert legal == [], (seat, legal)
                 continue
-            assert legal
+            if seat not in may_act:  # §6.4: a seat that answered may still bomb, nothing else
+                assert all(isinstance(a, Play) for a in legal), (seat, legal)
+            else:
+                assert legal
             plays = [faces(a.cards) for a in legal if isinstance(a, Play)]
             assert len(plays) == len(set(plays))
             for action in legal:
                 outcome = apply(state, action)
                 assert isinstance(outcome, Outcome), (action, outcome)
+
+
+def answered_bomber(state: State, seat: int) -> bool:
+    """Under ``bomb_in_window``, an active non-owner seat that already answered the open window
+    (it may still bomb, §6.4)."""
+    return (state.phase == WINDOW and state.options.bomb_in_window
+            and bool(state.hands[seat]) and seat != state.window.owner
+            and state.window.answers[seat] is not None)
 
 
 def _other_copies(hand, play_cards, rng):
