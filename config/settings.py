@@ -113,13 +113,25 @@ _SQLITE_OPTIONS = {
 }
 _database_url = os.environ.get("DATABASE_URL", "")
 if _database_url:
-    # conn_max_age=0: under ASGI each request may run in another thread, and Django's docs
-    # advise against persistent connections there.
-    _default_db = dj_database_url.parse(_database_url, conn_max_age=0, conn_health_checks=True)
+    # Connections come from psycopg's pool (below): a closed connection goes back to it, so
+    # an action no longer opens a new PostgreSQL connection (5 per action without it).
+    _default_db = dj_database_url.parse(_database_url, conn_max_age=0)
 else:
     _default_db = {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}
 if _default_db["ENGINE"] == "django.db.backends.sqlite3":
     _default_db["OPTIONS"] = {**_SQLITE_OPTIONS, **_default_db.get("OPTIONS", {})}
+# Threads per Daphne process for the sockets' database work and renders (games.consumers).
+GAMES_SOCKET_THREADS = int(os.environ.get("GAMES_SOCKET_THREADS", "8"))
+if _default_db["ENGINE"] == "django.db.backends.postgresql":
+    # Every socket thread, the request thread and a spare may hold one at once.
+    _default_db["OPTIONS"] = {
+        "pool": {
+            "min_size": int(os.environ.get("DATABASE_POOL_MIN", "2")),
+            "max_size": int(os.environ.get("DATABASE_POOL_MAX", str(GAMES_SOCKET_THREADS + 4))),
+            "timeout": 10,
+        },
+        **_default_db.get("OPTIONS", {}),
+    }
 DATABASES = {"default": _default_db}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -1,73 +1,219 @@
 """The table's WebSocket: one per open page, for a seat or a spectator (DESIGN.md).
 
-Thin by design: parse the message, find the user's seat, call ``services.submit``, and answer a
-refusal to this sender only. Every change reaches every page as a bare notification; each page
-then renders its own regions from its own view (rule 2). Connecting sends everything (rule 5).
+Thin by design. A socket joins its table's public group (seating, spectator count) and its
+audience's group (``games.audiences``: its seat, or the spectators, in its language), and
+forwards the frames ``games.push`` rendered for that audience without a query, keeping them in
+order: a frame older than what the page shows is dropped, a delta that does not follow it (a
+lost push) is answered with a full snapshot instead. Actions go to ``services.submit`` in the
+writer pool; a refusal is answered to this sender only. Connecting, a resync and a heartbeat
+that shows the page behind send everything (rule 5).
+
+Everything that touches the database or renders runs in ``WRITER_POOL``, a bounded pool of
+threads shared by the process's sockets, so one slow table never holds up another.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 
 from asgiref.sync import async_to_sync
-from channels.generic.websocket import WebsocketConsumer
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer, WebsocketConsumer
+from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.middleware import saved_language
-from games import access, notify, services, spectating
+from games import access, audiences, notify, push, services, spectating
+from games.audiences import Audience
 from games.lobby import lobby_context
 from games.models import Match, Seat, Table
-from games.presenters import spectators_context, table_context
 
 MAX_MESSAGE_BYTES = 4096
-#: A page may send this many actions per second on average (bursts up to the same number);
-#: beyond that its messages are dropped: each one may cost a full re-render of the table.
+#: A page may send this many messages per second on average (bursts up to the same number),
+#: heartbeats included; beyond that its messages are dropped.
 MESSAGES_PER_SECOND = 5
-#: What table.js sends every ``spectating.HEARTBEAT_SECONDS`` to stay in the spectator count.
-HEARTBEAT = '{"heartbeat":1}'
+#: A page asks for a snapshot at most this often (seconds); a later ask waits its turn.
+RESYNC_SECONDS = 0.5
+#: The spectator count is refreshed at most this often per table and process (seconds).
+COUNT_REFRESH_SECONDS = 0.5
+
+WRITER_POOL = ThreadPoolExecutor(max_workers=settings.GAMES_SOCKET_THREADS,
+                                 thread_name_prefix="club414-socket")
 
 
-class TableConsumer(WebsocketConsumer):
-    """``/ws/table/<id>/``: pushes this viewer's regions; takes a seat's actions."""
+def in_pool(function):
+    """``function`` as a coroutine run in ``WRITER_POOL`` (database connections handled as
+    Channels does: closed when old, returned to the pool when pooled)."""
+    return database_sync_to_async(function, thread_sensitive=False, executor=WRITER_POOL)
 
-    def connect(self) -> None:
+
+_count_refreshes: dict[tuple[int, int], asyncio.Task] = {}
+
+
+def refresh_count_soon(table_id: int) -> None:
+    """Refresh the table's spectator count in ``COUNT_REFRESH_SECONDS``, once for every join and
+    leave in this process meanwhile (a crowd arriving costs a few renders, not one each)."""
+    key = (id(asyncio.get_running_loop()), table_id)
+    if key in _count_refreshes:
+        return
+
+    async def later() -> None:
+        await asyncio.sleep(COUNT_REFRESH_SECONDS)
+        _count_refreshes.pop(key, None)  # joins from now on schedule the next refresh
+        await in_pool(push.publish_spectator_count)(table_id)
+
+    _count_refreshes[key] = asyncio.ensure_future(later())
+
+
+class TableConsumer(AsyncWebsocketConsumer):
+    """``/ws/table/<id>/``: pushes this viewer's frames; takes a seat's actions."""
+
+    async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = self.scope.get("user")
         self.language = scope_language(self.scope)
-        table = Table.objects.filter(pk=self.table_id).first()
-        if table is None or not access.can_watch(table, self.user, self.scope.get("session")):
-            self.close(code=4403)
-            return
-        self.group = notify.table_group(self.table_id)
+        self.version, self.revision = -1, -1  # what this page shows: nothing yet
+        self.match_id: int | None = None
+        self.audience: Audience | None = None
         self.counted = False  # this socket is in the table's spectator count
-        self.shown_spectators: int | None = None
-        self.last_delay = 0
         self.allowance = float(MESSAGES_PER_SECOND)
         self.checked_at = time.monotonic()
-        async_to_sync(self.channel_layer.group_add)(self.group, self.channel_name)
-        self.accept()
-        self.send_regions()
-
-    def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
-            async_to_sync(self.channel_layer.group_discard)(self.group, self.channel_name)
-            if self.counted and spectating.leave(self.table_id, self.channel_name):
-                notify.spectators_changed(self.table_id)
-
-    def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        if text_data == HEARTBEAT:
-            if self.counted:
-                spectating.join(self.table_id, self.channel_name)
+        self.last_resync = 0.0
+        self.resync_pending = False
+        seat = await in_pool(self.seat_if_allowed)()
+        if seat is False:
+            await self.close(code=4403)
             return
+        await self.accept()
+        await self.channel_layer.group_add(notify.table_group(self.table_id), self.channel_name)
+        await self.take_audience(seat)
+        await self.send_snapshot()
+
+    async def disconnect(self, code: int) -> None:
+        if self.audience is None:
+            return
+        await self.channel_layer.group_discard(notify.table_group(self.table_id),
+                                               self.channel_name)
+        await self.channel_layer.group_discard(audiences.group(self.table_id, self.audience),
+                                               self.channel_name)
+        if self.counted and await in_pool(spectating.leave)(self.table_id, self.channel_name):
+            refresh_count_soon(self.table_id)
+
+    # --- who this page is -----------------------------------------------------------------
+
+    def seat_if_allowed(self) -> int | None | bool:
+        """This user's seat number, None for a spectator, False if they may not watch."""
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None or not access.can_watch(table, self.user, self.scope.get("session")):
+            return False
+        if self.user is None or not self.user.is_authenticated:
+            return None
+        return (Seat.objects.filter(table_id=self.table_id, user=self.user)
+                .values_list("number", flat=True).first())
+
+    async def take_audience(self, seat: int | None) -> None:
+        """Join the group of ``seat`` (None: the spectators) in this page's language, leaving
+        the one it had: the only place a socket's routing changes."""
+        audience = Audience(seat, self.language)
+        if audience == self.audience:
+            return
+        if self.audience is not None:
+            await self.channel_layer.group_discard(
+                audiences.group(self.table_id, self.audience), self.channel_name)
+        self.audience = audience
+        await self.channel_layer.group_add(audiences.group(self.table_id, audience),
+                                           self.channel_name)
+        await in_pool(audiences.register)(self.table_id, audience)
+        spectator = seat is None
+        if spectator != self.counted:
+            self.counted = spectator
+            change = spectating.join if spectator else spectating.leave
+            if await in_pool(change)(self.table_id, self.channel_name):
+                refresh_count_soon(self.table_id)
+
+    @property
+    def seat(self) -> int | None:
+        return self.audience.seat if self.audience is not None else None
+
+    # --- frames to the page ---------------------------------------------------------------
+
+    async def send_snapshot(self) -> None:
+        self.last_resync = time.monotonic()
+        text, version, revision = await in_pool(push.snapshot)(
+            self.table_id, self.seat, self.user, self.language)
+        if (revision, version) < (self.revision, self.version):
+            return  # a newer frame went out while this one was rendered
+        self.version, self.revision = version, revision
+        await self.send(text_data=text)
+
+    async def resync(self) -> None:
+        """A full snapshot now, or once ``RESYNC_SECONDS`` after the last one."""
+        wait = self.last_resync + RESYNC_SECONDS - time.monotonic()
+        if wait <= 0:
+            await self.send_snapshot()
+            return
+        if self.resync_pending:
+            return
+        self.resync_pending = True
+
+        async def later() -> None:
+            await asyncio.sleep(wait)
+            self.resync_pending = False
+            await self.send_snapshot()
+
+        asyncio.ensure_future(later())
+
+    async def table_frame(self, event: dict) -> None:
+        """A frame rendered for this page's audience: forward it in order, or resync."""
+        version, revision = event["v"], event["r"]
+        if event["full"]:
+            if (revision, version) < (self.revision, self.version):
+                return
+        elif (revision, version) <= (self.revision, self.version):
+            return  # already shown
+        elif event["b"] != self.version or revision != self.revision:
+            await self.resync()  # a push was lost: this delta does not apply
+            return
+        self.version, self.revision = version, revision
+        await self.send(text_data=event["text"])
+
+    async def table_seating(self, event: dict) -> None:
+        """Someone sat down, stood up or the table started: follow this user's seat. Before a
+        match every page renders its own (its buttons depend on who is looking); during one,
+        the audience's snapshot is on its way unless this page changed audience."""
+        seat = None
+        if self.user is not None and self.user.is_authenticated:
+            seat = event["seating"].get(str(self.user.pk))
+        changed = seat != self.seat
+        await self.take_audience(seat)
+        if changed or not event["has_match"]:
+            await self.send_snapshot()
+
+    async def spectators_count(self, event: dict) -> None:
+        html = event["html"].get(self.language, {}).get("watch" if self.seat is None else "seat")
+        if html:
+            await self.send(text_data=html)
+
+    # --- messages from the page -----------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         with translation.override(self.language):
             if not self.within_rate():
-                self.send_flash(_("Too many messages: slow down."))
+                await self.send_flash(_("Too many messages: slow down."))
                 return
-            self.answer(text_data)
+            payload = parse_message(text_data)
+            if payload is not None and payload.get("heartbeat"):
+                await self.heartbeat(payload.get("version"))
+            elif payload is not None and payload.get("resync"):
+                await self.resync()
+            else:
+                await self.answer(payload)
 
     def within_rate(self) -> bool:
         """A token bucket per socket: ``MESSAGES_PER_SECOND`` refills each second."""
@@ -80,84 +226,48 @@ class TableConsumer(WebsocketConsumer):
         self.allowance -= 1
         return True
 
-    def answer(self, text_data: str | None) -> None:
-        payload = parse_message(text_data)
+    async def heartbeat(self, page_version) -> None:
+        """The page is still there: renew its audience (and spectator presence), and send a
+        snapshot if the page or this socket is behind the table's last push."""
+        latest = await in_pool(self.renew)()
+        behind = latest is not None and latest > (self.revision, self.version)
+        if behind or (type(page_version) is int and page_version < self.version):
+            await self.resync()
+
+    def renew(self) -> tuple[int, int] | None:
+        audiences.register(self.table_id, self.audience)
+        if self.counted:
+            spectating.join(self.table_id, self.channel_name)
+        return audiences.latest(self.table_id, spectator=self.seat is None)
+
+    async def answer(self, payload: dict | None) -> None:
         if payload is None:
-            self.send_flash(_("That message could not be read."))
+            await self.send_flash(_("That message could not be read."))
             return
         if self.user is None or not self.user.is_authenticated:
-            self.send_flash(_("Log in to play."))
+            await self.send_flash(_("Log in to play."))
             return
-        match = Match.objects.filter(table_id=self.table_id).first()
-        if match is None:
-            self.send_flash(_("The match has not started yet."))
-            return
-        result = services.submit(match.pk, self.user, payload)
-        if not result.ok:
-            self.send_flash(refusal_message(result))
+        result = await in_pool(self.submit)(payload)
+        if result is None:
+            await self.send_flash(_("The match has not started yet."))
+        elif not result.ok:
+            await self.send_flash(refusal_message(result))
             if result.code in ("stale", "duplicate"):
-                self.send_regions()
+                await self.send_snapshot()
 
-    def table_changed(self, event: dict) -> None:
-        self.send_regions()
+    def submit(self, payload: dict) -> services.Result | None:
+        if self.match_id is None:
+            self.match_id = (Match.objects.filter(table_id=self.table_id)
+                             .values_list("pk", flat=True).first())
+        if self.match_id is None:
+            return None
+        return services.submit(self.match_id, self.user, payload)
 
-    def spectators_changed(self, event: dict) -> None:
-        """Someone started or stopped watching: refresh the count, if it moved."""
-        count = spectating.count(self.table_id)
-        if count == self.shown_spectators:
-            return
-        self.shown_spectators = count
-        table = Table.objects.get(pk=self.table_id)
-        with translation.override(self.language):
-            html = render_to_string("games/partials/spectators.html", {
-                **spectators_context(table, count, self.last_delay), "oob": True})
-        self.send(text_data=html)
-
-    def send_regions(self) -> None:
-        """Render every region of the table for this viewer, as out-of-band swaps.
-
-        A spectator of a delayed table is rendered from the state ``spectator_delay`` moves
-        back (``spectating.visible_state``), never from the live one.
-        """
-        with translation.override(self.language):
-            table = Table.objects.get(pk=self.table_id)
-            match = Match.objects.filter(table=table).first()
-            seat = self.seat_number()
-            self.sync_presence(seat)
-            state = spectating.visible_state(table, match, seat) if match else None
-            self.last_delay = spectating.delay_for(table, match, seat)
-            self.shown_spectators = spectating.count(self.table_id)
-            context = table_context(table, match, state, seat, self.user,
-                                    spectators=self.shown_spectators, delay=self.last_delay)
-            context["oob"] = True
-            html = render_to_string("games/partials/regions.html", context)
-        self.send(text_data=html)
-
-    def sync_presence(self, seat: int | None) -> None:
-        """Count this socket while its viewer has no seat (someone may sit down or stand up
-        before the start), and tell the table when the count changes."""
-        spectator = seat is None
-        if spectator == self.counted:
-            return
-        self.counted = spectator
-        if spectator:
-            changed = spectating.join(self.table_id, self.channel_name)
-        else:
-            changed = spectating.leave(self.table_id, self.channel_name)
-        if changed:
-            notify.spectators_changed(self.table_id)
-
-    def send_flash(self, message: str) -> None:
+    async def send_flash(self, message: str) -> None:
         with translation.override(self.language):
             html = render_to_string("games/partials/flash.html",
                                     {"message": message, "oob": True})
-        self.send(text_data=html)
-
-    def seat_number(self) -> int | None:
-        if self.user is None or not self.user.is_authenticated:
-            return None
-        return (Seat.objects.filter(table_id=self.table_id, user=self.user)
-                .values_list("number", flat=True).first())
+        await self.send(text_data=html)
 
 
 class LobbyConsumer(WebsocketConsumer):

@@ -1,38 +1,77 @@
-"""Tell watching pages that something changed (DESIGN.md rule 2).
+"""Sending to channel groups from synchronous code: the writer, the worker, views (rule 2).
 
-A group message carries only ``{match, version}``-sized facts, never cards: each consumer loads
-the state and renders its own seat's view.
+The table's pages get their frames through ``games.push`` (rendered per audience); what goes to
+``table_group`` — every page of one table, seats and spectators alike — is only what is public:
+the seating (who sits where) and the spectator count. Never a card.
+
+Sync code sends on one event loop per process kept for it (``_publisher_loop``): asgiref's
+``async_to_sync`` outside a server would make a new loop, and with it a new Redis connection,
+for every push.
 """
 
 from __future__ import annotations
 
+import asyncio
+import os
+import threading
 from collections.abc import Iterable
 
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
 LOBBY_GROUP = "lobby"
+#: How long a writer waits for its pushes to reach Redis (seconds) before giving up on them.
+SEND_TIMEOUT_SECONDS = 5.0
+
+_loop: asyncio.AbstractEventLoop | None = None
+_loop_pid = 0
+_loop_lock = threading.Lock()
 
 
 def table_group(table_id: int) -> str:
-    """The group of every page open on one table (seats and spectators)."""
+    """The group of every page open on one table (seats and spectators): public facts only."""
     return f"table-{table_id}"
 
 
-def _send(group: str, message: dict) -> None:
+def _publisher_loop() -> asyncio.AbstractEventLoop:
+    """This process's sending loop, started on first use (and again in a forked child)."""
+    global _loop, _loop_pid
+    with _loop_lock:
+        if _loop is None or _loop_pid != os.getpid():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="club414-publisher",
+                             daemon=True).start()
+            _loop, _loop_pid = loop, os.getpid()
+        return _loop
+
+
+def send_many(messages: Iterable[tuple[str, dict]]) -> None:
+    """Send ``(group, message)`` pairs in order, waiting until the channel layer took them.
+
+    Raises TimeoutError if Redis does not answer within ``SEND_TIMEOUT_SECONDS``.
+    """
     layer = get_channel_layer()
-    if layer is not None:
-        async_to_sync(layer.group_send)(group, message)
+    messages = list(messages)
+    if layer is None or not messages:
+        return
+
+    async def send_all() -> None:
+        for group, message in messages:
+            await layer.group_send(group, message)
+
+    future = asyncio.run_coroutine_threadsafe(send_all(), _publisher_loop())
+    future.result(timeout=SEND_TIMEOUT_SECONDS)
 
 
-def table_changed(table_id: int, version: int | None = None) -> None:
-    """The table's seats or match changed; ``version`` is the match version, if any."""
-    _send(table_group(table_id), {"type": "table.changed", "version": version})
+def _send(group: str, message: dict) -> None:
+    send_many([(group, message)])
 
 
-def spectators_changed(table_id: int) -> None:
-    """Someone started or stopped watching the table: pages refresh the spectator count."""
-    _send(table_group(table_id), {"type": "spectators.changed"})
+def table_changed(table_id: int) -> None:
+    """The table's seating or status changed (after commit): every page learns who sits where,
+    and, once a match runs, every audience gets a full snapshot (``games.push``)."""
+    from games import push
+
+    push.publish_table(table_id)
 
 
 def lobby_changed(user_ids: Iterable[int | None] = ()) -> None:

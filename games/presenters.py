@@ -73,7 +73,19 @@ def hand_groups(hand, level: int, options) -> list[dict]:
     groups: dict[int, list[str]] = {}
     for card in sorted(hand, key=lambda c: (power[FACE[c]], SUIT_INDEX[c])):
         groups.setdefault(FACE[card], []).append(card)
-    return [{"rank": face_name(f), "cards": cards_faces(cs, level)} for f, cs in groups.items()]
+    return [{"rank": face_name(f), "face": f, "cards": faces,
+             "entries": list(zip(faces, card_slots(cs), strict=True))}
+            for f, cs in groups.items() for faces in [cards_faces(cs, level)]]
+
+
+def card_slots(cards) -> list[str]:
+    """Stable ids for cards in a hand: ``9H-0``, ``9H-1`` for two copies of 9H (two decks)."""
+    seen: dict[str, int] = {}
+    slots = []
+    for code in cards:
+        slots.append(f"{code}-{seen.get(code, 0)}")
+        seen[code] = seen.get(code, 0) + 1
+    return slots
 
 
 def table_strings() -> dict:
@@ -92,14 +104,18 @@ def view_for(state: State, seat: int | None) -> View:
 
 def table_context(table: Table, match: Match | None, state: State | None,
                   seat: int | None, user=None, *, spectators: int | None = None,
-                  delay: int = 0) -> dict:
+                  delay: int = 0, seats: list[Seat] | None = None,
+                  recent_moves: list[Move] | None = None) -> dict:
     """Everything the table page and its pushed regions need, for ``seat`` (None: spectator).
 
     ``state`` is what this viewer sees: for a spectator of a delayed table, the state ``delay``
     moves back (``games.spectating``), shown without the live countdown. ``spectators`` is how
-    many are watching (None: unknown).
+    many are watching (None: unknown). ``seats`` (with their users) and ``recent_moves`` (the
+    last ``LOG_LENGTH`` moves up to the shown version, newest first) may be handed in by a caller
+    that renders several viewers from one load (``games.push``); otherwise they are queried.
     """
-    seats = list(table.seats.select_related("user"))
+    if seats is None:
+        seats = list(table.seats.select_related("user"))
     signed_in = user is not None and user.is_authenticated
     is_host = signed_in and table.host_id == user.pk
     context = {"table": table, "match": match, "me": seat, "seats_list": seats,
@@ -113,7 +129,7 @@ def table_context(table: Table, match: Match | None, state: State | None,
         context["seats"] = [_seat_row(s, None, seat) for s in seats]
         return context
     view = view_for(state, seat)
-    names = {s.number: _seat_name(s) for s in seats}
+    names = seat_names(seats)
     context.update(
         view=view,
         version=view.version,
@@ -136,7 +152,7 @@ def table_context(table: Table, match: Match | None, state: State | None,
                    "returned": card_face(t.returned, view.level) if t.returned else None}
                   for t in view.tributes],
         result=_result(view, names),
-        log=_log(match, seat, names, view.level, view.version),
+        log=_log(match, seat, names, view.version, recent_moves),
         match_over=view.phase == MATCH_OVER,
     )
     context.update(_choices(state, view, seat))
@@ -154,6 +170,11 @@ def _invite_path(table: Table, member: bool) -> str:
     if table.visibility != Table.Visibility.PRIVATE or not member:
         return ""
     return reverse("games:join", args=[table.invite_code])
+
+
+def seat_names(seats: list[Seat]) -> dict[int, str]:
+    """Seat number → the name shown for it (username, "AI n" or "Empty seat"), translated."""
+    return {s.number: _seat_name(s) for s in seats}
 
 
 def _seat_name(seat: Seat) -> str:
@@ -256,19 +277,34 @@ def _weakest_first(plays: list[list[str]], view: View) -> list[list[str]]:
     return sorted(plays, key=key)
 
 
-def _log(match: Match, seat: int | None, names: dict, level: int, until: int) -> list[str]:
+def recent_moves(match: Match, until: int) -> list[Move]:
+    """The last ``LOG_LENGTH`` moves up to version ``until``, newest first (one query)."""
+    return list(Move.objects.filter(match=match, seq__lte=until).order_by("-seq")[:LOG_LENGTH])
+
+
+def _log(match: Match, seat: int | None, names: dict, until: int,
+         moves: list[Move] | None) -> list[str]:
     """The latest moves up to version ``until`` (the shown state) as lines of text, filtered
     for this viewer (``event_for``)."""
-    moves = Move.objects.filter(match=match, seq__lte=until).order_by("-seq")[:LOG_LENGTH]
+    if moves is None:
+        moves = recent_moves(match, until)
     lines = []
-    for move in reversed(list(moves)):
-        for event in move.events:
-            shown = event_for(event, seat)
-            if shown is not None:
-                line = describe_event(shown, names)
-                if line:
-                    lines.append(line)
+    for move in reversed([m for m in moves if m.seq <= until]):
+        lines.extend(log_lines(move.events, seat, names))
     return lines[-LOG_LENGTH:]
+
+
+def log_lines(events, seat: int | None, names: dict) -> list[str]:
+    """One move's events as log lines for this viewer: filtered by ``event_for`` (a pending
+    claim's cards only for its seat), events not worth a line left out."""
+    lines = []
+    for event in events:
+        shown = event_for(event, seat)
+        if shown is not None:
+            line = describe_event(shown, names)
+            if line:
+                lines.append(line)
+    return lines
 
 
 def describe_event(event: dict, names: dict) -> str:

@@ -8,6 +8,7 @@ running timer, commit, and only then notify the table and schedule its wake-ups.
 
 from __future__ import annotations
 
+import logging
 import random
 import secrets
 from dataclasses import dataclass
@@ -17,7 +18,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import notify
+from games import notify, push
 from games.engine import NextRound, Pass, Play, Rejection, Timeout, legal_actions
 from games.engine import apply as engine_apply
 from games.engine.ai import policy
@@ -35,6 +36,8 @@ from games.engine.state import MATCH_OVER, PLAY, ROUND_OVER, TRIBUTE, WINDOW, St
 from games.engine.views import seat_view
 from games.models import Match, Move, Round, Seat, Table, TributeRecord
 from games.signals import match_finished
+
+log = logging.getLogger(__name__)
 
 #: Actions a person may send; the clock's actions (timeout, next round) are the server's own.
 PLAYER_ACTIONS = ("play", "pass", "hook", "unhook", "return")
@@ -72,7 +75,8 @@ def do_start_match(table: Table, seed: int | None = None) -> Match:
     table.save(update_fields=["status"])
     _set_timer(match, state, state, (), timezone.now())
     match.save()
-    _after_commit(match, state, timer_changed=True)
+    # The table's own notification (games.tables) pushes the first snapshot to every page.
+    _after_commit(match, state, timer_changed=True, seats=list(table.seats.all()))
     return match
 
 
@@ -92,7 +96,8 @@ def submit(match_id: int, user, payload: dict) -> Result:
         match = Match.objects.select_for_update().select_related("table").get(pk=match_id)
         if match.table.status == Table.Status.ABANDONED:
             return Result(False, "abandoned", "this match was stopped", match.version)
-        seat = Seat.objects.filter(table_id=match.table_id, user=user).first()
+        seats = _seats(match)
+        seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
             return Result(False, "not_seated", "you have no seat at this table", match.version)
         if client_id and Move.objects.filter(match=match, client_id=client_id).exists():
@@ -105,7 +110,12 @@ def submit(match_id: int, user, payload: dict) -> Result:
         stale = _stale(match, state, action, payload.get("version"))
         if stale:
             return Result(False, "stale", stale, match.version)
-        return _apply_and_save(match, state, action, seat.number, client_id)
+        return _apply_and_save(match, state, action, seat.number, client_id, seats)
+
+
+def _seats(match: Match) -> list[Seat]:
+    """The match's seats with their users: one query, shared by the checks and the push."""
+    return list(Seat.objects.filter(table_id=match.table_id).select_related("user"))
 
 
 def _action_fields(payload: dict) -> dict:
@@ -134,7 +144,9 @@ def _stale(match: Match, state: State, action, version) -> str:
 
 
 def _apply_and_save(match: Match, state: State, action, seat: int | None,
-                    client_id: str = "") -> Result:
+                    client_id: str = "", seats: list[Seat] | None = None) -> Result:
+    """Apply ``action`` to the locked ``match`` (loaded with its table), log and save it, and
+    push the move after commit. Precondition: the caller holds the match row lock."""
     outcome = engine_apply(state, action)
     if isinstance(outcome, Rejection):
         return Result(False, outcome.code, outcome.message, match.version)
@@ -156,7 +168,9 @@ def _apply_and_save(match: Match, state: State, action, seat: int | None,
     match.round_no = new.round_no
     match.level_team0, match.level_team1 = new.levels
     match.save()
-    _after_commit(match, new, timer_changed=match.deadline_token != old_token)
+    seats = _seats(match) if seats is None else seats
+    _after_commit(match, new, timer_changed=match.deadline_token != old_token, seats=seats,
+                  move=(state, list(outcome.events)))
     return Result(True, version=new.version)
 
 
@@ -220,13 +234,20 @@ def _set_timer(match: Match, old: State, new: State, events, now) -> None:
         match.deadline_token = new.version
 
 
-def _after_commit(match: Match, state: State, timer_changed: bool) -> None:
-    """After commit: tell every page at the table, then schedule the wake-ups (rule 2, 3)."""
-    table_id, match_id, version = match.table_id, match.pk, state.version
+def _after_commit(match: Match, state: State, timer_changed: bool, seats: list[Seat],
+                  move: tuple[State, list[dict]] | None = None) -> None:
+    """After commit: push the move to every audience (``move`` = the state before it and its
+    events), then schedule the wake-ups (rules 2, 3). A failed push is logged, never raised:
+    the move stands, and pages catch up at their next heartbeat."""
+    match_id = match.pk
     token, deadline = match.deadline_token, match.deadline
 
     def send() -> None:
-        notify.table_changed(table_id, version)
+        if move is not None:
+            try:
+                push.publish_move(match, seats, move[0], state, move[1])
+            except Exception:
+                log.exception("match %s: push of version %s failed", match_id, state.version)
         if state.phase == MATCH_OVER:
             match_finished.send(sender=Match, match_id=match_id)
         if state.phase == MATCH_OVER or state.phase == ROUND_OVER:
@@ -237,7 +258,7 @@ def _after_commit(match: Match, state: State, timer_changed: bool) -> None:
 
         delay = max(0.0, (deadline - timezone.now()).total_seconds())
         tasks.expire.apply_async((match_id, token), countdown=delay)
-        ai_seats, auto_passers = _seats_acting_for_themselves(match, state)
+        ai_seats, auto_passers = _seats_acting_for_themselves(seats, state)
         for seat in ai_seats:
             tasks.ai_act.apply_async((match_id, seat, token),
                                      countdown=_ai_delay(state, delay))
@@ -248,16 +269,14 @@ def _after_commit(match: Match, state: State, timer_changed: bool) -> None:
     transaction.on_commit(send)
 
 
-def _seats_acting_for_themselves(match: Match, state: State) -> tuple[list[int], list[int]]:
+def _seats_acting_for_themselves(seats: list[Seat], state: State) -> tuple[list[int], list[int]]:
     """AI seats that may act now, and people who asked to pass every claim window."""
-    acting = seats_to_act(state)
-    if not acting:
-        return [], []
-    seats = Seat.objects.filter(table_id=match.table_id, number__in=acting)
-    ai = [s.number for s in seats if s.ai_policy]
+    acting = set(seats_to_act(state))
+    ai = [s.number for s in seats if s.number in acting and s.ai_policy]
     passers = []
     if state.phase == WINDOW:
-        passers = [s.number for s in seats.filter(user__auto_pass_hooks=True)]
+        passers = [s.number for s in seats if s.number in acting and not s.ai_policy
+                   and s.user_id and s.user.auto_pass_hooks]
     return ai, passers
 
 
@@ -273,7 +292,8 @@ def expire(match_id: int, token: int) -> bool:
     """The timer set with ``token`` rang: apply the timeout (or deal the next round) if the
     match is still waiting on that very deadline. Returns whether anything was applied."""
     with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        match = (Match.objects.select_for_update().select_related("table")
+                 .filter(pk=match_id).first())
         if match is None or match.deadline_token != token or match.deadline is None:
             return False
         if match.deadline > timezone.now() + timedelta(milliseconds=50):
@@ -286,26 +306,29 @@ def expire(match_id: int, token: int) -> bool:
 def ai_act(match_id: int, seat: int, token: int) -> bool:
     """An AI seat acts, if the match is still at the moment (token) it was asked to act in."""
     with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        match = (Match.objects.select_for_update().select_related("table")
+                 .filter(pk=match_id).first())
         if match is None or match.deadline_token != token:
             return False
         state = load_state(match)
         if seat not in seats_to_act(state):
             return False
-        ai = Seat.objects.get(table_id=match.table_id, number=seat)
-        if not ai.ai_policy:
+        seats = _seats(match)
+        ai = seats[seat] if seat < len(seats) and seats[seat].number == seat else None
+        if ai is None or not ai.ai_policy:
             return False
         legal = legal_actions(state, seat)
         rng = random.Random(f"{match.seed}:{state.version}:{seat}")
         action = policy(ai.ai_policy).choose(seat_view(state, seat), legal, rng)
-        return _apply_and_save(match, state, action, seat).ok
+        return _apply_and_save(match, state, action, seat, seats=seats).ok
 
 
 def auto_pass(match_id: int, seat: int, token: int) -> bool:
     """Pass the open window for a person who asked for it (``auto_pass_hooks``). It runs after
     the same pause as an AI's answer and never looks at the hand (DESIGN.md rule 4)."""
     with transaction.atomic():
-        match = Match.objects.select_for_update().filter(pk=match_id).first()
+        match = (Match.objects.select_for_update().select_related("table")
+                 .filter(pk=match_id).first())
         if match is None or match.deadline_token != token:
             return False
         state = load_state(match)

@@ -14,20 +14,18 @@ from __future__ import annotations
 
 import logging
 import time
-from functools import cache
 
 import redis
-from django.conf import settings
 
-from games import replay, services
+from games import redis_store, replay, services
 from games.engine.state import State
 from games.models import Match, Table
 
 log = logging.getLogger(__name__)
 
 #: The page says it is still there this often (table.js), and is forgotten after ``TTL``.
-HEARTBEAT_SECONDS = 60
-TTL_SECONDS = 150
+HEARTBEAT_SECONDS = 5
+TTL_SECONDS = 30
 
 
 # --- delay --------------------------------------------------------------------------------------
@@ -58,18 +56,12 @@ def visible_state(table: Table, match: Match, seat: int | None) -> State:
 
 # --- presence -----------------------------------------------------------------------------------
 
-@cache
-def _client(url: str) -> redis.Redis:
-    return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
-
-
 def _redis() -> redis.Redis:
-    return _client(settings.REDIS_URL)
+    return redis_store.client()
 
 
 def _key(table_id: int) -> str:
-    # The database name keeps apart sites (and test runs) that share one Redis.
-    return f"club414:{settings.DATABASES['default']['NAME']}:spectators:{table_id}"
+    return redis_store.key("spectators", table_id)
 
 
 def join(table_id: int, socket_id: str) -> bool:

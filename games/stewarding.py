@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.db import transaction
+from django.db.models import F
 from django.utils.translation import gettext as _
 
 from games import notify, services
@@ -27,6 +28,9 @@ KEEP = object()
 
 
 def _notify(table_id: int) -> None:
+    """Bump the table's revision (the caller holds its lock) and tell its pages and the lobby
+    after commit."""
+    Table.objects.filter(pk=table_id).update(revision=F("revision") + 1)
     transaction.on_commit(lambda: (notify.table_changed(table_id), notify.lobby_changed()))
 
 

@@ -7,6 +7,7 @@ Every function takes the table row lock, checks, changes, and notifies after com
 from __future__ import annotations
 
 from django.db import transaction
+from django.db.models import F
 from django.utils.translation import gettext as _
 
 from games import notify, services
@@ -21,7 +22,10 @@ class TableError(Exception):
 
 
 def _notify(table: Table) -> None:
+    """Bump the table's revision (we hold its lock) and tell its pages and the lobby after
+    commit."""
     table_id = table.pk
+    Table.objects.filter(pk=table_id).update(revision=F("revision") + 1)
     transaction.on_commit(lambda: (notify.table_changed(table_id), notify.lobby_changed()))
 
 

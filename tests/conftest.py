@@ -35,3 +35,16 @@ def user(make_user: Callable[..., User]) -> User:
 def _fast_password_hashing(settings) -> None:
     """Hash test passwords cheaply: the real hasher's cost is for attackers, not for tests."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """Close psycopg's connection pool before the test database is dropped: its idle
+    connections would otherwise keep the database "accessed by other users"."""
+    yield
+    from django.db import connections
+
+    with django_db_blocker.unblock():
+        for connection in connections.all():
+            if getattr(connection, "pool", None) is not None:
+                connection.close_pool()

@@ -116,14 +116,72 @@
     }
   });
 
-  // --- spectator count -----------------------------------------------------------------------
-  // A page says it is still watching once a minute; the server forgets a silent spectator after
-  // a few minutes (a socket whose server process died never said goodbye).
+  // --- frames: in order, or a snapshot --------------------------------------------------------
+  // Each frame that shows the table starts with <!--frame {"v","r","full","b"}-->: v the match
+  // version it shows, r the table's revision, b the version a delta applies on. A page never
+  // shows an older frame over a newer one; a delta that does not follow what it shows (a lost
+  // push) is dropped and a snapshot asked for. Frames without a header (a refusal, the
+  // spectator count) always apply.
+  var FRAME_HEADER = /^<!--frame (\{[^>]*\})-->/;
+  var shownFrame = { v: -1, r: -1 };
+  window.club414 = window.club414 || { beeps: 0, alerts: 0 };
+  window.club414.dropFrames = 0;  // tests: lose the next N frames on purpose
+  window.club414.resyncs = 0;
+
+  function older(a, b) { return a.r < b.r || (a.r === b.r && a.v < b.v); }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var status = document.getElementById("status");
+    if (!status) return;
+    var v = parseInt(status.dataset.version, 10);
+    var r = parseInt(status.dataset.revision, 10);
+    shownFrame = { v: isNaN(v) ? -1 : v, r: isNaN(r) ? -1 : r };
+  });
+
+  document.addEventListener("htmx:wsBeforeMessage", function (evt) {
+    var match = FRAME_HEADER.exec(evt.detail.message);
+    if (!match) return;
+    var frame;
+    try { frame = JSON.parse(match[1]); } catch (e) { return; }
+    if (window.club414.dropFrames > 0) {
+      window.club414.dropFrames -= 1;
+      evt.preventDefault();
+      return;
+    }
+    if (frame.full) {
+      if (older(frame, shownFrame)) { evt.preventDefault(); return; }
+    } else if (!older(shownFrame, frame)) {
+      evt.preventDefault();  // already shown
+      return;
+    } else if (frame.b !== shownFrame.v || frame.r !== shownFrame.r) {
+      evt.preventDefault();
+      askSnapshot();
+      return;
+    }
+    shownFrame = { v: frame.v, r: frame.r };
+  });
+
   var tableSocket = null;
   document.addEventListener("htmx:wsOpen", function (evt) { tableSocket = evt.detail.socketWrapper; });
+  function askSnapshot() {
+    window.club414.resyncs += 1;
+    if (tableSocket) tableSocket.send('{"resync":1}');
+  }
+  // Every few seconds the page says it is still there (the spectator count forgets a silent
+  // one) and which version it shows: the server sends a snapshot if it is behind.
   setInterval(function () {
-    if (tableSocket) tableSocket.send('{"heartbeat":1}');
-  }, 60000);
+    if (tableSocket) tableSocket.send(JSON.stringify({ heartbeat: 1, version: shownFrame.v }));
+  }, 5000);
+
+  // Appended log lines: drop the "no moves yet" line and keep the log short.
+  var LOG_KEEP = 40;
+  document.addEventListener("htmx:oobAfterSwap", function (evt) {
+    var target = evt.detail.target;
+    if (!target || target.id !== "log-lines") return;
+    target.querySelectorAll("li.muted").forEach(function (li) { li.remove(); });
+    while (target.children.length > LOG_KEEP) target.removeChild(target.firstElementChild);
+    scrollLog();
+  });
 
   // --- countdown bars -------------------------------------------------------------------------
   // The bar counts down from the remaining time the server rendered, measured on this page's
@@ -204,7 +262,8 @@
     if (!form) return;
     if (hint) {
       var hints = [];
-      try { hints = JSON.parse(form.dataset.hints || "[]"); } catch (e) { hints = []; }
+      var actions = document.getElementById("hand-actions");
+      try { hints = JSON.parse((actions && actions.dataset.hints) || "[]"); } catch (e) { hints = []; }
       if (!hints.length) return;
       if (hintVersion !== shownVersion()) { hintIndex = -1; hintVersion = shownVersion(); }
       hintIndex = (hintIndex + 1) % hints.length;
@@ -353,7 +412,6 @@
   }
 
   var audio = null;
-  window.club414 = window.club414 || { beeps: 0, alerts: 0 };
   function audioContext() {
     var Ctx = window.AudioContext || window.webkitAudioContext;
     if (!Ctx) return null;

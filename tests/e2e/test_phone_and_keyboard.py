@@ -219,7 +219,7 @@ def test_a_round_with_the_keyboard_alone(new_page) -> None:
                 page.locator("#status.my-turn").count()
                 and page.locator("#play-button:not([disabled])").count()
             ):
-                hints = json.loads(page.get_attribute("#hand-form", "data-hints") or "[]")
+                hints = json.loads(page.get_attribute("#hand-actions", "data-hints") or "[]")
                 leading = page.locator("#pass-button").count() == 0
                 version = page.get_attribute("#status", "data-version")
                 if not leading and counts["pass"] < 3 and moves % 2:

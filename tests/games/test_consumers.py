@@ -22,6 +22,7 @@ from games.engine.deal import start_round
 from games.models import Match, Seat
 
 from .conftest import install_state
+from .pages import Page, header
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
@@ -85,27 +86,44 @@ def is_spectator_count(text: str) -> bool:
     return text.lstrip().startswith('<p id="spectators"')
 
 
+async def nothing_but_counts(ws: WebsocketCommunicator, timeout: float) -> bool:
+    """Whether ``ws`` receives nothing but spectator counts for ``timeout`` seconds."""
+    while not await ws.receive_nothing(timeout=timeout):
+        if not is_spectator_count(await ws.receive_from()):
+            return False
+    return True
+
+
 async def test_each_page_gets_its_own_hand_and_never_another(make_user):
     """On connect and after a play, a seat's frames name only its own cards and public ones;
-    the spectator's name only public ones."""
+    the spectator's name only public ones. The first frame is a full snapshot; the next is a
+    delta that leaves ana's unchanged hand out and takes bo's played card out of his."""
     match, users = await sync_to_async(setup_match)(make_user)
-    ana = await connect(match.table_id, users["ana"])
-    bo = await connect(match.table_id, users["bo"])
-    watcher = await connect(match.table_id, users["watcher"])
-    first = {name: await frame(ws) for name, ws in (("ana", ana), ("bo", bo),
-                                                    ("watcher", watcher))}
+    sockets = {"ana": await connect(match.table_id, users["ana"]),
+               "bo": await connect(match.table_id, users["bo"]),
+               "watcher": await connect(match.table_id, users["watcher"])}
+    pages = {name: Page() for name in sockets}
+    first = {name: await frame(ws) for name, ws in sockets.items()}
     assert cards_in(first["ana"]) == set(HANDS[0])
     assert cards_in(first["bo"]) == set(HANDS[1])
     assert cards_in(first["watcher"]) == set()
+    for name, text in first.items():
+        assert header(text)["full"] and pages[name].apply(text)
 
-    await bo.send_to(json.dumps({"action": "play", "cards": ["5H"], "version": "0",
-                                 "client_id": "b1", "HEADERS": {}}))
-    after = {name: await frame(ws) for name, ws in (("ana", ana), ("bo", bo),
-                                                    ("watcher", watcher))}
-    assert cards_in(after["ana"]) == set(HANDS[0]) | {"5H"}
-    assert cards_in(after["bo"]) == set(HANDS[1])  # 5H now on the table, 3 cards in hand
+    await sockets["bo"].send_to(json.dumps({"action": "play", "cards": ["5H"], "version": "0",
+                                            "client_id": "b1", "HEADERS": {}}))
+    after = {name: await frame(ws) for name, ws in sockets.items()}
+    for name, text in after.items():
+        assert header(text) == {"v": 1, "b": 0, "r": header(first[name])["r"], "full": False}
+        assert pages[name].apply(text)
+    assert cards_in(after["ana"]) == {"5H"} and 'id="hand"' not in after["ana"]
+    assert cards_in(after["bo"]) == {"5H"} and 'id="hand"' not in after["bo"]
     assert cards_in(after["watcher"]) == {"5H"}
-    for ws in (ana, bo, watcher):
+    assert cards_in(pages["ana"].region("hand")) == set(HANDS[0])
+    assert cards_in(pages["bo"].region("hand")) == set(HANDS[1]) - {"5H"}
+    assert cards_in(pages["watcher"].region("hand")) == set()
+    assert cards_in(pages["watcher"].region("trick")) == {"5H"}
+    for ws in sockets.values():
         await ws.disconnect()
 
 
@@ -124,9 +142,11 @@ async def test_a_pending_claim_is_seen_by_its_seat_only(make_user):
     await ana.send_to(json.dumps({"action": "hook", "cards": ["9H", "9C"], "version": 1}))
     seen = {name: await frame(ws) for name, ws in (("ana", ana), ("bo", bo),
                                                    ("watcher", watcher))}
-    assert {"9H", "9C"} <= cards_in(seen["ana"])
-    assert cards_in(seen["bo"]) == set(HANDS[1])  # its three cards and its 9D on the table
-    assert cards_in(seen["watcher"]) == {"9D"}
+    assert cards_in(seen["ana"]) <= set(HANDS[0]) | {"9D"}
+    assert "answered" in seen["bo"] and "answered" in seen["watcher"]
+    for other in (seen["bo"], seen["watcher"]):
+        assert cards_in(other) <= set(HANDS[1]) and not {"9H", "9C"} & cards_in(other)
+        assert "9H" not in other and "9C" not in other
     state = await sync_to_async(lambda: Match.objects.get(pk=match.pk).state)()
     assert state["window"][4][0] == ["9H", "9C"]  # the claim is pending, recorded server-side
     for ws in (ana, bo, watcher):
@@ -147,7 +167,7 @@ async def test_bad_messages_are_answered_to_the_sender_only(make_user):
     assert "not your turn" in (await frame(ana)).lower()
     await watcher.send_to(json.dumps({"action": "play", "cards": ["9D"], "version": 0}))
     assert 'id="flash"' in await frame(watcher)
-    assert await ana.receive_nothing(timeout=0.5)
+    assert await nothing_but_counts(ana, timeout=1)
     version = await sync_to_async(lambda: Match.objects.get(pk=match.pk).version)()
     assert version == 0
     await ana.disconnect()

@@ -17,18 +17,20 @@ from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
-from games import replay, services, spectating, tables
+from games import push, redis_store, replay, services, spectating, tables
 from games.engine import legal_actions
 from games.engine.codec import action_to_json
 from games.engine.rules import seats_to_act
 from games.models import Match, Seat
 
+from .pages import Page, header
 from .test_consumers import (
     HANDS,
     cards_in,
     connect,
     frame,
     is_spectator_count,
+    nothing_but_counts,
     setup_match,
 )
 
@@ -146,16 +148,21 @@ async def test_delayed_spectator_frames_trail_the_players_and_show_no_hand(make_
     watcher = await connect(match.table_id, await sync_to_async(make_user)("watcher"))
     first_ana, first_watcher = await frame(ana), await frame(watcher)
     assert shown_version(first_ana) == 3 and shown_version(first_watcher) == 1
+    pages = {"ana": Page(), "watcher": Page()}
+    pages["ana"].apply(first_ana)
+    pages["watcher"].apply(first_watcher)
     for _ in range(3):
         await sync_to_async(play)(match, 1)
         live, seen = await frame(ana), await frame(watcher)
+        assert pages["ana"].apply(live) and pages["watcher"].apply(seen)
         await sync_to_async(match.refresh_from_db)()
         past = await sync_to_async(replay.state_at)(match, match.version - 2)
-        assert shown_version(live) == match.version
-        assert shown_version(seen) == match.version - 2
-        assert cards_in(seen) == public_cards(past)
+        assert header(live)["v"] == match.version
+        assert header(seen)["v"] == match.version - 2 == pages["watcher"].version
+        assert cards_in(str(pages["watcher"].soup)) == public_cards(past)
+        assert cards_in(seen) <= public_cards(past)
         hand = (await sync_to_async(services.load_state)(match)).hands[0]
-        assert set(hand) <= cards_in(live)
+        assert cards_in(pages["ana"].region("hand")) == set(hand)
     await ana.disconnect()
     await watcher.disconnect()
 
@@ -185,10 +192,14 @@ async def test_players_see_how_many_watch(make_user, close_db):
     assert shown_count(await ana.receive_from(timeout=10)) == 1
     await anonymous.disconnect()
     assert shown_count(await ana.receive_from(timeout=10)) == 0
-    # The full render after a move carries the count too.
+    # A move's delta leaves the count alone: the page keeps showing it.
+    page = Page()
+    page.apply(await sync_to_async(lambda: push.snapshot(match.table_id, 0, users["ana"],
+                                                         "en")[0])())
     await bo.send_to(json.dumps({"action": "play", "cards": ["5H"], "version": 0}))
-    frames = [await ana.receive_from(timeout=10)]
-    assert 'id="spectators"' in frames[-1] and cards_in(frames[-1]) >= set(HANDS[0])
+    delta = await frame(ana)
+    assert 'id="spectators"' not in delta and page.apply(delta)
+    assert page.region("spectators") and cards_in(page.region("hand")) == set(HANDS[0])
     for ws in (ana, bo):
         await ws.disconnect()
 
@@ -231,14 +242,14 @@ def test_the_count_is_shared_and_forgets_silent_sockets(settings) -> None:
 def test_an_unreachable_redis_shows_no_count_instead_of_failing(settings, make_table) -> None:
     """Without Redis the table page still renders, without a count."""
     settings.REDIS_URL = "redis://127.0.0.1:1/0"
-    spectating._client.cache_clear()
+    redis_store._client.cache_clear()
     try:
         assert spectating.count(1) is None
         table = make_table(["ana", None, None, None])
         page = Client().get(reverse("games:table", args=[table.pk]))
         assert page.status_code == 200
     finally:
-        spectating._client.cache_clear()
+        redis_store._client.cache_clear()
 
 
 # --- before the start ------------------------------------------------------------------------
@@ -266,8 +277,7 @@ def test_a_full_table_says_the_host_can_start(make_user) -> None:
 async def test_a_heartbeat_renews_a_spectator_silently(make_user, close_db):
     """table.js's heartbeat renews the spectator's place in the count and gets no answer; a
     seated player's heartbeat counts nobody."""
-    from games.consumers import HEARTBEAT
-
+    heartbeat = json.dumps({"heartbeat": 1, "version": 0})
     match, users = await sync_to_async(setup_match)(make_user)
     watcher = await connect(match.table_id, users["watcher"])
     ana = await connect(match.table_id, users["ana"])
@@ -277,8 +287,10 @@ async def test_a_heartbeat_renews_a_spectator_silently(make_user, close_db):
     members = await sync_to_async(spectating._redis().zrange)(key, 0, -1, withscores=True)
     (member, before), = members
     await sync_to_async(spectating._redis().zadd)(key, {member: before - 100})
-    await watcher.send_to(HEARTBEAT)
-    await ana.send_to(HEARTBEAT)
+    assert await nothing_but_counts(watcher, timeout=1)  # the count refresh of the watcher
+    assert await nothing_but_counts(ana, timeout=0.1)
+    await watcher.send_to(heartbeat)
+    await ana.send_to(heartbeat)
     assert await watcher.receive_nothing(timeout=0.5)
     assert await ana.receive_nothing(timeout=0.1)
     (_, after), = await sync_to_async(spectating._redis().zrange)(key, 0, -1, withscores=True)

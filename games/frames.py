@@ -1,0 +1,180 @@
+"""The frames a table's pages receive: a full snapshot, or a delta of the regions that changed.
+
+A frame is text: a header comment, then htmx out-of-band swaps of regions by id::
+
+    <!--frame {"v": 42, "b": 41, "r": 3, "full": false}-->
+    <section id="status" hx-swap-oob="true" ...>…</section>
+    <section id="trick" hx-swap-oob="true" ...>…</section>
+    <ol id="log-lines" hx-swap-oob="beforeend"><li>ana played 9♥ 9♣</li></ol>
+
+``v`` is the match version the frame shows (for a delayed spectator, the delayed version), ``b``
+the version a delta applies on (deltas only), ``r`` the table's revision (seating and status,
+``Table.revision``). A page applies a full frame whose ``(r, v)`` is not older than its own and a
+delta whose ``b`` and ``r`` are exactly its own; anything else is old (dropped) or a gap (the page
+asks for a snapshot). htmx ignores the comment; ``static/js/table.js`` reads it.
+
+A delta always holds the status (it carries the version) and only the other regions whose inputs
+changed (``region_keys``): the seats' counts and markers, the trick, the claim bar, the tribute,
+the result, the hand (only when the seat's cards changed) and its buttons and hints, plus the new
+log lines appended. Every render here is for one audience — a seat, or the spectators — in the
+language active when it is called, from that audience's view only (``games.presenters``).
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
+
+from games.presenters import log_lines, seat_names, table_context
+
+#: The regions a delta may carry beside the status, in page order, with their templates.
+DELTA_REGIONS = {
+    "seats": "games/partials/seats.html",
+    "trick": "games/partials/trick.html",
+    "claim_bar": "games/partials/claim_bar.html",
+    "tribute": "games/partials/tribute.html",
+    "result": "games/partials/result.html",
+    "hand": "games/partials/hand.html",
+    "hand_actions": "games/partials/hand_actions.html",
+}
+STATUS_TEMPLATE = "games/partials/status.html"
+SEAT_TEMPLATE = "games/partials/seat.html"
+ALL_REGIONS_TEMPLATE = "games/partials/regions.html"
+LOG_LINES_TEMPLATE = "games/partials/log_lines.html"
+REMOVALS_TEMPLATE = "games/partials/removals.html"
+
+
+class Renders:
+    """Renders shared by the audiences of one push: a region whose inputs (its key) are equal
+    for two audiences in one language is rendered once — the trick, the other seats, a
+    spectator's claim bar. Keys hold everything the template reads (``region_keys``), which
+    ``tests/games/test_frames.py`` checks by comparing every page with a fresh render."""
+
+    def __init__(self) -> None:
+        self._done: dict[tuple, str] = {}
+        self.rendered = 0
+
+    def render(self, template: str, key: object, context: dict) -> str:
+        slot = (template, get_language(), repr(key))  # keys hold lists and dicts
+        text = self._done.get(slot)
+        if text is None:
+            text = self._done[slot] = render_to_string(template, context)
+            self.rendered += 1
+        return text
+
+
+def header(version: int, revision: int, base: int | None = None) -> str:
+    """The frame's header comment: ``full`` when ``base`` is None."""
+    fields = {"v": version, "r": revision, "full": base is None}
+    if base is not None:
+        fields["b"] = base
+    return f"<!--frame {json.dumps(fields, separators=(',', ':'))}-->"
+
+
+def region_keys(context: dict) -> dict[str, object]:
+    """What each delta region shows, as comparable values: a region whose key is equal at two
+    versions (or for two audiences of one push) renders the same. Countdowns are left out: they
+    live in the status, which every delta carries, and a claim bar's or result's countdown
+    restarts only with a new window or result.
+    """
+    window = context.get("window")
+    phase = context.get("phase")
+    return {
+        "seats": (context["is_open"], context["invite_path"], context["table"].players),
+        "trick": (context.get("trick"), context.get("top"), phase == "play",
+                  context.get("turn_name")),
+        "claim_bar": (window, context.get("claim"), context["me"]),
+        "tribute": (phase == "tribute", context.get("tributes"), context.get("returns")),
+        "result": (context.get("result"), context.get("match_over"), context.get("levels")),
+        "hand": (context["me"], context.get("hand")),
+        "hand_actions": (context.get("hand_size"), phase in ("play", "window"),
+                         context.get("hints"), context.get("can_pass")),
+    }
+
+
+def seat_keys(context: dict) -> list[object]:
+    """Each seat's inputs (its row, and whether a window is open for the answered marks)."""
+    window = bool(context.get("window"))
+    return [(row, window) for row in context["seats"]]
+
+
+def full(context: dict, revision: int) -> str:
+    """Every region for one viewer (first connect, reconnect, resync, seat changes)."""
+    version = context.get("version") or 0
+    return header(version, revision) + render_to_string(
+        ALL_REGIONS_TEMPLATE, {**context, "oob": True})
+
+
+def delta(table, match, seats, old, new, events, seat: int | None, revision: int,
+          delay: int = 0, renders: Renders | None = None) -> str:
+    """The frame that takes one audience's page from ``old`` to ``new`` (consecutive versions).
+
+    ``events`` are the engine's events of the move between them, shown through
+    ``engine.views.event_for`` (a pending claim's cards only to its seat). Regions whose key did
+    not change are left out; a seat whose row changed is sent alone; a hand that only lost
+    cards loses just those cards (and emptied ranks). ``renders`` shares renders between the
+    audiences of one push.
+    """
+    renders = renders or Renders()
+    before = table_context(table, match, old, seat, seats=seats, recent_moves=[], delay=delay)
+    after = table_context(table, match, new, seat, seats=seats, recent_moves=[], delay=delay)
+    old_keys, new_keys = region_keys(before), region_keys(after)
+    context = {**after, "oob": True}
+    parts = [header(new.version, revision, base=old.version),
+             renders.render(STATUS_TEMPLATE, (new.version, delay, after["my_turn"]), context)]
+    whole_hand = False  # the hand region, which holds its buttons, went out whole
+    for name, template in DELTA_REGIONS.items():
+        if name == "seats":
+            parts.extend(_seat_changes(before, after, old_keys[name] != new_keys[name],
+                                       context, renders))
+        elif name == "hand" and old_keys[name] != new_keys[name]:
+            text, whole_hand = _hand_change(before, after, context, renders)
+            parts.append(text)
+        elif name == "hand_actions":
+            if old_keys[name] != new_keys[name] and not whole_hand:
+                parts.append(renders.render(template, (seat, new_keys[name]), context))
+        elif old_keys[name] != new_keys[name]:
+            parts.append(renders.render(template, new_keys[name], context))
+    lines = log_lines(events, seat, seat_names(seats))
+    if lines:
+        parts.append(renders.render(LOG_LINES_TEMPLATE, tuple(lines), {"lines": lines}))
+    return "".join(parts)
+
+
+def _seat_changes(before: dict, after: dict, whole: bool, context: dict,
+                  renders: Renders) -> list[str]:
+    """The seats region when its frame changed, else each seat whose row changed."""
+    if whole or len(before["seats"]) != len(after["seats"]):
+        key = (region_keys(after)["seats"], seat_keys(after))
+        return [renders.render(DELTA_REGIONS["seats"], key, context)]
+    changed = []
+    for old_key, new_key, row in zip(seat_keys(before), seat_keys(after), after["seats"],
+                                     strict=True):
+        if old_key != new_key:
+            changed.append(renders.render(SEAT_TEMPLATE, new_key,
+                                          {**context, "s": row, "seat_oob": True}))
+    return changed
+
+
+def _hand_change(before: dict, after: dict, context: dict,
+                 renders: Renders) -> tuple[str, bool]:
+    """The hand region (and True), or — when the seat only lost cards within a round — the
+    removal of those cards' inputs and labels (the copies with the highest numbers, as a fresh
+    render numbers the ones left) and of the ranks left empty (and False)."""
+    old, new = _slots(before.get("hand")), _slots(after.get("hand"))
+    if before["me"] is None or not new or not set(new) < set(old) or \
+            before.get("round_level") != after.get("round_level"):
+        return renders.render(DELTA_REGIONS["hand"], (after["me"], after.get("hand")),
+                              context), True
+    gone_ranks = {face for face, _slot in old} - {face for face, _slot in new}
+    ids = [f"rank-{face}" for face in sorted(gone_ranks)]
+    for face, slot in sorted(set(old) - set(new)):
+        if face not in gone_ranks:
+            ids += [f"card-{slot}", f"label-{slot}"]
+    return render_to_string(REMOVALS_TEMPLATE, {"ids": ids}), False
+
+
+def _slots(groups) -> list[tuple[int, str]]:
+    return [(group["face"], slot) for group in groups or () for _card, slot in group["entries"]]

@@ -1,0 +1,198 @@
+"""A table's pushes (DESIGN.md rule 2): load once, render once per audience, route by seat.
+
+After a move commits, the writer already holds the old and new state, the match and the seats:
+``publish_move`` renders, for each audience registered on the table (``games.audiences``), the
+delta between the two views, and sends it to that audience's group only. A seat's frame is built
+from that seat's view and reaches that seat's sockets only; spectators share one render per
+(table, version, language, delay). Sockets forward frames without a query (``games.consumers``).
+
+``publish_table`` (seating or status changed) tells every page the seating — public — and, once
+a match runs, sends every audience a full snapshot from one load. ``snapshot`` renders one page's
+full frame (connect, resync, a seat change for that page). ``publish_spectator_count`` renders
+the spectator count once per language.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from games import audiences, frames, notify, replay, spectating
+from games.engine.codec import state_from_json
+from games.engine.state import MATCH_OVER, State
+from games.models import Match, Move, Seat, Table
+from games.presenters import recent_moves, spectators_context, table_context
+
+log = logging.getLogger(__name__)
+
+SPECTATORS_TEMPLATE = "games/partials/spectators.html"
+
+
+def _frame_message(text: str, version: int, revision: int, base: int | None) -> dict:
+    message = {"type": "table.frame", "text": text, "v": version, "r": revision,
+               "full": base is None}
+    if base is not None:
+        message["b"] = base
+    return message
+
+
+def watch_version(table: Table, version: int, over: bool) -> int:
+    """The version spectators see when seats see ``version`` (``Table.spectator_delay`` plays
+    behind while the match runs, §-free: a site rule, not a game rule)."""
+    if over or not table.spectator_delay:
+        return version
+    return max(0, version - table.spectator_delay)
+
+
+# --- after a move -------------------------------------------------------------------------------
+
+def publish_move(match: Match, seats: list[Seat], old: State, new: State,
+                 events: list[dict]) -> None:
+    """Send each registered audience the frame from ``old`` to ``new`` (one accepted action).
+
+    ``match.table`` must be loaded (the writer selects it with the match). Spectators of a
+    delayed table get the move ``spectator_delay`` plays back, rebuilt from the log, or a full
+    snapshot when the delay ends with the match.
+    """
+    table = match.table
+    revision = table.revision
+    watchers_old = watch_version(table, old.version, False)
+    watchers_new = watch_version(table, new.version, new.phase == MATCH_OVER)
+    messages = []
+    renders = frames.Renders()  # the trick, the other seats… once per language
+    spectator_frames: dict[str, tuple[str, int, int | None]] = {}
+    for audience in audiences.live(table.pk):
+        with translation.override(audience.language):
+            if audience.seat is not None or watchers_new == new.version == watchers_old + 1:
+                text = frames.delta(table, match, seats, old, new, events, audience.seat,
+                                    revision, renders=renders)
+                sent = (text, new.version, old.version)
+            elif watchers_new == watchers_old:
+                continue  # the delayed spectators' table did not move
+            else:
+                sent = spectator_frames.get(audience.language) or _delayed_frame(
+                    table, match, seats, watchers_old, watchers_new, revision)
+                spectator_frames[audience.language] = sent
+        text, version, base = sent
+        messages.append((audiences.group(table.pk, audience),
+                         _frame_message(text, version, revision, base)))
+    audiences.set_latest(table.pk, revision, new.version, watchers_new)
+    notify.send_many(messages)
+
+
+def _delayed_frame(table: Table, match: Match, seats: list[Seat], old_version: int,
+                   new_version: int, revision: int) -> tuple[str, int, int | None]:
+    """Spectators' frame on a delayed table: the move at ``new_version`` as a delta when it
+    follows the last one shown, else (the delay ended) a full snapshot of ``new_version``."""
+    delay = 0 if match.is_over else table.spectator_delay
+    try:
+        if new_version == old_version + 1:
+            before = replay.state_at(match, old_version)
+            after = replay.state_at(match, new_version)
+            events = (Move.objects.filter(match=match, seq=new_version)
+                      .values_list("events", flat=True).first() or [])
+            text = frames.delta(table, match, seats, before, after, events, None, revision,
+                                delay=delay)
+            return text, new_version, old_version
+        state = replay.state_at(match, new_version)
+    except replay.ReplayError:
+        log.exception("match %s: the move log does not replay", match.pk)
+        state = replay.initial_state(match)
+    context = table_context(table, match, state, None, seats=seats, delay=delay,
+                            recent_moves=recent_moves(match, state.version))
+    return frames.full(context, revision), state.version, None
+
+
+# --- after a seating or status change -----------------------------------------------------------
+
+def publish_table(table_id: int) -> None:
+    """After a seating or status change commits: send every page the seating (public: user id
+    → seat number) and, if a match exists, every registered audience a full snapshot."""
+    table = Table.objects.get(pk=table_id)
+    seats = list(table.seats.select_related("user"))
+    match = Match.objects.filter(table=table).first()
+    seating = {str(s.user_id): s.number for s in seats if s.user_id}
+    messages = [(notify.table_group(table_id),
+                 {"type": "table.seating", "seating": seating, "r": table.revision,
+                  "has_match": match is not None})]
+    if match is not None:
+        match.table = table
+        messages.extend(_snapshots(table, match, seats))
+    notify.send_many(messages)
+
+
+def _snapshots(table: Table, match: Match, seats: list[Seat]) -> list[tuple[str, dict]]:
+    live = state_from_json(match.state)
+    watched_version = watch_version(table, match.version, match.is_over)
+    watched = live if watched_version == live.version else _state_at(match, watched_version)
+    moves = recent_moves(match, live.version)
+    count = spectating.count(table.pk)
+    messages = []
+    for audience in audiences.live(table.pk):
+        state = watched if audience.seat is None else live
+        delay = live.version - state.version
+        with translation.override(audience.language):
+            context = table_context(table, match, state, audience.seat, seats=seats,
+                                    recent_moves=moves, spectators=count, delay=delay)
+            text = frames.full(context, table.revision)
+        messages.append((audiences.group(table.pk, audience),
+                         _frame_message(text, state.version, table.revision, None)))
+    audiences.set_latest(table.pk, table.revision, live.version, watched.version)
+    return messages
+
+
+def _state_at(match: Match, version: int) -> State:
+    try:
+        return replay.state_at(match, version)
+    except replay.ReplayError:
+        log.exception("match %s: the move log does not replay", match.pk)
+        return replay.initial_state(match)
+
+
+# --- one page -----------------------------------------------------------------------------------
+
+def snapshot(table_id: int, seat: int | None, user, language: str) -> tuple[str, int, int]:
+    """One page's full frame now, as ``(text, version, revision)``: what a connect, a resync or
+    the page's own seat change sends. A spectator of a delayed table sees the delayed state."""
+    table = Table.objects.get(pk=table_id)
+    seats = list(table.seats.select_related("user"))
+    match = Match.objects.filter(table=table).first()
+    state = None
+    delay = 0
+    if match is not None:
+        match.table = table
+        state = spectating.visible_state(table, match, seat)
+        delay = match.version - state.version
+    with translation.override(language):
+        context = table_context(
+            table, match, state, seat, user, seats=seats, delay=delay,
+            spectators=spectating.count(table_id),
+            recent_moves=recent_moves(match, state.version) if match is not None else None)
+        text = frames.full(context, table.revision)
+    return text, context.get("version") or 0, table.revision
+
+
+# --- the spectator count ------------------------------------------------------------------------
+
+def publish_spectator_count(table_id: int) -> None:
+    """Render the spectator count once per language watching (for seats and for spectators,
+    who are also told their delay) and send it to every page of the table."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return
+    match = Match.objects.filter(table=table).first()
+    count = spectating.count(table_id)
+    delay = spectating.delay_for(table, match, None)
+    languages = sorted({a.language for a in audiences.live(table_id)})
+    html = {}
+    for language in languages:
+        with translation.override(language):
+            html[language] = {
+                role: render_to_string(SPECTATORS_TEMPLATE, {
+                    **spectators_context(table, count, 0 if role == "seat" else delay),
+                    "oob": True})
+                for role in ("seat", "watch")}
+    notify.send_many([(notify.table_group(table_id),
+                       {"type": "spectators.count", "count": count, "html": html})])
