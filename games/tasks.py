@@ -1,11 +1,16 @@
-"""Celery wake-ups: thin wrappers around services, guarded by the token they were set for."""
+"""Celery wake-ups: thin wrappers around services, guarded by the token they were set for.
+
+A match's running deadline is not a task of its own: ``games.timers`` keeps it in a Redis sorted
+set, and the worker's clock sends ``expire`` once it is due. AI seats and auto-passes stay
+countdown tasks (each does real work when it runs).
+"""
 
 from __future__ import annotations
 
 from celery import shared_task
 from celery.signals import worker_ready
 
-from games import services
+from games import services, timers
 
 
 @shared_task(ignore_result=True)
@@ -30,6 +35,13 @@ def auto_pass(match_id: int, seat: int, token: int) -> bool:
 def sweep() -> int:
     """Catch deadlines whose tasks were lost (a crash, a restart)."""
     return services.sweep_overdue()
+
+
+@shared_task(ignore_result=True)
+def rearm() -> int:
+    """Arm the clock with every running match's deadline from the database (sent by a clock
+    when it starts and when Redis lost the set). Returns how many were armed."""
+    return timers.rearm_from_db()
 
 
 @worker_ready.connect
