@@ -20,10 +20,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 
-from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer, WebsocketConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.db import connections
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
@@ -31,7 +31,6 @@ from django.utils.translation import gettext as _
 from accounts.middleware import saved_language
 from games import access, audiences, notify, push, services, spectating
 from games.audiences import Audience
-from games.lobby import lobby_context
 from games.models import Match, Seat, Table
 
 MAX_MESSAGE_BYTES = 4096
@@ -48,9 +47,17 @@ WRITER_POOL = ThreadPoolExecutor(max_workers=settings.GAMES_SOCKET_THREADS,
 
 
 def in_pool(function):
-    """``function`` as a coroutine run in ``WRITER_POOL`` (database connections handled as
-    Channels does: closed when old, returned to the pool when pooled)."""
-    return database_sync_to_async(function, thread_sensitive=False, executor=WRITER_POOL)
+    """``function`` as a coroutine run in ``WRITER_POOL``. The thread's database connection is
+    closed when the call ends — given back to psycopg's pool — from inside the call itself:
+    the wrapper's own clean-up runs where it cannot see the connection the call opened."""
+
+    def call(*args, **kwargs):
+        try:
+            return function(*args, **kwargs)
+        finally:
+            connections.close_all()
+
+    return database_sync_to_async(call, thread_sensitive=False, executor=WRITER_POOL)
 
 
 _count_refreshes: dict[tuple[int, int], asyncio.Task] = {}
@@ -268,32 +275,6 @@ class TableConsumer(AsyncWebsocketConsumer):
             html = render_to_string("games/partials/flash.html",
                                     {"message": message, "oob": True})
         await self.send(text_data=html)
-
-
-class LobbyConsumer(WebsocketConsumer):
-    """``/ws/lobby/``: pushes the lobby's lists when a table opens, fills, starts or ends."""
-
-    def connect(self) -> None:
-        self.user = self.scope.get("user")
-        self.language = scope_language(self.scope)
-        async_to_sync(self.channel_layer.group_add)(notify.LOBBY_GROUP, self.channel_name)
-        self.accept()
-        self.send_lists()
-
-    def disconnect(self, code: int) -> None:
-        async_to_sync(self.channel_layer.group_discard)(notify.LOBBY_GROUP, self.channel_name)
-
-    def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """The lobby takes no messages."""
-
-    def lobby_changed(self, event: dict) -> None:
-        self.send_lists()
-
-    def send_lists(self) -> None:
-        with translation.override(self.language):
-            context = {**lobby_context(self.user), "oob": True}
-            html = render_to_string("games/partials/lobby_lists.html", context)
-        self.send(text_data=html)
 
 
 def scope_language(scope: dict) -> str:

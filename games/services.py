@@ -239,7 +239,7 @@ def _after_commit(match: Match, state: State, timer_changed: bool, seats: list[S
     """After commit: push the move to every audience (``move`` = the state before it and its
     events), then schedule the wake-ups (rules 2, 3). A failed push is logged, never raised:
     the move stands, and pages catch up at their next heartbeat."""
-    match_id = match.pk
+    match_id, host_id = match.pk, match.table.host_id
     token, deadline = match.deadline_token, match.deadline
 
     def send() -> None:
@@ -251,7 +251,7 @@ def _after_commit(match: Match, state: State, timer_changed: bool, seats: list[S
         if state.phase == MATCH_OVER:
             match_finished.send(sender=Match, match_id=match_id)
         if state.phase == MATCH_OVER or state.phase == ROUND_OVER:
-            notify.lobby_changed()
+            notify.lobby_changed([host_id, *(s.user_id for s in seats)])
         if not timer_changed or deadline is None:
             return
         from games import tasks

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
-from games import notify, services
+from games import lobby, notify, services
 from games.engine.options import Options, OptionsError
 from games.engine.rules import seats_to_act
 from games.models import Match, Seat, Table
@@ -27,11 +27,15 @@ from games.tables import SEAT_COUNTS, TableError
 KEEP = object()
 
 
-def _notify(table_id: int) -> None:
-    """Bump the table's revision (the caller holds its lock) and tell its pages and the lobby
-    after commit."""
+def _notify(table_id: int, left: int | None = None) -> None:
+    """Bump the table's revision (the caller holds its lock) and, after commit, tell its pages
+    and the lobby — the public lists, and the "my tables" of its people and of ``left``, who
+    lost a seat."""
+    table = Table.objects.get(pk=table_id)
     Table.objects.filter(pk=table_id).update(revision=F("revision") + 1)
-    transaction.on_commit(lambda: (notify.table_changed(table_id), notify.lobby_changed()))
+    people = [*lobby.people_at(table), left]
+    transaction.on_commit(lambda: (notify.table_changed(table_id),
+                                   notify.lobby_changed(people)))
 
 
 def open_table(host, *, name: str, options: dict, seats: Sequence[tuple[object, str]],
@@ -100,6 +104,7 @@ def hand_seat(table_id: int, number: int, *, user=KEEP, ai_policy: str | None = 
         if seat is None:
             raise TableError(_("There is no such seat."))
         match = Match.objects.select_for_update().filter(table=table).first()
+        left = seat.user_id
         if user is not KEEP:
             if user is not None and Seat.objects.filter(table=table, user=user).exclude(
                     pk=seat.pk).exists():
@@ -112,7 +117,7 @@ def hand_seat(table_id: int, number: int, *, user=KEEP, ai_policy: str | None = 
         seat.save(update_fields=["user", "ai_policy"])
         if match is not None and seat.ai_policy and match.deadline is not None:
             _wake_ai(match, seat.number)
-        _notify(table.pk)
+        _notify(table.pk, left=left)
     return seat
 
 

@@ -10,7 +10,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
-from games import notify, services
+from games import lobby, notify, services
 from games.engine.options import Options, OptionsError
 from games.models import Match, Seat, Table
 
@@ -21,12 +21,14 @@ class TableError(Exception):
     """A table action that cannot be done now (the message says why)."""
 
 
-def _notify(table: Table) -> None:
-    """Bump the table's revision (we hold its lock) and tell its pages and the lobby after
-    commit."""
+def _notify(table: Table, left: int | None = None) -> None:
+    """Bump the table's revision (we hold its lock) and, after commit, tell its pages and the
+    lobby — the public lists, and the "my tables" of its people and of ``left``, who stood up."""
     table_id = table.pk
     Table.objects.filter(pk=table_id).update(revision=F("revision") + 1)
-    transaction.on_commit(lambda: (notify.table_changed(table_id), notify.lobby_changed()))
+    people = [*lobby.people_at(table), left]
+    transaction.on_commit(lambda: (notify.table_changed(table_id),
+                                   notify.lobby_changed(people)))
 
 
 def _locked(table_id: int) -> Table:
@@ -77,7 +79,7 @@ def leave_seat(table_id: int, user) -> None:
     with transaction.atomic():
         table = _open(table_id)
         Seat.objects.filter(table=table, user=user).update(user=None)
-        _notify(table)
+        _notify(table, left=user.pk)
 
 
 def set_ai(table_id: int, host, number: int, policy: str) -> None:

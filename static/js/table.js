@@ -238,6 +238,17 @@
     kept = null;
   });
 
+  // After this seat's own play the played cards are removed one by one (no new hand): clear
+  // what is still selected, as a fresh hand would be.
+  document.addEventListener("htmx:oobBeforeSwap", function (evt) {
+    var target = evt.detail.target;
+    if (!target || !/^(card|label|rank)-/.test(target.id || "")) return;
+    setTimeout(function () {
+      var form = document.getElementById("hand-form");
+      if (form) selectCards(form, []);
+    }, 0);
+  });
+
   // --- hand: hints, clear, keyboard ----------------------------------------------------------
   var hintIndex = -1;
   var hintVersion = null;
