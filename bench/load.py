@@ -253,6 +253,7 @@ class Bench:
         args = self.args
         label = f"{scenario} {stack.mode} {stack.processes}p {tables}t"
         say(f"-- {label}" + (f" + {spectators} spectators" if spectators else ""))
+        background = background_cpu(1.5)
         specs = self.table_specs(stack, tables, spectators)
         frame_bytes = self.bare_frame_bytes(stack.processes, stack.proxy)
         sockets = sum(len(t["seats"]) + t.get("spectators", 0) for t in specs)
@@ -267,7 +268,8 @@ class Bench:
         info = {"scenario": scenario, "mode": stack.mode, "processes": stack.processes,
                 "proxy": stack.proxy, "tables": tables, "spectators": spectators,
                 "rate": args.rate, "duration": args.duration, "clients": clients,
-                "frame_bytes_sent": frame_bytes if stack.mode == "bare" else None}
+                "frame_bytes_sent": frame_bytes if stack.mode == "bare" else None,
+                "background_cpu_percent": background}
         try:
             readings = self.drive(stack, label, [g for g in groups if g], common)
         finally:
@@ -445,6 +447,14 @@ def nginx_conf(template: str, upstream_ports: list[int], port: int, root: Path) 
                   flags=re.M)
     text = re.sub(r"^\s*(user|pid|daemon) [^;]*;\n", "", text, flags=re.M)
     return f"daemon off;\npid {root}/nginx.pid;\n" + text
+
+
+def background_cpu(seconds: float) -> float:
+    """Machine CPU % (all cores; 200 = both of two) used while this benchmark idles between
+    steps: other work on the box, plus the idle servers."""
+    before = load_procs.machine_busy()
+    time.sleep(seconds)
+    return round(100 * (load_procs.machine_busy() - before) / seconds, 1)
 
 
 def check_http(port: int) -> None:

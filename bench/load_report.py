@@ -123,7 +123,7 @@ def markdown(steps: list[dict]) -> str:
     head = ("| scenario | mode | proc | proxy | tables | sockets | actions/s (target) | p50 ms "
             "| p95 ms | p99 ms | max ms | errors | lost | gaps/dup/ooo | closes | SQL/action "
             "| PG sessions/action "
-            "| seat frame B (mean) | client CPU % | machine CPU % | load avg | held |")
+            "| seat frame B (mean) | client CPU % | machine CPU % (before) | load avg | held |")
     rows = [head, "|" + "---|" * (head.count("|") - 1)]
     for s in steps:
         lat = s["latency_ms"]
@@ -140,7 +140,8 @@ def markdown(steps: list[dict]) -> str:
             s.get("pg_per_action", {}).get("sessions", "–"),
             s.get("mean_seat_frame_bytes") or "–",
             f"{client_cpu}{' (saturated)' if s['client_saturated'] else ''}",
-            s.get("processes_cost", {}).get("machine", {}).get("cpu_percent", "–"),
+            f"{s.get('processes_cost', {}).get('machine', {}).get('cpu_percent', '–')} "
+            f"({s.get('background_cpu_percent', '–')})",
             s["loadavg"], "yes" if s["held"] else "no"]) + " |")
     return "\n".join(rows)
 
