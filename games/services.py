@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games import notify, push
+from games import notify, push, timers
 from games.engine import NextRound, Pass, Play, Rejection, Timeout, legal_actions
 from games.engine import apply as engine_apply
 from games.engine.ai import policy
@@ -256,8 +256,8 @@ def _after_commit(match: Match, state: State, timer_changed: bool, seats: list[S
             return
         from games import tasks
 
+        timers.arm(match_id, token, deadline)  # a superseded deadline costs one ZADD, no task
         delay = max(0.0, (deadline - timezone.now()).total_seconds())
-        tasks.expire.apply_async((match_id, token), countdown=delay)
         ai_seats, auto_passers = _seats_acting_for_themselves(seats, state)
         for seat in ai_seats:
             tasks.ai_act.apply_async((match_id, seat, token),
