@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 from celery import Celery
+from celery.signals import task_postrun, task_prerun
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
@@ -17,3 +18,18 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # A dotted name, loaded when a worker is built (Django is set up by then), not at import time.
 app.steps["worker"].add("games.timers:ClockStep")
+
+
+@task_prerun.connect
+@task_postrun.connect
+def _give_back_connections(**_: object) -> None:
+    """Give a task's database connection back to psycopg's pool (or close a broken one).
+
+    Celery's Django fixup would close the whole pool around every task in a prefork worker —
+    three new PostgreSQL sessions per task; ``CELERY_DB_REUSE_MAX`` (settings) turns that off,
+    and this does the per-task part: a connection whose age is up (all of them, with the pool)
+    goes back to the pool, an unusable one is dropped.
+    """
+    from django.db import close_old_connections
+
+    close_old_connections()

@@ -126,7 +126,7 @@ if _default_db["ENGINE"] == "django.db.backends.postgresql":
     # Every socket thread, the request thread and a spare may hold one at once.
     _default_db["OPTIONS"] = {
         "pool": {
-            "min_size": int(os.environ.get("DATABASE_POOL_MIN", "2")),
+            "min_size": int(os.environ.get("DATABASE_POOL_MIN", "1")),
             "max_size": int(os.environ.get("DATABASE_POOL_MAX", str(GAMES_SOCKET_THREADS + 4))),
             "timeout": 10,
         },
@@ -163,6 +163,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Timers must really wait (DESIGN.md rule 3): never run tasks inline.
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_IGNORE_RESULT = True  # tasks are wake-ups; nobody reads a result
+# Celery's Django fixup closes the database pool around every task of a prefork worker unless
+# connections are reused: reuse them (config/celery.py gives each task's back to the pool).
+CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "1000"))
 CELERY_TIMEZONE = "UTC"
 
 # --- Auth ------------------------------------------------------------------------------
