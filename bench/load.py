@@ -12,8 +12,8 @@ process it started. One run:
 3. steps through ``--tables``: opens that many started 4-seat tables of people (the app's own
    ``games.stewarding.open_table``), opens every seat's socket in 1-2 client processes
    (``bench/load_client.py``) and plays legal moves at ``--rate`` actions per second per table,
-   answering claim windows and tributes, for ``--duration`` seconds; stops at the first step not
-   held (p99 < 100 ms with no errors), unless ``--keep-going``;
+   answering claim windows and tributes, for ``--duration`` seconds; stops after two steps in a
+   row not held (p99 < 100 ms with no errors; ``--stop-after``, ``--keep-going``);
 4. the same steps on the bare floor (``bench/bare_app.py``: same Daphne count, same channel
    layer, frames of the app's mean seat frame size), then the capacity ratio;
 5. a spectator scenario (one table, ``--spectators`` anonymous sockets) and an overload step
@@ -282,8 +282,10 @@ class Bench:
         say(f"   {summary['actions']} actions, p50 {lat['p50']} p99 {lat['p99']} max "
             f"{lat['max']} ms, errors {summary['errors']}, load {summary['loadavg']}, "
             f"held: {summary['held']}"
-            + (" (the client was saturated: its delay is in the figures)"
-               if summary["client_saturated"] else ""))
+            + (" (a client was saturated: its delay is in the figures)"
+               if summary["client_saturated"] else "")
+            + (f" (client loop lag p99 {summary['client']['loop_lag_ms']['p99']} ms with CPU to "
+               "spare: the machine is oversubscribed)" if summary["client_starved"] else ""))
         time.sleep(args.settle)
         return summary
 
@@ -373,9 +375,10 @@ class Bench:
                 stack = self.start_stack(mode, processes, args.proxy)
                 try:
                     steps = args.tables if mode == "app" else args.bare_tables
+                    misses = 0
                     for tables in steps:
-                        held = self.try_step(stack, "tables", tables)
-                        if not held and not args.keep_going:
+                        misses = 0 if self.try_step(stack, "tables", tables) else misses + 1
+                        if misses >= args.stop_after and not args.keep_going:
                             break
                     if last and args.spectators:
                         self.try_step(stack, "spectators", 1, args.spectators)
@@ -566,8 +569,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--connect-timeout", type=float, default=60.0)
     parser.add_argument("--settle", type=float, default=2.0,
                         help="seconds of rest between steps")
+    parser.add_argument("--stop-after", type=int, default=2,
+                        help="stop stepping a setup after this many steps in a row not held "
+                        "(default 2: one noisy step does not end it)")
     parser.add_argument("--keep-going", action="store_true",
-                        help="run every step even after one was not held")
+                        help="run every step, held or not")
     parser.add_argument("--no-beat", dest="beat", action="store_false")
     parser.add_argument("--no-count-sql", dest="count_sql", action="store_false",
                         help="run config.asgi:application as is (no statement counts)")

@@ -96,8 +96,9 @@ def summarise(step: dict, merged: dict) -> dict:
     # A client process near a full core, or whose loop lags, adds its own delay to the figures.
     wall = max(merged["client_wall_seconds"] or [0]) or 1
     lag = summary["client"]["loop_lag_ms"]["p99"] or 0
-    summary["client_saturated"] = (max(merged["client_cpu_seconds"] or [0]) / wall > 0.7
-                                   or lag > 20)
+    summary["client_saturated"] = max(merged["client_cpu_seconds"] or [0]) / wall > 0.7
+    # A client loop that lags with CPU to spare waits for a core: the machine is oversubscribed.
+    summary["client_starved"] = lag > 20 and not summary["client_saturated"]
     sql = step.get("sql")
     if sql and actions:
         summary["sql_per_action"] = {k: round(v / actions, 1) for k, v in sql.items()}
@@ -139,7 +140,8 @@ def markdown(steps: list[dict]) -> str:
             _closes(s["closes"]), sql.get("statements", "–"),
             s.get("pg_per_action", {}).get("sessions", "–"),
             s.get("mean_seat_frame_bytes") or "–",
-            f"{client_cpu}{' (saturated)' if s['client_saturated'] else ''}",
+            f"{client_cpu}{' (saturated)' if s['client_saturated'] else ''}"
+            f"{' (starved)' if s.get('client_starved') else ''}",
             f"{s.get('processes_cost', {}).get('machine', {}).get('cpu_percent', '–')} "
             f"({s.get('background_cpu_percent', '–')})",
             s["loadavg"], "yes" if s["held"] else "no"]) + " |")
