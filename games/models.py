@@ -112,7 +112,8 @@ class Match(models.Model):
     """The match played at a table. ``state`` is the engine state (secret: all hands).
 
     ``deadline``/``deadline_kind``/``deadline_token`` are the one running timer (DESIGN.md rule
-    3): a Celery task carries the token and does nothing once the match has moved past it.
+    3): ``games.timers`` rings it with the token, and the wake-up does nothing once the match
+    has moved past it.
     """
 
     class Deadline(models.TextChoices):

@@ -7,7 +7,8 @@ the live table. Once the match is over nothing is hidden any more and the delay 
 Presence: each spectator socket is a member of a Redis sorted set per table, scored by when it
 expires. A socket renews itself on connect and on every heartbeat from the page (table.js,
 ``HEARTBEAT_SECONDS``); a socket whose Daphne process died without a goodbye drops out once its
-score passes. Redis is shared by every Daphne process, so the count is the whole site's.
+score passes. Redis is shared by every Daphne process, so the count is the whole site's. Pages
+see the count through ``games.push.publish_spectator_count``, at most a few times a second.
 """
 
 from __future__ import annotations

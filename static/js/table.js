@@ -127,6 +127,7 @@
   window.club414 = window.club414 || { beeps: 0, alerts: 0 };
   window.club414.dropFrames = 0;  // tests: lose the next N frames on purpose
   window.club414.resyncs = 0;
+  window.club414.snapshots = 0;  // full frames applied (first connect, resyncs, seat changes)
 
   function older(a, b) { return a.r < b.r || (a.r === b.r && a.v < b.v); }
 
@@ -159,6 +160,7 @@
       return;
     }
     shownFrame = { v: frame.v, r: frame.r };
+    if (frame.full) window.club414.snapshots += 1;
   });
 
   var tableSocket = null;

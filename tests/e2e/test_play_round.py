@@ -126,3 +126,32 @@ def test_an_illegal_move_is_refused_with_a_message(new_page):
     page.click("#play-button")
     expect(page.locator("#flash")).to_contain_text("not a valid combination")
     assert page.locator("#status").get_attribute("data-version") == version
+
+
+def test_a_page_that_loses_a_push_catches_up(new_page):
+    """A spectator page drops a push on purpose (table.js's test hook): it notices the gap at
+    the next delta (or its heartbeat), asks for a snapshot, and then shows exactly what a page
+    loaded afresh shows — never a delta applied over the wrong state."""
+    page = new_page()
+    sign_up(page, "e2e_lossy")
+    table_url = open_ai_table(page)
+    spectator = new_page()
+    spectator.goto(table_url)
+    expect(spectator.locator("#status")).to_contain_text("Round 1")
+    snapshots = spectator.evaluate("() => window.club414.snapshots")
+    spectator.evaluate("() => { window.club414.dropFrames = 1; }")
+    # The AI seats play on until it is this person's turn: the table then waits for them.
+    expect(spectator.locator("#status")).not_to_have_attribute(
+        "data-version", spectator.get_attribute("#status", "data-version"), timeout=20_000)
+    expect(page.locator("#status.my-turn")).to_have_count(1, timeout=40_000)
+    version = page.get_attribute("#status", "data-version")
+    expect(spectator.locator("#status")).to_have_attribute("data-version", version,
+                                                           timeout=10_000)
+    assert spectator.evaluate("() => window.club414.dropFrames") == 0
+    # Repaired by a snapshot: asked for at the gap, or sent on the heartbeat.
+    assert spectator.evaluate("() => window.club414.snapshots") > snapshots
+    fresh = new_page()
+    fresh.goto(table_url)
+    expect(fresh.locator("#status")).to_have_attribute("data-version", version)
+    for region in ("#seats", "#trick", "#claim-bar", "#tribute"):
+        assert spectator.locator(region).inner_text() == fresh.locator(region).inner_text()

@@ -17,7 +17,7 @@ from django.db import connections
 from django.test import Client
 
 from config.asgi import application
-from games import tables
+from games import audiences, push, services, tables
 from games.engine.deal import start_round
 from games.models import Match, Seat
 
@@ -224,3 +224,50 @@ async def test_a_flood_of_messages_is_throttled(make_user):
     assert len(snapshots) <= 6
     assert len(throttled) >= 20
     await ana.disconnect()
+
+
+async def test_a_lost_push_is_repaired_with_a_snapshot(make_user):
+    """A push dropped on purpose (bo's page never gets version 1): the next delta, made on
+    version 1, does not apply to what the socket sent, so the socket sends a full snapshot of
+    version 2 instead — the page never shows a delta over the wrong state."""
+    match, users = await sync_to_async(setup_match)(make_user)
+    bo = await connect(match.table_id, users["bo"])
+    page = Page()
+    assert page.apply(await frame(bo))
+    lost = await sync_to_async(submit_without_push)(match, users["bo"],
+                                                    {"action": "play", "cards": ["5H"],
+                                                     "version": 0})
+    assert lost.ok and lost.version == 1
+    await sync_to_async(lambda: services.submit(match.pk, users["ana"], {
+        "action": "pass", "version": 1}))()
+    repaired = await frame(bo)
+    assert header(repaired)["full"] and header(repaired)["v"] == 2
+    assert page.apply(repaired) and page.gaps == 0
+    assert cards_in(page.region("hand")) == set(HANDS[1]) - {"5H"}
+    await bo.disconnect()
+
+
+async def test_a_heartbeat_behind_the_table_gets_a_snapshot(make_user):
+    """A page whose last push was lost (nothing follows it) learns at its next heartbeat."""
+    match, users = await sync_to_async(setup_match)(make_user)
+    bo = await connect(match.table_id, users["bo"])
+    await frame(bo)
+    await sync_to_async(submit_without_push)(match, users["bo"], {
+        "action": "play", "cards": ["5H"], "version": 0})
+    audiences_latest = await sync_to_async(audiences.latest)(match.table_id, False)
+    assert audiences_latest is not None and audiences_latest[1] == 0  # nobody was told
+    await sync_to_async(audiences.set_latest)(match.table_id, audiences_latest[0], 1, 1)
+    await bo.send_to(json.dumps({"heartbeat": 1, "version": 0}))
+    snapshot = await frame(bo)
+    assert header(snapshot) == {"v": 1, "r": audiences_latest[0], "full": True}
+    await bo.disconnect()
+
+
+def submit_without_push(match, user, payload) -> services.Result:
+    """``services.submit`` with its push lost (as if Redis dropped it)."""
+    original = push.publish_move
+    push.publish_move = lambda *args, **kwargs: None
+    try:
+        return services.submit(match.pk, user, payload)
+    finally:
+        push.publish_move = original
