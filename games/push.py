@@ -15,6 +15,8 @@ the spectator count once per language.
 from __future__ import annotations
 
 import logging
+import threading
+import time
 
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -153,12 +155,27 @@ def _state_at(match: Match, version: int) -> State:
 
 # --- one page -----------------------------------------------------------------------------------
 
+#: A spectators' snapshot is reused this long (seconds) by the sockets of one process, so a
+#: crowd arriving costs one render; its countdown is at most this much off.
+SNAPSHOT_REUSE_SECONDS = 1.0
+_spectator_snapshots: dict[tuple, tuple[float, str]] = {}
+_snapshots_lock = threading.Lock()
+
+
 def snapshot(table_id: int, seat: int | None, user, language: str) -> tuple[str, int, int]:
     """One page's full frame now, as ``(text, version, revision)``: what a connect, a resync or
-    the page's own seat change sends. A spectator of a delayed table sees the delayed state."""
+    the page's own seat change sends. A spectator of a delayed table sees the delayed state;
+    spectators of a running match in one language share a render for a second."""
     table = Table.objects.get(pk=table_id)
-    seats = list(table.seats.select_related("user"))
     match = Match.objects.filter(table=table).first()
+    key = None
+    if match is not None and seat is None:
+        version = watch_version(table, match.version, match.is_over)
+        key = (table_id, language, table.revision, version)
+        text = _reused(key)
+        if text is not None:
+            return text, version, table.revision
+    seats = list(table.seats.select_related("user"))
     state = None
     delay = 0
     if match is not None:
@@ -171,7 +188,18 @@ def snapshot(table_id: int, seat: int | None, user, language: str) -> tuple[str,
             spectators=spectating.count(table_id),
             recent_moves=recent_moves(match, state.version) if match is not None else None)
         text = frames.full(context, table.revision)
+    if key is not None:
+        with _snapshots_lock:
+            if len(_spectator_snapshots) > 512:
+                _spectator_snapshots.clear()
+            _spectator_snapshots[key] = (time.monotonic(), text)
     return text, context.get("version") or 0, table.revision
+
+
+def _reused(key: tuple) -> str | None:
+    with _snapshots_lock:
+        made, text = _spectator_snapshots.get(key, (0.0, None))
+    return text if time.monotonic() - made < SNAPSHOT_REUSE_SECONDS else None
 
 
 # --- the spectator count ------------------------------------------------------------------------

@@ -100,7 +100,10 @@ def test_a_connect_snapshot_costs_a_few_statements(make_user, django_assert_max_
         text, version, _revision = push.snapshot(match.table_id, 0, people[0], "en")
     assert version == 1 and 'id="hand"' in text
     with django_assert_max_num_queries(4):
-        push.snapshot(match.table_id, None, None, "es")
+        watched, _, _ = push.snapshot(match.table_id, None, None, "es")
+    # A crowd: the next spectators of this process reuse that render (table and match only).
+    with django_assert_max_num_queries(2):
+        assert push.snapshot(match.table_id, None, people[2], "es")[0] == watched
 
 
 class StatementCounter:
