@@ -34,11 +34,17 @@ Run it with the project's venv, from anywhere::
     .venv/bin/python bench/load.py --tables 1,10,50 --processes 1 --duration 20
     .venv/bin/python bench/load.py --app-rev HEAD~3 --quick      # an older commit of the app
 
+A step takes its ``--duration`` plus 10-40 s (tables, connects, drain, rest). The full run with
+the defaults (1 and 2 processes, up to 200 app and 400 bare tables, spectators, overload) is
+about 31 steps, 20-25 minutes, when the app holds every step; an app that holds none stops each
+setup after two steps (the app of issue #8's start: about 6.5 minutes).
+
 What is counted, and how: latency is from a seat's send to the moment the last socket of its
-table applied a frame at or past the resulting version. SQL statements and new connections
-are counted inside Daphne and the worker (``bench/load_sqlcount.py``: one execute wrapper, the
-``connection_created`` signal) and, as a cross-check, from ``pg_stat_database`` of the bench
-database (``xact_commit``, ``sessions`` = connections opened). Both include all background work
+table applied a frame at or past the resulting version. SQL statements are counted inside
+Daphne and the worker (``bench/load_sqlcount.py``: one execute wrapper; also Django's
+``connection_created``, which fires for pooled connections too) and, as a cross-check, from
+``pg_stat_database`` of the bench database: ``xact_commit``, and ``sessions`` = new PostgreSQL
+connections (the "PG sessions/action" column). Both include all background work
 in the step (timers, heartbeats, pushes), divided by the actions completed. CPU seconds and
 peak RSS per process tree come from psutil (PostgreSQL and Redis: the whole server, so other
 work on the machine shows there too).
@@ -70,7 +76,7 @@ DB_NAME = "club414_bench"
 REDIS_URL = "redis://127.0.0.1:6379/0"
 NAMESPACE = "bench-"
 TABLE_OPTIONS = {"turn_seconds": 60, "claim_window_seconds": 5}
-QUICK = {"tables": "1,3", "bare_tables": "1,10,50", "duration": 6.0, "spectators": 20,
+QUICK = {"tables": "1,3", "bare_tables": "1,10,50", "duration": 5.0, "spectators": 20,
          "rated": 3, "processes": "1", "settle": 1.0}
 
 
@@ -253,6 +259,7 @@ class Bench:
         args = self.args
         label = f"{scenario} {stack.mode} {stack.processes}p {tables}t"
         say(f"-- {label}" + (f" + {spectators} spectators" if spectators else ""))
+        began = time.monotonic()
         background = background_cpu(1.5)
         specs = self.table_specs(stack, tables, spectators)
         frame_bytes = self.bare_frame_bytes(stack.processes, stack.proxy)
@@ -276,6 +283,7 @@ class Bench:
             if stack.mode == "app":
                 self.django.abandon([t["id"] for t in specs])
         results, server = readings
+        info["step_seconds"] = round(time.monotonic() - began, 1)  # setup to teardown
         summary = load_report.summarise({**info, **server}, load_report.merge(results))
         self.steps.append(summary)
         lat = summary["latency_ms"]
@@ -477,10 +485,12 @@ def read_sql(directory: Path) -> dict:
             data = json.loads(path.read_text())
         except (OSError, ValueError):
             continue
-        for key in ("statements", "connections"):
-            totals[key] = totals.get(key, 0) + data[key]
-            name = f"{key} ({data['role']})"
+        # "connects": Django's connection_created, also when a pool hands out a connection;
+        # new server sessions are pg_stat_database.sessions.
+        for key, name in (("statements", "statements"), ("connections", "django_connects")):
             totals[name] = totals.get(name, 0) + data[key]
+            per_role = f"{name} ({data['role']})"
+            totals[per_role] = totals.get(per_role, 0) + data[key]
     return totals
 
 
