@@ -23,6 +23,8 @@ language active when it is called, from that audience's view only (``games.prese
 from __future__ import annotations
 
 import json
+import threading
+from collections import OrderedDict
 
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
@@ -118,8 +120,8 @@ def delta(table, match, seats, old, new, events, seat: int | None, revision: int
     audiences of one push.
     """
     renders = renders or Renders()
-    before = table_context(table, match, old, seat, seats=seats, recent_moves=[], delay=delay)
-    after = table_context(table, match, new, seat, seats=seats, recent_moves=[], delay=delay)
+    before = _context(table, match, seats, old, seat, delay)
+    after = _context(table, match, seats, new, seat, delay)
     old_keys, new_keys = region_keys(before), region_keys(after)
     context = {**after, "oob": True}
     parts = [header(new.version, revision, base=old.version),
@@ -141,6 +143,27 @@ def delta(table, match, seats, old, new, events, seat: int | None, revision: int
     if lines:
         parts.append(renders.render(LOG_LINES_TEMPLATE, tuple(lines), {"lines": lines}))
     return "".join(parts)
+
+
+#: The views this process built lately, by (match, state, seat, language, delay, revision):
+#: the "after" of one push is the "before" of the next one (when this process sends it too).
+_recent_contexts: OrderedDict[tuple, dict] = OrderedDict()
+_contexts_lock = threading.Lock()
+RECENT_CONTEXTS = 2000
+
+
+def _context(table, match, seats, state, seat: int | None, delay: int) -> dict:
+    key = (match.pk, state.version, hash(state), seat, get_language(), delay, table.revision)
+    with _contexts_lock:
+        context = _recent_contexts.get(key)
+    if context is None:
+        context = table_context(table, match, state, seat, seats=seats, recent_moves=[],
+                                delay=delay)
+        with _contexts_lock:
+            _recent_contexts[key] = context
+            while len(_recent_contexts) > RECENT_CONTEXTS:
+                _recent_contexts.popitem(last=False)
+    return context
 
 
 def _seat_changes(before: dict, after: dict, whole: bool, context: dict,
