@@ -46,6 +46,7 @@ SEAT_TEMPLATE = "games/partials/seat.html"
 ALL_REGIONS_TEMPLATE = "games/partials/regions.html"
 LOG_LINES_TEMPLATE = "games/partials/log_lines.html"
 REMOVALS_TEMPLATE = "games/partials/removals.html"
+TRICK_APPEND_TEMPLATE = "games/partials/trick_append.html"
 
 
 class Renders:
@@ -85,8 +86,8 @@ def region_keys(context: dict) -> dict[str, object]:
     phase = context.get("phase")
     return {
         "seats": (context["is_open"], context["invite_path"], context["table"].players),
-        "trick": (context.get("trick"), context.get("top"), phase == "play",
-                  context.get("turn_name")),
+        "trick": (context.get("trick"), not context.get("trick") and phase == "play"
+                  and context.get("turn_name")),
         "claim_bar": (window, context.get("claim"), context["me"]),
         "tribute": (phase == "tribute", context.get("tributes"), context.get("returns")),
         "result": (context.get("result"), context.get("match_over"), context.get("levels")),
@@ -134,6 +135,8 @@ def delta(table, match, seats, old, new, events, seat: int | None, revision: int
         elif name == "hand" and old_keys[name] != new_keys[name]:
             text, whole_hand = _hand_change(before, after, context, renders)
             parts.append(text)
+        elif name == "trick" and old_keys[name] != new_keys[name]:
+            parts.append(_trick_change(before, after, context, renders))
         elif name == "hand_actions":
             if old_keys[name] != new_keys[name] and not whole_hand:
                 parts.append(renders.render(template, (seat, new_keys[name]), context))
@@ -179,6 +182,15 @@ def _seat_changes(before: dict, after: dict, whole: bool, context: dict,
             changed.append(renders.render(SEAT_TEMPLATE, new_key,
                                           {**context, "s": row, "seat_oob": True}))
     return changed
+
+
+def _trick_change(before: dict, after: dict, context: dict, renders: Renders) -> str:
+    """The trick region, or — when the trick only grew — its new entries appended."""
+    old, new = before.get("trick") or [], after.get("trick") or []
+    if old and len(new) > len(old) and new[:len(old)] == old:
+        entries = new[len(old):]
+        return renders.render(TRICK_APPEND_TEMPLATE, entries, {**context, "entries": entries})
+    return renders.render(DELTA_REGIONS["trick"], region_keys(after)["trick"], context)
 
 
 def _hand_change(before: dict, after: dict, context: dict,

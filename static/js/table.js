@@ -175,6 +175,14 @@
     if (tableSocket) tableSocket.send(JSON.stringify({ heartbeat: 1, version: shownFrame.v }));
   }, 5000);
 
+  // Appended trick entries: keep the last eight, as a fresh render shows.
+  var TRICK_KEEP = 8;
+  document.addEventListener("htmx:oobAfterSwap", function (evt) {
+    var target = evt.detail.target;
+    if (!target || target.id !== "trick-list") return;
+    while (target.children.length > TRICK_KEEP) target.removeChild(target.firstElementChild);
+  });
+
   // Appended log lines: drop the "no moves yet" line and keep the log short.
   var LOG_KEEP = 40;
   document.addEventListener("htmx:oobAfterSwap", function (evt) {

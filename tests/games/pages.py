@@ -21,6 +21,8 @@ HEADER = re.compile(r"^<!--frame (\{[^>]*\})-->")
 REGION_IDS = ("status", "seats", "trick", "claim-bar", "tribute", "result", "hand", "log")
 #: What table.js keeps of the log; a fresh render shows the last LOG_LENGTH moves' lines.
 LOG_KEEP = 40
+#: What table.js keeps of the trick: the last eight entries, as a fresh render shows.
+TRICK_KEEP = 8
 
 
 def header(frame: str) -> dict | None:
@@ -68,6 +70,9 @@ class Page:
         if how == "beforeend":
             for child in list(element.children):
                 target.append(child)
+            if target.get("id") == "trick-list":  # table.js keeps the last eight
+                while len(target.find_all("li", recursive=False)) > TRICK_KEEP:
+                    target.find("li").decompose()
             if target.get("id") == "log-lines":
                 for muted in target.find_all("li", class_="muted"):
                     muted.decompose()
