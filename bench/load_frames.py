@@ -8,6 +8,8 @@ Pure functions, no I/O (``bench/load_client.py`` uses them). Two protocols are u
   ``<section id="status">`` and the frame is a full snapshot.
 
 Frames with neither (a flash message, a spectator count) carry no version.
+
+    python bench/load_frames.py      # checks the parser on a frame of each kind
 """
 
 from __future__ import annotations
@@ -141,3 +143,39 @@ def _int(value) -> int | None:
     if isinstance(value, str) and value.strip().lstrip("-").isdigit():
         return int(value)
     return None
+
+
+def _selfcheck() -> None:
+    """``python bench/load_frames.py``: the parser on one frame of each protocol."""
+    new = ('<!--frame {"v":42,"b":41,"r":3,"full":false}-->'
+           '<section id="status" data-version="42" data-phase="play" data-turn="2" '
+           'hx-swap-oob="true"></section>'
+           '<div id="hand-actions" hx-swap-oob="true" data-hints="[[&quot;3S&quot;],'
+           '[&quot;9H&quot;,&quot;9C&quot;]]"><button id="pass-button"></button></div>'
+           '<section id="claim-bar" hx-swap-oob="true"><form id="claim-form">'
+           '<input type="hidden" name="cards" value="9H"><input type="hidden" name="cards" '
+           'value="9C"><button name="action" value="hook"></button></form></section>')
+    frame = parse(new)
+    assert (frame.kind, frame.version, frame.base, frame.revision) == ("delta", 42, 41, 3)
+    choices = SeatChoices()
+    update_choices(choices, frame, 2)
+    assert choices.my_turn and choices.phase == "play" and choices.can_pass
+    assert choices.hints == [["3S"], ["9H", "9C"]]
+    assert choices.claim_open and choices.claim == ("hook", ["9H", "9C"])
+    old = ('<section id="status" class="region status my-turn" data-version="7" '
+           'hx-swap-oob="true"></section><section id="tribute" hx-swap-oob="true">'
+           '<button type="submit" name="card" value="5H" class="card-button"></button>'
+           '</section>')
+    frame = parse(old)
+    assert (frame.kind, frame.version, frame.header) == ("full", 7, False)
+    choices = SeatChoices()
+    update_choices(choices, frame, 0)
+    assert choices.my_turn and choices.returns == ["5H"]
+    flash = ('<div id="flash" class="flash" hx-swap-oob="innerHTML"><p class="flash-message">'
+             'It is not your turn. <button type="button">×</button></p></div>')
+    assert parse(flash).kind == "flash" and parse(flash).flash == "It is not your turn."
+    print("load_frames: ok")
+
+
+if __name__ == "__main__":
+    _selfcheck()
