@@ -39,6 +39,9 @@ MAX_MESSAGE_BYTES = 4096
 MESSAGES_PER_SECOND = 5
 #: A page asks for a snapshot at most this often (seconds); a later ask waits its turn.
 RESYNC_SECONDS = 0.5
+#: A socket behind the table's last push at a heartbeat resyncs if still behind this much later
+#: (seconds): the push may be on its way.
+HEARTBEAT_GRACE_SECONDS = 1.0
 #: The spectator count is refreshed at most this often per table and process (seconds).
 COUNT_REFRESH_SECONDS = 0.5
 
@@ -93,6 +96,7 @@ class TableConsumer(AsyncWebsocketConsumer):
         self.checked_at = time.monotonic()
         self.last_resync = 0.0
         self.resync_pending = False
+        self.sent_by_last_heartbeat = -1  # the version the page must show at its next one
         seat = await in_pool(self.seat_if_allowed)()
         if seat is False:
             await self.close(code=4403)
@@ -235,10 +239,23 @@ class TableConsumer(AsyncWebsocketConsumer):
 
     async def heartbeat(self, page_version) -> None:
         """The page is still there: renew its audience (and spectator presence), and send a
-        snapshot if the page or this socket is behind the table's last push."""
+        snapshot if the page or this socket lost a push.
+
+        A push may be on its way at any moment, so being behind *now* proves nothing: the page
+        is behind if it has not shown what this socket sent before its previous heartbeat, and
+        this socket if it still lacks the table's last push (Redis) a second later.
+        """
         latest = await in_pool(self.renew)()
-        behind = latest is not None and latest > (self.revision, self.version)
-        if behind or (type(page_version) is int and page_version < self.version):
+        page_lost = type(page_version) is int and page_version < self.sent_by_last_heartbeat
+        self.sent_by_last_heartbeat = self.version
+        if page_lost:
+            await self.resync()
+        elif latest is not None and latest > (self.revision, self.version):
+            asyncio.ensure_future(self.resync_if_behind(latest))
+
+    async def resync_if_behind(self, latest: tuple[int, int]) -> None:
+        await asyncio.sleep(HEARTBEAT_GRACE_SECONDS)
+        if latest > (self.revision, self.version):
             await self.resync()
 
     def renew(self) -> tuple[int, int] | None:

@@ -271,3 +271,19 @@ def submit_without_push(match, user, payload) -> services.Result:
         return services.submit(match.pk, user, payload)
     finally:
         push.publish_move = original
+
+
+async def test_a_heartbeat_while_a_push_is_on_its_way_sends_nothing(make_user):
+    """The page's heartbeat can cross the push it has not shown yet: no snapshot for that. Only
+    a page still short of what was sent before its previous heartbeat has lost a push."""
+    match, users = await sync_to_async(setup_match)(make_user)
+    bo = await connect(match.table_id, users["bo"])
+    await frame(bo)
+    await bo.send_to(json.dumps({"action": "play", "cards": ["5H"], "version": 0}))
+    assert header(await frame(bo))["v"] == 1
+    await bo.send_to(json.dumps({"heartbeat": 1, "version": 0}))  # crossed the push
+    assert await nothing_but_counts(bo, timeout=1.5)
+    await bo.send_to(json.dumps({"heartbeat": 1, "version": 0}))  # still not shown: lost
+    snapshot = await frame(bo)
+    assert header(snapshot)["full"] and header(snapshot)["v"] == 1
+    await bo.disconnect()
