@@ -6,7 +6,8 @@ process it started. One run:
 1. (re)creates the PostgreSQL database ``club414_bench`` on 127.0.0.1:5432 and migrates it;
    clears the Redis keys of its namespace ``bench-`` (REDIS_NAMESPACE) on 127.0.0.1:6379;
 2. for each ``--processes`` count: starts N Daphne processes, one Celery worker (``--concurrency
-   2``) and beat, with DJANGO_DEBUG=1, DJANGO_ALLOWED_HOSTS=localhost,127.0.0.1,
+   2``) and beat, with production settings (DJANGO_DEBUG off, a bench secret key, static files
+   collected), DJANGO_ALLOWED_HOSTS=localhost,127.0.0.1,
    GAMES_NEXT_ROUND_SECONDS=1; with ``--proxy nginx`` a real nginx from ``deploy/nginx.conf``
    in front;
 3. steps through ``--tables``: opens that many started 4-seat tables of people (the app's own
@@ -130,7 +131,9 @@ class Bench:
             "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DB_NAME}",
             "REDIS_URL": REDIS_URL,
             "REDIS_NAMESPACE": NAMESPACE,
-            "DJANGO_DEBUG": "1",
+            # Production settings, as the README's Production section runs the site.
+            "DJANGO_DEBUG": "0",
+            "DJANGO_SECRET_KEY": "bench-only-" + "k" * 40,
             "DJANGO_ALLOWED_HOSTS": "localhost,127.0.0.1",
             "DJANGO_SETTINGS_MODULE": "config.settings",
             "GAMES_NEXT_ROUND_SECONDS": "1",
@@ -470,8 +473,9 @@ def background_cpu(seconds: float) -> float:
 
 def check_http(port: int) -> None:
     """The lobby answers over HTTP (through nginx when it is in front)."""
+    # As the TLS proxy in front would say (production settings redirect plain HTTP).
     request = urllib.request.Request(f"http://127.0.0.1:{port}/",
-                                     headers={"Host": "localhost"})
+                                     headers={"Host": "localhost", "X-Forwarded-Proto": "https"})
     with urllib.request.urlopen(request, timeout=30) as response:
         if response.status != 200:
             raise RuntimeError(f"GET / answered {response.status}")

@@ -32,8 +32,12 @@ def drop_database(name: str, admin_url: str = ADMIN_URL) -> None:
 
 
 def migrate(python: str, app_dir: Path, env: dict) -> None:
+    """Migrate the bench database and collect the static files (production settings serve
+    the hashed copies, as the README's deploy steps do)."""
     subprocess.run([python, "manage.py", "migrate", "-v0"], cwd=app_dir, env=env, check=True,
                    timeout=300)
+    subprocess.run([python, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=app_dir,
+                   env=env, check=True, timeout=300)
 
 
 def clear_redis(url: str, prefix: str) -> int:

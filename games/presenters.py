@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import lru_cache
 
 from django.conf import settings
 from django.urls import reverse
@@ -68,7 +69,17 @@ def cards_faces(cards, level: int) -> list[CardFace]:
 
 
 def hand_groups(hand, level: int, options) -> list[dict]:
-    """The hand sorted by power at the round level, grouped by rank (weakest first)."""
+    """The hand sorted by power at the round level, grouped by rank (weakest first):
+    ``[{"rank": "9", "face": 9, "cards": [CardFace…], "entries": [(CardFace, "9H-0")…]}…]``.
+
+    A hand is shown again at every push until it changes, so the groups are kept per
+    (hand, level, options) — the same value each time: callers must not change it.
+    """
+    return _hand_groups(tuple(hand), level, options)
+
+
+@lru_cache(maxsize=4096)
+def _hand_groups(hand: tuple[str, ...], level: int, options) -> list[dict]:
     power = table_for(level, options)
     groups: dict[int, list[str]] = {}
     for card in sorted(hand, key=lambda c: (power[FACE[c]], SUIT_INDEX[c])):

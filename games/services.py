@@ -11,6 +11,8 @@ from __future__ import annotations
 import logging
 import random
 import secrets
+import threading
+import time
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -113,9 +115,30 @@ def submit(match_id: int, user, payload: dict) -> Result:
         return _apply_and_save(match, state, action, seat.number, client_id, seats)
 
 
+#: Seats read in the last moments, by (table, revision): the seating changes only with the
+#: table's revision (bumped under its lock), so a push needs no query for it. A seat's person
+#: (preferences, name) is at most this many seconds old.
+SEATS_REUSE_SECONDS = 2.0
+_recent_seats: dict[tuple[int, int], tuple[float, list[Seat]]] = {}
+_seats_lock = threading.Lock()
+
+
 def _seats(match: Match) -> list[Seat]:
-    """The match's seats with their users: one query, shared by the checks and the push."""
-    return list(Seat.objects.filter(table_id=match.table_id).select_related("user"))
+    """The match's seats with their users, shared by the checks and the push: one query, or
+    none when this process read them at the table's current revision a moment ago.
+    ``match.table`` must be loaded (it is, with the lock)."""
+    key = (match.table_id, match.table.revision)
+    now = time.monotonic()
+    with _seats_lock:
+        read_at, seats = _recent_seats.get(key, (0.0, []))
+    if now - read_at < SEATS_REUSE_SECONDS:
+        return seats
+    seats = list(Seat.objects.filter(table_id=match.table_id).select_related("user"))
+    with _seats_lock:
+        if len(_recent_seats) > 4096:
+            _recent_seats.clear()
+        _recent_seats[key] = (now, seats)
+    return seats
 
 
 def _action_fields(payload: dict) -> dict:
