@@ -22,12 +22,11 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from channels.db import database_sync_to_async
-from channels.generic.websocket import AsyncWebsocketConsumer
 from channels.layers import get_channel_layer
 from django.db import close_old_connections
 
 from games import lobby, notify
-from games.consumers import scope_language
+from games.consumers import PooledConsumer, scope_language
 
 log = logging.getLogger(__name__)
 
@@ -64,7 +63,7 @@ _render_in_thread = database_sync_to_async(_render, thread_sensitive=False,
                                            executor=_LOBBY_THREAD)
 
 
-class LobbyConsumer(AsyncWebsocketConsumer):
+class LobbyConsumer(PooledConsumer):
     """``/ws/lobby/``: the lobby's lists, pushed when a table opens, fills, starts or ends."""
 
     # No channel (and no Redis subscription) per socket: the hub subscribes once per process.
