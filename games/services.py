@@ -94,6 +94,13 @@ def submit(match_id: int, user, payload: dict) -> Result:
     if not isinstance(payload, dict) or payload.get("action") not in PLAYER_ACTIONS:
         return Result(False, "malformed", "unknown action")
     client_id = str(payload.get("client_id") or "")[:64]
+    try:
+        return _submit_locked(match_id, user, payload, client_id)
+    except IntegrityError:  # a move logged twice: the whole transaction rolled back
+        return Result(False, "duplicate", "already applied")
+
+
+def _submit_locked(match_id: int, user, payload: dict, client_id: str) -> Result:
     with transaction.atomic():
         match = Match.objects.select_for_update().select_related("table").get(pk=match_id)
         if match.table.status == Table.Status.ABANDONED:
@@ -175,13 +182,11 @@ def _apply_and_save(match: Match, state: State, action, seat: int | None,
         return Result(False, outcome.code, outcome.message, match.version)
     new = outcome.state
     now = timezone.now()
-    try:
-        with transaction.atomic():
-            Move.objects.create(match=match, seq=new.version, round_no=state.round_no, seat=seat,
-                                action=action_to_json(action), events=list(outcome.events),
-                                client_id=client_id)
-    except IntegrityError:
-        return Result(False, "duplicate", "already applied", match.version)
+    # No savepoint: under the match's row lock the sequence and the client id are checked
+    # already; should the constraint fire all the same, the caller's transaction rolls back.
+    Move.objects.create(match=match, seq=new.version, round_no=state.round_no, seat=seat,
+                        action=action_to_json(action), events=list(outcome.events),
+                        client_id=client_id)
     _record(match, new, outcome.events, now)
     old_token = match.deadline_token
     _set_timer(match, state, new, outcome.events, now)
