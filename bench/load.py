@@ -60,6 +60,7 @@ import re
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -471,14 +472,24 @@ def background_cpu(seconds: float) -> float:
     return round(100 * (load_procs.machine_busy() - before) / seconds, 1)
 
 
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args, **kwargs):
+        return None
+
+
 def check_http(port: int) -> None:
-    """The lobby answers over HTTP (through nginx when it is in front)."""
-    # As the TLS proxy in front would say (production settings redirect plain HTTP).
+    """The lobby answers over HTTP (through nginx when it is in front): the page itself, or —
+    nginx here speaks plain HTTP, and production settings want HTTPS — the redirect to it."""
     request = urllib.request.Request(f"http://127.0.0.1:{port}/",
                                      headers={"Host": "localhost", "X-Forwarded-Proto": "https"})
-    with urllib.request.urlopen(request, timeout=30) as response:
-        if response.status != 200:
-            raise RuntimeError(f"GET / answered {response.status}")
+    opener = urllib.request.build_opener(_NoRedirect)
+    try:
+        with opener.open(request, timeout=30) as response:
+            status = response.status
+    except urllib.error.HTTPError as answer:
+        status = answer.code
+    if status not in (200, 301):
+        raise RuntimeError(f"GET / answered {status}")
 
 
 def read_sql(directory: Path) -> dict:
