@@ -25,7 +25,9 @@ from games.engine.views import View, event_for, seat_view, spectator_view
 from games.models import Match, Move, Seat, Table
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
-LOG_LENGTH = 12
+#: Log lines a table shows; table.js keeps as many when lines are appended, and a fresh render
+#: reads twice as many moves (some make no line) so that both show the same.
+LOG_LENGTH = 40
 
 
 @dataclass(frozen=True)
@@ -289,8 +291,9 @@ def _weakest_first(plays: list[list[str]], view: View) -> list[list[str]]:
 
 
 def recent_moves(match: Match, until: int) -> list[Move]:
-    """The last ``LOG_LENGTH`` moves up to version ``until``, newest first (one query)."""
-    return list(Move.objects.filter(match=match, seq__lte=until).order_by("-seq")[:LOG_LENGTH])
+    """The last ``2 * LOG_LENGTH`` moves up to version ``until``, newest first (one query)."""
+    return list(Move.objects.filter(match=match, seq__lte=until)
+                .order_by("-seq")[:2 * LOG_LENGTH])
 
 
 def _log(match: Match, seat: int | None, names: dict, until: int,
