@@ -102,7 +102,7 @@ class Bench:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
-        self.out = Path(args.out)
+        self.out = Path(args.out).resolve()  # nginx takes its paths from its own prefix
         self.work = self.out / f"run-{stamp}"
         self.logs = self.work / "logs"
         self.sqldir = self.work / "sql"
@@ -138,6 +138,8 @@ class Bench:
             "DJANGO_ALLOWED_HOSTS": "localhost,127.0.0.1",
             "DJANGO_SETTINGS_MODULE": "config.settings",
             "GAMES_NEXT_ROUND_SECONDS": "1",
+            # Every bench client comes from this one address: no per-address socket cap.
+            "GAMES_MAX_SOCKETS_PER_IP": "0",
             "PYTHONPATH": os.pathsep.join([str(self.app_dir), str(BENCH_DIR)]),
             "LOAD_SQLCOUNT_DIR": str(self.sqldir),
             "LOAD_SQLCOUNT_ROLE": role,
