@@ -18,6 +18,8 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, F, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from games import notify, push, timers
@@ -376,3 +378,44 @@ def sweep_overdue(grace_seconds: float = 2.0) -> int:
     for match_id, token in overdue.values_list("pk", "deadline_token"):
         moved += expire(match_id, token)
     return moved
+
+
+def sweep_lost_decisions(grace_seconds: float = 2.0) -> int:
+    """Make the AI moves (and auto-passes) whose ``ai_act``/``auto_pass`` task was lost.
+
+    Those are countdown tasks held by the worker until they are due: a worker killed meanwhile
+    (or a broker restart) loses them, and the seat would wait for its deadline and be timed out
+    instead of deciding. A decision counts as lost once the moment that asked for it (the move
+    that set the running token, or the match's start) is older than the longest AI pause
+    (``GAMES_AI_DELAY_SECONDS`` + 30%) plus ``grace_seconds``. Each such seat acts through
+    ``ai_act``/``auto_pass``, which re-check the token and that the seat is still to act under
+    the row lock: a decision the lost task (or another sweep) made meanwhile is never made twice.
+
+    Returns how many seats acted.
+    """
+    pause = settings.GAMES_AI_DELAY_SECONDS * 1.3
+    cutoff = timezone.now() - timedelta(seconds=pause + grace_seconds)
+    asked_at = Coalesce(
+        Subquery(Move.objects.filter(match=OuterRef("pk"), seq=OuterRef("deadline_token"))
+                 .values("created_at")[:1]),
+        F("started_at"),
+    )
+    acting_for_themselves = Seat.objects.filter(table=OuterRef("table_id")).filter(
+        Q(ai_policy__gt="") | Q(user__auto_pass_hooks=True))
+    waiting = (Match.objects
+               .filter(winner_team__isnull=True, deadline__isnull=False,
+                       phase__in=(PLAY, WINDOW, TRIBUTE))
+               .filter(Exists(acting_for_themselves))
+               .annotate(asked_at=asked_at).filter(asked_at__lt=cutoff)
+               .only("pk", "table_id", "deadline_token", "state"))
+    acted = 0
+    for match in waiting.iterator(chunk_size=200):
+        state = load_state(match)  # unlocked: only to skip a person's turn without a lock
+        seats = list(Seat.objects.filter(table_id=match.table_id).select_related("user"))
+        ai_seats, auto_passers = _seats_acting_for_themselves(seats, state)
+        token = match.deadline_token
+        for seat in ai_seats:
+            acted += ai_act(match.pk, seat, token)
+        for seat in auto_passers:
+            acted += auto_pass(match.pk, seat, token)
+    return acted

@@ -2,15 +2,20 @@
 
 A match's running deadline is not a task of its own: ``games.timers`` keeps it in a Redis sorted
 set, and the worker's clock sends ``expire`` once it is due. AI seats and auto-passes stay
-countdown tasks (each does real work when it runs).
+countdown tasks (each does real work when it runs); one lost with a worker or a broker is made
+by the next ``sweep``.
 """
 
 from __future__ import annotations
+
+import logging
 
 from celery import shared_task
 from celery.signals import worker_ready
 
 from games import services, timers
+
+log = logging.getLogger(__name__)
 
 
 @shared_task(ignore_result=True)
@@ -33,8 +38,21 @@ def auto_pass(match_id: int, seat: int, token: int) -> bool:
 
 @shared_task(ignore_result=True)
 def sweep() -> int:
-    """Catch deadlines whose tasks were lost (a crash, a restart)."""
-    return services.sweep_overdue()
+    """Catch what a crash or a restart lost: deadlines overdue (``services.sweep_overdue``) and
+    AI moves or auto-passes whose countdown task vanished (``services.sweep_lost_decisions``).
+
+    Returns how many matches or seats moved; logs a line only when something did (it runs every
+    few seconds, so a quiet sweep says nothing).
+    """
+    expired = services.sweep_overdue()
+    decided = services.sweep_lost_decisions()
+    if expired or decided:
+        log.warning(
+            "sweep: applied %d overdue deadline(s) and %d lost AI/auto-pass decision(s)",
+            expired,
+            decided,
+        )
+    return expired + decided
 
 
 @shared_task(ignore_result=True)
