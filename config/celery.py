@@ -9,11 +9,15 @@ from __future__ import annotations
 import os
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
+from celery.signals import after_setup_logger, task_postrun, task_prerun
+
+from config import broker
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
 app = Celery("club414")
+# kombu's Redis transport with the fix that keeps a worker alive across a Redis restart.
+broker.use()
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # A dotted name, loaded when a worker is built (Django is set up by then), not at import time.

@@ -15,9 +15,10 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
-from config import embedded_redis
+from config import embedded_redis, errors
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Runtime state of the embedded default (Redis socket and log); git-ignored.
@@ -70,7 +71,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "config.request_log.request_log_middleware",  # first: times and logs every request
     "django.middleware.security.SecurityMiddleware",
+    "django.middleware.csp.ContentSecurityPolicyMiddleware",  # SECURE_CSP below
+    "config.health.health_middleware",  # /healthz, before sessions and users
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -164,9 +168,27 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_IGNORE_RESULT = True  # tasks are wake-ups; nobody reads a result
 # Celery's Django fixup closes the database pool around every task of a prefork worker unless
+# A worker without its broker can do nothing else: it retries for as long as Redis is away
+# (Celery gives up after 100 tries, ~50 minutes, by default). config/broker.py keeps it alive
+# across a Redis restart.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# Celery 6's default (and no task here acknowledges late): silences its warning on every loss.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
 # connections are reused: reuse them (config/celery.py gives each task's back to the pool).
 CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "1000"))
 CELERY_TIMEZONE = "UTC"
+
+# --- Cache: Redis --------------------------------------------------------------------
+# The same Redis as above (the private one on the embedded default). Keys carry the namespace
+# and the database name, like every other key of the site; clear() deletes only those.
+CACHES = {
+    "default": {
+        "BACKEND": "config.cache.SiteRedisCache",
+        "LOCATION": REDIS_URL,
+        "KEY_PREFIX": f"{REDIS_NAMESPACE}club414:{_default_db['NAME']}:cache",
+        "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2},
+    },
+}
 
 # --- Auth ------------------------------------------------------------------------------
 AUTH_USER_MODEL = "accounts.User"
@@ -248,3 +270,75 @@ if not DEBUG:
 GAMES_NEXT_ROUND_SECONDS = float(os.environ.get("GAMES_NEXT_ROUND_SECONDS", "6"))
 # An AI seat's pause before it acts (seconds, ±30%); it never depends on the AI's cards.
 GAMES_AI_DELAY_SECONDS = float(os.environ.get("GAMES_AI_DELAY_SECONDS", "1.0"))
+
+# --- Logging: one JSON line per request and per game action, on stderr -----------------
+# config.request_log logs each request, games.services and games.consumers each action
+# (match, version, seat, action kind, outcome code, ms); no line ever holds a card, a hand,
+# a seed or a state (DESIGN.md rule 2).
+LOG_LEVEL = os.environ.get("DJANGO_LOG_LEVEL", "INFO").strip().upper() or "INFO"
+if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+    raise ImproperlyConfigured(
+        f"DJANGO_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {LOG_LEVEL!r}"
+    )
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+    },
+    "handlers": {
+        "stderr": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stderr",
+            "formatter": "json",
+        },
+    },
+    "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
+    "loggers": {
+        # Replaces Django's own console and mail handlers: one format, one stream.
+        "django": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False},
+        # Never DEBUG: its lines are SQL with parameters, and a match's state holds every hand.
+        "django.db.backends": {"level": "INFO"},
+    },
+}
+# The worker keeps these handlers (Celery would replace the root logger's with its own).
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# --- Error reporting: Sentry, only when SENTRY_DSN is set --------------------------------
+# No personal data, no request bodies, no frame locals; config.errors.scrub removes cards and
+# seeds from every event.
+SENTRY_DSN = os.environ.get("SENTRY_DSN", "").strip()
+SENTRY_ENABLED = errors.init(
+    SENTRY_DSN,
+    environment=os.environ.get("SENTRY_ENVIRONMENT", ""),
+    release=os.environ.get("SENTRY_RELEASE", ""),
+)
+
+# --- Health: /healthz for the proxy (config/health.py) ----------------------------------
+# A worker heartbeat older than this (seconds) fails the check; the clock writes one every 2 s.
+HEALTH_WORKER_SECONDS = float(os.environ.get("HEALTH_WORKER_SECONDS", "15"))
+# nginx probes it over plain HTTP: not redirected to HTTPS (patterns match the path without
+# its leading slash).
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+
+# --- Content Security Policy (Django's ContentSecurityPolicyMiddleware) -----------------
+# Scripts, styles and sockets from this site only: no inline script, inline style or style
+# attribute anywhere (templates/, static/; htmx's own indicator style is off in base.html).
+# In connect-src, 'self' also allows ws:/wss: to this very host and port (CSP Level 3: every
+# current browser).
+SECURE_CSP = {
+    "default-src": [CSP.SELF],
+    "script-src": [CSP.SELF],
+    "style-src": [CSP.SELF],
+    "img-src": [CSP.SELF, "data:"],  # the favicon is a data: URL
+    "font-src": [CSP.SELF],
+    "connect-src": [CSP.SELF],  # the table and lobby sockets: ws:/wss: to this host
+    "object-src": [CSP.NONE],
+    "base-uri": [CSP.SELF],
+    "form-action": [CSP.SELF],
+    "frame-ancestors": [CSP.NONE],
+}

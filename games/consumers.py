@@ -283,19 +283,31 @@ class TableConsumer(PooledConsumer):
         return audiences.latest(self.table_id, spectator=self.seat is None)
 
     async def answer(self, payload: dict | None) -> None:
+        """Take the page's message as its action and log one ``socket.answer`` line: table,
+        match, seat, action kind, outcome code and ms (``services.log_action``; no cards)."""
+        started = time.perf_counter()
+        outcome = await self.apply_or_refuse(payload)
+        services.log_action("socket.answer", self.match_id, self.seat, payload, outcome,
+                            started, table=self.table_id)
+
+    async def apply_or_refuse(self, payload: dict | None) -> services.Result | str:
+        """Submit the action; a refusal is answered to this page. Returns the Result, or the
+        outcome code of a message refused before it reached the match."""
         if payload is None:
             await self.send_flash(_("That message could not be read."))
-            return
+            return "unreadable"
         if self.user is None or not self.user.is_authenticated:
             await self.send_flash(_("Log in to play."))
-            return
+            return "anonymous"
         result = await in_pool(self.submit)(payload)
         if result is None:
             await self.send_flash(_("The match has not started yet."))
-        elif not result.ok:
+            return "not_started"
+        if not result.ok:
             await self.send_flash(refusal_message(result))
             if result.code in ("stale", "duplicate"):
                 await self.send_snapshot()
+        return result
 
     def submit(self, payload: dict) -> services.Result | None:
         if self.match_id is None:

@@ -91,18 +91,49 @@ def submit(match_id: int, user, payload: dict) -> Result:
 
     The seat is the user's own seat at the table, never one named in the payload. Returns a
     Result; a rejection changed nothing. ``code`` ``stale`` or ``duplicate`` asks the caller to
-    resend a fresh snapshot.
+    resend a fresh snapshot. Logs one ``game.action`` line (``log_action``).
     """
+    started = time.perf_counter()
+    seat: list[int] = []  # the user's seat number, once the locked checks found it
     if not isinstance(payload, dict) or payload.get("action") not in PLAYER_ACTIONS:
-        return Result(False, "malformed", "unknown action")
-    client_id = str(payload.get("client_id") or "")[:64]
-    try:
-        return _submit_locked(match_id, user, payload, client_id)
-    except IntegrityError:  # a move logged twice: the whole transaction rolled back
-        return Result(False, "duplicate", "already applied")
+        result = Result(False, "malformed", "unknown action")
+    else:
+        client_id = str(payload.get("client_id") or "")[:64]
+        try:
+            result = _submit_locked(match_id, user, payload, client_id, seat)
+        except IntegrityError:  # a move logged twice: the whole transaction rolled back
+            result = Result(False, "duplicate", "already applied")
+    log_action("game.action", match_id, seat[0] if seat else None, payload, result, started)
+    return result
 
 
-def _submit_locked(match_id: int, user, payload: dict, client_id: str) -> Result:
+def action_kind(payload: object) -> str:
+    """The action a client message names when it is one a person may send, else "unknown":
+    a log line never repeats what a client wrote."""
+    if isinstance(payload, dict) and payload.get("action") in PLAYER_ACTIONS:
+        return payload["action"]
+    return "unknown"
+
+
+def log_action(event: str, match_id: int | None, seat: int | None, payload: object,
+               result: Result | str, started: float, **fields: object) -> None:
+    """Log one line for an action: ``event`` (e.g. ``"game.action"``) with the match id, the
+    version the action made (or the match was at when refused), the seat number, the action
+    kind (``action_kind``), the outcome (``"ok"`` or the rejection code; or ``result`` itself
+    when it is a code) and the milliseconds since ``started`` (a ``time.perf_counter()``),
+    plus ``fields``. Never the cards, a hand, the seed or the state (DESIGN.md rule 2)."""
+    if isinstance(result, str):
+        outcome, version = result, None
+    else:
+        outcome, version = ("ok" if result.ok else result.code), result.version
+    log.info(event, extra={
+        "match": match_id, "version": version, "seat": seat, "action": action_kind(payload),
+        "outcome": outcome, "ms": round((time.perf_counter() - started) * 1000, 1), **fields,
+    })
+
+
+def _submit_locked(match_id: int, user, payload: dict, client_id: str,
+                   found_seat: list[int]) -> Result:
     with transaction.atomic():
         match = Match.objects.select_for_update().select_related("table").get(pk=match_id)
         if match.table.status == Table.Status.ABANDONED:
@@ -111,6 +142,7 @@ def _submit_locked(match_id: int, user, payload: dict, client_id: str) -> Result
         seat = next((s for s in seats if s.user_id == user.pk), None)
         if seat is None:
             return Result(False, "not_seated", "you have no seat at this table", match.version)
+        found_seat.append(seat.number)
         if client_id and Move.objects.filter(match=match, client_id=client_id).exists():
             return Result(False, "duplicate", "already applied", match.version)
         state = load_state(match)

@@ -35,6 +35,8 @@ from celery import bootsteps
 from django.conf import settings
 from redis.commands.core import Script
 
+from config import health
+
 log = logging.getLogger(__name__)
 
 #: How often an idle clock looks at the set (seconds). It sleeps less when the next deadline is
@@ -213,6 +215,7 @@ class Clock:
         self._scripts: dict[str, Script] = {}
         #: How many deadlines this clock rang (a figure for tests and the benchmark).
         self.fired = 0
+        self._beaten = 0.0  # when this clock last wrote the worker heartbeat (Unix seconds)
 
     def _call(self, text: str, keys: list[str], args: list[object]):
         if self._client is None:
@@ -260,11 +263,15 @@ class Clock:
         return max(0.0, min(self.poll_seconds, float(next_score) - time.time()))
 
     def run(self) -> None:
-        """Tick until ``stop()``. An error is logged once per outage and retried every
-        ``RETRY_SECONDS``."""
+        """Tick until ``stop()``, writing the worker heartbeat (``config.health.beat``) every
+        ``HEARTBEAT_SECONDS`` while ticks succeed. An error is logged once per outage and retried
+        every ``RETRY_SECONDS``."""
         while not self._stop.is_set():
             try:
                 sleep = self.tick()
+                if time.time() - self._beaten >= health.HEARTBEAT_SECONDS:
+                    health.beat()  # /healthz: a worker rings deadlines and reaches Redis
+                    self._beaten = time.time()
                 if self._failing:
                     log.warning("timer clock: working again")
                     self._failing = False
