@@ -49,6 +49,8 @@ messages: $(VENV)/.installed-run
 		--ignore=.venv --ignore=bench --ignore=tests --ignore=staticfiles --ignore=var
 	DJANGO_DEBUG=1 $(PY) manage.py compilemessages --ignore=.venv
 
+# ruff check and ruff format --check over the whole tree (pyproject.toml's [tool.ruff]); .ci/run
+# runs it before the tests.
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
