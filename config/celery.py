@@ -6,6 +6,7 @@ of running matches, so a deployment is still "worker + beat".
 
 from __future__ import annotations
 
+import logging
 import os
 
 from celery import Celery
@@ -15,9 +16,9 @@ from config import broker
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-app = Celery("club414")
 # kombu's Redis transport with the fix that keeps a worker alive across a Redis restart.
 broker.use()
+app = Celery("club414")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # A dotted name, loaded when a worker is built (Django is set up by then), not at import time.
@@ -37,3 +38,18 @@ def _give_back_connections(**_: object) -> None:
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+#: Celery's loggers of routine lines: a task received, a task succeeded, beat sending a task.
+ROUTINE_LOGGERS = ("celery.worker.strategy", "celery.app.trace", "celery.beat")
+
+
+@after_setup_logger.connect
+def _quiet_routine_lines(**_: object) -> None:
+    """``WORKER_TASK_LOG_LEVEL`` (e.g. ``WARNING``; unset: the worker's ``-l`` level) is the
+    level of ``ROUTINE_LOGGERS``: at INFO they write several lines per move and three every
+    sweep, which bury what an operator looks for. Failures are logged at ERROR either way."""
+    level = os.environ.get("WORKER_TASK_LOG_LEVEL", "").strip().upper()
+    if level:
+        for name in ROUTINE_LOGGERS:
+            logging.getLogger(name).setLevel(level)

@@ -164,16 +164,16 @@ CELERY_BEAT_SCHEDULE = {
     },
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-# Timers must really wait (DESIGN.md rule 3): never run tasks inline.
-CELERY_TASK_ALWAYS_EAGER = False
-CELERY_TASK_IGNORE_RESULT = True  # tasks are wake-ups; nobody reads a result
-# Celery's Django fixup closes the database pool around every task of a prefork worker unless
 # A worker without its broker can do nothing else: it retries for as long as Redis is away
 # (Celery gives up after 100 tries, ~50 minutes, by default). config/broker.py keeps it alive
 # across a Redis restart.
 CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 # Celery 6's default (and no task here acknowledges late): silences its warning on every loss.
 CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# Timers must really wait (DESIGN.md rule 3): never run tasks inline.
+CELERY_TASK_ALWAYS_EAGER = False
+CELERY_TASK_IGNORE_RESULT = True  # tasks are wake-ups; nobody reads a result
+# Celery's Django fixup closes the database pool around every task of a prefork worker unless
 # connections are reused: reuse them (config/celery.py gives each task's back to the pool).
 CELERY_DB_REUSE_MAX = int(os.environ.get("CELERY_DB_REUSE_MAX", "1000"))
 CELERY_TIMEZONE = "UTC"
