@@ -21,27 +21,44 @@ class MatchRecord:
     recent: list[dict] = field(default_factory=list)
 
 
-def match_record(user: User) -> MatchRecord:
-    """Matches ``user`` played (finished, with a seat) and won, and their latest matches."""
-    from games.models import Match, Seat
+def match_record(user: User, viewer=None, session=None) -> MatchRecord:
+    """Matches ``user`` played (finished, with a seat) and won, and their latest matches, as
+    ``viewer`` (with ``session``'s invites) may see them: a table the viewer may not watch
+    (``games.access``) is neither listed nor counted, and a delayed table the viewer has no
+    seat at shows its round and result as its spectators see them (``games.delay``: a match
+    counts as played once their view reached its end). ``viewer`` None: public tables only."""
+    from django.db.models import Q
 
-    seats = Seat.objects.filter(user=user)
-    finished = Match.objects.filter(winner_team__isnull=False, table__seats__user=user)
+    from games import delay
+    from games.access import watchable_q
+    from games.models import Seat
+
+    seats = Seat.objects.filter(user=user).filter(watchable_q(viewer, session, prefix="table__"))
+    seated = Seat.objects.none().values("table_id")
+    if viewer is not None and viewer.is_authenticated:
+        seated = Seat.objects.filter(user=viewer).values("table_id")
+    known = (Q(table__spectator_delay=0) | Q(table__match__delayed__isnull=True)
+             | Q(table__match__delayed__winner_team__isnull=False) | Q(table_id__in=seated))
+    finished = seats.filter(known, table__match__winner_team__isnull=False)
     played = finished.count()
-    won = sum(1 for number, winner in seats.filter(table__match__winner_team__isnull=False)
-              .values_list("number", "table__match__winner_team") if number % 2 == winner)
+    won = sum(1 for number, winner in finished.values_list("number", "table__match__winner_team")
+              if number % 2 == winner)
     recent = []
-    for seat in (seats.filter(table__match__isnull=False)
-                 .select_related("table", "table__match")
-                 .order_by("-table__match__started_at")[:RECENT_LENGTH]):
+    rows = list(seats.filter(table__match__isnull=False)
+                .select_related("table", "table__match", "table__match__delayed")
+                .order_by("-table__match__started_at")[:RECENT_LENGTH])
+    mine = set(seated.filter(table_id__in=[s.table_id for s in rows])
+               .values_list("table_id", flat=True)) if rows else set()
+    for seat in rows:
         match = seat.table.match
+        seen = delay.seen_by(seat.table, match, seated=seat.table_id in mine)
         recent.append({
             "table": seat.table,
             "match_id": match.pk,
             "started_at": match.started_at,
             "team": seat.team,
-            "over": match.is_over,
-            "won": match.is_over and match.winner_team == seat.team,
-            "round_no": match.round_no,
+            "over": seen.over,
+            "won": seen.over and seen.winner_team == seat.team,
+            "round_no": seen.round_no,
         })
     return MatchRecord(played=played, won=won, recent=recent)

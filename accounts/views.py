@@ -70,7 +70,7 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     return render(
         request,
         "accounts/profile.html",
-        {"player": player, "record": match_record(player)},
+        {"player": player, "record": match_record(player, request.user, request.session)},
     )
 
 

@@ -162,6 +162,10 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep",
         "schedule": float(os.environ.get("GAMES_SWEEP_SECONDS", "5")),
     },
+    "sweep-delayed-views": {
+        "task": "games.tasks.sweep_delayed",
+        "schedule": float(os.environ.get("GAMES_SWEEP_SECONDS", "5")),
+    },
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A worker without its broker can do nothing else: it retries for as long as Redis is away

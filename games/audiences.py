@@ -9,8 +9,8 @@ spectator views only.
 The registry is a Redis sorted set per table of the audiences with open sockets, scored by when
 they expire: a socket registers on connect and renews on each heartbeat, so the writer renders
 for the audiences that are watching and for no other (an expired entry costs a snapshot at the
-next heartbeat, never a wrong frame). Beside it, the latest (revision, version) pushed, which a
-heartbeat compares with the page's own.
+next heartbeat, never a wrong frame). Beside it, the latest (revision, version) pushed to seats
+and to spectators, which a heartbeat compares with the page's own.
 """
 
 from __future__ import annotations
@@ -60,8 +60,8 @@ def _registry_key(table_id: int) -> str:
     return redis_store.key("audiences", table_id)
 
 
-def _latest_key(table_id: int) -> str:
-    return redis_store.key("latest", table_id)
+def _latest_key(table_id: int, spectator: bool = False) -> str:
+    return redis_store.key("latest-watch" if spectator else "latest", table_id)
 
 
 def register(table_id: int, audience: Audience) -> None:
@@ -90,11 +90,26 @@ def live(table_id: int) -> list[Audience]:
                   key=lambda a: (a.seat is None, a.seat or 0, a.language))
 
 
-def set_latest(table_id: int, revision: int, version: int, watch_version: int) -> None:
+def set_latest(table_id: int, revision: int, version: int,
+               watch_version: int | None = None) -> None:
     """Remember what the table's last push showed: seats ``version``, spectators
-    ``watch_version`` (behind it on a delayed table)."""
+    ``watch_version`` (behind it on a delayed table; None: spectators were not pushed to, so
+    what they were last sent stays). Two keys: the spectators' view of a delayed table moves on
+    its own clock (``games.delay``), apart from the live moves."""
     try:
-        redis_store.client().set(_latest_key(table_id), f"{revision}:{version}:{watch_version}",
+        pipe = redis_store.client().pipeline()
+        pipe.set(_latest_key(table_id), f"{revision}:{version}", ex=24 * 3600)
+        if watch_version is not None:
+            pipe.set(_latest_key(table_id, True), f"{revision}:{watch_version}", ex=24 * 3600)
+        pipe.execute()
+    except redis.RedisError:
+        log.warning("latest version unavailable", exc_info=True)
+
+
+def set_latest_watched(table_id: int, revision: int, watch_version: int) -> None:
+    """Remember the (revision, version) last pushed to the table's spectators alone."""
+    try:
+        redis_store.client().set(_latest_key(table_id, True), f"{revision}:{watch_version}",
                                  ex=24 * 3600)
     except redis.RedisError:
         log.warning("latest version unavailable", exc_info=True)
@@ -103,11 +118,11 @@ def set_latest(table_id: int, revision: int, version: int, watch_version: int) -
 def latest(table_id: int, spectator: bool) -> tuple[int, int] | None:
     """The (revision, version) last pushed to seats or to spectators, or None if unknown."""
     try:
-        value = redis_store.client().get(_latest_key(table_id))
+        value = redis_store.client().get(_latest_key(table_id, spectator))
     except redis.RedisError:
         log.warning("latest version unavailable", exc_info=True)
         return None
     if value is None:
         return None
-    revision, version, watch_version = (int(x) for x in value.decode().split(":"))
-    return revision, watch_version if spectator else version
+    revision, version = (int(x) for x in value.decode().split(":"))
+    return revision, version

@@ -139,7 +139,7 @@ class TableConsumer(PooledConsumer):
     def seat_if_allowed(self) -> int | None | bool:
         """This user's seat number, None for a spectator, False if they may not watch."""
         table = Table.objects.filter(pk=self.table_id).first()
-        if table is None or not access.can_watch(table, self.user, self.scope.get("session")):
+        if table is None or not access.can_watch(self.user, table, self.scope.get("session")):
             return False
         if self.user is None or not self.user.is_authenticated:
             return None

@@ -4,8 +4,9 @@ every move with its time — for the record page, the replay page and the JSON e
 What a record shows depends on the match. A finished match hides nothing any more (every
 answer's cards, every hand: ``engine.views.reveal``). A match still being played (or stopped
 before its end) shows only what a spectator may see: events through ``event_for(event, None)``
-(§6.4), cut at the state the viewer sees — ``spectator_delay`` moves back for anyone without a
-seat (``games.spectating``). Tributes and returns are public (§9.5).
+(§6.4), cut at the state the viewer sees — the spectators' view of a delayed table for anyone
+without a seat (``games.delay``), who sees the match finished only once that view reached its
+end. Tributes and returns are public (§9.5).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import replay, services, spectating
+from games import delay, replay, services, spectating
 from games.engine.cards import face_name
 from games.engine.state import MATCH_OVER, ROUND_OVER, State
 from games.engine.views import event_for
@@ -28,9 +29,13 @@ FORMAT_NAME = "414club-match"
 FORMAT_VERSION = 1
 
 
-def is_finished(match: Match) -> bool:
-    """Over with a winner: the only matches whose hands are public (a stopped one is not)."""
-    return match.winner_team is not None
+def is_finished(match: Match, seat: int | None = None) -> bool:
+    """Over with a winner: the only matches whose hands are public (a stopped one is not) —
+    for a viewer without a seat (``seat`` None) of a delayed table, only once the spectators'
+    view has reached the end (``games.delay``)."""
+    if match.winner_team is None:
+        return False
+    return seat is not None or delay.watched(match.table, match).over
 
 
 # --- names and lines ----------------------------------------------------------------------------
@@ -99,7 +104,7 @@ class Cut:
 
 def visible_cut(match: Match, seat: int | None) -> Cut:
     table = match.table
-    if is_finished(match):
+    if is_finished(match, seat):
         return Cut(match.version, services.load_state(match), True, 0)
     delay = spectating.delay_for(table, match, seat)
     state = spectating.visible_state(table, match, seat)
@@ -208,7 +213,7 @@ def export(match: Match) -> dict:
 
     Raises ValueError for a match that is not finished: its hands are still secret.
     """
-    if not is_finished(match):
+    if match.winner_team is None:
         raise ValueError("only a finished match is exported")
     table = match.table
     cut = Cut(match.version, services.load_state(match), True, 0)

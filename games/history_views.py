@@ -14,14 +14,14 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
-from games import access, history, replay
+from games import access, delay, history, replay
 from games.models import Match, Move, Seat
 from games.presenters import LOG_LENGTH, hand_groups, table_context
 
 
 def _watchable_match(request: HttpRequest, match_id: int) -> Match:
     match = get_object_or_404(Match.objects.select_related("table", "table__host"), pk=match_id)
-    if not access.can_watch(match.table, request.user, request.session):
+    if not access.can_watch(request.user, match.table, request.session):
         raise Http404
     return match
 
@@ -54,7 +54,7 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
 def match_export(request: HttpRequest, match_id: int) -> HttpResponse:
     """The finished match as docs/MATCH_FORMAT.md describes; 409 with a message otherwise."""
     match = _watchable_match(request, match_id)
-    if not history.is_finished(match):
+    if not history.is_finished(match, _seat_of(request, match)):
         return JsonResponse({"error": "match_not_finished",
                              "message": _not_finished_message(match)}, status=409)
     response = JsonResponse(history.export(match), json_dumps_params={"indent": 1})
@@ -85,7 +85,7 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     """``?step=N&seat=S``: the table after move N as seat S saw it (its hand and the public
     table), or with every hand (``seat=all``, the default). Finished matches only."""
     match = _watchable_match(request, match_id)
-    if not history.is_finished(match):
+    if not history.is_finished(match, _seat_of(request, match)):
         return render(request, "games/replay_refused.html", {
             "match": match, "table": match.table,
             "message": _not_finished_message(match)}, status=409)
@@ -147,24 +147,29 @@ def player_matches(request: HttpRequest, username: str) -> HttpResponse:
     record and replay. Private tables the viewer may not watch are left out."""
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
     seats = (Seat.objects.filter(user=player, table__match__isnull=False)
-             .select_related("table", "table__match")
+             .filter(access.watchable_q(request.user, request.session, prefix="table__"))
+             .select_related("table", "table__match", "table__match__delayed")
              .order_by("-table__match__started_at"))
-    visible = [s for s in seats.iterator()
-               if s.table.visibility == s.table.Visibility.PUBLIC
-               or access.can_watch(s.table, request.user, request.session)]
-    page = Paginator(visible, MATCHES_PER_PAGE).get_page(request.GET.get("page"))
+    page = Paginator(seats, MATCHES_PER_PAGE).get_page(request.GET.get("page"))
+    mine = set()
+    if request.user.is_authenticated:
+        mine = set(Seat.objects.filter(user=request.user, table__in=[s.table_id for s in page])
+                   .values_list("table_id", flat=True))
     rows = []
     for seat in page:
         table, match = seat.table, seat.table.match
         people = history.players(table)
+        # Someone not seated at a delayed table sees its round and result as spectators do.
+        seen = delay.seen_by(table, match, seated=table.pk in mine)
         rows.append({
             "table": table, "match": match, "seat": seat.number, "team": seat.team,
             "partners": [p["name"] for p in people
                          if p["team"] == seat.team and p["seat"] != seat.number],
             "opponents": [p["name"] for p in people if p["team"] != seat.team],
-            "finished": history.is_finished(match),
+            "finished": seen.over,
             "stopped": table.status == table.Status.ABANDONED,
-            "won": match.winner_team == seat.team,
+            "won": seen.winner_team == seat.team,
+            "round_no": seen.round_no,
         })
     return render(request, "games/player_matches.html",
                   {"player": player, "page": page, "rows": rows})

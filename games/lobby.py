@@ -14,11 +14,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
+from django.db.models import Q
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from games import spectating
+from games import delay, spectating
 from games.engine.cards import face_name
 from games.models import Seat, Table
 
@@ -52,14 +53,20 @@ def _number(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else str(value)
 
 
-def _progress(table: Table) -> str:
-    """Where a live match stands: its round and both teams' levels."""
-    match = getattr(table, "match", None) if table.status == Table.Status.PLAYING else None
+def _progress(table: Table, seated: bool = False) -> str:
+    """Where a live match stands: its round and both teams' levels — for someone not
+    ``seated`` at a delayed table, as its spectators see it (``games.delay``)."""
+    if table.status not in (Table.Status.PLAYING, Table.Status.FINISHED):
+        return ""
+    match = getattr(table, "match", None)
     if match is None:
         return ""
+    seen = delay.seen_by(table, match, seated)
+    if seen.over:
+        return ""
     return _("round %(round)s · levels %(team1)s / %(team2)s") % {
-        "round": match.round_no, "team1": face_name(match.level_team0),
-        "team2": face_name(match.level_team1)}
+        "round": seen.round_no, "team1": face_name(seen.levels[0]),
+        "team2": face_name(seen.levels[1])}
 
 
 # --- loading (the only queries) ------------------------------------------------------------------
@@ -81,7 +88,7 @@ class _Seat(NamedTuple):
 def _listed():
     """Tables with what a row shows: host and match joined, without the match's engine state
     (every hand: big, and never shown here). Their seats come from ``_with_seats``."""
-    return Table.objects.select_related("host", "match").defer("match__state")
+    return Table.objects.select_related("host", "match", "match__delayed").defer("match__state")
 
 
 def _with_seats(*lists: list[Table]) -> None:
@@ -108,15 +115,21 @@ def _load_public() -> dict[str, list[Table]]:
     says ``finished_at`` is not null (5,000 tables: 0.1 ms; without the condition it joined and
     sorted all 3,200 finished ones, 5 ms).
     """
-    public = _listed().filter(visibility=Table.Visibility.PUBLIC)
+    # What an anonymous viewer may watch (``games.access``): public tables, less the fixtures
+    # of invite-only leagues and the pairings of hidden tournaments. The same for everyone.
+    public = _listed().visible_to(None)
+    # A finished match stays live for its spectators until their delayed view reaches its end.
+    still_watched = Q(status=Table.Status.FINISHED, spectator_delay__gt=0,
+                      match__delayed__isnull=False, match__delayed__winner_team__isnull=True)
     loaded = {
         "open": list(public.filter(status=Table.Status.OPEN)
                      .order_by("-created_at")[:LIST_LENGTH]),
-        "live": list(public.filter(status=Table.Status.PLAYING)
+        "live": list(public.filter(Q(status=Table.Status.PLAYING) | still_watched)
                      .order_by("-created_at")[:LIST_LENGTH]),
         "finished": list(public.filter(status=Table.Status.FINISHED,
                                        match__finished_at__isnull=False,
                                        match__winner_team__isnull=False)
+                         .exclude(still_watched)
                          .order_by("-match__finished_at")[:FINISHED_LENGTH]),
     }
     _with_seats(*loaded.values())
@@ -142,12 +155,15 @@ def _load_mine(user_id: int) -> list[Table]:
 
 # --- rows (translated: build them inside the language they are shown in) ---------------------
 
-def _rows(tables: Iterable[Table], spectators: Mapping[int, int] | None = None) -> list[dict]:
+def _rows(tables: Iterable[Table], spectators: Mapping[int, int] | None = None,
+          viewer_id: int | None = None) -> list[dict]:
     """One row per table; with ``spectators`` ({table id: count}) each row says how many
-    watch. Makes no query (seats come from ``_with_seats``)."""
+    watch; ``viewer_id`` sees the live progress of the tables they sit at. Makes no query
+    (seats come from ``_with_seats``, the delayed view with the table)."""
     rows = []
     for table in tables:
         seats = table.lobby_seats
+        seated = viewer_id is not None and any(s.user_id == viewer_id for s in seats)
         row = {
             "table": table,
             "host": table.host.username,
@@ -156,7 +172,7 @@ def _rows(tables: Iterable[Table], spectators: Mapping[int, int] | None = None) 
             "humans": sum(1 for s in seats if s.user_id),
             "ai": sum(1 for s in seats if s.ai_policy),
             "summary": options_summary(table),
-            "progress": _progress(table),
+            "progress": _progress(table, seated),
         }
         if spectators is not None:
             row["spectators"] = spectators.get(table.pk, 0)
@@ -203,7 +219,7 @@ def my_tables(user) -> list[dict]:
     """Rows of ``user``'s open and playing tables (private ones included); [] when anonymous."""
     if user is None or not user.is_authenticated:
         return []
-    return _rows(_load_mine(user.pk))
+    return _rows(_load_mine(user.pk), viewer_id=user.pk)
 
 
 def lobby_context(user) -> dict:
@@ -237,7 +253,7 @@ def mine_frames(wanted: Mapping[int, Iterable[str]]) -> dict[tuple[int, str], st
         for language in dict.fromkeys(languages):
             with translation.override(language):
                 frames[user_id, language] = render_to_string(
-                    MINE_TEMPLATE, {"my_tables": _rows(mine), "oob": True})
+                    MINE_TEMPLATE, {"my_tables": _rows(mine, viewer_id=user_id), "oob": True})
     return frames
 
 

@@ -14,6 +14,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from games.access import MatchQuerySet, TableQuerySet
 from games.engine.options import Options
 
 
@@ -51,6 +52,8 @@ class Table(models.Model):
     #: snapshots of one match version are still ordered (``games.frames``).
     revision = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = TableQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at"]
@@ -137,6 +140,8 @@ class Match(models.Model):
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
+    objects = MatchQuerySet.as_manager()
+
     class Meta:
         verbose_name_plural = "matches"
         indexes = [
@@ -154,6 +159,36 @@ class Match(models.Model):
     @property
     def is_over(self) -> bool:
         return self.winner_team is not None
+
+
+class DelayedView(models.Model):
+    """What the spectators of a delayed table see of its match (``games.delay`` alone writes
+    it): the version their view shows, that moment's round, levels and — once the view reaches
+    the end — winner, and the pace the view moves at.
+
+    ``lag_seconds`` is how long after a move was played spectators are shown it; ``due_at`` the
+    next time the view moves on (None: it waits for a live move).
+    """
+
+    match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True,
+                                 related_name="delayed")
+    version = models.PositiveIntegerField(default=0)
+    round_no = models.PositiveSmallIntegerField(default=1)
+    level_team0 = models.PositiveSmallIntegerField(default=2)
+    level_team1 = models.PositiveSmallIntegerField(default=2)
+    winner_team = models.PositiveSmallIntegerField(null=True, blank=True)
+    lag_seconds = models.FloatField(default=0.0)
+    due_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # The sweep: views whose next step is overdue (a wake-up lost to a crash).
+            models.Index(fields=["due_at"], name="delayed_view_due_idx",
+                         condition=models.Q(due_at__isnull=False)),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match} as spectators see it (version {self.version})"
 
 
 class Round(models.Model):

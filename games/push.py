@@ -14,6 +14,7 @@ the spectator count once per language.
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 import time
@@ -21,9 +22,9 @@ import time
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from games import audiences, frames, notify, replay, spectating
+from games import audiences, delay, frames, notify, replay, spectating
 from games.engine.codec import state_from_json
-from games.engine.state import MATCH_OVER, State
+from games.engine.state import State
 from games.models import Match, Move, Seat, Table
 from games.presenters import recent_moves, spectators_context, table_context
 
@@ -40,69 +41,80 @@ def _frame_message(text: str, version: int, revision: int, base: int | None) -> 
     return message
 
 
-def watch_version(table: Table, version: int, over: bool) -> int:
-    """The version spectators see when seats see ``version`` (``Table.spectator_delay`` plays
-    behind while the match runs, §-free: a site rule, not a game rule)."""
-    if over or not table.spectator_delay:
-        return version
-    return max(0, version - table.spectator_delay)
-
-
 # --- after a move -------------------------------------------------------------------------------
 
 def publish_move(match: Match, seats: list[Seat], old: State, new: State,
                  events: list[dict]) -> None:
     """Send each registered audience the frame from ``old`` to ``new`` (one accepted action).
 
-    ``match.table`` must be loaded (the writer selects it with the match). Spectators of a
-    delayed table get the move ``spectator_delay`` plays back, rebuilt from the log, or a full
-    snapshot when the delay ends with the match.
+    ``match.table`` must be loaded (the writer selects it with the match). On a delayed table
+    the spectators are not sent this move: their view moves on its own clock
+    (``games.delay.note_move``, called here once the seats' frames are out).
     """
     table = match.table
     revision = table.revision
-    watchers_old = watch_version(table, old.version, False)
-    watchers_new = watch_version(table, new.version, new.phase == MATCH_OVER)
+    delayed = delay.is_delayed(table)
     messages = []
     renders = frames.Renders()  # the trick, the other seats… once per language
-    spectator_frames: dict[str, tuple[str, int, int | None]] = {}
     for audience in audiences.live(table.pk):
+        if audience.seat is None and delayed:
+            continue
         with translation.override(audience.language):
-            if audience.seat is not None or watchers_new == new.version == watchers_old + 1:
-                text = frames.delta(table, match, seats, old, new, events, audience.seat,
-                                    revision, renders=renders)
-                sent = (text, new.version, old.version)
-            elif watchers_new == watchers_old:
-                continue  # the delayed spectators' table did not move
-            else:
-                sent = spectator_frames.get(audience.language) or _delayed_frame(
-                    table, match, seats, watchers_old, watchers_new, revision)
-                spectator_frames[audience.language] = sent
-        text, version, base = sent
+            text = frames.delta(table, match, seats, old, new, events, audience.seat,
+                                revision, renders=renders)
         messages.append((audiences.group(table.pk, audience),
-                         _frame_message(text, version, revision, base)))
-    audiences.set_latest(table.pk, revision, new.version, watchers_new)
+                         _frame_message(text, new.version, revision, old.version)))
+    audiences.set_latest(table.pk, revision, new.version, None if delayed else new.version)
     notify.send_many(messages)
+    if delayed:
+        delay.note_move(match)
+
+
+def publish_watched(match_id: int, old_version: int, new_version: int) -> tuple[int, int]:
+    """The spectators' view of a delayed table moved from ``old_version`` to ``new_version``
+    (``games.delay``): send every spectators' audience its frame — the move as a delta when
+    it follows the last one shown, else a full snapshot — rendered once per language. Returns
+    ``(table id, host id)``."""
+    match = Match.objects.select_related("table").get(pk=match_id)
+    table = match.table
+    seats = list(table.seats.select_related("user"))
+    sent: dict[str, tuple[str, int, int | None]] = {}
+    messages = []
+    for audience in audiences.live(table.pk):
+        if audience.seat is not None:
+            continue
+        with translation.override(audience.language):
+            sent[audience.language] = _delayed_frame(table, match, seats, old_version,
+                                                     new_version, table.revision)
+        text, version, base = sent[audience.language]
+        messages.append((audiences.group(table.pk, audience),
+                         _frame_message(text, version, table.revision, base)))
+    audiences.set_latest_watched(table.pk, table.revision, new_version)
+    notify.send_many(messages)
+    return table.pk, table.host_id
 
 
 def _delayed_frame(table: Table, match: Match, seats: list[Seat], old_version: int,
                    new_version: int, revision: int) -> tuple[str, int, int | None]:
     """Spectators' frame on a delayed table: the move at ``new_version`` as a delta when it
-    follows the last one shown, else (the delay ended) a full snapshot of ``new_version``."""
-    delay = 0 if match.is_over else table.spectator_delay
+    follows the last one shown, else (a jump, or the view reaching a finished match's end,
+    where the delay ends) a full snapshot of ``new_version``."""
+    behind = match.version - new_version
     try:
-        if new_version == old_version + 1:
+        if new_version == old_version + 1 and behind:
             before = replay.state_at(match, old_version)
             after = replay.state_at(match, new_version)
             events = (Move.objects.filter(match=match, seq=new_version)
                       .values_list("events", flat=True).first() or [])
             text = frames.delta(table, match, seats, before, after, events, None, revision,
-                                delay=delay)
+                                delay=behind)
             return text, new_version, old_version
         state = replay.state_at(match, new_version)
     except replay.ReplayError:
         log.exception("match %s: the move log does not replay", match.pk)
         state = replay.initial_state(match)
-    context = table_context(table, match, state, None, seats=seats, delay=delay,
+    context = table_context(table, match, state, None, seats=seats,
+                            delay=match.version - state.version,
                             recent_moves=recent_moves(match, state.version))
     return frames.full(context, revision), state.version, None
 
@@ -127,17 +139,18 @@ def publish_table(table_id: int) -> None:
 
 def _snapshots(table: Table, match: Match, seats: list[Seat]) -> list[tuple[str, dict]]:
     live = state_from_json(match.state)
-    watched_version = watch_version(table, match.version, match.is_over)
+    watched_version = delay.watched(table, match).version
     watched = live if watched_version == live.version else _state_at(match, watched_version)
     moves = recent_moves(match, live.version)
+    watched_moves = moves if watched is live else recent_moves(match, watched.version)
     count = spectating.count(table.pk)
     messages = []
     for audience in audiences.live(table.pk):
         state = watched if audience.seat is None else live
-        delay = live.version - state.version
         with translation.override(audience.language):
             context = table_context(table, match, state, audience.seat, seats=seats,
-                                    recent_moves=moves, spectators=count, delay=delay)
+                                    recent_moves=moves if state is live else watched_moves,
+                                    spectators=count, delay=live.version - state.version)
             text = frames.full(context, table.revision)
         messages.append((audiences.group(table.pk, audience),
                          _frame_message(text, state.version, table.revision, None)))
@@ -160,8 +173,25 @@ def _state_at(match: Match, version: int) -> State:
 SNAPSHOT_REUSE_SECONDS = 1.0
 _spectator_snapshots: dict[tuple, tuple[float, str]] = {}
 _snapshots_lock = threading.Lock()
+# Spectators of one table and language asking at the same moment take turns (one lock of these
+# per table and language, striped): the first renders, the others then find its render
+# instead of rendering it too — a crowd of 50 arriving at once had up to one render per
+# socket thread.
+_crowd_locks = [threading.Lock() for _ in range(64)]
 
 
+def _one_crowd_at_a_time(function):
+    @functools.wraps(function)
+    def take_turns(table_id: int, seat: int | None, user, language: str):
+        if seat is not None:
+            return function(table_id, seat, user, language)
+        with _crowd_locks[hash((table_id, language)) % len(_crowd_locks)]:
+            return function(table_id, seat, user, language)
+
+    return take_turns
+
+
+@_one_crowd_at_a_time
 def snapshot(table_id: int, seat: int | None, user, language: str) -> tuple[str, int, int]:
     """One page's full frame now, as ``(text, version, revision)``: what a connect, a resync or
     the page's own seat change sends. A spectator of a delayed table sees the delayed state;
@@ -170,21 +200,21 @@ def snapshot(table_id: int, seat: int | None, user, language: str) -> tuple[str,
     match = Match.objects.filter(table=table).first()
     key = None
     if match is not None and seat is None:
-        version = watch_version(table, match.version, match.is_over)
+        version = delay.watched(table, match).version
         key = (table_id, language, table.revision, version)
         text = _reused(key)
         if text is not None:
             return text, version, table.revision
     seats = list(table.seats.select_related("user"))
     state = None
-    delay = 0
+    behind = 0
     if match is not None:
         match.table = table
         state = spectating.visible_state(table, match, seat)
-        delay = match.version - state.version
+        behind = match.version - state.version
     with translation.override(language):
         context = table_context(
-            table, match, state, seat, user, seats=seats, delay=delay,
+            table, match, state, seat, user, seats=seats, delay=behind,
             spectators=spectating.count(table_id),
             recent_moves=recent_moves(match, state.version) if match is not None else None)
         text = frames.full(context, table.revision)
@@ -212,14 +242,14 @@ def publish_spectator_count(table_id: int) -> None:
         return
     match = Match.objects.filter(table=table).first()
     count = spectating.count(table_id)
-    delay = spectating.delay_for(table, match, None)
+    behind = spectating.delay_for(table, match, None)
     languages = sorted({a.language for a in audiences.live(table_id)})
     html = {}
     for language in languages:
         with translation.override(language):
             html[language] = {
                 role: render_to_string(SPECTATORS_TEMPLATE, {
-                    **spectators_context(table, count, 0 if role == "seat" else delay),
+                    **spectators_context(table, count, 0 if role == "seat" else behind),
                     "oob": True})
                 for role in ("seat", "watch")}
     notify.send_many([(notify.table_group(table_id),

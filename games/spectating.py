@@ -1,8 +1,9 @@
 """What spectators see and how many are watching.
 
-Delay: a table's ``spectator_delay`` (N plays) shows spectators the table as it was N moves ago,
-rebuilt from the move log (``games.replay``), never the live state; seated players always see
-the live table. Once the match is over nothing is hidden any more and the delay ends.
+Delay: a table's ``spectator_delay`` (N plays) shows spectators the table N moves or more back,
+rebuilt from the move log (``games.replay``), never the live state, and moving at the pace the
+moves were made (``games.delay`` keeps that view); seated players always see the live table.
+The delay ends when the spectators' view reaches the end of a finished match.
 
 Presence: each spectator socket is a member of a Redis sorted set per table, scored by when it
 expires. A socket renews itself on connect and on every heartbeat from the page (table.js,
@@ -18,7 +19,7 @@ import time
 
 import redis
 
-from games import redis_store, replay, services
+from games import delay, redis_store, replay, services
 from games.engine.state import State
 from games.models import Match, Table
 
@@ -32,24 +33,23 @@ TTL_SECONDS = 30
 # --- delay --------------------------------------------------------------------------------------
 
 def delay_for(table: Table, match: Match | None, seat: int | None) -> int:
-    """How many moves behind this viewer sees the table: the table's delay for a spectator of a
-    running match, else 0."""
-    if seat is not None or match is None or match.is_over:
-        return 0
-    return min(table.spectator_delay, match.version)
+    """How many moves behind this viewer sees the table: 0 for a seat (or no match), else
+    how far the spectators' view (``games.delay``) is behind the live match."""
+    return delay.delay_for(table, match, seat)
 
 
 def visible_state(table: Table, match: Match, seat: int | None) -> State:
     """The state this viewer's page is rendered from (its view is then projected for its seat).
 
-    A spectator of a delayed table gets the state at ``version - delay`` from the log. If the log
-    does not replay (a bug), the spectator sees the deal rather than the live table.
+    A spectator of a delayed table gets the state its view shows (``games.delay``) from the
+    log. If the log does not replay (a bug), the spectator sees the deal rather than the live
+    table.
     """
-    delay = delay_for(table, match, seat)
-    if delay == 0:
+    behind = delay_for(table, match, seat)
+    if behind == 0:
         return services.load_state(match)
     try:
-        return replay.state_at(match, match.version - delay)
+        return replay.state_at(match, match.version - behind)
     except replay.ReplayError:
         log.exception("match %s: the move log does not replay", match.pk)
         return replay.initial_state(match)

@@ -65,3 +65,20 @@ def rearm() -> int:
 @worker_ready.connect
 def _sweep_on_start(**_: object) -> None:
     sweep.delay()
+
+
+@shared_task(ignore_result=True)
+def advance(match_id: int) -> bool:
+    """A delayed table's spectators' view is due to move on (``games.delay.advance``)."""
+    from games import delay
+
+    step = delay.advance(match_id)
+    return bool(step and step.new > step.old)
+
+
+@shared_task(ignore_result=True)
+def sweep_delayed() -> int:
+    """Move the spectators' views whose wake-up was lost (``games.delay.sweep_overdue``)."""
+    from games import delay
+
+    return delay.sweep_overdue()

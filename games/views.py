@@ -55,7 +55,7 @@ def create_table(request: HttpRequest) -> HttpResponse:
 def _watchable(request: HttpRequest, table_id: int) -> Table:
     """The table, or 404 when it does not exist or is private to this viewer."""
     table = get_object_or_404(Table.objects.select_related("host"), pk=table_id)
-    if not access.can_watch(table, request.user, request.session):
+    if not access.can_watch(request.user, table, request.session):
         raise Http404
     return table
 

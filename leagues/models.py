@@ -14,6 +14,8 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from leagues.access import LeagueQuerySet, TournamentQuerySet
+
 USER = settings.AUTH_USER_MODEL
 
 #: openskill's defaults (PlackettLuce): a new player is mu 25, sigma 25/3.
@@ -47,6 +49,8 @@ class League(models.Model):
     created_by = models.ForeignKey(USER, null=True, blank=True, on_delete=models.SET_NULL,
                                    related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = LeagueQuerySet.as_manager()
 
     class Meta:
         ordering = ["name"]
@@ -272,6 +276,8 @@ class Tournament(models.Model):
     status = models.CharField(_("status"), max_length=12, choices=Status, default=Status.DRAFT)
     created_by = models.ForeignKey(USER, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = TournamentQuerySet.as_manager()
 
     class Meta:
         ordering = ["-created_at"]

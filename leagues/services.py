@@ -19,6 +19,7 @@ from django.utils.translation import gettext as _
 from games import stewarding
 from games.tables import SEAT_COUNTS, TableError
 from leagues import pairing
+from leagues.access import can_see_league
 from leagues.models import Fixture, FixturePlayer, League, Membership, Notice, Season
 from leagues.notices import do_notify
 
@@ -62,11 +63,9 @@ def check_organiser(league: League, user) -> None:
 
 
 def can_see(league: League, user) -> bool:
-    """Public leagues are seen by all; invite-only ones by their members and organisers."""
-    if league.visibility == League.Visibility.PUBLIC or league.is_organiser(user):
-        return True
-    return bool(user and user.is_authenticated and league.memberships.filter(
-        user=user, status__in=[Membership.Status.ACTIVE, Membership.Status.PENDING]).exists())
+    """Public leagues are seen by all; invite-only ones by their members and organisers (and
+    staff): ``leagues.access.can_see_league``."""
+    return can_see_league(user, league)
 
 
 def _locked_membership(league: League, user) -> Membership:

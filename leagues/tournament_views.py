@@ -22,7 +22,8 @@ PUBLIC = [Tournament.Status.REGISTRATION, Tournament.Status.RUNNING, Tournament.
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
     return render(request, "leagues/tournament_list.html", {
-        "tournaments": Tournament.objects.filter(status__in=PUBLIC).select_related("league"),
+        "tournaments": Tournament.objects.visible_to(request.user).filter(status__in=PUBLIC)
+        .select_related("league"),
     })
 
 
@@ -33,9 +34,9 @@ def rounds_with_pairings(tournament: Tournament) -> list[TournamentRound]:
 
 
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
-    if tournament.status not in PUBLIC and not request.user.is_staff:
-        return redirect("tournaments:list")
+    # Hidden (a draft, or the tournament of a league this viewer may not see): 404, as if it
+    # did not exist (``leagues.access``).
+    tournament = get_object_or_404(Tournament.objects.visible_to(request.user), pk=pk)
     rounds = rounds_with_pairings(tournament)
     live = [p for r in rounds for p in r.pairings.all()
             if p.table and p.table.status == Table.Status.PLAYING and not p.is_done]
@@ -59,7 +60,8 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 def register(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk, status__in=PUBLIC)
+    tournament = get_object_or_404(Tournament.objects.visible_to(request.user), pk=pk,
+                                   status__in=PUBLIC)
     form = RegisterTeamForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
         try:

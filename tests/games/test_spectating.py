@@ -17,11 +17,11 @@ from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
-from games import push, redis_store, replay, services, spectating, tables
+from games import delay, push, redis_store, replay, services, spectating, tables
 from games.engine import legal_actions
 from games.engine.codec import action_to_json
 from games.engine.rules import seats_to_act
-from games.models import Match, Seat
+from games.models import DelayedView, Match, Seat
 
 from .pages import Page, header
 from .test_consumers import (
@@ -109,15 +109,19 @@ def test_spectators_see_the_table_n_moves_back_and_players_see_it_live(make_tabl
 
 
 @pytest.mark.django_db
-def test_the_delay_never_goes_before_the_deal_and_ends_with_the_match(make_table, make_user):
-    """Fewer moves than the delay: spectators see the deal (version 0). A finished match is
-    shown as it ended: nothing is hidden any more."""
+def test_the_delay_never_goes_before_the_deal_and_ends_when_the_view_reaches_the_end(
+        make_table, make_user):
+    """Fewer moves than the delay: spectators see the deal (version 0). A finished match stays
+    delayed for them until their view (``games.delay``) reaches its end."""
     match = start_people_table(make_table, delay=10)
     play(match, 2)
     assert spectating.delay_for(match.table, match, None) == 2
     assert spectating.visible_state(match.table, match, None).version == 0
     assert spectating.delay_for(match.table, match, 0) == 0
     match.winner_team = 0
+    assert spectating.delay_for(match.table, match, None) == 2
+    DelayedView.objects.create(match=match, version=2, winner_team=0)
+    match = Match.objects.get(pk=match.pk)
     assert spectating.delay_for(match.table, match, None) == 0
 
 
@@ -139,30 +143,39 @@ def test_a_log_that_does_not_replay_shows_the_deal_not_the_live_table(make_table
 @pytest.mark.asyncio
 async def test_delayed_spectator_frames_trail_the_players_and_show_no_hand(make_table, make_user,
                                                                            close_db):
-    """Over sockets, after every move a spectator's frame is the state ``delay`` moves back and
-    names only that moment's public cards; the player's frame is live and holds its hand."""
+    """Over sockets, a spectator's frames come when its delayed view moves on (``games.delay``'s
+    wake-up), never on a live move: each is the state at least ``delay`` moves back and names
+    only that moment's public cards; the player's frames are live and hold its hand."""
     match = await sync_to_async(start_people_table)(make_table, 2)
-    await sync_to_async(play)(match, 3)
     host = await sync_to_async(lambda: match.table.host)()
     ana = await connect(match.table_id, host)
     watcher = await connect(match.table_id, await sync_to_async(make_user)("watcher"))
     first_ana, first_watcher = await frame(ana), await frame(watcher)
-    assert shown_version(first_ana) == 3 and shown_version(first_watcher) == 1
+    assert shown_version(first_ana) == 0 and shown_version(first_watcher) == 0
     pages = {"ana": Page(), "watcher": Page()}
     pages["ana"].apply(first_ana)
     pages["watcher"].apply(first_watcher)
-    for _ in range(3):
+    shown = 0
+    for _ in range(5):
         await sync_to_async(play)(match, 1)
-        live, seen = await frame(ana), await frame(watcher)
-        assert pages["ana"].apply(live) and pages["watcher"].apply(seen)
-        await sync_to_async(match.refresh_from_db)()
-        past = await sync_to_async(replay.state_at)(match, match.version - 2)
-        assert header(live)["v"] == match.version
-        assert header(seen)["v"] == match.version - 2 == pages["watcher"].version
-        assert cards_in(str(pages["watcher"].soup)) == public_cards(past)
-        assert cards_in(seen) <= public_cards(past)
+        live = await frame(ana)
+        assert pages["ana"].apply(live) and header(live)["v"] == match.version
         hand = (await sync_to_async(services.load_state)(match)).hands[0]
         assert cards_in(pages["ana"].region("hand")) == set(hand)
+        assert await nothing_but_counts(watcher, 0.3)  # no push on a live move
+        due = (await sync_to_async(DelayedView.objects.get)(match=match)).due_at
+        if due is None:
+            continue
+        step = await sync_to_async(delay.advance)(match.pk, due)
+        shown = step.new
+        seen = await frame(watcher)
+        assert pages["watcher"].apply(seen)
+        assert header(seen)["v"] == shown == pages["watcher"].version
+        assert match.version - shown >= 2
+        past = await sync_to_async(replay.state_at)(match, shown)
+        assert cards_in(str(pages["watcher"].soup)) == public_cards(past)
+        assert cards_in(seen) <= public_cards(past)
+    assert shown == 3
     await ana.disconnect()
     await watcher.disconnect()
 
@@ -231,7 +244,8 @@ def test_the_count_is_shared_and_forgets_silent_sockets(settings) -> None:
     for socket_id in ("daphne-1!a", "daphne-2!b", "daphne-2!b"):
         spectating.join(table_id, socket_id)
     assert spectating.count(table_id) == 2
-    spectating._redis().zadd(spectating._key(table_id), {"daphne-1!a": time.time() - 1})
+    # A socket with no person of its own is its own person ("c:<socket>").
+    spectating._redis().zadd(spectating._people_key(table_id), {"c:daphne-1!a": time.time() - 1})
     assert spectating.count(table_id) == 1
     assert spectating.leave(table_id, "daphne-2!b")
     assert spectating.count(table_id) == 0
