@@ -2,7 +2,11 @@ from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 from django.utils.translation import gettext_lazy as _
 
+from accounts.forms import AdminLoginForm
 from accounts.models import User
+
+# The admin's log-in says when too many failures locked it out (accounts.throttle).
+admin.site.login_form = AdminLoginForm
 
 
 @admin.register(User)

@@ -1,13 +1,16 @@
-"""Forms for sign-up and preferences; the other auth forms are Django's own."""
+"""Forms for sign-up, log-in (Django's, with the lockout error) and preferences; the other auth
+forms are Django's own."""
 
 from __future__ import annotations
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth.forms import UserCreationForm
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
+from accounts import throttle
 from accounts.models import User
 
 # Profiles live at /accounts/<username>/, so a username must not shadow a page there.
@@ -17,6 +20,27 @@ RESERVED_USERNAMES = frozenset(
         "reset", "admin",
     }
 )  # fmt: skip
+
+
+class LockoutErrorMixin:
+    """An authentication form that says so when the log-in was refused for too many failures
+    (``accounts.throttle``), instead of "wrong username or password"."""
+
+    def clean(self):
+        try:
+            return super().clean()
+        except ValidationError:
+            if throttle.locked_out(self.request):
+                raise ValidationError(throttle.lockout_message(), code="locked_out") from None
+            raise
+
+
+class LoginForm(LockoutErrorMixin, AuthenticationForm):
+    """The site's log-in form."""
+
+
+class AdminLoginForm(LockoutErrorMixin, AdminAuthenticationForm):
+    """The admin's log-in form."""
 
 
 class SignUpForm(UserCreationForm):

@@ -14,7 +14,8 @@ from django.utils.translation import gettext as _
 from django.views import i18n
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.forms import PreferencesForm, SignUpForm
+from accounts import throttle
+from accounts.forms import LoginForm, PreferencesForm, SignUpForm
 from accounts.middleware import remember_language
 from accounts.models import User
 from accounts.records import match_record
@@ -39,7 +40,10 @@ def set_language(request: HttpRequest) -> HttpResponse:
 
 
 class PlayerLoginView(LoginView):
-    """Django's login, then switch to the player's saved language, if any."""
+    """Django's login, then switch to the player's saved language, if any. Too many failures
+    for a username from one address lock it out for a while (``accounts.throttle``)."""
+
+    authentication_form = LoginForm
 
     def form_valid(self, form: object) -> HttpResponse:
         response = super().form_valid(form)
@@ -53,13 +57,18 @@ def signup(request: HttpRequest) -> HttpResponse:
         return redirect(settings.LOGIN_REDIRECT_URL)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
+        if throttle.signups_exhausted(request):  # too many accounts from this address
+            form.add_error(None, throttle.signup_message())
+            return render(request, "registration/signup.html", {"form": form})
         user = form.save(commit=False)
         # A language picked with the switcher before signing up becomes the account's.
         chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
         if chosen in dict(settings.LANGUAGES):
             user.language = chosen
         user.save()
-        login(request, user)
+        throttle.count_signup(request)
+        # Named: the throttle backend listed first logs nobody in (accounts.throttle).
+        login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome to 414 Club, %(name)s!") % {"name": user.username})
         return redirect(settings.LOGIN_REDIRECT_URL)
     return render(request, "registration/signup.html", {"form": form})

@@ -206,6 +206,33 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+# --- Log-in and sign-up throttling (accounts/throttle.py) ------------------------------
+# django-axes locks a username out from one address after ACCOUNTS_LOGIN_FAILURE_LIMIT failed
+# log-ins, for ACCOUNTS_LOGIN_COOLOFF_MINUTES (each failure meanwhile starts it again); the
+# log-in forms show it as a form error. django-ratelimit allows ACCOUNTS_SIGNUP_RATE new
+# accounts per address ("10/h"), counted in the cache. Behind nginx set DJANGO_PROXY_COUNT=1:
+# the client's address is then the one nginx appended to X-Forwarded-For.
+INSTALLED_APPS += ["axes", "django_ratelimit"]
+AUTHENTICATION_BACKENDS = [
+    "accounts.throttle.LoginThrottleBackend",  # first: refuses a locked-out username+address
+    "django.contrib.auth.backends.ModelBackend",
+]
+DJANGO_PROXY_COUNT = int(os.environ.get("DJANGO_PROXY_COUNT", "0"))
+AXES_FAILURE_LIMIT = int(os.environ.get("ACCOUNTS_LOGIN_FAILURE_LIMIT", "5"))
+AXES_COOLOFF_TIME = float(os.environ.get("ACCOUNTS_LOGIN_COOLOFF_MINUTES", "15")) / 60  # hours
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
+ACCOUNTS_SIGNUP_RATE = os.environ.get("ACCOUNTS_SIGNUP_RATE", "10/h")
+RATELIMIT_USE_CACHE = "default"
+SILENCED_SYSTEM_CHECKS = [
+    # No AxesMiddleware: it would replace the log-in page with its own lockout response (and
+    # its ASGI path passes the wrong arguments); accounts.forms shows the lockout instead.
+    "axes.W002",
+    # Django's own RedisCache (config.cache) increments atomically, as django-ratelimit needs.
+    "django_ratelimit.W001",
+]
+
 # --- Email (password reset) ------------------------------------------------------------
 # Django 6.1's MAILERS (the EMAIL_* settings are deprecated). Development prints to the console.
 if DEBUG:

@@ -5,3 +5,9 @@ from django.utils.translation import gettext_lazy as _
 class GamesConfig(AppConfig):
     name = "games"
     verbose_name = _("Games")
+
+    def ready(self) -> None:
+        from games import session_guard
+
+        # Ending a session (log-out, password, deactivation, a deleted session) ends its sockets.
+        session_guard.connect_signals()

@@ -30,7 +30,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.middleware import saved_language
-from games import access, audiences, notify, push, services, spectating
+from games import access, audiences, notify, push, services, session_guard, spectating
 from games.audiences import Audience
 from games.models import Match, Seat, Table
 
@@ -99,8 +99,10 @@ class PooledConsumer(AsyncWebsocketConsumer):
         await handler(message)
 
 
-class TableConsumer(PooledConsumer):
+class TableConsumer(session_guard.SessionGuard, PooledConsumer):
     """``/ws/table/<id>/``: pushes this viewer's frames; takes a seat's actions."""
+
+    session_runner = staticmethod(in_pool)  # the session checks run in the socket pool
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
@@ -120,6 +122,8 @@ class TableConsumer(PooledConsumer):
             await self.close(code=4403)
             return
         await self.accept()
+        if not await self.guard_session():
+            return  # the session ended meanwhile: closed with 4401
         await self.channel_layer.group_add(notify.table_group(self.table_id), self.channel_name)
         await self.take_audience(seat)
         await self.send_snapshot()
@@ -237,6 +241,9 @@ class TableConsumer(PooledConsumer):
                 await self.send_flash(_("Too many messages: slow down."))
                 return
             payload = parse_message(text_data)
+            heartbeat = payload is not None and bool(payload.get("heartbeat"))
+            if not await self.session_still_valid(heartbeat=heartbeat):
+                return  # its session ended: closed with 4401, the message dropped
             if payload is not None and payload.get("heartbeat"):
                 await self.heartbeat(payload.get("version"))
             elif payload is not None and payload.get("resync"):

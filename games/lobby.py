@@ -106,6 +106,13 @@ def _with_seats(*lists: list[Table]) -> None:
         table.lobby_seats = by_table[table.pk]
 
 
+def _still_watched() -> Q:
+    """Finished matches that are still live for their spectators: a delayed table's view has
+    not reached the end yet (``games.delay``)."""
+    return Q(status=Table.Status.FINISHED, spectator_delay__gt=0, match__delayed__isnull=False,
+             match__delayed__winner_team__isnull=True)
+
+
 def _load_public() -> dict[str, list[Table]]:
     """The public lists' tables, ``{"open" | "live" | "finished": [Table, ...]}``: 4 statements.
 
@@ -118,9 +125,7 @@ def _load_public() -> dict[str, list[Table]]:
     # What an anonymous viewer may watch (``games.access``): public tables, less the fixtures
     # of invite-only leagues and the pairings of hidden tournaments. The same for everyone.
     public = _listed().visible_to(None)
-    # A finished match stays live for its spectators until their delayed view reaches its end.
-    still_watched = Q(status=Table.Status.FINISHED, spectator_delay__gt=0,
-                      match__delayed__isnull=False, match__delayed__winner_team__isnull=True)
+    still_watched = _still_watched()
     loaded = {
         "open": list(public.filter(status=Table.Status.OPEN)
                      .order_by("-created_at")[:LIST_LENGTH]),
@@ -144,11 +149,13 @@ def _load_mine(user_id: int) -> list[Table]:
     5,000 tables, growing with the site; 0.5 ms this way, growing with the player's own
     history). A subquery, not a join: no DISTINCT needed.
     """
-    ids = Table.objects.filter(host_id=user_id).values("pk").union(
-        Seat.objects.filter(user_id=user_id).values("table_id"))
-    mine = list(_listed().filter(
-        pk__in=ids, status__in=[Table.Status.OPEN, Table.Status.PLAYING],
-    ).order_by("-created_at")[:LIST_LENGTH])
+    seated = Seat.objects.filter(user_id=user_id).values("table_id")
+    ids = Table.objects.filter(host_id=user_id).values("pk").union(seated)
+    # A host without a seat watches as a spectator: a delayed match stays theirs until the
+    # spectators' view reaches its end.
+    shown = Q(status__in=[Table.Status.OPEN, Table.Status.PLAYING]) | (
+        _still_watched() & ~Q(pk__in=seated))
+    mine = list(_listed().filter(shown, pk__in=ids).order_by("-created_at")[:LIST_LENGTH])
     _with_seats(mine)
     return mine
 

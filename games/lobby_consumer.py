@@ -11,6 +11,10 @@ Frames are out-of-band swaps of ``#lobby-public`` and ``#lobby-mine`` (``lobby_l
 Each socket keeps the number of the last refresh it was sent, per part, and never takes an
 older one, so a connect's snapshot racing a refresh cannot overwrite the newer lists. A dropped
 message (pub/sub can drop) is repaired by the page's own 30 s reload of the lists.
+
+A signed-in socket lives as long as its session (``games.session_guard``): the hub's channel also
+joins the session group of each player with a socket here, and closes that player's sockets with
+4401 when a session of theirs ends.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import close_old_connections
 
-from games import lobby, notify
+from games import lobby, notify, session_guard
 from games.consumers import PooledConsumer, scope_language
 
 log = logging.getLogger(__name__)
@@ -63,6 +67,18 @@ _render_in_thread = database_sync_to_async(_render, thread_sensitive=False,
                                            executor=_LOBBY_THREAD)
 
 
+def _still_valid(sessions: list[tuple[str | None, int]]) -> list[bool]:
+    """``session_guard.is_valid`` for each ``(session key, user id)``, in one thread hop."""
+    try:
+        return [bool(key) and session_guard.is_valid(key, user_id) for key, user_id in sessions]
+    finally:
+        close_old_connections()  # inside the call, as in _render
+
+
+_still_valid_in_thread = database_sync_to_async(_still_valid, thread_sensitive=False,
+                                                executor=_LOBBY_THREAD)
+
+
 class LobbyConsumer(PooledConsumer):
     """``/ws/lobby/``: the lobby's lists, pushed when a table opens, fills, starts or ends."""
 
@@ -73,6 +89,10 @@ class LobbyConsumer(PooledConsumer):
         user = self.scope.get("user")
         self.language = scope_language(self.scope)
         self.user_id: int | None = user.pk if user is not None and user.is_authenticated else None
+        # A signed-in socket lives as long as its session (games.session_guard; the hub hears).
+        key = getattr(self.scope.get("session"), "session_key", None)
+        self.session_key: str | None = key if self.user_id is not None else None
+        self.session_digest = session_guard.digest(key) if self.session_key else ""
         self.closed = False
         #: The refresh (``LobbyHub.generation``) of the public lists this page shows, and the
         #: version (``LobbyHub.user_versions``) of its "my tables"; -1: nothing sent yet.
@@ -89,6 +109,14 @@ class LobbyConsumer(PooledConsumer):
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """The lobby takes no messages."""
+
+    async def end_for_session(self) -> None:
+        """Its session ended: close with ``session_guard.CLOSE_CODE``, take nothing more."""
+        if self.closed:
+            return
+        self.closed = True
+        await self.close(code=session_guard.CLOSE_CODE)
+        await self.hub.leave(self)
 
     async def offer_public(self, generation: int, html: str) -> None:
         """Send the public lists of refresh ``generation`` unless the page shows a newer one.
@@ -149,6 +177,7 @@ class LobbyHub:
         self._lock = asyncio.Lock()
         self._channel: str | None = None
         self._tasks: list[asyncio.Task] = []
+        self._session_tasks: set[asyncio.Task] = set()
 
     @classmethod
     def current(cls) -> LobbyHub:
@@ -171,7 +200,10 @@ class LobbyHub:
             log.exception("lobby: subscribing to the lobby group failed")
         self._sockets.add(socket)
         if socket.user_id is not None:
-            self._by_user.setdefault(socket.user_id, set()).add(socket)
+            own = self._by_user.setdefault(socket.user_id, set())
+            own.add(socket)
+            if len(own) == 1:
+                await self._watch_sessions(socket.user_id, True)
         generation = self.generation
         version = self.user_versions.get(socket.user_id, 0)
         cached = self._cache.get(socket.language)
@@ -203,11 +235,46 @@ class LobbyHub:
             if not mine:
                 self._by_user.pop(socket.user_id, None)
                 self.user_versions.pop(socket.user_id, None)
+                await self._watch_sessions(socket.user_id, False)
         if not self._sockets:
             try:
                 await self._unsubscribe()
             except Exception:
                 log.exception("lobby: leaving the lobby group failed")
+
+    # --- sessions (games.session_guard) ----------------------------------------------------------
+
+    async def _watch_sessions(self, user_id: int, watch: bool) -> None:
+        """Join (or leave) the player's session group on the hub's one channel, so that an
+        ended session closes this process's lobby sockets of it."""
+        layer, channel = get_channel_layer(), self._channel
+        if layer is None or channel is None:
+            return  # not subscribed: _subscribe joins the groups of the players here
+        group = session_guard.user_group(user_id)
+        try:
+            await (layer.group_add if watch else layer.group_discard)(group, channel)
+        except Exception:
+            log.exception("lobby: joining or leaving a session group failed")
+
+    async def _end_sessions(self, message: dict) -> None:
+        """``session.ended`` closes the named session's sockets; ``session.check`` re-checks
+        every socket of the player and closes those whose session no longer holds."""
+        try:
+            sockets = list(self._by_user.get(int(message.get("user")), ()))
+        except (TypeError, ValueError):
+            return
+        if message["type"] == "session.ended":
+            ended = [s for s in sockets if s.session_digest == message.get("session")]
+        else:
+            try:
+                valid = await _still_valid_in_thread([(s.session_key, s.user_id)
+                                                      for s in sockets])
+            except Exception:
+                log.exception("lobby: checking sessions failed")
+                return
+            ended = [s for s, ok in zip(sockets, valid, strict=True) if not ok]
+        for socket in ended:
+            await socket.end_for_session()
 
     # --- the subscription ------------------------------------------------------------------------
 
@@ -222,6 +289,8 @@ class LobbyHub:
                 return  # no channel layer configured: sockets get the snapshot on connect only
             channel = await layer.new_channel()
             await layer.group_add(notify.LOBBY_GROUP, channel)
+            for user_id in list(self._by_user):
+                await layer.group_add(session_guard.user_group(user_id), channel)
             # Changes made while nobody listened were not heard: no cached render is current.
             self.generation += 1
             self._cache.clear()
@@ -254,6 +323,11 @@ class LobbyHub:
                 log.exception("lobby: receiving from the channel layer failed")
                 await asyncio.sleep(1)
                 continue
+            if message.get("type") in ("session.ended", "session.check"):
+                task = asyncio.ensure_future(self._end_sessions(message))
+                self._session_tasks.add(task)
+                task.add_done_callback(self._session_tasks.discard)
+                continue
             if message.get("type") != "lobby.changed":
                 continue
             # Only players with a socket here: the others' lists are another process's job.
@@ -269,6 +343,8 @@ class LobbyHub:
                 await asyncio.wait_for(self._dirty.wait(), REJOIN_SECONDS)
             except TimeoutError:
                 await layer.group_add(notify.LOBBY_GROUP, channel)
+                for user_id in list(self._by_user):
+                    await layer.group_add(session_guard.user_group(user_id), channel)
                 continue
             await asyncio.sleep(WINDOW_SECONDS)
             self._dirty.clear()

@@ -12,6 +12,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -27,6 +28,16 @@ def _league(request: HttpRequest, slug: str) -> League:
     if not services.can_see(league, request.user):
         raise Http404
     return league
+
+
+def _back(request: HttpRequest, default: str) -> str:
+    """Where a form sends the person back: its ``next`` field if that is a page of this site
+    (same host, and https when the request is), else ``default``. Never another site."""
+    target = request.POST.get("next", "")
+    if target and url_has_allowed_host_and_scheme(
+            target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        return target
+    return default
 
 
 def _run(request: HttpRequest, action: Callable, success: str) -> bool:
@@ -164,12 +175,12 @@ def fixture_create(request: HttpRequest, slug: str) -> HttpResponse:
     if not form.is_valid():
         for errors in form.errors.values():
             messages.error(request, " ".join(errors))
-        return redirect(request.POST.get("next") or league.get_absolute_url())
+        return redirect(_back(request, league.get_absolute_url()))
     data = form.cleaned_data
     _run(request, lambda: services.do_create_fixture(
         data["season"], request.user, [data["team0"], data["team1"]], data["scheduled_at"]),
         _("The fixture is scheduled and its table is open."))
-    return redirect(request.POST.get("next") or league.get_absolute_url())
+    return redirect(_back(request, league.get_absolute_url()))
 
 
 @login_required

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 
 import pytest
@@ -35,6 +36,13 @@ def user(make_user: Callable[..., User]) -> User:
 def _fast_password_hashing(settings) -> None:
     """Hash test passwords cheaply: the real hasher's cost is for attackers, not for tests."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture(autouse=True)
+def _own_rate_limits(settings) -> None:
+    """Each test counts sign-ups (django-ratelimit, in the shared Redis cache) afresh: the
+    suite's sign-ups all come from 127.0.0.1 and would add up to the limit."""
+    settings.RATELIMIT_CACHE_PREFIX = f"rl:{uuid.uuid4().hex}:"
 
 
 @pytest.fixture(scope="session")

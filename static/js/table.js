@@ -109,8 +109,14 @@
   document.addEventListener("htmx:wsClose", function (evt) {
     setOnline(false);
     // The extension retries abnormal closes itself; a server going away (1001, a restart)
-    // is retried here too. 1000 is a normal close, 4403 a refusal: those stay closed.
+    // is retried here too. 1000 is a normal close, 4403 a refusal: those stay closed. 4401:
+    // this browser's session ended (logged out, password changed): reload, to show what it
+    // may see now.
     var code = evt.detail.event && evt.detail.event.code;
+    if (code === 4401) {
+      window.location.reload();
+      return;
+    }
     if (code === 1001 || code === 1005) {
       setTimeout(function () { evt.detail.socketWrapper.reconnect(); }, 1000 + Math.random() * 2000);
     }

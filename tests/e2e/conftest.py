@@ -53,6 +53,8 @@ def server_env(django_db_setup, django_db_blocker) -> dict:
         "DJANGO_DEBUG": "1",
         "GAMES_AI_DELAY_SECONDS": "0.05",
         "GAMES_NEXT_ROUND_SECONDS": "3",
+        # Every browser signs up from 127.0.0.1, and the count lives in Redis for the whole run.
+        "ACCOUNTS_SIGNUP_RATE": "1000/h",
     }
 
 

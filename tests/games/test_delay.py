@@ -25,7 +25,7 @@ from games.engine import legal_actions
 from games.engine.codec import action_to_json
 from games.engine.rules import seats_to_act
 from games.engine.state import ROUND_OVER
-from games.models import DelayedView, Match, Move, Seat
+from games.models import DelayedView, Match, Move, Seat, Table
 
 from .pages import header
 from .test_consumers import cards_in, connect, frame, nothing_but_counts
@@ -234,7 +234,7 @@ def test_the_result_shows_only_when_the_view_reaches_the_end(make_table, make_us
     stranger = Client()
     stranger.force_login(make_user("stranger"))
     seated = Client()
-    seated.force_login(match.table.host)
+    seated.force_login(match.table.host)  # ana, at seat 0
     record = reverse("games:match_record", args=[match.pk])
     replay_url = reverse("games:match_replay", args=[match.pk])
     export = reverse("games:match_export", args=[match.pk])
@@ -243,6 +243,11 @@ def test_the_result_shows_only_when_the_view_reaches_the_end(make_table, make_us
     lobby_html = stranger.get("/").content.decode()
     assert f'id="lobby-table-{match.table_id}"' in lobby_html
     assert f'id="lobby-finished-{match.pk}"' not in lobby_html
+    # A host without a seat watches as a spectator: the table stays in their own list too.
+    olga = make_user("olga")
+    Table.objects.filter(pk=match.table_id).update(host=olga)
+    mine = lobby.mine_frames({olga.pk: ["en"]})[olga.pk, "en"]
+    assert lobby_round(mine, match.table_id) is not None
     page = stranger.get(record).content.decode()
     assert 'id="record-result"' not in page and "won the match" not in page
     assert stranger.get(replay_url).status_code == 409
@@ -255,6 +260,10 @@ def test_the_result_shows_only_when_the_view_reaches_the_end(make_table, make_us
 
     delay.advance(match.pk, now=at(10 * match.version))
     assert view(match).version == match.version and view(match).winner_team is not None
+    assert (
+        f'id="lobby-table-{match.table_id}"'
+        not in lobby.mine_frames({olga.pk: ["en"]})[olga.pk, "en"]
+    )
     lobby_html = stranger.get("/").content.decode()
     assert f'id="lobby-finished-{match.pk}"' in lobby_html
     assert f'id="lobby-table-{match.table_id}"' not in lobby_html

@@ -1,0 +1,124 @@
+"""Throttling of log-in and sign-up: too many wrong passwords, or too many new accounts, from
+one address.
+
+- **Log-in** (django-axes): after ``AXES_FAILURE_LIMIT`` failed log-ins for one username from
+  one address, that pair is locked out for ``AXES_COOLOFF_TIME`` (the right password too); each
+  failure during the lockout starts the cool-off again, a success resets the count.
+  ``LoginThrottleBackend`` (first in ``AUTHENTICATION_BACKENDS``) refuses a locked-out pair and
+  the log-in forms (``accounts.forms``, the site's and the admin's) show ``lockout_message`` as
+  a form error. Attempts are rows of axes' tables; ``manage.py axes_reset`` clears them.
+- **Sign-up** (django-ratelimit, in the cache): at most ``ACCOUNTS_SIGNUP_RATE`` new accounts per
+  address ("10/h": ten an hour); the next is refused with ``signup_message`` as a form error.
+  Only accounts created count, not forms sent back with mistakes.
+
+Both name the client by ``client_ip``: ``REMOTE_ADDR``, or behind ``DJANGO_PROXY_COUNT``
+proxies that each append to ``X-Forwarded-For`` (nginx's ``$proxy_add_x_forwarded_for``) the
+address the last of them saw — never an address the client wrote itself.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from axes.backends import AxesStandaloneBackend
+from django.conf import settings
+from django.http import HttpRequest
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django_ratelimit.core import get_usage
+
+log = logging.getLogger(__name__)
+
+SIGNUP_GROUP = "accounts.signup"
+
+
+def client_ip(request: HttpRequest) -> str:
+    """The client's address: with ``settings.DJANGO_PROXY_COUNT`` = n > 0, the n-th address
+    from the right of ``X-Forwarded-For`` (the one the outermost of our proxies saw; what a
+    client puts to the left is ignored), else ``REMOTE_ADDR``. "" if there is none."""
+    proxies = settings.DJANGO_PROXY_COUNT
+    if proxies > 0:
+        forwarded = [
+            part.strip()
+            for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
+            if part.strip()
+        ]
+        if len(forwarded) >= proxies:
+            return forwarded[-proxies]
+    return request.META.get("REMOTE_ADDR", "") or ""
+
+
+class LoginThrottleBackend(AxesStandaloneBackend):
+    """django-axes' lockout check, first among the backends (it logs nobody in itself).
+
+    Authentication without a request (``Client.login`` in tests, a management command) has no
+    address to count and is not throttled: every page that logs a person in passes its request.
+    """
+
+    def authenticate(
+        self,
+        request: HttpRequest | None,
+        username: str | None = None,
+        password: str | None = None,
+        **kwargs,
+    ):
+        if request is None:
+            return None
+        return super().authenticate(request, username=username, password=password, **kwargs)
+
+
+def locked_out(request: HttpRequest | None) -> bool:
+    """Whether axes refused (or just locked out) this request's log-in."""
+    return bool(getattr(request, "axes_locked_out", False))
+
+
+def lockout_message() -> str:
+    """The translated form error for a locked-out log-in."""
+    minutes = max(1, round(settings.AXES_COOLOFF_TIME * 60))
+    return ngettext(
+        "Too many failed log-ins for this username. Try again in %(minutes)d minute.",
+        "Too many failed log-ins for this username. Try again in %(minutes)d minutes.",
+        minutes,
+    ) % {"minutes": minutes}
+
+
+def _signup_key(group: str, request: HttpRequest) -> str:
+    return client_ip(request) or "unknown"
+
+
+def _signup_usage(request: HttpRequest, increment: bool) -> dict | None:
+    """django-ratelimit's usage of this address's sign-ups, or None when the cache cannot be
+    asked (logged: a cache outage must not stop people joining)."""
+    try:
+        usage = get_usage(
+            request,
+            group=SIGNUP_GROUP,
+            key=_signup_key,
+            rate=settings.ACCOUNTS_SIGNUP_RATE,
+            method="POST",
+            increment=increment,
+        )
+    except Exception:
+        log.warning("sign-up rate limit unavailable", exc_info=True)
+        return None
+    if usage is not None and usage["limit"] == 0 and usage["time_left"] == -1:
+        log.warning("sign-up rate limit unavailable (the cache did not answer)")
+        return None
+    return usage
+
+
+def signups_exhausted(request: HttpRequest) -> bool:
+    """Whether this address has created ``ACCOUNTS_SIGNUP_RATE``'s number of accounts in the
+    current window already (the next one is refused). Counts nothing itself."""
+    usage = _signup_usage(request, increment=False)
+    return usage is not None and usage["count"] >= usage["limit"]
+
+
+def count_signup(request: HttpRequest) -> None:
+    """Count an account just created from this address."""
+    _signup_usage(request, increment=True)
+
+
+def signup_message() -> str:
+    """The translated form error for a refused sign-up."""
+    return _("Too many new accounts from your address. Please try again later.")

@@ -1,0 +1,181 @@
+"""Log-in lockout (django-axes) and sign-up limits (django-ratelimit) through the real views,
+PostgreSQL and the Redis cache (accounts.throttle)."""
+
+from __future__ import annotations
+
+import datetime
+import html
+
+import pytest
+from axes.models import AccessAttempt
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from accounts import throttle
+from accounts.models import User
+
+pytestmark = pytest.mark.django_db
+
+WRONG = "not-the-password-at-all"
+
+
+def log_in(
+    client: Client,
+    username: str,
+    password: str,
+    address: str = "10.0.0.1",
+    language: str = "en",
+    path: str | None = None,
+):
+    return client.post(
+        path or reverse("login"),
+        {"username": username, "password": password},
+        REMOTE_ADDR=address,
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+
+
+def signed_in(client: Client) -> bool:
+    return "_auth_user_id" in client.session
+
+
+def errors_of(response) -> str:
+    return html.unescape(response.content.decode())
+
+
+def lockout_in(language: str) -> str:
+    with translation.override(language):
+        return throttle.lockout_message()
+
+
+def test_after_the_limit_the_right_password_is_refused_with_the_message(client, user, password):
+    """``AXES_FAILURE_LIMIT`` wrong passwords, then the right one: refused on the form (200),
+    with the lockout sentence, and nobody is logged in."""
+    limit = settings.AXES_FAILURE_LIMIT
+    for attempt in range(limit - 1):
+        response = log_in(client, user.username, WRONG)
+        assert response.status_code == 200
+        assert lockout_in("en") not in errors_of(response), attempt
+    response = log_in(client, user.username, WRONG)  # the limit: locked from now on
+    assert lockout_in("en") in errors_of(response)
+    response = log_in(client, user.username, password)
+    assert response.status_code == 200
+    page = errors_of(response)
+    assert lockout_in("en") in page and "Too many failed log-ins" in page
+    assert 'role="alert"' in page and "<form" in page  # the log-in form, with its error
+    assert not signed_in(client)
+
+
+@pytest.mark.parametrize("language", ["es", "id", "vi"])
+def test_the_lockout_is_said_in_the_page_language(client, user, password, language):
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        log_in(client, user.username, WRONG, language=language)
+    response = log_in(client, user.username, password, language=language)
+    message = lockout_in(language)
+    assert message != lockout_in("en")  # translated
+    assert message in errors_of(response)
+    assert not signed_in(client)
+
+
+def test_the_lockout_is_per_username_and_address(client, make_user, user, password):
+    """Another address logs the same player in; the same address logs another player in."""
+    other = make_user("other")
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        log_in(client, user.username, WRONG, address="10.0.0.1")
+    assert log_in(Client(), user.username, password, address="10.0.0.2").status_code == 302
+    assert log_in(Client(), other.username, password, address="10.0.0.1").status_code == 302
+
+
+def test_the_lockout_ends_after_the_cool_off(client, user, password):
+    """Once ``AXES_COOLOFF_TIME`` has passed since the last failure, the right password works
+    (the attempts are moved into the past instead of waiting)."""
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        log_in(client, user.username, WRONG)
+    assert not signed_in(client)
+    cool_off = datetime.timedelta(hours=settings.AXES_COOLOFF_TIME)
+    AccessAttempt.objects.update(
+        attempt_time=datetime.datetime.now(datetime.UTC) - cool_off - datetime.timedelta(seconds=1)
+    )
+    assert log_in(client, user.username, password).status_code == 302
+    assert signed_in(client)
+
+
+def test_a_success_starts_the_count_again(client, user, password):
+    """Failures short of the limit, a success, then as many again: never locked."""
+    for _ in range(2):
+        for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+            log_in(client, user.username, WRONG)
+        assert log_in(client, user.username, password).status_code == 302
+        client.post(reverse("logout"))
+
+
+def test_the_admin_log_in_shows_the_lockout_too(client, make_user, password):
+    staff = make_user("boss", is_staff=True, is_superuser=True)
+    path = reverse("admin:login")
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        log_in(client, staff.username, WRONG, path=path)
+    response = log_in(client, staff.username, password, path=path)
+    assert response.status_code == 200
+    assert lockout_in("en") in errors_of(response)
+    assert not signed_in(client)
+
+
+def test_the_client_address_behind_a_proxy_is_the_one_it_appended(rf, settings):
+    """With one proxy, the right-most X-Forwarded-For entry (what nginx appended); a value the
+    client sent itself, to the left, changes nothing. Without a proxy, REMOTE_ADDR."""
+    request = rf.post("/", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.7", REMOTE_ADDR="127.0.0.1")
+    settings.DJANGO_PROXY_COUNT = 0
+    assert throttle.client_ip(request) == "127.0.0.1"
+    settings.DJANGO_PROXY_COUNT = 1
+    assert throttle.client_ip(request) == "203.0.113.7"
+    settings.DJANGO_PROXY_COUNT = 2
+    assert throttle.client_ip(request) == "6.6.6.6"
+    settings.DJANGO_PROXY_COUNT = 3  # fewer entries than proxies: not forwarded as configured
+    assert throttle.client_ip(request) == "127.0.0.1"
+
+
+# --- sign-up -----------------------------------------------------------------------------------
+
+
+def sign_up(
+    client: Client,
+    username: str,
+    password: str,
+    address: str = "10.0.0.9",
+    language: str = "en",
+    confirm: str | None = None,
+):
+    return client.post(
+        reverse("signup"),
+        {"username": username, "password1": password, "password2": confirm or password},
+        REMOTE_ADDR=address,
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+
+
+def test_a_sign_up_flood_is_refused_with_the_message(settings, password):
+    """Three accounts an hour per address (here): the fourth is refused on the form and not
+    created; another address still signs up; forms sent back with a mistake do not count."""
+    settings.ACCOUNTS_SIGNUP_RATE = "3/h"
+    assert sign_up(Client(), "typo", password, confirm=WRONG).status_code == 200  # no account
+    for n in range(3):
+        assert sign_up(Client(), f"new{n}", password).status_code == 302
+    response = sign_up(Client(), "one_too_many", password)
+    assert response.status_code == 200
+    assert throttle.signup_message() in errors_of(response)
+    assert not User.objects.filter(username="one_too_many").exists()
+    assert sign_up(Client(), "elsewhere", password, address="10.0.0.10").status_code == 302
+
+
+@pytest.mark.parametrize("language", ["es", "id", "vi"])
+def test_the_sign_up_refusal_is_said_in_the_page_language(settings, password, language):
+    settings.ACCOUNTS_SIGNUP_RATE = "1/h"
+    assert sign_up(Client(), "first", password, language=language).status_code == 302
+    response = sign_up(Client(), "second", password, language=language)
+    with translation.override(language):
+        message = throttle.signup_message()
+    with translation.override("en"):
+        assert message != throttle.signup_message()  # translated
+    assert message in errors_of(response)
