@@ -4,6 +4,11 @@
 Redis first (so both others can reach it), then the Celery worker and Daphne, each told
 REDIS_URL through its environment. Ctrl-C (or SIGTERM) stops them in reverse order.
 
+It also supervises them, as systemd does in production (deploy/): a worker, Daphne or private
+Redis that exits is started again after a pause that doubles from 1 s up to 15 s while it keeps
+crashing (``RESTART_PAUSES``; one that ran a minute starts over at 1 s), with one line saying
+what exited, how, and when it comes back. The site never stops because one part did.
+
 With REDIS_URL already set, that Redis is used and none is started. With DATABASE_URL
 unset, the embedded SQLite file is used.
 """
@@ -17,6 +22,8 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -61,10 +68,10 @@ def _wait_for_port(host: str, port: int, child: subprocess.Popen[bytes], timeout
     raise RuntimeError(f"Daphne did not listen on {host}:{port} within {timeout}s")
 
 
-def _stop(children: dict[str, subprocess.Popen[bytes]], timeout: float = 15.0) -> None:
+def _stop(children: dict[str, subprocess.Popen[bytes] | None], timeout: float = 15.0) -> None:
     """Stop children newest first (Daphne, then the worker), so nothing outlives its broker."""
     for child in reversed(children.values()):
-        if child.poll() is None:
+        if child is not None and child.poll() is None:
             child.send_signal(signal.SIGTERM)
             try:
                 child.wait(timeout)
@@ -88,33 +95,127 @@ def _spawn(*command: str) -> subprocess.Popen[bytes]:
                             stdin=subprocess.DEVNULL)  # fmt: skip
 
 
+#: Pauses before restarting a child that exited (seconds): the n-th crash in a row waits the
+#: n-th, the last one repeats. Bounded, so a child that cannot start is retried every 15 s
+#: with a line each time, never in a tight loop.
+RESTART_PAUSES = (1.0, 2.0, 4.0, 8.0, 15.0)
+#: A child that ran at least this long before it exited counts as a first crash again.
+STABLE_SECONDS = 60.0
+
+
+def exit_reason(returncode: int) -> str:
+    """How a process ended, for the log: ``exit code 1`` or ``signal SIGKILL``."""
+    if returncode < 0:
+        try:
+            return f"signal {signal.Signals(-returncode).name}"
+        except ValueError:
+            return f"signal {-returncode}"
+    return f"exit code {returncode}"
+
+
+@dataclass
+class Supervised:
+    """A child the launcher keeps running.
+
+    ``start`` makes its process (a Popen, or an EmbeddedRedis holding one); ``check(now)``,
+    called every few tenths of a second, notices that it exited and starts it again once its
+    pause is over. ``name`` is what the log lines call it; ``restarts`` counts the restarts.
+    """
+
+    name: str
+    start: Callable[[], subprocess.Popen[bytes] | embedded_redis.EmbeddedRedis]
+    process: subprocess.Popen[bytes] | None = None
+    handle: object = None
+    started_at: float = 0.0
+    crashes: int = 0
+    restart_at: float | None = None
+    restarts: int = 0
+
+    def launch(self, now: float) -> None:
+        """Start the process now (raises what ``start`` raises)."""
+        self.handle = self.start()
+        self.process = getattr(self.handle, "process", self.handle)
+        self.started_at, self.restart_at = now, None
+
+    def check(self, now: float) -> None:
+        """Restart the child if it exited and its pause is over; say so in one line each."""
+        if self.restart_at is not None:
+            if now >= self.restart_at:
+                try:
+                    self.launch(now)
+                except (OSError, RuntimeError) as error:  # e.g. the port is still taken
+                    self._pause(now, f"could not start again ({error})")
+                    return
+                self.restarts += 1
+                _say(f"{self.name} restarted (pid {self.process.pid})")
+            return
+        code = self.process.poll()
+        if code is None:
+            return
+        if now - self.started_at >= STABLE_SECONDS:
+            self.crashes = 0
+        try:  # what is left of its process group (a worker's pool, its embedded beat)
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        self._pause(now, f"(pid {self.process.pid}) exited with {exit_reason(code)}")
+
+    def _pause(self, now: float, what: str) -> None:
+        pause = RESTART_PAUSES[min(self.crashes, len(RESTART_PAUSES) - 1)]
+        self.crashes += 1
+        self.restart_at = now + pause
+        _say(f"{self.name} {what}; restarting it in {pause:g} s (crash {self.crashes} in a row)")
+
+
+def _say(line: str) -> None:
+    print(f"[make run] {line}", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     args = _parse_args(argv)
     os.chdir(BASE_DIR)
     os.environ.setdefault("DJANGO_DEBUG", "1")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    # The worker's and beat's line per task received, succeeded or sent (every few seconds for
+    # the sweep alone) are not what a developer watches for: warnings and errors still show.
+    os.environ.setdefault("WORKER_TASK_LOG_LEVEL", "WARNING")
+    # Nor are the JSON lines per request and per game action (Daphne prints its access line
+    # per request anyway); export DJANGO_LOG_LEVEL=INFO to see them.
+    os.environ.setdefault("DJANGO_LOG_LEVEL", "WARNING")
     signal.signal(signal.SIGINT, _request_stop)
     signal.signal(signal.SIGTERM, _request_stop)
 
-    redis_server = None
-    children: dict[str, subprocess.Popen[bytes]] = {}
+    redis_server: Supervised | None = None
+    children: list[Supervised] = []
     try:
         if not os.environ.get("REDIS_URL"):
-            redis_server = embedded_redis.start(args.state_dir)
+            redis_server = Supervised("private Redis", lambda: embedded_redis.start(args.state_dir))
+            redis_server.launch(time.monotonic())
             # Exported before Django reads its settings, and inherited by both children:
             # this is how Daphne and the Celery worker meet on the same private Redis.
-            os.environ["REDIS_URL"] = redis_server.url
-            print(f"Private Redis on {redis_server.socket_path}", flush=True)
+            os.environ["REDIS_URL"] = redis_server.handle.url
+            print(f"Private Redis on {redis_server.handle.socket_path}", flush=True)
+            _say(f"{redis_server.name} started (pid {redis_server.process.pid})")
         _prepare_database()
         # -B: the worker also runs the beat schedule (the sweep for lost timers); production
         # runs `celery -A config beat` as its own process instead.
-        children["celery"] = _spawn("celery", "-A", "config", "worker", "-B",
-                                    "--schedule", str(args.state_dir / "celerybeat-schedule"),
-                                    "--loglevel=INFO")
-        children["daphne"] = _spawn(
-            "daphne", "-b", args.host, "-p", str(args.port), "config.asgi:application"
+        worker = (
+            "celery",
+            "-A",
+            "config",
+            "worker",
+            "-B",
+            "--schedule",
+            str(args.state_dir / "celerybeat-schedule"),
+            "--loglevel=INFO",
         )
-        _wait_for_port(args.host, args.port, children["daphne"], timeout=30)
+        daphne = ("daphne", "-b", args.host, "-p", str(args.port), "config.asgi:application")
+        children = [Supervised("worker", lambda: _spawn(*worker)),
+                    Supervised("daphne", lambda: _spawn(*daphne))]  # fmt: skip
+        for child in children:
+            child.launch(time.monotonic())
+            _say(f"{child.name} started (pid {child.process.pid})")
+        _wait_for_port(args.host, args.port, children[1].process, timeout=30)
         shown_host = "localhost" if args.host in {"127.0.0.1", "0.0.0.0"} else args.host
         print(
             f"\n414 Club is running at http://{shown_host}:{args.port}/"
@@ -122,10 +223,9 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
         while True:
-            for name, child in children.items():
-                if child.poll() is not None:
-                    print(f"{name} exited with {child.returncode}; stopping.", flush=True)
-                    return 1
+            now = time.monotonic()
+            for child in ([redis_server] if redis_server else []) + children:
+                child.check(now)
             time.sleep(0.3)
     except _StopRequested:
         return 0
@@ -134,9 +234,9 @@ def main(argv: list[str] | None = None) -> int:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         print("Stopping 414 Club...", flush=True)
-        _stop(children)
-        if redis_server is not None:
-            redis_server.stop()
+        _stop({child.name: child.process for child in children})
+        if redis_server is not None and redis_server.handle is not None:
+            redis_server.handle.stop()
 
 
 if __name__ == "__main__":

@@ -107,10 +107,21 @@ def assert_ai_table_finishes_a_round(env: dict, tmp_path: Path) -> None:
     AI seats plays its first round to the end."""
     redis_url = embedded_redis.url_for_socket(tmp_path / "var" / "redis.sock")
     created = subprocess.run(
-        [sys.executable, "manage.py", "demo_table", "--claim-seconds", "0.5",
-         "--turn-seconds", "5"],
-        cwd=BASE_DIR, env={**env, "REDIS_URL": redis_url, "DJANGO_DEBUG": "1"},
-        capture_output=True, text=True, timeout=60, check=True,
+        [
+            sys.executable,
+            "manage.py",
+            "demo_table",
+            "--claim-seconds",
+            "0.5",
+            "--turn-seconds",
+            "5",
+        ],
+        cwd=BASE_DIR,
+        env={**env, "REDIS_URL": redis_url, "DJANGO_DEBUG": "1"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
     )
     table_id = int(created.stdout.strip())
     deadline = time.monotonic() + 180
@@ -118,8 +129,88 @@ def assert_ai_table_finishes_a_round(env: dict, tmp_path: Path) -> None:
         while time.monotonic() < deadline:
             ended = db.execute(
                 "SELECT r.ended_at FROM games_round r JOIN games_match m ON r.match_id = m.id"
-                " WHERE m.table_id = ? AND r.number = 1", (table_id,)).fetchone()
+                " WHERE m.table_id = ? AND r.number = 1",
+                (table_id,),
+            ).fetchone()
             if ended and ended[0]:
                 return
             time.sleep(0.5)
     pytest.fail("the all-AI table did not finish its first round within 180 s")
+
+
+def started_pid(log: Path, name: str, after: int = 0) -> int:
+    """The pid of the last start of ``name`` the launcher logged."""
+    found = re.findall(
+        rf"\[make run\] {re.escape(name)} (?:started|restarted) \(pid (\d+)\)",
+        log.read_text(errors="replace")[after:],
+    )
+    assert found, log.read_text(errors="replace")
+    return int(found[-1])
+
+
+def test_run_dev_restarts_a_crashed_worker_daphne_and_redis(tmp_path: Path) -> None:
+    """kill -9 of the worker, then Daphne, then the private Redis: each is started again with a
+    line saying so, the site keeps serving and an AI table still plays a round. The log has none
+    of the routine lines (per task, per sweep, per request in JSON) but keeps the worker's ready
+    line and the launcher's own."""
+    port = free_port()
+    log = tmp_path / "run.log"
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in {"REDIS_URL", "DJANGO_DEBUG", "WORKER_TASK_LOG_LEVEL", "DJANGO_LOG_LEVEL"}
+    }
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    env["GAMES_AI_DELAY_SECONDS"] = "0.05"
+    env["GAMES_SWEEP_SECONDS"] = "1"  # a quiet log must stay quiet with many sweeps
+    with log.open("wb") as out:
+        launcher = subprocess.Popen(
+            [sys.executable, "scripts/run_dev.py", "--port", str(port),
+             "--state-dir", str(tmp_path / "var")],
+            cwd=BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )  # fmt: skip
+    try:
+        wait_for_line(log, r"414 Club is running at http://localhost:\d+/", launcher, 90)
+        wait_for_line(log, r"celery@\S+ ready", launcher, 60)
+
+        worker = started_pid(log, "worker")
+        os.killpg(worker, signal.SIGKILL)
+        wait_for_line(
+            log,
+            rf"worker \(pid {worker}\) exited with signal SIGKILL; restarting it "
+            r"in 1 s \(crash 1 in a row\)",
+            launcher,
+            30,
+        )
+        wait_for_line(log, r"worker restarted \(pid \d+\)", launcher, 30)
+        wait_for_line(log, r"celery@\S+ ready(?s:.*)celery@\S+ ready", launcher, 90)
+
+        daphne = started_pid(log, "daphne")
+        os.killpg(daphne, signal.SIGKILL)
+        wait_for_line(log, rf"daphne \(pid {daphne}\) exited with signal SIGKILL", launcher, 30)
+        wait_for_line(log, r"daphne restarted \(pid \d+\)", launcher, 30)
+        home = None
+        deadline = time.monotonic() + 60
+        while home is None and time.monotonic() < deadline:
+            try:
+                home = urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5).read()
+            except OSError:
+                time.sleep(0.3)
+        assert home is not None and b"414 Club" in home
+
+        redis_pid = started_pid(log, "private Redis")
+        os.kill(redis_pid, signal.SIGKILL)
+        wait_for_line(log, r"private Redis \(pid \d+\) exited with signal SIGKILL", launcher, 30)
+        wait_for_line(log, r"private Redis restarted \(pid \d+\)", launcher, 30)
+
+        assert_ai_table_finishes_a_round(env, tmp_path)
+        assert launcher.poll() is None
+        text = log.read_text(errors="replace")
+        assert "Unrecoverable error" not in text
+        for routine in ("Task games.tasks.sweep[", "Sending due task", '"http.request"'):
+            assert routine not in text, text
+    finally:
+        launcher.send_signal(signal.SIGINT)
+        launcher.wait(timeout=60)
+    assert launcher.returncode == 0, log.read_text(errors="replace")
