@@ -4,7 +4,8 @@ A benchmark, not a test: bounded in time, loopback only, it stops by itself and 
 process it started. One run:
 
 1. (re)creates the PostgreSQL database ``club414_bench`` on 127.0.0.1:5432 and migrates it;
-   clears the Redis keys of its namespace ``bench-`` (REDIS_NAMESPACE) on 127.0.0.1:6379;
+   clears the Redis keys of its namespace ``bench-`` (REDIS_NAMESPACE) on 127.0.0.1:6379
+   (``--name NAME``: ``club414_NAME`` and ``NAME-``, for runs side by side);
 2. for each ``--processes`` count: starts N Daphne processes, one Celery worker (``--concurrency
    2``) and beat, with production settings (DJANGO_DEBUG off, a bench secret key, static files
    collected), DJANGO_ALLOWED_HOSTS=localhost,127.0.0.1,
@@ -74,9 +75,7 @@ import load_db  # noqa: E402
 import load_procs  # noqa: E402
 import load_report  # noqa: E402
 
-DB_NAME = "club414_bench"
 REDIS_URL = "redis://127.0.0.1:6379/0"
-NAMESPACE = "bench-"
 TABLE_OPTIONS = {"turn_seconds": 60, "claim_window_seconds": 5}
 QUICK = {"tables": "1,3", "bare_tables": "1,10,50", "duration": 5.0, "spectators": 20,
          "rated": 3, "processes": "1", "settle": 1.0}
@@ -102,6 +101,8 @@ class Bench:
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+        # A run of its own: two benches (or a fault script) on one machine never share data.
+        self.db_name, self.namespace = f"club414_{args.name}", f"{args.name}-"
         self.out = Path(args.out).resolve()  # nginx takes its paths from its own prefix
         self.work = self.out / f"run-{stamp}"
         self.logs = self.work / "logs"
@@ -129,9 +130,9 @@ class Bench:
     def env(self, role: str = "bench") -> dict:
         env = dict(os.environ)
         env.update({
-            "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{DB_NAME}",
+            "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{self.db_name}",
             "REDIS_URL": REDIS_URL,
-            "REDIS_NAMESPACE": NAMESPACE,
+            "REDIS_NAMESPACE": self.namespace,
             # Production settings, as the README's Production section runs the site.
             "DJANGO_DEBUG": "0",
             "DJANGO_SECRET_KEY": "bench-only-" + "k" * 40,
@@ -148,9 +149,9 @@ class Bench:
         return env
 
     def setup(self) -> None:
-        say(f"app: {self.app_dir}; database {DB_NAME}; Redis namespace {NAMESPACE}")
-        load_db.create_database(DB_NAME)
-        load_db.clear_redis(REDIS_URL, NAMESPACE)
+        say(f"app: {self.app_dir}; database {self.db_name}; Redis namespace {self.namespace}")
+        load_db.create_database(self.db_name)
+        load_db.clear_redis(REDIS_URL, self.namespace)
         load_db.migrate(self.python, self.app_dir, self.env())
         os.environ.update({k: v for k, v in self.env().items()
                            if k not in ("LOAD_SQLCOUNT_DIR", "LOAD_SQLCOUNT_ROLE")})
@@ -158,7 +159,7 @@ class Bench:
         most = max([*self.args.tables, self.args.rated_overload, 1])
         self.users = self.django.users(4 * most)
         self.sessions = self.django.session_keys(self.users)
-        self.pg = load_db.PgStats(DB_NAME)
+        self.pg = load_db.PgStats(self.db_name)
         self.postgres_pid = load_procs.find_pid("postgres")
         self.redis_pid = load_procs.find_pid("redis-server", "6379") or load_procs.find_pid(
             "redis-server")
@@ -174,9 +175,9 @@ class Bench:
             connections.close_all()
         except Exception:  # noqa: BLE001 - Django may not be set up yet
             pass
-        load_db.clear_redis(REDIS_URL, NAMESPACE)
+        load_db.clear_redis(REDIS_URL, self.namespace)
         if not self.args.keep_db:
-            load_db.drop_database(DB_NAME)
+            load_db.drop_database(self.db_name)
 
     # --- servers -------------------------------------------------------------------------------
 
@@ -604,7 +605,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--no-beat", dest="beat", action="store_false")
     parser.add_argument("--no-count-sql", dest="count_sql", action="store_false",
                         help="run config.asgi:application as is (no statement counts)")
-    parser.add_argument("--keep-db", action="store_true", help="keep club414_bench at the end")
+    parser.add_argument("--name", default="bench",
+                        help="names the run's database (club414_NAME) and Redis namespace (NAME-)")
+    parser.add_argument("--keep-db", action="store_true", help="keep the database at the end")
     args = parser.parse_args(argv)
     if args.quick:
         for key, value in QUICK.items():

@@ -10,7 +10,7 @@ import logging
 import os
 
 from celery import Celery
-from celery.signals import after_setup_logger, task_postrun, task_prerun
+from celery.signals import after_setup_logger, task_postrun, task_prerun, worker_process_init
 
 from config import broker
 
@@ -53,3 +53,12 @@ def _quiet_routine_lines(**_: object) -> None:
     if level:
         for name in ROUTINE_LOGGERS:
             logging.getLogger(name).setLevel(level)
+
+
+@worker_process_init.connect
+def _settle_heap(**_: object) -> None:
+    """Each pool process freezes its start-up heap (``config.heap``): the moves it writes for
+    timers and AI seats are pushed without a long collector pause."""
+    from config import heap
+
+    heap.settle()

@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from typing import NamedTuple
 
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
@@ -121,22 +122,24 @@ def delta(table, match, seats, old, new, events, seat: int | None, revision: int
     audiences of one push.
     """
     renders = renders or Renders()
-    before = _context(table, match, seats, old, seat, delay)
-    after = _context(table, match, seats, new, seat, delay)
-    old_keys, new_keys = region_keys(before), region_keys(after)
+    before = _summary_at(table, match, seats, old, seat, delay)
+    after = table_context(table, match, new, seat, seats=seats, recent_moves=[], delay=delay)
+    now = summarize(after)
+    _remember(_summary_key(table, match, new, seat, delay), now)
+    old_keys, new_keys = dict(before.regions), dict(now.regions)
     context = {**after, "oob": True}
     parts = [header(new.version, revision, base=old.version),
              renders.render(STATUS_TEMPLATE, (new.version, delay, after["my_turn"]), context)]
     whole_hand = False  # the hand region, which holds its buttons, went out whole
     for name, template in DELTA_REGIONS.items():
         if name == "seats":
-            parts.extend(_seat_changes(before, after, old_keys[name] != new_keys[name],
-                                       context, renders))
+            parts.extend(_seat_changes(before, now, old_keys[name] != new_keys[name],
+                                       after, context, renders))
         elif name == "hand" and old_keys[name] != new_keys[name]:
-            text, whole_hand = _hand_change(before, after, context, renders)
+            text, whole_hand = _hand_change(before, now, after, context, renders)
             parts.append(text)
         elif name == "trick" and old_keys[name] != new_keys[name]:
-            parts.append(_trick_change(before, after, context, renders))
+            parts.append(_trick_change(before, now, after, context, renders))
         elif name == "hand_actions":
             if old_keys[name] != new_keys[name] and not whole_hand:
                 parts.append(renders.render(template, (seat, new_keys[name]), context))
@@ -148,60 +151,97 @@ def delta(table, match, seats, old, new, events, seat: int | None, revision: int
     return "".join(parts)
 
 
-#: The views this process built lately, by (match, state, seat, language, delay, revision):
-#: the "after" of one push is the "before" of the next one (when this process sends it too).
-_recent_contexts: OrderedDict[tuple, dict] = OrderedDict()
-_contexts_lock = threading.Lock()
-RECENT_CONTEXTS = 2000
+class Summary(NamedTuple):
+    """What the next delta needs of a view, as text and numbers only: each region's key and
+    each seat's key (``repr``, compared as strings), the trick's entries, the hand's card
+    slots. The cache keeps them as plain tuples of strings and numbers, which the garbage
+    collector stops tracking after its first passes over them (``config.heap``)."""
+
+    regions: tuple[tuple[str, str], ...]
+    seats: tuple[str, ...]
+    trick: tuple[str, ...]
+    slots: tuple[tuple[int, str], ...]
+    me: int | None
+    round_level: str | None
 
 
-def _context(table, match, seats, state, seat: int | None, delay: int) -> dict:
-    key = (match.pk, state.version, hash(state), seat, get_language(), delay, table.revision)
-    with _contexts_lock:
-        context = _recent_contexts.get(key)
-    if context is None:
-        context = table_context(table, match, state, seat, seats=seats, recent_moves=[],
-                                delay=delay)
-        with _contexts_lock:
-            _recent_contexts[key] = context
-            while len(_recent_contexts) > RECENT_CONTEXTS:
-                _recent_contexts.popitem(last=False)
-    return context
+def summarize(context: dict) -> Summary:
+    """The ``Summary`` of one view (a ``table_context``)."""
+    return Summary(
+        regions=tuple((name, repr(key)) for name, key in region_keys(context).items()),
+        seats=tuple(repr(key) for key in seat_keys(context)),
+        trick=tuple(repr(entry) for entry in context.get("trick") or ()),
+        slots=tuple(_slots(context.get("hand"))),
+        me=context["me"],
+        round_level=context.get("round_level"),
+    )
 
 
-def _seat_changes(before: dict, after: dict, whole: bool, context: dict,
+#: The views' summaries this process built lately, by (match, state, seat, language, delay,
+#: revision): the "after" of one push is the "before" of the next one (when this process sends
+#: it too); a miss costs one more view.
+_recent: OrderedDict[tuple, tuple] = OrderedDict()
+_recent_lock = threading.Lock()
+RECENT_SUMMARIES = 4000
+
+
+def _summary_key(table, match, state, seat: int | None, delay: int) -> tuple:
+    return (match.pk, state.version, hash(state), seat, get_language(), delay, table.revision)
+
+
+def _remember(key: tuple, summary: Summary) -> None:
+    with _recent_lock:
+        _recent[key] = tuple(summary)  # a plain tuple: CPython untracks only exact tuples
+        while len(_recent) > RECENT_SUMMARIES:
+            _recent.popitem(last=False)
+
+
+def _summary_at(table, match, seats, state, seat: int | None, delay: int) -> Summary:
+    key = _summary_key(table, match, state, seat, delay)
+    with _recent_lock:
+        kept = _recent.get(key)
+    if kept is not None:
+        return Summary._make(kept)
+    summary = summarize(table_context(table, match, state, seat, seats=seats, recent_moves=[],
+                                      delay=delay))
+    _remember(key, summary)
+    return summary
+
+
+def _seat_changes(before: Summary, now: Summary, whole: bool, after: dict, context: dict,
                   renders: Renders) -> list[str]:
     """The seats region when its frame changed, else each seat whose row changed."""
-    if whole or len(before["seats"]) != len(after["seats"]):
-        key = (region_keys(after)["seats"], seat_keys(after))
+    if whole or len(before.seats) != len(now.seats):
+        key = (region_keys(after)["seats"], now.seats)
         return [renders.render(DELTA_REGIONS["seats"], key, context)]
     changed = []
-    for old_key, new_key, row in zip(seat_keys(before), seat_keys(after), after["seats"],
-                                     strict=True):
+    for old_key, new_key, row in zip(before.seats, now.seats, after["seats"], strict=True):
         if old_key != new_key:
             changed.append(renders.render(SEAT_TEMPLATE, new_key,
                                           {**context, "s": row, "seat_oob": True}))
     return changed
 
 
-def _trick_change(before: dict, after: dict, context: dict, renders: Renders) -> str:
+def _trick_change(before: Summary, now: Summary, after: dict, context: dict,
+                  renders: Renders) -> str:
     """The trick region, or — when the trick only grew — its new entries appended."""
-    old, new = before.get("trick") or [], after.get("trick") or []
-    if old and len(new) > len(old) and new[:len(old)] == old:
-        entries = new[len(old):]
-        return renders.render(TRICK_APPEND_TEMPLATE, entries, {**context, "entries": entries})
-    return renders.render(DELTA_REGIONS["trick"], region_keys(after)["trick"], context)
+    old = before.trick
+    if old and len(now.trick) > len(old) and now.trick[:len(old)] == old:
+        entries = after["trick"][len(old):]
+        return renders.render(TRICK_APPEND_TEMPLATE, now.trick[len(old):],
+                              {**context, "entries": entries})
+    return renders.render(DELTA_REGIONS["trick"], dict(now.regions)["trick"], context)
 
 
-def _hand_change(before: dict, after: dict, context: dict,
+def _hand_change(before: Summary, now: Summary, after: dict, context: dict,
                  renders: Renders) -> tuple[str, bool]:
     """The hand region (and True), or — when the seat only lost cards within a round — the
     removal of those cards' inputs and labels (the copies with the highest numbers, as a fresh
     render numbers the ones left) and of the ranks left empty (and False)."""
-    old, new = _slots(before.get("hand")), _slots(after.get("hand"))
-    if before["me"] is None or not new or not set(new) < set(old) or \
-            before.get("round_level") != after.get("round_level"):
-        return renders.render(DELTA_REGIONS["hand"], (after["me"], after.get("hand")),
+    old, new = before.slots, now.slots
+    if before.me is None or not new or not set(new) < set(old) or \
+            before.round_level != now.round_level:
+        return renders.render(DELTA_REGIONS["hand"], (now.me, dict(now.regions)["hand"]),
                               context), True
     gone_ranks = {face for face, _slot in old} - {face for face, _slot in new}
     ids = [f"rank-{face}" for face in sorted(gone_ranks)]

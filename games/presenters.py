@@ -80,7 +80,7 @@ def hand_groups(hand, level: int, options) -> list[dict]:
     return _hand_groups(tuple(hand), level, options)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=512)  # the hands of the tables this process serves
 def _hand_groups(hand: tuple[str, ...], level: int, options) -> list[dict]:
     power = table_for(level, options)
     groups: dict[int, list[str]] = {}

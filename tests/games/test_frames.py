@@ -118,3 +118,36 @@ def test_a_delta_leaves_out_what_did_not_change():
         assert 'id="hand"' not in frame  # the leader's hand loses one card, nobody else's moves
         assert ('hx-swap-oob="delete"' in frame) == (seat == leader)
     assert max(len(frame.encode()) for frame in sent.values()) < 4096
+
+
+def test_the_views_kept_between_pushes_are_text_the_collector_skips(monkeypatch):
+    """A push builds one view per audience (the "before" is the last push's summary), and the
+    summaries kept hold only strings and numbers: a full collection does not walk them, and no
+    key is an object's default repr (which would never compare equal)."""
+    import gc
+
+    options = {"claim_window_seconds": 3}
+    table, seats, match = in_memory_table(options)
+    state = new_match(Options.from_dict(options, players=4), 11)
+    built = []
+    real_context = frames.table_context
+    monkeypatch.setattr(frames, "table_context",
+                        lambda *args, **kwargs: built.append(1) or real_context(*args, **kwargs))
+    rng = random.Random(11)
+    with translation.override("en"):
+        for _step in range(30):
+            seat = rng.choice(seats_to_act(state))
+            action = policy("heuristic").choose(seat_view(state, seat),
+                                                legal_actions(state, seat), rng)
+            new = apply(state, action).state
+            for audience in (0, 1, 2, 3, None):
+                frames.delta(table, match, seats, state, new, [], audience, table.revision)
+            state = new
+    assert len(built) == 5 * 30 + 5  # one view per audience and push, plus the first "before"
+    for _depth in range(4):  # a pass untracks a tuple whose items it untracked before
+        gc.collect()
+    kept = [s for key, s in frames._recent.items() if key[0] == match.pk]
+    assert len(kept) >= 5 * 30
+    for summary in kept:
+        assert not gc.is_tracked(summary)
+        assert " at 0x" not in repr(summary)
