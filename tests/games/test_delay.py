@@ -30,6 +30,7 @@ from games.models import DelayedView, Match, Move, Seat, Table
 from .pages import header
 from .test_consumers import cards_in, connect, frame, nothing_but_counts
 from .test_spectating import public_cards, shown_version, start_people_table
+from .test_worker import wait_for, worker  # noqa: F401  (worker: the fixture)
 
 T0 = datetime(2026, 6, 1, 20, 0, tzinfo=UTC)
 
@@ -271,3 +272,37 @@ def test_the_result_shows_only_when_the_view_reaches_the_end(make_table, make_us
     assert stranger.get(replay_url).status_code == 200
     assert stranger.get(export).status_code == 200
     assert '<dd id="matches-played">1</dd>' in stranger.get(profile).content.decode()
+
+
+# --- through the real worker -------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("worker")
+def test_the_worker_moves_the_view_of_an_all_ai_table(make_user) -> None:
+    """An all-AI table with a delay of 2 plays through the worker; the writer arms the view's
+    wake-ups and the worker's ``tasks.advance`` steps it, always 2 or more plays behind."""
+    from games import tables
+
+    host = make_user("host")
+    table = tables.create_table(
+        host,
+        name="delayed demo",
+        players=4,
+        options={"claim_window_seconds": 0, "turn_seconds": 30},
+        spectator_delay=2,
+    )
+    tables.leave_seat(table.pk, host)
+    tables.fill_with_ai(table.pk, host, Seat.Policy.HEURISTIC)
+    match = tables.start(table.pk, host, seed=11)
+    behind = []
+
+    def shown_twice() -> bool:
+        row = DelayedView.objects.filter(match=match).first()
+        live = Match.objects.get(pk=match.pk)
+        if row is not None:
+            behind.append((live.version, live.version - row.version))
+        return row is not None and row.version >= 2
+
+    assert wait_for(shown_twice, 60)
+    assert all(gap >= min(2, version) for version, gap in behind)
