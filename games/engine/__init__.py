@@ -10,6 +10,7 @@ Modules: ``cards`` (notation, decks), ``power`` (§2), ``combos`` (§3, §4), ``
 ``state`` (frozen state), ``actions``, ``deal`` (§1), ``turns`` and ``tricks`` (§5), ``claims``
 (§6), ``scoring`` (§7, §8), ``tribute`` (§9), ``moves`` (move generation), ``rules`` (``apply``,
 ``legal_actions``), ``views`` (what a seat or a spectator may see), ``ai`` (bot policies),
+``expert`` (the searching AI, with ``sampling`` for hidden hands and ``rollout`` for playouts),
 ``codec`` (JSON), ``conformance`` (the shared protocol), ``simulate`` (the CLI).
 """
 

@@ -5,6 +5,7 @@ seat)`` for the policy's seat (it depends only on that seat's hand and the publi
 never empty when the seat is asked to act. Randomness comes from the ``rng`` passed in.
 
 - ``random``: uniform over the legal actions.
+- ``expert``: searches sampled deals with heuristic playouts (``expert.ExpertPolicy``).
 - ``heuristic``: leads its weakest combination (shedding the most cards), follows with the
   weakest combination that beats, does not beat its partner's winning play, keeps bombs until
   an opponent is close to going out (or the bomb finishes it), hooks when that takes control from
@@ -109,8 +110,15 @@ def _weakest(cards, power) -> float:
 
 
 POLICIES: dict[str, type] = {"random": RandomPolicy, "heuristic": HeuristicPolicy}
+#: Every policy name, weakest first (``expert`` lives in ``expert``, which imports this module).
+NAMES: tuple[str, ...] = ("random", "heuristic", "expert")
 
 
 def policy(name: str) -> Policy:
-    """A policy by name (``random`` or ``heuristic``). Raises KeyError for an unknown name."""
+    """A policy by name (``random``, ``heuristic`` or ``expert``, the last with its default
+    budget). Raises KeyError for an unknown name."""
+    if name == "expert":
+        from .expert import ExpertPolicy
+
+        return ExpertPolicy()
     return POLICIES[name]()

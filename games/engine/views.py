@@ -1,15 +1,19 @@
 """What a seat, a spectator, or everyone after the match may see (RULES.md §6.4, §9.5).
 
 A ``View`` never holds another seat's cards: only its own hand (a seat view), every seat's card
-count, the public trick, the open window with *who* has answered (not *what*, §6.4), levels,
-finish order and the tribute cards (shown to all, §9.5). ``reveal`` shows every hand, and only
-once the match is over. ``event_for`` filters an ``Outcome``'s events the same way.
+count, every card played this round (``played``: public, they were all shown), the public trick,
+the open window with *who* has answered (not *what*, §6.4), levels, finish order and the
+tribute cards (shown to all, §9.5). ``reveal`` shows every hand, and only once the match is over.
+``event_for`` filters an ``Outcome``'s events the same way.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from functools import cache
 from typing import NamedTuple
 
+from .cards import full_deck
 from .options import Options
 from .state import MATCH_OVER, RoundResult, State, Top, Tribute, TrickEntry
 
@@ -27,7 +31,8 @@ class WindowView(NamedTuple):
 class View(NamedTuple):
     """One viewer's projection of a match. ``seat`` is None for a spectator (``hand`` empty);
     ``my_answer`` is the seat's own answer to the open window (None, ``()`` pass, or its claim);
-    ``hands`` is None except in ``reveal``."""
+    ``hands`` is None except in ``reveal``; ``played`` is every card played this round (plays,
+    hooks, unhooks, bombs; in canonical order), which everyone saw: the deck minus all hands."""
 
     seat: int | None
     options: Options
@@ -49,6 +54,7 @@ class View(NamedTuple):
     tributes: tuple[Tribute, ...]
     result: RoundResult | None
     hands: tuple[tuple[str, ...], ...] | None = None
+    played: tuple[str, ...] = ()
 
     @property
     def players(self) -> int:
@@ -70,8 +76,23 @@ def _project(state: State, seat: int | None) -> View:
         leader=state.leader, hand=state.hands[seat] if seat is not None else (),
         hand_sizes=tuple(len(h) for h in state.hands), turn=state.turn, top=state.top,
         trick=state.trick, window=public_window, my_answer=my_answer, finished=state.finished,
-        tributes=state.tributes, result=state.result,
+        tributes=state.tributes, result=state.result, played=played_cards(state),
     )
+
+
+@cache
+def _deck_counts(decks: int) -> tuple[tuple[str, int], ...]:
+    return tuple(Counter(full_deck(decks)).items())
+
+
+def played_cards(state: State) -> tuple[str, ...]:
+    """Every card played this round, in canonical order: the decks minus every hand (tribute
+    only moves cards between hands, and a pending claim's cards stay in its hand, §6.4)."""
+    held = Counter()
+    for hand in state.hands:
+        held.update(hand)
+    return tuple(card for card, n in _deck_counts(state.options.decks)
+                 for _ in range(n - held[card]))
 
 
 def seat_view(state: State, seat: int) -> View:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from games.engine import Options, Outcome, Rejection, apply, start_round
-from games.engine.cards import FACE, parse_face
+from games.engine.cards import FACE, full_deck, parse_face
 from games.engine.codec import state_from_json, state_to_json
 from games.engine.state import State, Top, Tribute, TrickEntry
 from games.engine.views import View, WindowView
@@ -87,7 +87,7 @@ def multiset(*groups) -> Counter:
 
 # --- views never leak a card -------------------------------------------------------------------
 
-PUBLIC = {"top", "trick", "tributes"}
+PUBLIC = {"top", "trick", "tributes", "played"}
 
 
 def _card_strings(value, path, found):
@@ -114,6 +114,8 @@ def check_view(view: View, state: State, seat: int | None) -> None:
     assert view.hand == (state.hands[seat] if seat is not None else ())
     assert view.hand_sizes == tuple(len(h) for h in state.hands)
     assert (view.top, view.trick, view.tributes) == (state.top, state.trick, state.tributes)
+    deck = Counter(full_deck(state.options.decks))
+    assert Counter(view.played) == deck - multiset(*state.hands)
     assert view.top is None or isinstance(view.top, Top)
     assert all(isinstance(e, TrickEntry) for e in view.trick)
     assert all(isinstance(t, Tribute) for t in view.tributes)

@@ -1,0 +1,155 @@
+"""The expert AI: perfect-information Monte Carlo search over sampled deals (issue 11).
+
+At each decision with more than one sensible choice the expert
+
+1. lists its candidates: the heuristic's own choice first, then a few others of every kind
+   (the weakest plays of each category, a pass, the lowest bombs, a claim or a pass in a window;
+   ``candidates``). A play that empties its hand is taken at once;
+2. deals the cards it has not seen to the other seats at random, consistently with everything its
+   seat's ``View`` shows (``sampling``): one *sample* is one such deal;
+3. plays every candidate forward in that sample to the end of the round, every seat playing the
+   heuristic (``rollout.outcome``), and scores the round for its TEAM: a round won is worth
+   ``1 + LEVEL_WEIGHT * levels gained``, a round lost minus what the opponents gained (§8);
+4. repeats 2–3 until it has ``samples`` samples or its time is up, and plays the candidate with the
+   best total (ties go to the earlier candidate, so the heuristic's choice wins ties).
+
+The same samples score every candidate, so luck in a sample cancels between candidates. It sees
+only its seat's ``View``; all randomness comes from the ``rng`` passed in, so with no time limit
+(``time_budget=None``) the same view and rng give the same action. Tribute returns are the
+heuristic's (the weakest legal card, §9.4).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from typing import NamedTuple
+
+from .actions import Play, Rejection, Return
+from .ai import HeuristicPolicy
+from .cards import FACE
+from .combos import classify
+from .power import table_for
+from .rollout import claim_choice, outcome
+from .rules import apply
+from .sampling import sample_state
+from .views import View
+
+#: The most time one decision may take, in seconds (wall clock); the one place it is set.
+TIME_BUDGET_SECONDS = 0.3
+#: Samples (deals) per decision when time allows; the deterministic budget of tests and benches.
+DEFAULT_SAMPLES = 24
+#: What each level gained (or conceded) adds to a round's value of 1 (§8).
+LEVEL_WEIGHT = 0.5
+#: Candidates kept per category of play, and bombs kept (the lowest).
+PER_CATEGORY = 3
+BOMBS_KEPT = 2
+
+
+class Search(NamedTuple):
+    """What the last decision did: the candidates, their mean values, samples played, seconds."""
+
+    candidates: tuple
+    values: tuple[float, ...]
+    samples: int
+    seconds: float
+
+
+def team_value(winner: int, caught: int, team: int) -> float:
+    """A finished round's value for ``team``: ``1 + LEVEL_WEIGHT * caught`` if it finished first
+    (``winner``; it catches ``caught`` opponents and gains as many levels, §8), minus that if the
+    other team did."""
+    value = 1.0 + LEVEL_WEIGHT * caught
+    return value if winner == team else -value
+
+
+def candidates(view: View, legal: list, first) -> list:
+    """The actions worth searching, ``first`` (the heuristic's choice) first; a play that
+    empties the hand alone. ``legal`` is the seat's legal actions (plays, pass, claims)."""
+    seat_cards = len(view.hand)
+    plays = []
+    others = []
+    for action in legal:
+        if isinstance(action, Play):
+            combo = classify(action.cards, view.level, view.options)
+            if combo.size == seat_cards:
+                return [action]
+            plays.append((combo, action))
+        else:
+            others.append(action)  # a pass, a hook or an unhook
+    power = table_for(view.level, view.options)
+    by_category: dict[str, list] = {}
+    bombs = []
+    for combo, action in plays:
+        if combo.is_bomb:
+            bombs.append((combo.key, action))
+        else:
+            weakest = min(power[FACE[c]] for c in action.cards)
+            by_category.setdefault(combo.category, []).append(
+                ((weakest, -combo.size, combo.key), action)
+            )
+    kept = [first] + others
+    for options in by_category.values():
+        options.sort(key=lambda ka: ka[0])
+        kept += [a for _, a in options[:PER_CATEGORY]]
+    bombs.sort(key=lambda ka: ka[0])
+    kept += [a for _, a in bombs[:BOMBS_KEPT]]
+    return list(dict.fromkeys(kept))
+
+
+class ExpertPolicy:
+    """Searches sampled deals (see the module docstring).
+
+    ``samples``: deals per decision (at least 1); ``time_budget``: seconds per decision, or None
+    for no limit (then the choice depends only on the view and the rng); ``clock`` returns
+    seconds. ``last`` describes the last decision (``Search``), None before the first search.
+    """
+
+    name = "expert"
+
+    def __init__(
+        self,
+        samples: int = DEFAULT_SAMPLES,
+        time_budget: float | None = TIME_BUDGET_SECONDS,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        if samples < 1:
+            raise ValueError("samples must be at least 1")
+        self.samples = samples
+        self.time_budget = time_budget
+        self.clock = clock
+        self.fallback = HeuristicPolicy()
+        self.last: Search | None = None
+
+    def choose(self, view: View, legal: list, rng: random.Random):
+        """Pick one action of ``legal`` (never empty) for ``view.seat``."""
+        first = self.fallback.choose(view, legal, rng)
+        if isinstance(first, Return) or len(legal) == 1:
+            return first
+        options = candidates(view, legal, first)
+        if len(options) == 1:
+            return options[0]
+        return self._search(view, options, rng)
+
+    def _search(self, view: View, options: list, rng: random.Random):
+        start = self.clock()
+        deadline = None if self.time_budget is None else start + self.time_budget
+        team = view.seat % 2
+        totals = [0.0] * len(options)
+        done = 0
+        while done < self.samples:
+            state = sample_state(view, rng, claim_choice)
+            for i, action in enumerate(options):
+                result = apply(state, action)
+                if isinstance(result, Rejection):  # cannot happen for a legal action
+                    raise AssertionError(f"{action} refused in a sample: {result}")
+                totals[i] += team_value(*outcome(result.state), team)
+            done += 1
+            if deadline is not None and self.clock() >= deadline:
+                break
+        best = max(range(len(options)), key=lambda i: (totals[i], -i))
+        self.last = Search(
+            tuple(options), tuple(t / done for t in totals), done, self.clock() - start
+        )
+        return options[best]
