@@ -7,7 +7,7 @@ PYTHON312 ?= $(shell p="$$(pyenv root 2>/dev/null)/versions/3.12.1/bin/python"; 
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test lint clean messages
+.PHONY: run test lint clean messages manage
 
 $(PY):
 	@test -n "$(PYTHON312)" || { echo "Python 3.12 not found: install it (pyenv install 3.12.1)"; exit 1; }
@@ -27,6 +27,11 @@ $(VENV)/.installed-test: pyproject.toml | $(PY)
 PORT ?= 8000
 run: $(VENV)/.installed-run
 	DJANGO_DEBUG=1 $(PY) scripts/run_dev.py --port $(PORT)
+
+# `make manage CMD="createsuperuser"`: a management command in development mode, on what
+# `make run` uses (the SQLite file, the private Redis in var/), e.g. while the site runs.
+manage: $(VENV)/.installed-run
+	DJANGO_DEBUG=1 $(PY) manage.py $(CMD)
 
 # The tests need PostgreSQL and Redis (not SQLite, not the private Redis) and chromium.
 # DJANGO_DEBUG=1 only relaxes HTTPS-only settings for the test servers; tests/test_settings.py

@@ -234,9 +234,10 @@ SILENCED_SYSTEM_CHECKS = [
 ]
 
 # --- Email (password reset) ------------------------------------------------------------
-# Django 6.1's MAILERS (the EMAIL_* settings are deprecated). Development prints to the console.
+# Django 6.1's MAILERS (the EMAIL_* settings are deprecated). Development prints to the console,
+# bodies as plain 8-bit text (config.mail) so a reset link can be copied whole.
 if DEBUG:
-    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+    MAILERS = {"default": {"BACKEND": "config.mail.ConsoleBackend"}}
 else:
     MAILERS = {
         "default": {

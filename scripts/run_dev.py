@@ -219,7 +219,9 @@ def main(argv: list[str] | None = None) -> int:
         shown_host = "localhost" if args.host in {"127.0.0.1", "0.0.0.0"} else args.host
         print(
             f"\n414 Club is running at http://{shown_host}:{args.port}/"
-            "  (demo account: demo / demo414club; Ctrl-C stops it)\n",
+            "  (demo account: demo / demo414club; Ctrl-C stops it)\n"
+            "A staff account (admin, leagues, tournaments): make manage CMD=createsuperuser\n"
+            "An all-AI table to watch:                      make manage CMD=demo_table\n",
             flush=True,
         )
         while True:
