@@ -14,6 +14,12 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from games.socket_limits import close_cleanly_in_daphne  # noqa: E402
+
+# Before Daphne builds its WebSocket protocol: a message over 4 KB is refused by the protocol
+# with a clean 1009 close, never a dropped connection (games.socket_limits).
+close_cleanly_in_daphne()
+
 
 def websocket_urlpatterns() -> list:
     """The games app's WebSocket routes, or none until games/routing.py exists."""

@@ -303,6 +303,20 @@ GAMES_NEXT_ROUND_SECONDS = float(os.environ.get("GAMES_NEXT_ROUND_SECONDS", "6")
 # An AI seat's pause before it acts (seconds, ±30%); it never depends on the AI's cards.
 GAMES_AI_DELAY_SECONDS = float(os.environ.get("GAMES_AI_DELAY_SECONDS", "1.0"))
 
+# --- Socket caps (games.socket_limits); 0 turns a cap off ------------------------------------
+# Open sockets (table and lobby) per client address (IPv6: per /64), per session, per signed-in
+# user; spectator sockets per table (seated players are never refused for that one).
+GAMES_MAX_SOCKETS_PER_IP = int(os.environ.get("GAMES_MAX_SOCKETS_PER_IP", "60"))
+GAMES_MAX_SOCKETS_PER_SESSION = int(os.environ.get("GAMES_MAX_SOCKETS_PER_SESSION", "12"))
+GAMES_MAX_SOCKETS_PER_USER = int(os.environ.get("GAMES_MAX_SOCKETS_PER_USER", "24"))
+GAMES_MAX_SPECTATORS_PER_TABLE = int(os.environ.get("GAMES_MAX_SPECTATORS_PER_TABLE", "300"))
+# Peers believed about the client's address (X-Real-IP, else the last X-Forwarded-For entry):
+# nginx on this host. Comma-separated; any other peer is taken as the client itself.
+GAMES_TRUSTED_PROXIES = [
+    ip.strip() for ip in os.environ.get("GAMES_TRUSTED_PROXIES", "127.0.0.1,::1").split(",")
+    if ip.strip()
+]
+
 # --- Logging: one JSON line per request and per game action, on stderr -----------------
 # config.request_log logs each request, games.services and games.consumers each action
 # (match, version, seat, action kind, outcome code, ms); no line ever holds a card, a hand,

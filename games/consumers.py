@@ -30,14 +30,21 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.middleware import saved_language
-from games import access, audiences, notify, push, services, session_guard, spectating
+from games import (
+    access,
+    audiences,
+    notify,
+    push,
+    services,
+    session_guard,
+    socket_limits,
+    spectating,
+)
 from games.audiences import Audience
 from games.models import Match, Seat, Table
 
-MAX_MESSAGE_BYTES = 4096
-#: A page may send this many messages per second on average (bursts up to the same number),
-#: heartbeats included; beyond that its messages are dropped.
-MESSAGES_PER_SECOND = 5
+#: The longest message a page may send (``games.socket_limits``: a longer one closes the socket).
+MAX_MESSAGE_BYTES = socket_limits.MAX_MESSAGE_BYTES
 #: A page asks for a snapshot at most this often (seconds); a later ask waits its turn.
 RESYNC_SECONDS = 0.5
 #: A socket behind the table's last push at a heartbeat resyncs if still behind this much later
@@ -92,6 +99,17 @@ class PooledConsumer(AsyncWebsocketConsumer):
     ``in_pool``, which gives its connection back itself, so that step has nothing to do.
     """
 
+    #: Set once this side closed the socket: what the page still sends is ignored.
+    closing = False
+
+    async def __call__(self, scope, receive, send) -> None:
+        # A send racing a close that Daphne has not heard of yet is dropped, not raised.
+        await super().__call__(scope, receive, socket_limits.guard_send(send))
+
+    async def close(self, code: int | None = None, reason: str | None = None) -> None:
+        self.closing = True
+        await super().close(code=code, reason=reason)
+
     async def dispatch(self, message: dict) -> None:
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
@@ -112,14 +130,19 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         self.match_id: int | None = None
         self.audience: Audience | None = None
         self.counted = False  # this socket is in the table's spectator count
-        self.allowance = float(MESSAGES_PER_SECOND)
-        self.checked_at = time.monotonic()
+        self.rate = socket_limits.Bucket()  # messages a second, heartbeats included
+        self.claim: socket_limits.Claim | None = None  # places in the socket caps
+        self.person = spectating.person_of(self.scope, self.channel_name)
         self.last_resync = 0.0
         self.resync_pending = False
         self.sent_by_last_heartbeat = -1  # the version the page must show at its next one
         seat = await in_pool(self.seat_if_allowed)()
         if seat is False:
             await self.close(code=4403)
+            return
+        self.claim = await socket_limits.admit(self.scope, self.table_id if seat is None else None)
+        if self.claim.refused:
+            await socket_limits.refuse(self, self.claim)  # 4429 or 4430
             return
         await self.accept()
         if not await self.guard_session():
@@ -129,13 +152,15 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         await self.send_snapshot()
 
     async def disconnect(self, code: int) -> None:
+        await socket_limits.release(getattr(self, "claim", None))
         if self.audience is None:
             return
         await self.channel_layer.group_discard(notify.table_group(self.table_id),
                                                self.channel_name)
         await self.channel_layer.group_discard(audiences.group(self.table_id, self.audience),
                                                self.channel_name)
-        if self.counted and await in_pool(spectating.leave)(self.table_id, self.channel_name):
+        if self.counted and await in_pool(spectating.leave)(self.table_id, self.channel_name,
+                                                            self.person):
             refresh_count_soon(self.table_id)
 
     # --- who this page is -----------------------------------------------------------------
@@ -167,7 +192,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         if spectator != self.counted:
             self.counted = spectator
             change = spectating.join if spectator else spectating.leave
-            if await in_pool(change)(self.table_id, self.channel_name):
+            if await in_pool(change)(self.table_id, self.channel_name, self.person):
                 refresh_count_soon(self.table_id)
 
     @property
@@ -236,9 +261,17 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
     # --- messages from the page -----------------------------------------------------------
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.closing:
+            return
+        if socket_limits.too_big(text_data, bytes_data):
+            await self.close(code=socket_limits.TOO_BIG)  # before any parsing
+            return
         with translation.override(self.language):
-            if not self.within_rate():
-                await self.send_flash(_("Too many messages: slow down."))
+            if not self.rate.take():
+                if self.rate.flooding:
+                    await self.close(code=socket_limits.FLOODING)
+                elif self.rate.warn():
+                    await self.send_flash(_("Too many messages: slow down."))
                 return
             payload = parse_message(text_data)
             heartbeat = payload is not None and bool(payload.get("heartbeat"))
@@ -250,17 +283,6 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
                 await self.resync()
             else:
                 await self.answer(payload)
-
-    def within_rate(self) -> bool:
-        """A token bucket per socket: ``MESSAGES_PER_SECOND`` refills each second."""
-        now = time.monotonic()
-        self.allowance = min(float(MESSAGES_PER_SECOND),
-                             self.allowance + (now - self.checked_at) * MESSAGES_PER_SECOND)
-        self.checked_at = now
-        if self.allowance < 1:
-            return False
-        self.allowance -= 1
-        return True
 
     async def heartbeat(self, page_version) -> None:
         """The page is still there: renew its audience (and spectator presence), and send a
@@ -286,7 +308,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
     def renew(self) -> tuple[int, int] | None:
         audiences.register(self.table_id, self.audience)
         if self.counted:
-            spectating.join(self.table_id, self.channel_name)
+            spectating.join(self.table_id, self.channel_name, self.person)
         return audiences.latest(self.table_id, spectator=self.seat is None)
 
     async def answer(self, payload: dict | None) -> None:

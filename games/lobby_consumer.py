@@ -29,7 +29,7 @@ from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from django.db import close_old_connections
 
-from games import lobby, notify, session_guard
+from games import lobby, notify, session_guard, socket_limits
 from games.consumers import PooledConsumer, scope_language
 
 log = logging.getLogger(__name__)
@@ -98,17 +98,30 @@ class LobbyConsumer(PooledConsumer):
         #: version (``LobbyHub.user_versions``) of its "my tables"; -1: nothing sent yet.
         self.public_shown = -1
         self.mine_shown = -1
+        self.rate = socket_limits.Bucket()
+        self.claim = await socket_limits.admit(self.scope)
+        if self.claim.refused:
+            await socket_limits.refuse(self, self.claim)  # 4429: too many sockets
+            return
         await self.accept()
         self.hub = LobbyHub.current()
         await self.hub.join(self)
 
     async def disconnect(self, code: int) -> None:
         self.closed = True
+        await socket_limits.release(getattr(self, "claim", None))
         if hasattr(self, "hub"):
             await self.hub.leave(self)
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
-        """The lobby takes no messages."""
+        """The lobby takes no messages: they are dropped, but counted like a table's (a message
+        over ``MAX_MESSAGE_BYTES`` closes the socket, and so does a flood: ``socket_limits``)."""
+        if self.closing:
+            return
+        if socket_limits.too_big(text_data, bytes_data):
+            await self.close(code=socket_limits.TOO_BIG)
+        elif not self.rate.take() and self.rate.flooding:
+            await self.close(code=socket_limits.FLOODING)
 
     async def end_for_session(self) -> None:
         """Its session ended: close with ``session_guard.CLOSE_CODE``, take nothing more."""

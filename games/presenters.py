@@ -108,6 +108,10 @@ def table_strings() -> dict:
         "claimWindow": _("Claim window"),
         "claimKeys": _("Press K to claim or P to pass."),
         "turnKeys": _("Press H for a hint, Enter to play, P to pass."),
+        # The socket refused (games.socket_limits: close codes 4429, 4430).
+        "tooManySockets": _("Too many open connections: close some tabs of this site, "
+                            "then reload this page."),
+        "tableFull": _("This table is full of spectators: reload this page later to watch."),
     }
 
 

@@ -20,6 +20,14 @@
     };
   }
 
+  // An anonymous visitor's random id, so that their tabs count as one spectator
+  // (games.spectating.person_of); a signed-in player is counted by their account instead.
+  if (!/(?:^|;\s*)club414_watcher=/.test(document.cookie)) {
+    document.cookie = "club414_watcher=" + newClientId().replace(/[^A-Za-z0-9_-]/g, "")
+      + "; path=/; max-age=31536000; SameSite=Lax"
+      + (location.protocol === "https:" ? "; Secure" : "");
+  }
+
   function newClientId() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     return "c" + Date.now().toString(36) + Math.random().toString(36).slice(2);
@@ -106,6 +114,8 @@
     el.textContent = online ? "" : el.dataset.offline;
   }
   document.addEventListener("htmx:wsOpen", function () { setOnline(true); });
+  // Refusals the server names by close code (games.socket_limits): say why, stay closed.
+  var REFUSALS = { 4429: "tooManySockets", 4430: "tableFull" };
   document.addEventListener("htmx:wsClose", function (evt) {
     setOnline(false);
     // The extension retries abnormal closes itself; a server going away (1001, a restart)
@@ -113,6 +123,16 @@
     // this browser's session ended (logged out, password changed): reload, to show what it
     // may see now.
     var code = evt.detail.event && evt.detail.event.code;
+    var refusal = REFUSALS[code] && tableStrings()[REFUSALS[code]];
+    if (refusal) {
+      var el = document.getElementById("connection");
+      if (el) {
+        el.textContent = refusal;
+        el.classList.add("refused");
+      }
+      announce(refusal, true);
+      return;
+    }
     if (code === 4401) {
       window.location.reload();
       return;

@@ -1,0 +1,65 @@
+"""A refused table socket says why on the page, in the page's language (issue #9, item 3).
+
+The places are taken for real in the Redis counts the live Daphne process reads
+(``games.socket_limits``): the table's spectator places (close code 4430) or the places of this
+browser's address (4429); table.js then shows the sentence from ``#table-strings``.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from django.utils import translation
+from playwright.sync_api import expect
+
+from games import redis_store, tables
+from games.presenters import table_strings
+from tests.e2e.helpers import stop_tables_after_the_test  # noqa: F401 - autouse fixture
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def take_places(key: str, count: int) -> None:
+    """``count`` sockets of another (live) process hold places in ``key`` for a minute."""
+    expiry = time.time() + 60
+    redis_store.client().zadd(key, {f"elsewhere-{n}": expiry for n in range(count)})
+
+
+@pytest.mark.parametrize(
+    ("language", "cap", "sentence"),
+    [("en", "table", "tableFull"), ("es", "table", "tableFull"), ("vi", "ip", "tooManySockets")],
+)
+def test_a_refused_spectator_is_told_why(new_page, make_user, settings, language, cap, sentence):
+    """A full table (4430) or too many sockets from this address (4429): the page's connection
+    notice and its alert region say so, translated; the socket stays closed."""
+    host = make_user(f"host_{language}_{cap}")
+    table = tables.create_table(host, name="crowded", players=4, options={})
+    if cap == "table":
+        key = redis_store.key("sockets", "table", table.pk)
+        take_places(key, settings.GAMES_MAX_SPECTATORS_PER_TABLE)
+    else:  # the live server's peer is this machine: the browser's address is 127.0.0.1
+        key = redis_store.key("sockets", "ip", "127.0.0.1")
+        take_places(key, settings.GAMES_MAX_SOCKETS_PER_IP)
+    with translation.override(language):
+        expected = table_strings()[sentence]
+    try:
+        page = new_page()
+        page.context.add_cookies(
+            [
+                {
+                    "name": settings.LANGUAGE_COOKIE_NAME,
+                    "value": language,
+                    "domain": "127.0.0.1",
+                    "path": "/",
+                }
+            ]
+        )
+        page.goto(f"/tables/{table.pk}/")
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        connection = page.locator("#connection")
+        expect(connection).to_have_text(expected)
+        expect(connection).to_be_visible()
+        expect(page.locator("#alert-announcer")).to_have_text(expected)
+    finally:
+        redis_store.client().delete(key)

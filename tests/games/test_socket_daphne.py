@@ -1,0 +1,115 @@
+"""Oversized messages against a real Daphne process: a clean 1009 close, no error logged
+(issue #9, item 8).
+
+``config.asgi`` has Daphne's WebSocket protocol refuse a message over 4 KB from its frame header
+with a 1009 close frame (``socket_limits.close_cleanly_in_daphne``): before, a message over
+Daphne's 1 MB limit dropped the connection (1006) while the consumer, still rendering its first
+frame, logged "Exception inside application: Attempt to send on a closed protocol", and a
+smaller one reached the consumer. Sent just after the connect, neither may log an exception.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from django.db import connection
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from games import tables
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def daphne(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[tuple[int, Path]]:
+    """A Daphne process serving the app on the test database: (port, its log file)."""
+    with django_db_blocker.unblock():
+        db = connection.settings_dict
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
+    env["DATABASE_URL"] = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    env["DJANGO_DEBUG"] = "1"
+    port = _free_port()
+    log = tmp_path_factory.mktemp("daphne") / "daphne.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "config.asgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, log.read_text()
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "Daphne did not start"
+                time.sleep(0.2)
+        yield port, log
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def close_code_after_sending(url: str, message: str) -> int | None:
+    """Connect, send ``message`` at once, read until the server closes: its close code."""
+    with connect(
+        url, origin="http://localhost", max_size=None, open_timeout=10, close_timeout=10
+    ) as ws:
+        ws.send(message)
+        try:
+            while True:
+                ws.recv(timeout=10)
+        except ConnectionClosed as closed:
+            return closed.rcvd.code if closed.rcvd is not None else None
+    return None
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("size", [8 * 1024, 2 * 1024 * 1024])
+@pytest.mark.parametrize("where", ["table", "lobby"])
+def test_an_oversized_message_just_after_connect_closes_cleanly(daphne, make_user, size, where):
+    """8 KB and 2 MB sent at once on a table or lobby socket: the server sends a 1009 close
+    frame, and nothing is logged as an exception."""
+    port, log = daphne
+    path = "/ws/lobby/"
+    if where == "table":
+        table = tables.create_table(make_user(f"host{size}"), name="t", players=4, options={})
+        path = f"/ws/table/{table.pk}/"
+    logged = log.stat().st_size
+    code = close_code_after_sending(f"ws://127.0.0.1:{port}{path}", "x" * size)
+    assert code == 1009
+    time.sleep(0.5)  # let the process log anything the close made it log
+    with log.open("rb") as lines:
+        lines.seek(logged)
+        after = lines.read().decode(errors="replace")
+    assert "Exception inside application" not in after and "Traceback" not in after, after
