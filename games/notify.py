@@ -17,6 +17,7 @@ import threading
 from collections.abc import Iterable
 
 from channels.layers import get_channel_layer
+from redis.exceptions import ConnectionError as RedisConnectionError
 
 LOBBY_GROUP = "lobby"
 #: How long a writer waits for its pushes to reach Redis (seconds) before giving up on them.
@@ -47,7 +48,11 @@ def _publisher_loop() -> asyncio.AbstractEventLoop:
 def send_many(messages: Iterable[tuple[str, dict]]) -> None:
     """Send ``(group, message)`` pairs in order, waiting until the channel layer took them.
 
-    Raises TimeoutError if Redis does not answer within ``SEND_TIMEOUT_SECONDS``.
+    A message whose send fails with a Redis connection error is sent once more: after a Redis
+    restart the first command on this process's old connection fails (redis-py then drops it)
+    and the second goes out on a new one, so a restart costs no push. Raises TimeoutError if
+    Redis does not answer within ``SEND_TIMEOUT_SECONDS``, redis.ConnectionError if the second
+    try fails too (Redis is down).
     """
     layer = get_channel_layer()
     messages = list(messages)
@@ -56,7 +61,10 @@ def send_many(messages: Iterable[tuple[str, dict]]) -> None:
 
     async def send_all() -> None:
         for group, message in messages:
-            await layer.group_send(group, message)
+            try:
+                await layer.group_send(group, message)
+            except RedisConnectionError:
+                await layer.group_send(group, message)
 
     future = asyncio.run_coroutine_threadsafe(send_all(), _publisher_loop())
     future.result(timeout=SEND_TIMEOUT_SECONDS)

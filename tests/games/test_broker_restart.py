@@ -207,3 +207,28 @@ def test_the_worker_keeps_running_tasks_and_timers_after_its_redis_restarts(
         except subprocess.TimeoutExpired:
             worker.kill()
             worker.wait(10)
+
+
+def test_pushes_go_on_after_a_redis_restart(private_redis, settings):
+    """The writer's pushes (games.notify, the channel layer) after Redis restarted: the first
+    one on the process's old connection used to fail (a lost frame, or an error out of the view
+    that changed a table); it is sent, and reaches a subscriber of the new Redis."""
+    from games import notify
+
+    settings.CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "CONFIG": {"hosts": [private_redis.url], "prefix": "restart"},
+        }
+    }
+    notify.send_many([("table-1", {"type": "table.seats", "n": 1})])  # the connection exists
+    private_redis.kill()
+    private_redis.start()
+    listener = redis.Redis.from_url(private_redis.url).pubsub()
+    listener.psubscribe("*")
+    assert listener.get_message(timeout=5)["type"] == "psubscribe"
+    notify.send_many([("table-1", {"type": "table.seats", "n": 2})])
+    message = listener.get_message(timeout=5)
+    assert message is not None and message["type"] == "pmessage"
+    assert b"table.seats" in message["data"]
+    listener.close()
