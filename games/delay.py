@@ -98,6 +98,16 @@ def watched(table: Table, match: Match) -> Watched:
     return _summary(match, _state_at(match, match.version - table.spectator_delay))
 
 
+def view_over(table: Table, match: Match) -> bool:
+    """Whether a finished ``match`` is finished for its spectators too: the table has no delay,
+    or their view reached the end (a match without a view counts as reached). No query with
+    ``delayed`` selected."""
+    if not is_delayed(table):
+        return True
+    row = _row(match)
+    return row is None or row.winner_team is not None
+
+
 def seen_by(table: Table, match: Match, seated: bool) -> Watched:
     """``live(match)`` for someone seated at the table, else ``watched``."""
     return live(match) if seated else watched(table, match)
