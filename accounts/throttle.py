@@ -11,9 +11,10 @@ one address.
   address ("10/h": ten an hour); the next is refused with ``signup_message`` as a form error.
   Only accounts created count, not forms sent back with mistakes.
 
-Both name the client by ``client_ip``: ``REMOTE_ADDR``, or behind ``DJANGO_PROXY_COUNT``
-proxies that each append to ``X-Forwarded-For`` (nginx's ``$proxy_add_x_forwarded_for``) the
-address the last of them saw — never an address the client wrote itself.
+Both name the client by ``client_ip``, by the sockets' rule (``games.socket_limits``): the peer,
+or, when the peer is one of ``GAMES_TRUSTED_PROXIES`` (nginx), the address it reports in
+``X-Real-IP`` (else the last ``X-Forwarded-For`` entry) — never one the client wrote itself. An
+IPv6 client counts by its /64 network.
 """
 
 from __future__ import annotations
@@ -27,25 +28,29 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django_ratelimit.core import get_usage
 
+from games import socket_limits
+
 log = logging.getLogger(__name__)
 
 SIGNUP_GROUP = "accounts.signup"
 
 
 def client_ip(request: HttpRequest) -> str:
-    """The client's address: with ``settings.DJANGO_PROXY_COUNT`` = n > 0, the n-th address
-    from the right of ``X-Forwarded-For`` (the one the outermost of our proxies saw; what a
-    client puts to the left is ignored), else ``REMOTE_ADDR``. "" if there is none."""
-    proxies = settings.DJANGO_PROXY_COUNT
-    if proxies > 0:
-        forwarded = [
-            part.strip()
-            for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
-            if part.strip()
-        ]
-        if len(forwarded) >= proxies:
-            return forwarded[-proxies]
-    return request.META.get("REMOTE_ADDR", "") or ""
+    """The client's address, as the socket caps name it (``socket_limits.client_address``):
+    ``"203.0.113.7"``, or an IPv6 client's /64 network address (``"2001:db8:1:2::"``); "" if the
+    request has no peer address."""
+    headers = [
+        (name, request.META.get(key, "").encode("latin-1"))
+        for name, key in (
+            (b"x-real-ip", "HTTP_X_REAL_IP"),
+            (b"x-forwarded-for", "HTTP_X_FORWARDED_FOR"),
+        )
+        if request.META.get(key)
+    ]
+    peer = request.META.get("REMOTE_ADDR") or ""
+    scope = {"client": (peer, 0) if peer else None, "headers": headers}
+    address = socket_limits.client_address(scope) or ""
+    return address.removesuffix("/64")  # a network as its address: axes stores an IP
 
 
 class LoginThrottleBackend(AxesStandaloneBackend):

@@ -210,14 +210,13 @@ AUTH_PASSWORD_VALIDATORS = [
 # django-axes locks a username out from one address after ACCOUNTS_LOGIN_FAILURE_LIMIT failed
 # log-ins, for ACCOUNTS_LOGIN_COOLOFF_MINUTES (each failure meanwhile starts it again); the
 # log-in forms show it as a form error. django-ratelimit allows ACCOUNTS_SIGNUP_RATE new
-# accounts per address ("10/h"), counted in the cache. Behind nginx set DJANGO_PROXY_COUNT=1:
-# the client's address is then the one nginx appended to X-Forwarded-For.
+# accounts per address ("10/h"), counted in the cache. The address is the sockets' (behind a
+# proxy in GAMES_TRUSTED_PROXIES, its X-Real-IP).
 INSTALLED_APPS += ["axes", "django_ratelimit"]
 AUTHENTICATION_BACKENDS = [
     "accounts.throttle.LoginThrottleBackend",  # first: refuses a locked-out username+address
     "django.contrib.auth.backends.ModelBackend",
 ]
-DJANGO_PROXY_COUNT = int(os.environ.get("DJANGO_PROXY_COUNT", "0"))
 AXES_FAILURE_LIMIT = int(os.environ.get("ACCOUNTS_LOGIN_FAILURE_LIMIT", "5"))
 AXES_COOLOFF_TIME = float(os.environ.get("ACCOUNTS_LOGIN_COOLOFF_MINUTES", "15")) / 60  # hours
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]

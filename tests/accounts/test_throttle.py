@@ -28,12 +28,15 @@ def log_in(
     address: str = "10.0.0.1",
     language: str = "en",
     path: str | None = None,
+    real_ip: str | None = None,
 ):
+    extra = {"HTTP_X_REAL_IP": real_ip} if real_ip else {}
     return client.post(
         path or reverse("login"),
         {"username": username, "password": password},
         REMOTE_ADDR=address,
         HTTP_ACCEPT_LANGUAGE=language,
+        **extra,
     )
 
 
@@ -122,18 +125,36 @@ def test_the_admin_log_in_shows_the_lockout_too(client, make_user, password):
     assert not signed_in(client)
 
 
-def test_the_client_address_behind_a_proxy_is_the_one_it_appended(rf, settings):
-    """With one proxy, the right-most X-Forwarded-For entry (what nginx appended); a value the
-    client sent itself, to the left, changes nothing. Without a proxy, REMOTE_ADDR."""
-    request = rf.post("/", HTTP_X_FORWARDED_FOR="6.6.6.6, 203.0.113.7", REMOTE_ADDR="127.0.0.1")
-    settings.DJANGO_PROXY_COUNT = 0
-    assert throttle.client_ip(request) == "127.0.0.1"
-    settings.DJANGO_PROXY_COUNT = 1
-    assert throttle.client_ip(request) == "203.0.113.7"
-    settings.DJANGO_PROXY_COUNT = 2
-    assert throttle.client_ip(request) == "6.6.6.6"
-    settings.DJANGO_PROXY_COUNT = 3  # fewer entries than proxies: not forwarded as configured
-    assert throttle.client_ip(request) == "127.0.0.1"
+def test_the_client_address_is_the_sockets_one(rf, settings):
+    """As the socket caps name it: behind a trusted proxy its X-Real-IP, else the last
+    X-Forwarded-For entry (what nginx appended; a value the client sent, to the left, changes
+    nothing); from any other peer the peer itself; an IPv6 client by its /64."""
+    settings.GAMES_TRUSTED_PROXIES = ["127.0.0.1"]
+    spoof = "6.6.6.6, 203.0.113.7"
+    behind = rf.post("/", HTTP_X_FORWARDED_FOR=spoof, REMOTE_ADDR="127.0.0.1")
+    assert throttle.client_ip(behind) == "203.0.113.7"
+    real = rf.post(
+        "/", HTTP_X_REAL_IP="198.51.100.4", HTTP_X_FORWARDED_FOR=spoof, REMOTE_ADDR="127.0.0.1"
+    )
+    assert throttle.client_ip(real) == "198.51.100.4"
+    direct = rf.post(
+        "/", HTTP_X_REAL_IP="6.6.6.6", HTTP_X_FORWARDED_FOR=spoof, REMOTE_ADDR="192.0.2.9"
+    )
+    assert throttle.client_ip(direct) == "192.0.2.9"
+    six = rf.post("/", REMOTE_ADDR="2001:db8:1:2:aaaa:bbbb:cccc:dddd")
+    assert throttle.client_ip(six) == "2001:db8:1:2::"
+
+
+def test_locked_out_behind_the_proxy_by_the_clients_address(client, user, password):
+    """Through nginx (peer 127.0.0.1) every client has the same peer: the lockout still counts
+    each by its X-Real-IP."""
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        log_in(client, user.username, WRONG, address="127.0.0.1", real_ip="198.51.100.4")
+    assert not signed_in(client)
+    locked = log_in(Client(), user.username, password, address="127.0.0.1", real_ip="198.51.100.4")
+    assert lockout_in("en") in errors_of(locked)
+    other = log_in(Client(), user.username, password, address="127.0.0.1", real_ip="198.51.100.5")
+    assert other.status_code == 302
 
 
 # --- sign-up -----------------------------------------------------------------------------------
