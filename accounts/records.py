@@ -37,28 +37,46 @@ def match_record(user: User, viewer=None, session=None) -> MatchRecord:
     seated = Seat.objects.none().values("table_id")
     if viewer is not None and viewer.is_authenticated:
         seated = Seat.objects.filter(user=viewer).values("table_id")
-    known = (Q(table__spectator_delay=0) | Q(table__match__delayed__isnull=True)
-             | Q(table__match__delayed__winner_team__isnull=False) | Q(table_id__in=seated))
+    known = (
+        Q(table__spectator_delay=0)
+        | Q(table__match__delayed__isnull=True)
+        | Q(table__match__delayed__winner_team__isnull=False)
+        | Q(table_id__in=seated)
+    )
     finished = seats.filter(known, table__match__winner_team__isnull=False)
     played = finished.count()
-    won = sum(1 for number, winner in finished.values_list("number", "table__match__winner_team")
-              if number % 2 == winner)
+    won = sum(
+        1
+        for number, winner in finished.values_list("number", "table__match__winner_team")
+        if number % 2 == winner
+    )
     recent = []
-    rows = list(seats.filter(table__match__isnull=False)
-                .select_related("table", "table__match", "table__match__delayed")
-                .order_by("-table__match__started_at")[:RECENT_LENGTH])
-    mine = set(seated.filter(table_id__in=[s.table_id for s in rows])
-               .values_list("table_id", flat=True)) if rows else set()
+    rows = list(
+        seats.filter(table__match__isnull=False)
+        .select_related("table", "table__match", "table__match__delayed")
+        .order_by("-table__match__started_at")[:RECENT_LENGTH]
+    )
+    mine = (
+        set(
+            seated.filter(table_id__in=[s.table_id for s in rows]).values_list(
+                "table_id", flat=True
+            )
+        )
+        if rows
+        else set()
+    )
     for seat in rows:
         match = seat.table.match
         seen = delay.seen_by(seat.table, match, seated=seat.table_id in mine)
-        recent.append({
-            "table": seat.table,
-            "match_id": match.pk,
-            "started_at": match.started_at,
-            "team": seat.team,
-            "over": seen.over,
-            "won": seen.over and seen.winner_team == seat.team,
-            "round_no": seen.round_no,
-        })
+        recent.append(
+            {
+                "table": seat.table,
+                "match_id": match.pk,
+                "started_at": match.started_at,
+                "team": seat.team,
+                "over": seen.over,
+                "won": seen.over and seen.winner_team == seat.team,
+                "round_no": seen.round_no,
+            }
+        )
     return MatchRecord(played=played, won=won, recent=recent)

@@ -32,8 +32,11 @@ def set_language(request: HttpRequest) -> HttpResponse:
     signed-in player the choice is saved on the account, so it follows them everywhere."""
     response = i18n.set_language(request)
     language = request.POST.get("language", "")
-    if (request.user.is_authenticated and language in dict(settings.LANGUAGES)
-            and request.user.language != language):
+    if (
+        request.user.is_authenticated
+        and language in dict(settings.LANGUAGES)
+        and request.user.language != language
+    ):
         request.user.language = language
         request.user.save(update_fields=["language"])
     return response

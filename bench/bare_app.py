@@ -35,7 +35,7 @@ def frame(version: int, size: int, full: bool = False) -> str:
     if not full:
         fields["b"] = version - 1
     head = f"<!--frame {json.dumps(fields, separators=(',', ':'))}-->"
-    return head + PADDING[:max(0, min(size, MAX_SIZE) - len(head))]
+    return head + PADDING[: max(0, min(size, MAX_SIZE) - len(head))]
 
 
 class BareConsumer(AsyncWebsocketConsumer):
@@ -55,15 +55,23 @@ class BareConsumer(AsyncWebsocketConsumer):
             return
         if not isinstance(data, dict) or "heartbeat" in data:
             return
-        await self.channel_layer.group_send(self.group, {
-            "type": "bare.frame", "v": int(data.get("v", 0)), "size": int(data.get("size", 0))})
+        await self.channel_layer.group_send(
+            self.group,
+            {"type": "bare.frame", "v": int(data.get("v", 0)), "size": int(data.get("size", 0))},
+        )
 
     async def bare_frame(self, event: dict) -> None:
         await self.send(text_data=frame(event["v"], event["size"]))
 
 
-application = ProtocolTypeRouter({
-    "websocket": AllowedHostsOriginValidator(URLRouter([
-        path("ws/bare/<int:table>/", BareConsumer.as_asgi()),
-    ])),
-})
+application = ProtocolTypeRouter(
+    {
+        "websocket": AllowedHostsOriginValidator(
+            URLRouter(
+                [
+                    path("ws/bare/<int:table>/", BareConsumer.as_asgi()),
+                ]
+            )
+        ),
+    }
+)

@@ -29,12 +29,23 @@ from games.engine.rules import apply, legal_actions, seats_to_act  # noqa: E402
 from games.engine.state import MATCH_OVER, ROUND_OVER  # noqa: E402
 
 VARIANTS = [
-    {"players": 4}, {"players": 2}, {"players": 6},
+    {"players": 4},
+    {"players": 2},
+    {"players": 6},
     {"players": 4, "two_position": "high", "bomb_order": "jokers_top", "joker_hook": True},
-    {"players": 4, "two_in_sequences": True, "bomb_in_window": True,
-     "lead_after_out": "next_player"},
-    {"players": 6, "bomb_in_window": True, "joker_hook": True, "anti_tribute": True,
-     "first_lead": "top_finisher"},
+    {
+        "players": 4,
+        "two_in_sequences": True,
+        "bomb_in_window": True,
+        "lead_after_out": "next_player",
+    },
+    {
+        "players": 6,
+        "bomb_in_window": True,
+        "joker_hook": True,
+        "anti_tribute": True,
+        "first_lead": "top_finisher",
+    },
     {"players": 4, "claim_window_seconds": 0, "target_level": 5},
 ]
 
@@ -63,8 +74,11 @@ def digest(matches: int, rounds_per_match: int = 6) -> tuple[int, str]:
                 elif rng.random() < 0.02:  # an arbitrary, usually illegal, action
                     seat = rng.randrange(options.players)
                     hand = state.hands[seat]
-                    cards = (tuple(rng.sample(hand, min(len(hand), rng.randint(1, 4))))
-                             if hand else ("3S",))
+                    cards = (
+                        tuple(rng.sample(hand, min(len(hand), rng.randint(1, 4))))
+                        if hand
+                        else ("3S",)
+                    )
                     action = rng.choice([Play(seat, cards), Pass(seat), Hook(seat, cards)])
                     h.update(repr(apply(state, action)).encode())
                     h.update(repr(classify(cards, state.level, options)).encode())
@@ -84,8 +98,9 @@ def digest(matches: int, rounds_per_match: int = 6) -> tuple[int, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--matches", type=int, default=40, help="matches per option set")
     args = parser.parse_args(argv)
     applied, hexdigest = digest(args.matches)

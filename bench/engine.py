@@ -114,12 +114,15 @@ def play_alternately(loops: list[Loop], seconds: float, rounds: int | None) -> N
 
 
 def throughput(loop: Loop, prefix: str, steps: str, rounds: str) -> dict:
-    return {f"{prefix}{steps}_per_second": round(loop.steps / loop.wall),
-            f"{prefix}{rounds}_per_second": round(loop.rounds / loop.wall, 1),
-            f"{prefix}{rounds}": loop.rounds, f"{prefix}{steps}": loop.steps,
-            f"{prefix}{steps}_per_{rounds[:-1]}": round(loop.steps / loop.rounds, 1),
-            f"{prefix}seconds": round(loop.wall, 2),
-            f"{prefix}{steps}_per_cpu_second": round(loop.steps / loop.cpu)}
+    return {
+        f"{prefix}{steps}_per_second": round(loop.steps / loop.wall),
+        f"{prefix}{rounds}_per_second": round(loop.rounds / loop.wall, 1),
+        f"{prefix}{rounds}": loop.rounds,
+        f"{prefix}{steps}": loop.steps,
+        f"{prefix}{steps}_per_{rounds[:-1]}": round(loop.steps / loop.rounds, 1),
+        f"{prefix}seconds": round(loop.wall, 2),
+        f"{prefix}{steps}_per_cpu_second": round(loop.steps / loop.cpu),
+    }
 
 
 def _per_call_us(fn, args, repeat: int, batches: int) -> float:
@@ -150,10 +153,12 @@ def leader_and_follower_us(seed: int, deals: int, repeat: int, batches: int) -> 
         assert state.phase == PLAY and state.top is not None
         follow_us.append(_per_call_us(legal_actions, (state, state.turn), repeat, batches))
         follow_counts.append(len(legal_actions(state, state.turn)))
-    return {"legal_actions_us": round(statistics.median(lead_us), 2),
-            "follow_actions_us": round(statistics.median(follow_us), 2),
-            "leads_per_hand": round(statistics.mean(lead_counts), 1),
-            "follows_per_hand": round(statistics.mean(follow_counts), 1)}
+    return {
+        "legal_actions_us": round(statistics.median(lead_us), 2),
+        "follow_actions_us": round(statistics.median(follow_us), 2),
+        "leads_per_hand": round(statistics.mean(lead_counts), 1),
+        "follows_per_hand": round(statistics.mean(follow_counts), 1),
+    }
 
 
 def apply_us(seed: int, rounds: int) -> dict:
@@ -177,12 +182,15 @@ def apply_us(seed: int, rounds: int) -> dict:
             t3 = clock()
             legal_ns.append(t1 - t0)
             apply_ns.append(t3 - t2)
-            situation = ("window" if state.phase == WINDOW else
-                         "lead" if state.top is None else "follow")
+            situation = (
+                "window" if state.phase == WINDOW else "lead" if state.top is None else "follow"
+            )
             by_situation[situation].append(t1 - t0)
             state = outcome.state
-    result = {"apply_us": round(statistics.median(apply_ns) / 1000, 2),
-              "play_legal_actions_us": round(statistics.median(legal_ns) / 1000, 2)}
+    result = {
+        "apply_us": round(statistics.median(apply_ns) / 1000, 2),
+        "play_legal_actions_us": round(statistics.median(legal_ns) / 1000, 2),
+    }
     for situation, times in by_situation.items():
         result[f"play_{situation}_actions_us"] = round(statistics.median(times) / 1000, 2)
     return result
@@ -220,14 +228,17 @@ def rlcard_setup(seed: int):
             game.init_game()
             hand = cards2str(game.players[game.round.landlord_id].current_hand)
             assert len(hand) == 20
-            leads_us.append(_per_call_us(DoudizhuJudger.playable_cards_from_hand, (hand,),
-                                         repeat, batches))
+            leads_us.append(
+                _per_call_us(DoudizhuJudger.playable_cards_from_hand, (hand,), repeat, batches)
+            )
             lead_counts.append(len(DoudizhuJudger.playable_cards_from_hand(hand)))
-        return {"rlcard_version": rlcard.__version__, "numpy_version": np.__version__,
-                "rlcard_leads_us": round(statistics.median(leads_us), 2),
-                "rlcard_leads_per_hand": round(statistics.mean(lead_counts), 1),
-                "rlcard_leads_measured":
-                    "Judger.playable_cards_from_hand(landlord's 20-card hand)"}
+        return {
+            "rlcard_version": rlcard.__version__,
+            "numpy_version": np.__version__,
+            "rlcard_leads_us": round(statistics.median(leads_us), 2),
+            "rlcard_leads_per_hand": round(statistics.mean(lead_counts), 1),
+            "rlcard_leads_measured": "Judger.playable_cards_from_hand(landlord's 20-card hand)",
+        }
 
     return Loop(play_game), leads
 
@@ -236,31 +247,54 @@ def _fix_hash_seed() -> None:
     """rlcard lists a hand's actions from a set of strings, whose order follows Python's string
     hash seed; run again under a fixed seed so that rlcard's random play is repeatable too."""
     if os.environ.get("PYTHONHASHSEED") != "0":
-        os.execve(sys.executable, [sys.executable, *sys.argv],
-                  {**os.environ, "PYTHONHASHSEED": "0"})
+        os.execve(
+            sys.executable, [sys.executable, *sys.argv], {**os.environ, "PYTHONHASHSEED": "0"}
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--seconds", type=float, default=15.0,
-                        help="seconds of random play for each engine (default 15)")
-    parser.add_argument("--rounds", type=int, default=None,
-                        help="play exactly this many rounds (and rlcard games) instead")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=15.0,
+        help="seconds of random play for each engine (default 15)",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=None,
+        help="play exactly this many rounds (and rlcard games) instead",
+    )
     parser.add_argument("--seed", type=int, default=414)
-    parser.add_argument("--deals", type=int, default=300,
-                        help="fresh deals timed for the lead/follow/rlcard-leads medians")
+    parser.add_argument(
+        "--deals",
+        type=int,
+        default=300,
+        help="fresh deals timed for the lead/follow/rlcard-leads medians",
+    )
     parser.add_argument("--repeat", type=int, default=5, help="calls per timed batch")
-    parser.add_argument("--batches", type=int, default=4,
-                        help="batches per deal; the best batch counts")
-    parser.add_argument("--apply-rounds", type=int, default=200,
-                        help="rounds whose every apply is timed for apply_us")
+    parser.add_argument(
+        "--batches", type=int, default=4, help="batches per deal; the best batch counts"
+    )
+    parser.add_argument(
+        "--apply-rounds",
+        type=int,
+        default=200,
+        help="rounds whose every apply is timed for apply_us",
+    )
     parser.add_argument("--no-rlcard", action="store_true", help="skip rlcard")
     args = parser.parse_args(argv)
 
     load_before = os.getloadavg()[0]
-    result: dict = {"benchmark": "engine", "seed": args.seed, "players": OPTIONS.players,
-                    "decks": OPTIONS.decks}
+    result: dict = {
+        "benchmark": "engine",
+        "seed": args.seed,
+        "players": OPTIONS.players,
+        "decks": OPTIONS.decks,
+    }
     rng = random.Random(args.seed)
     engine = Loop(lambda: engine_round(rng))
     rl = None if args.no_rlcard else rlcard_setup(args.seed)
@@ -273,20 +307,27 @@ def main(argv: list[str] | None = None) -> int:
     else:
         result.update(throughput(rl[0], "rlcard_", "steps", "games"))
         result.update(rl[1](args.deals, args.repeat, args.batches))
-        result["ratio_vs_rlcard"] = round(result["actions_per_second"]
-                                          / result["rlcard_steps_per_second"], 2)
-        result["ratio_vs_rlcard_cpu"] = round(result["actions_per_cpu_second"]
-                                              / result["rlcard_steps_per_cpu_second"], 2)
+        result["ratio_vs_rlcard"] = round(
+            result["actions_per_second"] / result["rlcard_steps_per_second"], 2
+        )
+        result["ratio_vs_rlcard_cpu"] = round(
+            result["actions_per_cpu_second"] / result["rlcard_steps_per_cpu_second"], 2
+        )
         result["goal_ratio_4x"] = result["ratio_vs_rlcard"] >= 4
     result["goal_leads_under_50us"] = result["legal_actions_us"] < 50
     result["goal_follows_under_10us"] = result["follow_actions_us"] < 10
-    result.update({
-        "python": platform.python_version(),
-        "implementation": platform.python_implementation(),
-        "machine": {"platform": platform.platform(), "processor": platform.machine(),
-                    "cpu_count": os.cpu_count(),
-                    "load_average_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)]},
-    })
+    result.update(
+        {
+            "python": platform.python_version(),
+            "implementation": platform.python_implementation(),
+            "machine": {
+                "platform": platform.platform(),
+                "processor": platform.machine(),
+                "cpu_count": os.cpu_count(),
+                "load_average_1m": [round(load_before, 2), round(os.getloadavg()[0], 2)],
+            },
+        }
+    )
     print(json.dumps(result))
     return 0
 

@@ -77,20 +77,27 @@ import load_report  # noqa: E402
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 TABLE_OPTIONS = {"turn_seconds": 60, "claim_window_seconds": 5}
-QUICK = {"tables": "1,3", "bare_tables": "1,10,50", "duration": 5.0, "spectators": 20,
-         "rated": 3, "processes": "1", "settle": 1.0}
+QUICK = {
+    "tables": "1,3",
+    "bare_tables": "1,10,50",
+    "duration": 5.0,
+    "spectators": 20,
+    "rated": 3,
+    "processes": "1",
+    "settle": 1.0,
+}
 
 
 @dataclass
 class Stack:
     """The servers of one measured setup."""
 
-    mode: str                   # app | bare
+    mode: str  # app | bare
     processes: int
     proxy: str
     services: list = field(default_factory=list)
     endpoints: list = field(default_factory=list)
-    roots: dict = field(default_factory=dict)   # role -> pids, for the Meter
+    roots: dict = field(default_factory=dict)  # role -> pids, for the Meter
 
     def stop(self) -> None:
         for service in reversed(self.services):  # nginx first, the worker last
@@ -122,30 +129,33 @@ class Bench:
         """A copy of the app at ``rev`` (git archive), for measuring another commit."""
         target = self.work / "app"
         target.mkdir()
-        archive = subprocess.run(["git", "-C", str(REPO_DIR), "archive", rev],
-                                 check=True, capture_output=True).stdout
+        archive = subprocess.run(
+            ["git", "-C", str(REPO_DIR), "archive", rev], check=True, capture_output=True
+        ).stdout
         subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
         return target
 
     def env(self, role: str = "bench") -> dict:
         env = dict(os.environ)
-        env.update({
-            "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{self.db_name}",
-            "REDIS_URL": REDIS_URL,
-            "REDIS_NAMESPACE": self.namespace,
-            # Production settings, as the README's Production section runs the site.
-            "DJANGO_DEBUG": "0",
-            "DJANGO_SECRET_KEY": "bench-only-" + "k" * 40,
-            "DJANGO_ALLOWED_HOSTS": "localhost,127.0.0.1",
-            "DJANGO_SETTINGS_MODULE": "config.settings",
-            "GAMES_NEXT_ROUND_SECONDS": "1",
-            # Every bench client comes from this one address: no per-address socket cap.
-            "GAMES_MAX_SOCKETS_PER_IP": "0",
-            "PYTHONPATH": os.pathsep.join([str(self.app_dir), str(BENCH_DIR)]),
-            "LOAD_SQLCOUNT_DIR": str(self.sqldir),
-            "LOAD_SQLCOUNT_ROLE": role,
-            "PYTHONUNBUFFERED": "1",
-        })
+        env.update(
+            {
+                "DATABASE_URL": f"postgres://postgres@127.0.0.1:5432/{self.db_name}",
+                "REDIS_URL": REDIS_URL,
+                "REDIS_NAMESPACE": self.namespace,
+                # Production settings, as the README's Production section runs the site.
+                "DJANGO_DEBUG": "0",
+                "DJANGO_SECRET_KEY": "bench-only-" + "k" * 40,
+                "DJANGO_ALLOWED_HOSTS": "localhost,127.0.0.1",
+                "DJANGO_SETTINGS_MODULE": "config.settings",
+                "GAMES_NEXT_ROUND_SECONDS": "1",
+                # Every bench client comes from this one address: no per-address socket cap.
+                "GAMES_MAX_SOCKETS_PER_IP": "0",
+                "PYTHONPATH": os.pathsep.join([str(self.app_dir), str(BENCH_DIR)]),
+                "LOAD_SQLCOUNT_DIR": str(self.sqldir),
+                "LOAD_SQLCOUNT_ROLE": role,
+                "PYTHONUNBUFFERED": "1",
+            }
+        )
         return env
 
     def setup(self) -> None:
@@ -153,8 +163,13 @@ class Bench:
         load_db.create_database(self.db_name)
         load_db.clear_redis(REDIS_URL, self.namespace)
         load_db.migrate(self.python, self.app_dir, self.env())
-        os.environ.update({k: v for k, v in self.env().items()
-                           if k not in ("LOAD_SQLCOUNT_DIR", "LOAD_SQLCOUNT_ROLE")})
+        os.environ.update(
+            {
+                k: v
+                for k, v in self.env().items()
+                if k not in ("LOAD_SQLCOUNT_DIR", "LOAD_SQLCOUNT_ROLE")
+            }
+        )
         self.django = load_db.Django(self.app_dir)
         most = max([*self.args.tables, self.args.rated_overload, 1])
         self.users = self.django.users(4 * most)
@@ -162,7 +177,8 @@ class Bench:
         self.pg = load_db.PgStats(self.db_name)
         self.postgres_pid = load_procs.find_pid("postgres")
         self.redis_pid = load_procs.find_pid("redis-server", "6379") or load_procs.find_pid(
-            "redis-server")
+            "redis-server"
+        )
 
     def cleanup(self) -> None:
         for service in self.clients_started:
@@ -191,15 +207,25 @@ class Bench:
         return stack
 
     def _start_stack(self, stack: Stack) -> None:
-        app = "bare_app:application" if stack.mode == "bare" else (
-            "load_sqlcount:application" if self.args.count_sql else "config.asgi:application")
+        app = (
+            "bare_app:application"
+            if stack.mode == "bare"
+            else ("load_sqlcount:application" if self.args.count_sql else "config.asgi:application")
+        )
         daphnes = []
         for n in range(stack.processes):
             port = load_procs.free_port()
             role = f"daphne{n + 1}" if stack.mode == "app" else f"bare{n + 1}"
-            daphnes.append(load_procs.start(
-                role, [str(self.bin / "daphne"), "-b", "127.0.0.1", "-p", str(port), app],
-                env=self.env("daphne"), cwd=self.app_dir, logdir=self.logs, port=port))
+            daphnes.append(
+                load_procs.start(
+                    role,
+                    [str(self.bin / "daphne"), "-b", "127.0.0.1", "-p", str(port), app],
+                    env=self.env("daphne"),
+                    cwd=self.app_dir,
+                    logdir=self.logs,
+                    port=port,
+                )
+            )
         stack.services += daphnes
         stack.roots["daphne"] = [d.proc.pid for d in daphnes]
         if stack.mode == "app":
@@ -217,23 +243,51 @@ class Bench:
             check_http(ports[0])
         stack.roots["postgres"] = [self.postgres_pid] if self.postgres_pid else []
         stack.roots["redis"] = [self.redis_pid] if self.redis_pid else []
-        say(f"started {stack.mode}: {stack.processes} Daphne, proxy {stack.proxy}, "
-            f"endpoints {stack.endpoints}")
+        say(
+            f"started {stack.mode}: {stack.processes} Daphne, proxy {stack.proxy}, "
+            f"endpoints {stack.endpoints}"
+        )
 
     def start_worker(self, stack: Stack) -> None:
         app = "load_sqlcount" if self.args.count_sql else "config"
         before = set(self.sqldir.glob("worker-*.json"))
         worker = load_procs.start(
-            "worker", [str(self.bin / "celery"), "-A", app, "worker", "-l", "warning",
-                       "--concurrency", "2", "-n", f"bench-{os.getpid()}@%h"],
-            env=self.env("worker"), cwd=self.app_dir, logdir=self.logs)
+            "worker",
+            [
+                str(self.bin / "celery"),
+                "-A",
+                app,
+                "worker",
+                "-l",
+                "warning",
+                "--concurrency",
+                "2",
+                "-n",
+                f"bench-{os.getpid()}@%h",
+            ],
+            env=self.env("worker"),
+            cwd=self.app_dir,
+            logdir=self.logs,
+        )
         stack.services.insert(0, worker)
         stack.roots["worker"] = [worker.proc.pid]
         if self.args.beat:
             beat = load_procs.start(
-                "beat", [str(self.bin / "celery"), "-A", "config", "beat", "-l", "warning",
-                         "-s", str(self.work / "celerybeat-schedule")],
-                env=self.env("beat"), cwd=self.app_dir, logdir=self.logs)
+                "beat",
+                [
+                    str(self.bin / "celery"),
+                    "-A",
+                    "config",
+                    "beat",
+                    "-l",
+                    "warning",
+                    "-s",
+                    str(self.work / "celerybeat-schedule"),
+                ],
+                env=self.env("beat"),
+                cwd=self.app_dir,
+                logdir=self.logs,
+            )
             stack.services.insert(1, beat)
             stack.roots["beat"] = [beat.proc.pid]
         if self.args.count_sql:  # ready = the startup sweep ran (its SQL wrote a count file)
@@ -251,12 +305,17 @@ class Bench:
         root = self.work / f"nginx-{mode}"
         root.mkdir(exist_ok=True)
         conf = root / "nginx.conf"
-        conf.write_text(nginx_conf((REPO_DIR / "deploy" / "nginx.conf").read_text(),
-                                   ports, port, root))
+        conf.write_text(
+            nginx_conf((REPO_DIR / "deploy" / "nginx.conf").read_text(), ports, port, root)
+        )
         service = load_procs.start(
-            f"nginx-{mode}", [nginx_bin, "-c", str(conf), "-p", str(root), "-e",
-                              str(root / "error.log")],
-            env=self.env(), cwd=root, logdir=self.logs, port=port)
+            f"nginx-{mode}",
+            [nginx_bin, "-c", str(conf), "-p", str(root), "-e", str(root / "error.log")],
+            env=self.env(),
+            cwd=root,
+            logdir=self.logs,
+            port=port,
+        )
         load_procs.wait_port(service)
         return service
 
@@ -272,18 +331,34 @@ class Bench:
         frame_bytes = self.bare_frame_bytes(stack.processes, stack.proxy)
         sockets = sum(len(t["seats"]) + t.get("spectators", 0) for t in specs)
         clients = args.clients or (1 if sockets <= 200 else 2)
-        common = {"mode": stack.mode, "endpoints": stack.endpoints, "rate": args.rate,
-                  "path": "/ws/bare/{table}/" if stack.mode == "bare" else "/ws/table/{table}/",
-                  "duration": args.duration, "action_timeout": args.action_timeout,
-                  "connect_timeout": args.connect_timeout, "connect_concurrency": 50,
-                  "heartbeat": args.heartbeat, "p_pass": 0.15, "p_hook": 0.3,
-                  "frame_bytes": frame_bytes}
+        common = {
+            "mode": stack.mode,
+            "endpoints": stack.endpoints,
+            "rate": args.rate,
+            "path": "/ws/bare/{table}/" if stack.mode == "bare" else "/ws/table/{table}/",
+            "duration": args.duration,
+            "action_timeout": args.action_timeout,
+            "connect_timeout": args.connect_timeout,
+            "connect_concurrency": 50,
+            "heartbeat": args.heartbeat,
+            "p_pass": 0.15,
+            "p_hook": 0.3,
+            "frame_bytes": frame_bytes,
+        }
         groups = [specs[n::clients] for n in range(clients)]
-        info = {"scenario": scenario, "mode": stack.mode, "processes": stack.processes,
-                "proxy": stack.proxy, "tables": tables, "spectators": spectators,
-                "rate": args.rate, "duration": args.duration, "clients": clients,
-                "frame_bytes_sent": frame_bytes if stack.mode == "bare" else None,
-                "background_cpu_percent": background}
+        info = {
+            "scenario": scenario,
+            "mode": stack.mode,
+            "processes": stack.processes,
+            "proxy": stack.proxy,
+            "tables": tables,
+            "spectators": spectators,
+            "rate": args.rate,
+            "duration": args.duration,
+            "clients": clients,
+            "frame_bytes_sent": frame_bytes if stack.mode == "bare" else None,
+            "background_cpu_percent": background,
+        }
         try:
             readings = self.drive(stack, label, [g for g in groups if g], common)
         finally:
@@ -294,21 +369,34 @@ class Bench:
         summary = load_report.summarise({**info, **server}, load_report.merge(results))
         self.steps.append(summary)
         lat = summary["latency_ms"]
-        say(f"   {summary['actions']} actions, p50 {lat['p50']} p99 {lat['p99']} max "
+        say(
+            f"   {summary['actions']} actions, p50 {lat['p50']} p99 {lat['p99']} max "
             f"{lat['max']} ms, errors {summary['errors']}, load {summary['loadavg']}, "
             f"held: {summary['held']}"
-            + (" (a client was saturated: its delay is in the figures)"
-               if summary["client_saturated"] else "")
-            + (f" (client loop lag p99 {summary['client']['loop_lag_ms']['p99']} ms with CPU to "
-               "spare: the machine is oversubscribed)" if summary["client_starved"] else ""))
+            + (
+                " (a client was saturated: its delay is in the figures)"
+                if summary["client_saturated"]
+                else ""
+            )
+            + (
+                f" (client loop lag p99 {summary['client']['loop_lag_ms']['p99']} ms with CPU to "
+                "spare: the machine is oversubscribed)"
+                if summary["client_starved"]
+                else ""
+            )
+        )
         time.sleep(args.settle)
         return summary
 
     def table_specs(self, stack: Stack, tables: int, spectators: int) -> list[dict]:
         if stack.mode == "bare":
-            specs = [{"id": self.bare_next_id + n,
-                      "seats": [{"seat": k, "cookie": ""} for k in range(4)]}
-                     for n in range(tables)]
+            specs = [
+                {
+                    "id": self.bare_next_id + n,
+                    "seats": [{"seat": k, "cookie": ""} for k in range(4)],
+                }
+                for n in range(tables)
+            ]
             self.bare_next_id += tables
         else:
             specs = self.django.open_tables(tables, self.users, TABLE_OPTIONS, "bench")
@@ -322,9 +410,14 @@ class Bench:
     def bare_frame_bytes(self, processes: int, proxy: str) -> int:
         if self.args.frame_bytes:
             return self.args.frame_bytes
-        sizes = [s["mean_seat_frame_bytes"] for s in self.steps if s["mode"] == "app"
-                 and s["processes"] == processes and s["proxy"] == proxy
-                 and s["mean_seat_frame_bytes"]]
+        sizes = [
+            s["mean_seat_frame_bytes"]
+            for s in self.steps
+            if s["mode"] == "app"
+            and s["processes"] == processes
+            and s["proxy"] == proxy
+            and s["mean_seat_frame_bytes"]
+        ]
         return round(sum(sizes) / len(sizes)) if sizes else 15000
 
     def drive(self, stack: Stack, label: str, groups: list[list], common: dict):
@@ -338,9 +431,13 @@ class Bench:
             result = self.work / f"result-{slug}-{n}.json"
             proc = subprocess.Popen(
                 [self.python, str(BENCH_DIR / "load_client.py"), str(spec), str(result)],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                bufsize=0,
                 stderr=open(self.logs / f"client-{slug}-{n}.log", "w"),  # noqa: SIM115
-                env=self.env("client"), start_new_session=True)
+                env=self.env("client"),
+                start_new_session=True,
+            )
             service = load_procs.Service(f"client{n}", proc, self.logs / f"client-{slug}-{n}.log")
             clients.append((service, result))
             self.clients_started.append(service)
@@ -351,8 +448,9 @@ class Bench:
                 say(f"   {failed} sockets failed to connect")
             time.sleep(0.5)
             roots = {**stack.roots, "clients": [c.proc.pid for c, _ in clients]}
-            meter = load_procs.Meter({k: v for k, v in roots.items() if v},
-                                     extra=[self.pg.sample_backends])
+            meter = load_procs.Meter(
+                {k: v for k, v in roots.items() if v}, extra=[self.pg.sample_backends]
+            )
             self.pg.peak_backends = 0
             sql0, pg0 = read_sql(self.sqldir), self.pg.read()
             meter.begin()
@@ -374,10 +472,13 @@ class Bench:
             for client, _ in clients:
                 client.stop(2)
                 self.clients_started.remove(client)
-        server = {"loadavg": loadavg, "processes_cost": processes,
-                  "sql": {k: sql1.get(k, 0) - sql0.get(k, 0) for k in sql1},
-                  "pg": {k: pg1[k] - pg0[k] for k in pg1 if k != "numbackends"},
-                  "pg_peak_backends": self.pg.peak_backends}
+        server = {
+            "loadavg": loadavg,
+            "processes_cost": processes,
+            "sql": {k: sql1.get(k, 0) - sql0.get(k, 0) for k in sql1},
+            "pg": {k: pg1[k] - pg0[k] for k in pg1 if k != "numbackends"},
+            "pg_peak_backends": self.pg.peak_backends,
+        }
         return results, server
 
     # --- the plan ----------------------------------------------------------------------------
@@ -411,7 +512,8 @@ class Bench:
         except RuntimeError as error:
             say(f"   the step broke down: {error}")
             self.broken = getattr(self, "broken", []) + [
-                f"{scenario} {stack.mode} {stack.processes}p {tables}t: {error}"]
+                f"{scenario} {stack.mode} {stack.processes}p {tables}t: {error}"
+            ]
             if not all(s.alive() for s in stack.services):
                 raise
             return False
@@ -422,47 +524,66 @@ class Bench:
         top = max(self.args.bare_tables)
         bound = "≥" if bare == top else ""  # the floor held every step: its capacity is more
         ratio = f"{'≤' if bound and app else ''}{app / bare:.3f}" if bare else "n/a"
-        line = (f"capacity with {processes} Daphne (proxy {self.args.proxy}): app {app} "
-                f"tables{' (no step held)' if not app else ''}, bare {bound}{bare} tables, "
-                f"ratio app/bare {ratio}")
+        line = (
+            f"capacity with {processes} Daphne (proxy {self.args.proxy}): app {app} "
+            f"tables{' (no step held)' if not app else ''}, bare {bound}{bare} tables, "
+            f"ratio app/bare {ratio}"
+        )
         self.ratios = getattr(self, "ratios", []) + [line]
         say(line)
 
     def write(self) -> None:
         out = self.out
-        results = {"machine": machine(), "args": {k: v for k, v in vars(self.args).items()},
-                   "app_dir": str(self.app_dir), "pg_settings": getattr(self.pg, "settings", {}),
-                   "capacity": getattr(self, "ratios", []),
-                   "broken_steps": getattr(self, "broken", []), "steps": self.steps}
+        results = {
+            "machine": machine(),
+            "args": {k: v for k, v in vars(self.args).items()},
+            "app_dir": str(self.app_dir),
+            "pg_settings": getattr(self.pg, "settings", {}),
+            "capacity": getattr(self, "ratios", []),
+            "broken_steps": getattr(self, "broken", []),
+            "steps": self.steps,
+        }
         (out / "results.json").write_text(json.dumps(results, indent=1, default=str))
         if self.steps:
             load_report.plot(self.steps, out / "p99.png")
         table = load_report.markdown(self.steps)
-        (out / "results.md").write_text(table + "\n\n" + "\n".join(getattr(self, "ratios", []))
-                                         + "\n")
+        (out / "results.md").write_text(
+            table + "\n\n" + "\n".join(getattr(self, "ratios", [])) + "\n"
+        )
         print()
         print(table)
         print()
         for line in getattr(self, "ratios", []):
             print(line)
-        print(f"\nwrote {out / 'results.json'}, {out / 'results.md'}, {out / 'p99.png'}; "
-              f"logs in {self.logs}")
+        print(
+            f"\nwrote {out / 'results.json'}, {out / 'results.md'}, {out / 'p99.png'}; "
+            f"logs in {self.logs}"
+        )
 
 
 # --- helpers ---------------------------------------------------------------------------------
 
+
 def nginx_conf(template: str, upstream_ports: list[int], port: int, root: Path) -> str:
     """``deploy/nginx.conf`` with the benchmark's upstreams, listen port and paths."""
     servers = "".join(f"        server 127.0.0.1:{p};\n" for p in upstream_ports)
-    text = re.sub(r"(upstream club414 \{\n)((?:[^}]*\n)*?)(\s*\})",
-                  lambda m: m.group(1) + re.sub(r"^\s*server .*\n", "", m.group(2), flags=re.M)
-                  .replace("least_conn;\n", "least_conn;\n" + servers, 1) + m.group(3), template)
+    text = re.sub(
+        r"(upstream club414 \{\n)((?:[^}]*\n)*?)(\s*\})",
+        lambda m: (
+            m.group(1)
+            + re.sub(r"^\s*server .*\n", "", m.group(2), flags=re.M).replace(
+                "least_conn;\n", "least_conn;\n" + servers, 1
+            )
+            + m.group(3)
+        ),
+        template,
+    )
     text = re.sub(r"^(\s*)listen \[::\].*\n", "", text, flags=re.M)
     text = re.sub(r"^(\s*)listen [^;]*;", rf"\1listen 127.0.0.1:{port};", text, flags=re.M)
-    text = re.sub(r"^(\s*)access_log [^;]*;", rf"\1access_log {root}/access.log;", text,
-                  flags=re.M)
-    text = re.sub(r"^(\s*)error_log [^;]*;", rf"\1error_log {root}/error.log warn;", text,
-                  flags=re.M)
+    text = re.sub(r"^(\s*)access_log [^;]*;", rf"\1access_log {root}/access.log;", text, flags=re.M)
+    text = re.sub(
+        r"^(\s*)error_log [^;]*;", rf"\1error_log {root}/error.log warn;", text, flags=re.M
+    )
     text = re.sub(r"^\s*(user|pid|daemon) [^;]*;\n", "", text, flags=re.M)
     return f"daemon off;\npid {root}/nginx.pid;\n" + text
 
@@ -483,8 +604,9 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 def check_http(port: int) -> None:
     """The lobby answers over HTTP (through nginx when it is in front): the page itself, or —
     nginx here speaks plain HTTP, and production settings want HTTPS — the redirect to it."""
-    request = urllib.request.Request(f"http://127.0.0.1:{port}/",
-                                     headers={"Host": "localhost", "X-Forwarded-Proto": "https"})
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/", headers={"Host": "localhost", "X-Forwarded-Proto": "https"}
+    )
     opener = urllib.request.build_opener(_NoRedirect)
     try:
         with opener.open(request, timeout=30) as response:
@@ -547,9 +669,14 @@ def machine() -> dict:
 
     import psutil
 
-    return {"cpus": os.cpu_count(), "memory_gb": round(psutil.virtual_memory().total / 2**30, 1),
-            "python": platform.python_version(), "platform": platform.platform(),
-            "loadavg_at_end": os.getloadavg(), "when": datetime.now(UTC).isoformat()}
+    return {
+        "cpus": os.cpu_count(),
+        "memory_gb": round(psutil.virtual_memory().total / 2**30, 1),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "loadavg_at_end": os.getloadavg(),
+        "when": datetime.now(UTC).isoformat(),
+    }
 
 
 def say(line: str) -> None:
@@ -561,52 +688,104 @@ def numbers(text: str) -> list[int]:
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--tables", default="1,10,25,50,100,150,200",
-                        help="app steps, tables per step (default %(default)s)")
-    parser.add_argument("--bare-tables", default="1,10,50,100,200,300,400",
-                        help="bare floor steps (default %(default)s)")
-    parser.add_argument("--duration", type=float, default=20.0,
-                        help="seconds of play per step (default %(default)s)")
-    parser.add_argument("--rate", type=float, default=1.0,
-                        help="actions per second per table (default %(default)s)")
-    parser.add_argument("--processes", default="1,2",
-                        help="Daphne process counts to measure, e.g. 1 or 1,2 (default 1,2)")
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--tables",
+        default="1,10,25,50,100,150,200",
+        help="app steps, tables per step (default %(default)s)",
+    )
+    parser.add_argument(
+        "--bare-tables",
+        default="1,10,50,100,200,300,400",
+        help="bare floor steps (default %(default)s)",
+    )
+    parser.add_argument(
+        "--duration",
+        type=float,
+        default=20.0,
+        help="seconds of play per step (default %(default)s)",
+    )
+    parser.add_argument(
+        "--rate", type=float, default=1.0, help="actions per second per table (default %(default)s)"
+    )
+    parser.add_argument(
+        "--processes",
+        default="1,2",
+        help="Daphne process counts to measure, e.g. 1 or 1,2 (default 1,2)",
+    )
     parser.add_argument("--proxy", choices=("none", "nginx"), default="none")
-    parser.add_argument("--spectators", type=int, default=200,
-                        help="spectators of the one-table scenario, 0 to skip (default 200)")
-    parser.add_argument("--rated", type=int, default=100,
-                        help="the rated load in tables; overload runs 1.5x it, 0 to skip")
-    parser.add_argument("--quick", action="store_true",
-                        help="a smoke run in under 2 minutes: " + ", ".join(
-                            f"{k}={v}" for k, v in QUICK.items()))
+    parser.add_argument(
+        "--spectators",
+        type=int,
+        default=200,
+        help="spectators of the one-table scenario, 0 to skip (default 200)",
+    )
+    parser.add_argument(
+        "--rated",
+        type=int,
+        default=100,
+        help="the rated load in tables; overload runs 1.5x it, 0 to skip",
+    )
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="a smoke run in under 2 minutes: " + ", ".join(f"{k}={v}" for k, v in QUICK.items()),
+    )
     parser.add_argument("--out", default=str(REPO_DIR / "var" / "bench-load"))
-    parser.add_argument("--app-dir", default=str(REPO_DIR),
-                        help="the app to run (default: this checkout)")
-    parser.add_argument("--app-rev", default="",
-                        help="run the app at this git revision (git archive into --out)")
-    parser.add_argument("--clients", type=int, default=0,
-                        help="client processes (default: 1 up to 200 sockets, else 2)")
-    parser.add_argument("--heartbeat", type=float, default=5.0,
-                        help="seconds between a page's heartbeats (new protocol; 0: none)")
-    parser.add_argument("--frame-bytes", type=int, default=0,
-                        help="bare frame size (default: the app's mean seat frame)")
-    parser.add_argument("--action-timeout", type=float, default=10.0,
-                        help="an action not seen by every socket after this is lost")
+    parser.add_argument(
+        "--app-dir", default=str(REPO_DIR), help="the app to run (default: this checkout)"
+    )
+    parser.add_argument(
+        "--app-rev", default="", help="run the app at this git revision (git archive into --out)"
+    )
+    parser.add_argument(
+        "--clients",
+        type=int,
+        default=0,
+        help="client processes (default: 1 up to 200 sockets, else 2)",
+    )
+    parser.add_argument(
+        "--heartbeat",
+        type=float,
+        default=5.0,
+        help="seconds between a page's heartbeats (new protocol; 0: none)",
+    )
+    parser.add_argument(
+        "--frame-bytes",
+        type=int,
+        default=0,
+        help="bare frame size (default: the app's mean seat frame)",
+    )
+    parser.add_argument(
+        "--action-timeout",
+        type=float,
+        default=10.0,
+        help="an action not seen by every socket after this is lost",
+    )
     parser.add_argument("--connect-timeout", type=float, default=60.0)
-    parser.add_argument("--settle", type=float, default=2.0,
-                        help="seconds of rest between steps")
-    parser.add_argument("--stop-after", type=int, default=2,
-                        help="stop stepping a setup after this many steps in a row not held "
-                        "(default 2: one noisy step does not end it)")
-    parser.add_argument("--keep-going", action="store_true",
-                        help="run every step, held or not")
+    parser.add_argument("--settle", type=float, default=2.0, help="seconds of rest between steps")
+    parser.add_argument(
+        "--stop-after",
+        type=int,
+        default=2,
+        help="stop stepping a setup after this many steps in a row not held "
+        "(default 2: one noisy step does not end it)",
+    )
+    parser.add_argument("--keep-going", action="store_true", help="run every step, held or not")
     parser.add_argument("--no-beat", dest="beat", action="store_false")
-    parser.add_argument("--no-count-sql", dest="count_sql", action="store_false",
-                        help="run config.asgi:application as is (no statement counts)")
-    parser.add_argument("--name", default="bench",
-                        help="names the run's database (club414_NAME) and Redis namespace (NAME-)")
+    parser.add_argument(
+        "--no-count-sql",
+        dest="count_sql",
+        action="store_false",
+        help="run config.asgi:application as is (no statement counts)",
+    )
+    parser.add_argument(
+        "--name",
+        default="bench",
+        help="names the run's database (club414_NAME) and Redis namespace (NAME-)",
+    )
     parser.add_argument("--keep-db", action="store_true", help="keep the database at the end")
     args = parser.parse_args(argv)
     if args.quick:

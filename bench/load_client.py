@@ -49,7 +49,7 @@ class Stats:
 
     def __init__(self) -> None:
         self.latency: dict[str, list[float]] = defaultdict(list)  # kind -> last-socket ms
-        self.own: dict[str, list[float]] = defaultdict(list)      # kind -> acting-socket ms
+        self.own: dict[str, list[float]] = defaultdict(list)  # kind -> acting-socket ms
         self.frame_bytes: dict[str, list[int]] = defaultdict(list)
         self.counts: Counter = Counter()
         self.refused: Counter = Counter()
@@ -60,11 +60,18 @@ class Stats:
         self.protocols: Counter = Counter()
 
     def as_dict(self) -> dict:
-        return {"latency": self.latency, "own": self.own, "frame_bytes": self.frame_bytes,
-                "counts": dict(self.counts), "refused": dict(self.refused),
-                "closes": {str(k): v for k, v in self.closes.items()},
-                "connect_failures": dict(self.connect_failures), "errors": dict(self.errors),
-                "loop_lag_ms": self.loop_lag, "protocols": dict(self.protocols)}
+        return {
+            "latency": self.latency,
+            "own": self.own,
+            "frame_bytes": self.frame_bytes,
+            "counts": dict(self.counts),
+            "refused": dict(self.refused),
+            "closes": {str(k): v for k, v in self.closes.items()},
+            "connect_failures": dict(self.connect_failures),
+            "errors": dict(self.errors),
+            "loop_lag_ms": self.loop_lag,
+            "protocols": dict(self.protocols),
+        }
 
 
 class Pending:
@@ -105,8 +112,14 @@ class Sock:
         stats = self.run.stats
         try:
             self.ws = await websockets.connect(
-                self.url, additional_headers=self.headers, compression=None,
-                ping_interval=None, open_timeout=timeout, close_timeout=5, max_size=2 ** 23)
+                self.url,
+                additional_headers=self.headers,
+                compression=None,
+                ping_interval=None,
+                open_timeout=timeout,
+                close_timeout=5,
+                max_size=2**23,
+            )
         except InvalidStatus as error:
             stats.connect_failures[f"http {error.response.status_code}"] += 1
             return False
@@ -123,8 +136,9 @@ class Sock:
     async def read(self) -> None:
         try:
             async for message in self.ws:
-                self.on_frame(message if isinstance(message, str) else message.decode(),
-                              time.monotonic())
+                self.on_frame(
+                    message if isinstance(message, str) else message.decode(), time.monotonic()
+                )
         except ConnectionClosed as closed:
             if not self.closing:
                 self.dead = True
@@ -142,8 +156,12 @@ class Sock:
         if frame.kind in ("full", "delta") and frame.version is not None:
             self.protocol = "new" if frame.header else "old"
             pending = self.table.pending
-            if (pending is not None and pending.sock is self and pending.result is None
-                    and frame.version > pending.acted):
+            if (
+                pending is not None
+                and pending.sock is self
+                and pending.result is None
+                and frame.version > pending.acted
+            ):
                 pending.result, pending.own_at = frame.version, now
             if self.apply(frame, now):
                 if self.seat is not None:
@@ -163,16 +181,19 @@ class Sock:
         stats = self.run.stats
         if frame.kind == "full":
             if self.version is not None:
-                mine, theirs = (self.revision or 0, self.version), (frame.revision or 0,
-                                                                     frame.version)
+                mine, theirs = (
+                    (self.revision or 0, self.version),
+                    (frame.revision or 0, frame.version),
+                )
                 if theirs < mine:
                     stats.counts["out-of-order full (dropped)"] += 1
                     return False
                 if theirs == mine:
                     stats.counts["repeated full (same version)"] += 1
                 elif frame.version > self.version + 1:
-                    stats.counts["versions skipped, covered by a full"] += \
+                    stats.counts["versions skipped, covered by a full"] += (
                         frame.version - self.version - 1
+                    )
             self.version, self.revision = frame.version, frame.revision
             self.history.append((frame.version, now))
             return True
@@ -182,8 +203,11 @@ class Sock:
             self.version = frame.version
             self.history.append((frame.version, now))
             return True
-        if self.version is None or frame.base != self.version or (
-                frame.revision is not None and frame.revision != self.revision):
+        if (
+            self.version is None
+            or frame.base != self.version
+            or (frame.revision is not None and frame.revision != self.revision)
+        ):
             if self.version is not None and frame.version <= self.version:
                 stats.counts["duplicate or old delta (dropped)"] += 1
             else:
@@ -417,8 +441,9 @@ class Run:
         for sock in connected:
             self.stats.protocols[sock.protocol or "?"] += 1
         rng = random.Random(self.spec["seed"])
-        tasks = [loop.create_task(t.pace(start, end, random.Random(rng.random())))
-                 for t in self.tables]
+        tasks = [
+            loop.create_task(t.pace(start, end, random.Random(rng.random()))) for t in self.tables
+        ]
         tasks.append(loop.create_task(self.watch_loop(end)))
         every = float(self.spec.get("heartbeat") or 0)
         beats = [loop.create_task(s.heartbeat(every, end)) for s in connected] if every else []
@@ -435,9 +460,14 @@ class Run:
         return self.report(wall, cpu)
 
     def report(self, wall: float, cpu: float) -> dict:
-        return {"sockets": len(self.socks), "tables": len(self.tables), "wall_seconds": wall,
-                "cpu_seconds": cpu, "connect_seconds": getattr(self, "connect_seconds", None),
-                **self.stats.as_dict()}
+        return {
+            "sockets": len(self.socks),
+            "tables": len(self.tables),
+            "wall_seconds": wall,
+            "cpu_seconds": cpu,
+            "connect_seconds": getattr(self, "connect_seconds", None),
+            **self.stats.as_dict(),
+        }
 
 
 def say(line: str) -> None:

@@ -34,10 +34,16 @@ def drop_database(name: str, admin_url: str = ADMIN_URL) -> None:
 def migrate(python: str, app_dir: Path, env: dict) -> None:
     """Migrate the bench database and collect the static files (production settings serve
     the hashed copies, as the README's deploy steps do)."""
-    subprocess.run([python, "manage.py", "migrate", "-v0"], cwd=app_dir, env=env, check=True,
-                   timeout=300)
-    subprocess.run([python, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=app_dir,
-                   env=env, check=True, timeout=300)
+    subprocess.run(
+        [python, "manage.py", "migrate", "-v0"], cwd=app_dir, env=env, check=True, timeout=300
+    )
+    subprocess.run(
+        [python, "manage.py", "collectstatic", "--noinput", "-v0"],
+        cwd=app_dir,
+        env=env,
+        check=True,
+        timeout=300,
+    )
 
 
 def clear_redis(url: str, prefix: str) -> int:
@@ -48,7 +54,7 @@ def clear_redis(url: str, prefix: str) -> int:
     keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
     keys += list(client.scan_iter(match=f"_kombu.binding.{prefix}*", count=1000))
     for start in range(0, len(keys), 500):
-        client.delete(*keys[start:start + 500])
+        client.delete(*keys[start : start + 500])
     client.close()
     return len(keys)
 
@@ -56,42 +62,66 @@ def clear_redis(url: str, prefix: str) -> int:
 class PgStats:
     """Counters of the bench database in ``pg_stat_database`` (PostgreSQL 14+: ``sessions``)."""
 
-    FIELDS = ("numbackends", "xact_commit", "xact_rollback", "sessions", "tup_returned",
-              "tup_fetched", "tup_inserted", "tup_updated", "tup_deleted")
+    FIELDS = (
+        "numbackends",
+        "xact_commit",
+        "xact_rollback",
+        "sessions",
+        "tup_returned",
+        "tup_fetched",
+        "tup_inserted",
+        "tup_updated",
+        "tup_deleted",
+    )
 
     def __init__(self, dbname: str, admin_url: str = ADMIN_URL) -> None:
         self.dbname = dbname
         self.conn = psycopg.connect(admin_url, autocommit=True)
         self.peak_backends = 0
-        self.settings = dict(self.conn.execute(
-            "SELECT name, setting FROM pg_settings WHERE name IN "
-            "('shared_preload_libraries', 'max_connections')").fetchall())
+        self.settings = dict(
+            self.conn.execute(
+                "SELECT name, setting FROM pg_settings WHERE name IN "
+                "('shared_preload_libraries', 'max_connections')"
+            ).fetchall()
+        )
         # pg_stat_statements counts statements server-side, but only when the server preloads
         # it (a restart); with it, the view must exist in the database read from (postgres).
         self.statements = False
         if "pg_stat_statements" in self.settings.get("shared_preload_libraries", ""):
-            self.statements = bool(self.conn.execute(
-                "SELECT 1 FROM pg_extension WHERE extname = 'pg_stat_statements'").fetchone())
-        self.settings["pg_stat_statements"] = "used" if self.statements else (
-            "not used: needs shared_preload_libraries and CREATE EXTENSION in postgres")
+            self.statements = bool(
+                self.conn.execute(
+                    "SELECT 1 FROM pg_extension WHERE extname = 'pg_stat_statements'"
+                ).fetchone()
+            )
+        self.settings["pg_stat_statements"] = (
+            "used"
+            if self.statements
+            else ("not used: needs shared_preload_libraries and CREATE EXTENSION in postgres")
+        )
 
     def read(self) -> dict:
         row = self.conn.execute(
             f"SELECT {', '.join(self.FIELDS)} FROM pg_stat_database WHERE datname = %s",
-            [self.dbname]).fetchone()
+            [self.dbname],
+        ).fetchone()
         data = dict(zip(self.FIELDS, row or [0] * len(self.FIELDS), strict=True))
         if self.statements:
-            data["statement_calls"] = int(self.conn.execute(
-                "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE dbid = "
-                "(SELECT oid FROM pg_database WHERE datname = %s)", [self.dbname]).fetchone()[0])
+            data["statement_calls"] = int(
+                self.conn.execute(
+                    "SELECT coalesce(sum(calls), 0) FROM pg_stat_statements WHERE dbid = "
+                    "(SELECT oid FROM pg_database WHERE datname = %s)",
+                    [self.dbname],
+                ).fetchone()[0]
+            )
         return data
 
     def sample_backends(self) -> None:
         """Connections open to the bench database now (sampled by the Meter's thread)."""
         try:
             with psycopg.connect(ADMIN_URL, autocommit=True) as conn:
-                count = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = %s",
-                                     [self.dbname]).fetchone()[0]
+                count = conn.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", [self.dbname]
+                ).fetchone()[0]
             self.peak_backends = max(self.peak_backends, count)
         except psycopg.Error:
             pass
@@ -140,10 +170,16 @@ class Django:
         tables = []
         for n in range(count):
             four = [users[(4 * n + k) % len(users)] for k in range(4)]
-            table = stewarding.open_table(four[0], name=f"{label} {n + 1}", options=options,
-                                          seats=[(u, "") for u in four], start=True)
-            tables.append({"id": table.pk,
-                           "seats": [{"seat": k, "user": u.pk} for k, u in enumerate(four)]})
+            table = stewarding.open_table(
+                four[0],
+                name=f"{label} {n + 1}",
+                options=options,
+                seats=[(u, "") for u in four],
+                start=True,
+            )
+            tables.append(
+                {"id": table.pk, "seats": [{"seat": k, "user": u.pk} for k, u in enumerate(four)]}
+            )
         return tables
 
     def abandon(self, table_ids: list[int]) -> None:

@@ -35,20 +35,20 @@ FLASH_TEXT = re.compile(r'class="flash-message">\s*(.*?)\s*<button', re.S)
 class Frame:
     """What one received frame says."""
 
-    kind: str                 # full | delta | flash | spectators | other
+    kind: str  # full | delta | flash | spectators | other
     version: int | None = None
     base: int | None = None
     revision: int | None = None
     regions: dict[str, str] = field(default_factory=dict)  # id -> its text (to the next region)
     flash: str = ""
-    header: bool = False      # new protocol: the frame starts with its version header
+    header: bool = False  # new protocol: the frame starts with its version header
 
 
 @dataclass
 class SeatChoices:
     """A seat's options, as the last applied frames showed them (updated region by region)."""
 
-    phase: str = ""           # play | window | tribute | round_over | match_over | ""
+    phase: str = ""  # play | window | tribute | round_over | match_over | ""
     my_turn: bool = False
     hints: list = field(default_factory=list)
     can_pass: bool = False
@@ -65,7 +65,7 @@ def split_regions(text: str) -> dict[str, str]:
         found = ID_ATTR.search(tag.group(0))
         if found:
             end = tags[i + 1].start() if i + 1 < len(tags) else len(text)
-            regions[found.group(1)] = text[tag.start():end]
+            regions[found.group(1)] = text[tag.start() : end]
     return regions
 
 
@@ -79,8 +79,15 @@ def parse(text: str) -> Frame:
         except ValueError:
             fields = {}
         full = bool(fields.get("full", "b" not in fields))
-        return Frame("full" if full else "delta", _int(fields.get("v")), _int(fields.get("b")),
-                     _int(fields.get("r")), regions, _flash(text, regions), header=True)
+        return Frame(
+            "full" if full else "delta",
+            _int(fields.get("v")),
+            _int(fields.get("b")),
+            _int(fields.get("r")),
+            regions,
+            _flash(text, regions),
+            header=True,
+        )
     status = regions.get("status")
     if status is not None:
         version = _int(_attr(STATUS_TAG.search(status).group(0), "data-version"))
@@ -147,14 +154,16 @@ def _int(value) -> int | None:
 
 def _selfcheck() -> None:
     """``python bench/load_frames.py``: the parser on one frame of each protocol."""
-    new = ('<!--frame {"v":42,"b":41,"r":3,"full":false}-->'
-           '<section id="status" data-version="42" data-phase="play" data-turn="2" '
-           'hx-swap-oob="true"></section>'
-           '<div id="hand-actions" hx-swap-oob="true" data-hints="[[&quot;3S&quot;],'
-           '[&quot;9H&quot;,&quot;9C&quot;]]"><button id="pass-button"></button></div>'
-           '<section id="claim-bar" hx-swap-oob="true"><form id="claim-form">'
-           '<input type="hidden" name="cards" value="9H"><input type="hidden" name="cards" '
-           'value="9C"><button name="action" value="hook"></button></form></section>')
+    new = (
+        '<!--frame {"v":42,"b":41,"r":3,"full":false}-->'
+        '<section id="status" data-version="42" data-phase="play" data-turn="2" '
+        'hx-swap-oob="true"></section>'
+        '<div id="hand-actions" hx-swap-oob="true" data-hints="[[&quot;3S&quot;],'
+        '[&quot;9H&quot;,&quot;9C&quot;]]"><button id="pass-button"></button></div>'
+        '<section id="claim-bar" hx-swap-oob="true"><form id="claim-form">'
+        '<input type="hidden" name="cards" value="9H"><input type="hidden" name="cards" '
+        'value="9C"><button name="action" value="hook"></button></form></section>'
+    )
     frame = parse(new)
     assert (frame.kind, frame.version, frame.base, frame.revision) == ("delta", 42, 41, 3)
     choices = SeatChoices()
@@ -162,17 +171,21 @@ def _selfcheck() -> None:
     assert choices.my_turn and choices.phase == "play" and choices.can_pass
     assert choices.hints == [["3S"], ["9H", "9C"]]
     assert choices.claim_open and choices.claim == ("hook", ["9H", "9C"])
-    old = ('<section id="status" class="region status my-turn" data-version="7" '
-           'hx-swap-oob="true"></section><section id="tribute" hx-swap-oob="true">'
-           '<button type="submit" name="card" value="5H" class="card-button"></button>'
-           '</section>')
+    old = (
+        '<section id="status" class="region status my-turn" data-version="7" '
+        'hx-swap-oob="true"></section><section id="tribute" hx-swap-oob="true">'
+        '<button type="submit" name="card" value="5H" class="card-button"></button>'
+        "</section>"
+    )
     frame = parse(old)
     assert (frame.kind, frame.version, frame.header) == ("full", 7, False)
     choices = SeatChoices()
     update_choices(choices, frame, 0)
     assert choices.my_turn and choices.returns == ["5H"]
-    flash = ('<div id="flash" class="flash" hx-swap-oob="innerHTML"><p class="flash-message">'
-             'It is not your turn. <button type="button">×</button></p></div>')
+    flash = (
+        '<div id="flash" class="flash" hx-swap-oob="innerHTML"><p class="flash-message">'
+        'It is not your turn. <button type="button">×</button></p></div>'
+    )
     assert parse(flash).kind == "flash" and parse(flash).flash == "It is not your turn."
     print("load_frames: ok")
 

@@ -56,12 +56,27 @@ class Service:
             return ""
 
 
-def start(role: str, argv: list[str], *, env: dict, cwd: Path, logdir: Path,
-          port: int | None = None, stdin=subprocess.DEVNULL) -> Service:
+def start(
+    role: str,
+    argv: list[str],
+    *,
+    env: dict,
+    cwd: Path,
+    logdir: Path,
+    port: int | None = None,
+    stdin=subprocess.DEVNULL,
+) -> Service:
     log = logdir / f"{role}.log"
     out = open(log, "ab")  # noqa: SIM115 - kept open by the child
-    proc = subprocess.Popen(argv, env=env, cwd=cwd, stdout=out, stderr=subprocess.STDOUT,
-                            stdin=stdin, start_new_session=True)
+    proc = subprocess.Popen(
+        argv,
+        env=env,
+        cwd=cwd,
+        stdout=out,
+        stderr=subprocess.STDOUT,
+        stdin=stdin,
+        start_new_session=True,
+    )
     out.close()
     return Service(role, proc, log, port)
 
@@ -99,6 +114,7 @@ def wait_log(service: Service, text: str, timeout: float = 60.0) -> None:
 
 
 # --- what processes cost -------------------------------------------------------------------------
+
 
 def tree_cpu(pid: int) -> float:
     """CPU seconds of a process, its live descendants and its reaped children."""
@@ -184,16 +200,27 @@ class Meter:
         out = {}
         for role, pids in self.roots.items():
             cpu = sum(tree_cpu(p) for p in pids) - self.cpu0[role]
-            out[role] = {"cpu_seconds": round(cpu, 2), "cpu_percent": round(100 * cpu / wall, 1),
-                         "peak_rss_mb": round(self.peaks[role] / 2 ** 20, 1)}
+            out[role] = {
+                "cpu_seconds": round(cpu, 2),
+                "cpu_percent": round(100 * cpu / wall, 1),
+                "peak_rss_mb": round(self.peaks[role] / 2**20, 1),
+            }
         busy = machine_busy() - self.machine0
-        out["machine"] = {"cpu_seconds": round(busy, 2), "cpu_percent": round(100 * busy / wall, 1),
-                          "cores": psutil.cpu_count()}
+        out["machine"] = {
+            "cpu_seconds": round(busy, 2),
+            "cpu_percent": round(100 * busy / wall, 1),
+            "cores": psutil.cpu_count(),
+        }
         return out
 
 
 def machine_busy() -> float:
     """CPU seconds the whole machine spent on anything but idle and I/O wait, all cores."""
     t = psutil.cpu_times()
-    return sum(t) - t.idle - getattr(t, "iowait", 0.0) - getattr(t, "guest", 0.0) - getattr(
-        t, "guest_nice", 0.0)
+    return (
+        sum(t)
+        - t.idle
+        - getattr(t, "iowait", 0.0)
+        - getattr(t, "guest", 0.0)
+        - getattr(t, "guest_nice", 0.0)
+    )

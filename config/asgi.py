@@ -45,4 +45,3 @@ application = ProtocolTypeRouter(
 from config import heap  # noqa: E402
 
 heap.settle()  # after the routes imported the consumers: full GC passes stay short
-

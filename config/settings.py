@@ -312,7 +312,8 @@ GAMES_MAX_SPECTATORS_PER_TABLE = int(os.environ.get("GAMES_MAX_SPECTATORS_PER_TA
 # Peers believed about the client's address (X-Real-IP, else the last X-Forwarded-For entry):
 # nginx on this host. Comma-separated; any other peer is taken as the client itself.
 GAMES_TRUSTED_PROXIES = [
-    ip.strip() for ip in os.environ.get("GAMES_TRUSTED_PROXIES", "127.0.0.1,::1").split(",")
+    ip.strip()
+    for ip in os.environ.get("GAMES_TRUSTED_PROXIES", "127.0.0.1,::1").split(",")
     if ip.strip()
 ]
 

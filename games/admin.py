@@ -45,8 +45,16 @@ class TableAdmin(admin.ModelAdmin):
     def get_readonly_fields(self, request, obj=None):
         if _open(obj):
             return ("invite_code", "created_at")
-        return ("host", "players", "options", "rated", "status", "spectator_delay",
-                "invite_code", "created_at")
+        return (
+            "host",
+            "players",
+            "options",
+            "rated",
+            "status",
+            "spectator_delay",
+            "invite_code",
+            "created_at",
+        )
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -68,19 +76,46 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 class RoundInline(admin.TabularInline):
     model = Round
     extra = 0
-    fields = ("number", "level", "levels_before", "levels_after", "finish_order", "caught",
-              "winner_team")
+    fields = (
+        "number",
+        "level",
+        "levels_before",
+        "levels_after",
+        "finish_order",
+        "caught",
+        "winner_team",
+    )
     readonly_fields = fields
     can_delete = False
 
 
 @admin.register(Match)
 class MatchAdmin(ReadOnlyAdmin):
-    list_display = ("table", "phase", "round_no", "level_team0", "level_team1", "winner_team",
-                    "version", "started_at")
+    list_display = (
+        "table",
+        "phase",
+        "round_no",
+        "level_team0",
+        "level_team1",
+        "winner_team",
+        "version",
+        "started_at",
+    )
     list_filter = ("phase",)
-    fields = ("table", "public_seed", "phase", "round_no", "level_team0", "level_team1",
-              "version", "deadline", "deadline_kind", "winner_team", "started_at", "finished_at")
+    fields = (
+        "table",
+        "public_seed",
+        "phase",
+        "round_no",
+        "level_team0",
+        "level_team1",
+        "version",
+        "deadline",
+        "deadline_kind",
+        "winner_team",
+        "started_at",
+        "finished_at",
+    )
     readonly_fields = fields
     inlines = [RoundInline]
 

@@ -86,12 +86,15 @@ def live(table_id: int) -> list[Audience]:
         log.warning("audience registry unavailable", exc_info=True)
         return []
     audiences = (Audience.parse(code.decode()) for code in codes)
-    return sorted((a for a in audiences if a is not None),
-                  key=lambda a: (a.seat is None, a.seat or 0, a.language))
+    return sorted(
+        (a for a in audiences if a is not None),
+        key=lambda a: (a.seat is None, a.seat or 0, a.language),
+    )
 
 
-def set_latest(table_id: int, revision: int, version: int,
-               watch_version: int | None = None) -> None:
+def set_latest(
+    table_id: int, revision: int, version: int, watch_version: int | None = None
+) -> None:
     """Remember what the table's last push showed: seats ``version``, spectators
     ``watch_version`` (behind it on a delayed table; None: spectators were not pushed to, so
     what they were last sent stays). Two keys: the spectators' view of a delayed table moves on
@@ -109,8 +112,9 @@ def set_latest(table_id: int, revision: int, version: int,
 def set_latest_watched(table_id: int, revision: int, watch_version: int) -> None:
     """Remember the (revision, version) last pushed to the table's spectators alone."""
     try:
-        redis_store.client().set(_latest_key(table_id, True), f"{revision}:{watch_version}",
-                                 ex=24 * 3600)
+        redis_store.client().set(
+            _latest_key(table_id, True), f"{revision}:{watch_version}", ex=24 * 3600
+        )
     except redis.RedisError:
         log.warning("latest version unavailable", exc_info=True)
 

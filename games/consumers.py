@@ -53,8 +53,9 @@ HEARTBEAT_GRACE_SECONDS = 1.0
 #: The spectator count is refreshed at most this often per table and process (seconds).
 COUNT_REFRESH_SECONDS = 0.5
 
-WRITER_POOL = ThreadPoolExecutor(max_workers=settings.GAMES_SOCKET_THREADS,
-                                 thread_name_prefix="club414-socket")
+WRITER_POOL = ThreadPoolExecutor(
+    max_workers=settings.GAMES_SOCKET_THREADS, thread_name_prefix="club414-socket"
+)
 
 
 def in_pool(function):
@@ -155,12 +156,13 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         await socket_limits.release(getattr(self, "claim", None))
         if self.audience is None:
             return
-        await self.channel_layer.group_discard(notify.table_group(self.table_id),
-                                               self.channel_name)
-        await self.channel_layer.group_discard(audiences.group(self.table_id, self.audience),
-                                               self.channel_name)
-        if self.counted and await in_pool(spectating.leave)(self.table_id, self.channel_name,
-                                                            self.person):
+        await self.channel_layer.group_discard(notify.table_group(self.table_id), self.channel_name)
+        await self.channel_layer.group_discard(
+            audiences.group(self.table_id, self.audience), self.channel_name
+        )
+        if self.counted and await in_pool(spectating.leave)(
+            self.table_id, self.channel_name, self.person
+        ):
             refresh_count_soon(self.table_id)
 
     # --- who this page is -----------------------------------------------------------------
@@ -172,8 +174,11 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
             return False
         if self.user is None or not self.user.is_authenticated:
             return None
-        return (Seat.objects.filter(table_id=self.table_id, user=self.user)
-                .values_list("number", flat=True).first())
+        return (
+            Seat.objects.filter(table_id=self.table_id, user=self.user)
+            .values_list("number", flat=True)
+            .first()
+        )
 
     async def take_audience(self, seat: int | None) -> None:
         """Join the group of ``seat`` (None: the spectators) in this page's language, leaving
@@ -183,10 +188,12 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
             return
         if self.audience is not None:
             await self.channel_layer.group_discard(
-                audiences.group(self.table_id, self.audience), self.channel_name)
+                audiences.group(self.table_id, self.audience), self.channel_name
+            )
         self.audience = audience
-        await self.channel_layer.group_add(audiences.group(self.table_id, audience),
-                                           self.channel_name)
+        await self.channel_layer.group_add(
+            audiences.group(self.table_id, audience), self.channel_name
+        )
         await in_pool(audiences.register)(self.table_id, audience)
         spectator = seat is None
         if spectator != self.counted:
@@ -204,7 +211,8 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
     async def send_snapshot(self) -> None:
         self.last_resync = time.monotonic()
         text, version, revision = await in_pool(push.snapshot)(
-            self.table_id, self.seat, self.user, self.language)
+            self.table_id, self.seat, self.user, self.language
+        )
         if (revision, version) < (self.revision, self.version):
             return  # a newer frame went out while this one was rendered
         self.version, self.revision = version, revision
@@ -316,8 +324,15 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         match, seat, action kind, outcome code and ms (``services.log_action``; no cards)."""
         started = time.perf_counter()
         outcome = await self.apply_or_refuse(payload)
-        services.log_action("socket.answer", self.match_id, self.seat, payload, outcome,
-                            started, table=self.table_id)
+        services.log_action(
+            "socket.answer",
+            self.match_id,
+            self.seat,
+            payload,
+            outcome,
+            started,
+            table=self.table_id,
+        )
 
     async def apply_or_refuse(self, payload: dict | None) -> services.Result | str:
         """Submit the action; a refusal is answered to this page. Returns the Result, or the
@@ -340,16 +355,16 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
 
     def submit(self, payload: dict) -> services.Result | None:
         if self.match_id is None:
-            self.match_id = (Match.objects.filter(table_id=self.table_id)
-                             .values_list("pk", flat=True).first())
+            self.match_id = (
+                Match.objects.filter(table_id=self.table_id).values_list("pk", flat=True).first()
+            )
         if self.match_id is None:
             return None
         return services.submit(self.match_id, self.user, payload)
 
     async def send_flash(self, message: str) -> None:
         with translation.override(self.language):
-            html = render_to_string("games/partials/flash.html",
-                                    {"message": message, "oob": True})
+            html = render_to_string("games/partials/flash.html", {"message": message, "oob": True})
         await self.send(text_data=html)
 
 

@@ -20,8 +20,14 @@ TARGET_LEVELS = ["A", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 _quick_match = lazy(lambda face: gettext("%(level)s (quick match)") % {"level": face}, str)
 
 #: §10 options shown under "Advanced rules"; the rest are shown first.
-ADVANCED_FIELDS = ("two_in_sequences", "joker_hook", "bomb_in_window", "lead_after_out",
-                   "first_lead", "anti_tribute")
+ADVANCED_FIELDS = (
+    "two_in_sequences",
+    "joker_hook",
+    "bomb_in_window",
+    "lead_after_out",
+    "first_lead",
+    "anti_tribute",
+)
 
 
 class CreateTableForm(forms.Form):
@@ -30,51 +36,86 @@ class CreateTableForm(forms.Form):
 
     name = forms.CharField(label=_("Table name"), max_length=80)
     seats = forms.TypedChoiceField(
-        label=_("Seats"), coerce=int, initial=4,
+        label=_("Seats"),
+        coerce=int,
+        initial=4,
         choices=[(n, str(n)) for n in SEAT_COUNTS],
-        help_text=_("Seats alternate teams: seats 1, 3, 5, 7 play seats 2, 4, 6, 8."))
+        help_text=_("Seats alternate teams: seats 1, 3, 5, 7 play seats 2, 4, 6, 8."),
+    )
     target_level = forms.ChoiceField(
-        label=_("Play to level"), initial="A",
+        label=_("Play to level"),
+        initial="A",
         choices=[("A", _("A (a full match)"))]
         + [(face, _quick_match(face)) for face in TARGET_LEVELS[1:]],
-        help_text=_("A quick match is won at this level instead of A."))
+        help_text=_("A quick match is won at this level instead of A."),
+    )
     claim_window_seconds = forms.IntegerField(
-        label=_("Claim window (seconds)"), min_value=0, max_value=10, initial=4,
-        help_text=_("Time to hook or unhook after a single. 0 turns hooking off."))
+        label=_("Claim window (seconds)"),
+        min_value=0,
+        max_value=10,
+        initial=4,
+        help_text=_("Time to hook or unhook after a single. 0 turns hooking off."),
+    )
     turn_seconds = forms.IntegerField(
-        label=_("Turn time (seconds)"), min_value=5, max_value=120, initial=30)
+        label=_("Turn time (seconds)"), min_value=5, max_value=120, initial=30
+    )
     two_position = forms.ChoiceField(
-        label=_("Where 2 ranks"), initial="low",
-        choices=[("low", _("Low: 2 is the lowest card")),
-                 ("high", _("High: 2 ranks above A, below the level card"))])
+        label=_("Where 2 ranks"),
+        initial="low",
+        choices=[
+            ("low", _("Low: 2 is the lowest card")),
+            ("high", _("High: 2 ranks above A, below the level card")),
+        ],
+    )
     bomb_order = forms.ChoiceField(
-        label=_("Highest bomb"), initial="four_one_four_top",
-        choices=[("four_one_four_top", _("4-4-A beats joker bombs")),
-                 ("jokers_top", _("Joker bombs beat 4-4-A"))])
-    two_in_sequences = forms.BooleanField(
-        label=_("2 may start a straight (2-3-4)"), required=False)
+        label=_("Highest bomb"),
+        initial="four_one_four_top",
+        choices=[
+            ("four_one_four_top", _("4-4-A beats joker bombs")),
+            ("jokers_top", _("Joker bombs beat 4-4-A")),
+        ],
+    )
+    two_in_sequences = forms.BooleanField(label=_("2 may start a straight (2-3-4)"), required=False)
     joker_hook = forms.BooleanField(
-        label=_("Jokers can be hooked by two jokers of the same colour"), required=False)
+        label=_("Jokers can be hooked by two jokers of the same colour"), required=False
+    )
     bomb_in_window = forms.BooleanField(
-        label=_("A bomb may be played during a claim window"), required=False)
+        label=_("A bomb may be played during a claim window"), required=False
+    )
     lead_after_out = forms.ChoiceField(
-        label=_("When the trick winner is out, the lead goes to"), initial="teammate",
-        choices=[("teammate", _("their teammate")), ("next_player", _("the next player"))])
+        label=_("When the trick winner is out, the lead goes to"),
+        initial="teammate",
+        choices=[("teammate", _("their teammate")), ("next_player", _("the next player"))],
+    )
     first_lead = forms.ChoiceField(
-        label=_("After tribute, the first lead goes to"), initial="top_payer",
-        choices=[("top_payer", _("the payer of the highest tribute")),
-                 ("top_finisher", _("the first finisher"))])
+        label=_("After tribute, the first lead goes to"),
+        initial="top_payer",
+        choices=[
+            ("top_payer", _("the payer of the highest tribute")),
+            ("top_finisher", _("the first finisher")),
+        ],
+    )
     anti_tribute = forms.BooleanField(
-        label=_("No tribute when the payers hold every red joker"), required=False)
+        label=_("No tribute when the payers hold every red joker"), required=False
+    )
     rated = forms.BooleanField(label=_("Rated"), required=False)
     visibility = forms.ChoiceField(
-        label=_("Who can find it"), choices=Table.Visibility.choices,
+        label=_("Who can find it"),
+        choices=Table.Visibility.choices,
         initial=Table.Visibility.PUBLIC,
-        help_text=_("A private table is not listed; share its invite link."))
+        help_text=_("A private table is not listed; share its invite link."),
+    )
     spectator_delay = forms.IntegerField(
-        label=_("Spectator delay (plays)"), min_value=0, max_value=50, initial=0, required=False,
-        help_text=_("Spectators see the table this many plays late, so nobody watching can tell "
-                    "a player what is happening now. Players always see it live."))
+        label=_("Spectator delay (plays)"),
+        min_value=0,
+        max_value=50,
+        initial=0,
+        required=False,
+        help_text=_(
+            "Spectators see the table this many plays late, so nobody watching can tell "
+            "a player what is happening now. Players always see it live."
+        ),
+    )
 
     def options(self) -> dict:
         """The §10 options dict of a valid form."""

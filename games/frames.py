@@ -87,14 +87,20 @@ def region_keys(context: dict) -> dict[str, object]:
     phase = context.get("phase")
     return {
         "seats": (context["is_open"], context["invite_path"], context["table"].players),
-        "trick": (context.get("trick"), not context.get("trick") and phase == "play"
-                  and context.get("turn_name")),
+        "trick": (
+            context.get("trick"),
+            not context.get("trick") and phase == "play" and context.get("turn_name"),
+        ),
         "claim_bar": (window, context.get("claim"), context["me"]),
         "tribute": (phase == "tribute", context.get("tributes"), context.get("returns")),
         "result": (context.get("result"), context.get("match_over"), context.get("levels")),
         "hand": (context["me"], context.get("hand")),
-        "hand_actions": (context.get("hand_size"), phase in ("play", "window"),
-                         context.get("hints"), context.get("can_pass")),
+        "hand_actions": (
+            context.get("hand_size"),
+            phase in ("play", "window"),
+            context.get("hints"),
+            context.get("can_pass"),
+        ),
     }
 
 
@@ -108,11 +114,22 @@ def full(context: dict, revision: int) -> str:
     """Every region for one viewer (first connect, reconnect, resync, seat changes)."""
     version = context.get("version") or 0
     return header(version, revision) + render_to_string(
-        ALL_REGIONS_TEMPLATE, {**context, "oob": True})
+        ALL_REGIONS_TEMPLATE, {**context, "oob": True}
+    )
 
 
-def delta(table, match, seats, old, new, events, seat: int | None, revision: int,
-          delay: int = 0, renders: Renders | None = None) -> str:
+def delta(
+    table,
+    match,
+    seats,
+    old,
+    new,
+    events,
+    seat: int | None,
+    revision: int,
+    delay: int = 0,
+    renders: Renders | None = None,
+) -> str:
     """The frame that takes one audience's page from ``old`` to ``new`` (consecutive versions).
 
     ``events`` are the engine's events of the move between them, shown through
@@ -128,13 +145,18 @@ def delta(table, match, seats, old, new, events, seat: int | None, revision: int
     _remember(_summary_key(table, match, new, seat, delay), now)
     old_keys, new_keys = dict(before.regions), dict(now.regions)
     context = {**after, "oob": True}
-    parts = [header(new.version, revision, base=old.version),
-             renders.render(STATUS_TEMPLATE, (new.version, delay, after["my_turn"]), context)]
+    parts = [
+        header(new.version, revision, base=old.version),
+        renders.render(STATUS_TEMPLATE, (new.version, delay, after["my_turn"]), context),
+    ]
     whole_hand = False  # the hand region, which holds its buttons, went out whole
     for name, template in DELTA_REGIONS.items():
         if name == "seats":
-            parts.extend(_seat_changes(before, now, old_keys[name] != new_keys[name],
-                                       after, context, renders))
+            parts.extend(
+                _seat_changes(
+                    before, now, old_keys[name] != new_keys[name], after, context, renders
+                )
+            )
         elif name == "hand" and old_keys[name] != new_keys[name]:
             text, whole_hand = _hand_change(before, now, after, context, renders)
             parts.append(text)
@@ -202,14 +224,16 @@ def _summary_at(table, match, seats, state, seat: int | None, delay: int) -> Sum
         kept = _recent.get(key)
     if kept is not None:
         return Summary._make(kept)
-    summary = summarize(table_context(table, match, state, seat, seats=seats, recent_moves=[],
-                                      delay=delay))
+    summary = summarize(
+        table_context(table, match, state, seat, seats=seats, recent_moves=[], delay=delay)
+    )
     _remember(key, summary)
     return summary
 
 
-def _seat_changes(before: Summary, now: Summary, whole: bool, after: dict, context: dict,
-                  renders: Renders) -> list[str]:
+def _seat_changes(
+    before: Summary, now: Summary, whole: bool, after: dict, context: dict, renders: Renders
+) -> list[str]:
     """The seats region when its frame changed, else each seat whose row changed."""
     if whole or len(before.seats) != len(now.seats):
         key = (region_keys(after)["seats"], now.seats)
@@ -217,32 +241,41 @@ def _seat_changes(before: Summary, now: Summary, whole: bool, after: dict, conte
     changed = []
     for old_key, new_key, row in zip(before.seats, now.seats, after["seats"], strict=True):
         if old_key != new_key:
-            changed.append(renders.render(SEAT_TEMPLATE, new_key,
-                                          {**context, "s": row, "seat_oob": True}))
+            changed.append(
+                renders.render(SEAT_TEMPLATE, new_key, {**context, "s": row, "seat_oob": True})
+            )
     return changed
 
 
-def _trick_change(before: Summary, now: Summary, after: dict, context: dict,
-                  renders: Renders) -> str:
+def _trick_change(
+    before: Summary, now: Summary, after: dict, context: dict, renders: Renders
+) -> str:
     """The trick region, or — when the trick only grew — its new entries appended."""
     old = before.trick
-    if old and len(now.trick) > len(old) and now.trick[:len(old)] == old:
-        entries = after["trick"][len(old):]
-        return renders.render(TRICK_APPEND_TEMPLATE, now.trick[len(old):],
-                              {**context, "entries": entries})
+    if old and len(now.trick) > len(old) and now.trick[: len(old)] == old:
+        entries = after["trick"][len(old) :]
+        return renders.render(
+            TRICK_APPEND_TEMPLATE, now.trick[len(old) :], {**context, "entries": entries}
+        )
     return renders.render(DELTA_REGIONS["trick"], dict(now.regions)["trick"], context)
 
 
-def _hand_change(before: Summary, now: Summary, after: dict, context: dict,
-                 renders: Renders) -> tuple[str, bool]:
+def _hand_change(
+    before: Summary, now: Summary, after: dict, context: dict, renders: Renders
+) -> tuple[str, bool]:
     """The hand region (and True), or — when the seat only lost cards within a round — the
     removal of those cards' inputs and labels (the copies with the highest numbers, as a fresh
     render numbers the ones left) and of the ranks left empty (and False)."""
     old, new = before.slots, now.slots
-    if before.me is None or not new or not set(new) < set(old) or \
-            before.round_level != now.round_level:
-        return renders.render(DELTA_REGIONS["hand"], (now.me, dict(now.regions)["hand"]),
-                              context), True
+    if (
+        before.me is None
+        or not new
+        or not set(new) < set(old)
+        or before.round_level != now.round_level
+    ):
+        return renders.render(
+            DELTA_REGIONS["hand"], (now.me, dict(now.regions)["hand"]), context
+        ), True
     gone_ranks = {face for face, _slot in old} - {face for face, _slot in new}
     ids = [f"rank-{face}" for face in sorted(gone_ranks)]
     for face, slot in sorted(set(old) - set(new)):

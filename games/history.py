@@ -40,6 +40,7 @@ def is_finished(match: Match, seat: int | None = None) -> bool:
 
 # --- names and lines ----------------------------------------------------------------------------
 
+
 def seat_name(seat: Seat) -> str:
     if seat.user_id:
         return seat.user.username
@@ -50,10 +51,17 @@ def seat_name(seat: Seat) -> str:
 
 def players(table: Table) -> list[dict]:
     """Who sits where: seat, team (§0: seat mod 2), name, and whether an AI plays the seat."""
-    return [{"seat": s.number, "team": s.team, "name": seat_name(s),
-             "username": s.user.username if s.user_id else None,
-             "ai_policy": s.ai_policy, "policy_label": s.get_ai_policy_display()}
-            for s in table.seats.select_related("user").order_by("number")]
+    return [
+        {
+            "seat": s.number,
+            "team": s.team,
+            "name": seat_name(s),
+            "username": s.user.username if s.user_id else None,
+            "ai_policy": s.ai_policy,
+            "policy_label": s.get_ai_policy_display(),
+        }
+        for s in table.seats.select_related("user").order_by("number")
+    ]
 
 
 def card_text(code: str) -> str:
@@ -70,11 +78,15 @@ def describe(event: dict, names: dict, reveal: bool) -> str:
     if kind == "answer" and reveal:
         if event.get("cards"):
             return _("%(who)s claimed with %(cards)s") % {
-                "who": who, "cards": " ".join(card_text(c) for c in event["cards"])}
+                "who": who,
+                "cards": " ".join(card_text(c) for c in event["cards"]),
+            }
         return _("%(who)s passed the claim window") % {"who": who}
     if kind == "outranked":
         return _("%(who)s's claim was outranked by %(by)s") % {
-            "who": who, "by": names.get(event.get("by"), "")}
+            "who": who,
+            "by": names.get(event.get("by"), ""),
+        }
     return describe_event(event, names)
 
 
@@ -90,6 +102,7 @@ def move_lines(move: Move, names: dict, reveal: bool) -> list[str]:
 
 
 # --- what the viewer may see --------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Cut:
@@ -112,6 +125,7 @@ def visible_cut(match: Match, seat: int | None) -> Cut:
 
 
 # --- rounds -------------------------------------------------------------------------------------
+
 
 def rounds(match: Match, cut: Cut, names: dict) -> list[dict]:
     """Each round the viewer may see: level, levels before and after, dealer, leader, finish
@@ -139,14 +153,25 @@ def rounds(match: Match, cut: Cut, names: dict) -> list[dict]:
             levels_after = rnd.levels_after
             paid = tributes[rnd.number]
             ended_at = rnd.ended_at
-        rows.append({
-            "number": rnd.number, "level": rnd.level, "levels_before": list(rnd.levels_before),
-            "levels_after": levels_after, "dealer": rnd.dealer, "leader": rnd.leader,
-            "finish_order": finish, "caught": caught, "winner_team": winner,
-            "tributes": [{"payer": p, "receiver": r, "card": c, "returned": back}
-                         for p, r, c, back in paid],
-            "started_at": rnd.started_at, "ended_at": ended_at,
-        })
+        rows.append(
+            {
+                "number": rnd.number,
+                "level": rnd.level,
+                "levels_before": list(rnd.levels_before),
+                "levels_after": levels_after,
+                "dealer": rnd.dealer,
+                "leader": rnd.leader,
+                "finish_order": finish,
+                "caught": caught,
+                "winner_team": winner,
+                "tributes": [
+                    {"payer": p, "receiver": r, "card": c, "returned": back}
+                    for p, r, c, back in paid
+                ],
+                "started_at": rnd.started_at,
+                "ended_at": ended_at,
+            }
+        )
     return rows
 
 
@@ -154,8 +179,12 @@ def round_starts(match: Match, upto: int | None = None) -> dict[int, int]:
     """The version at which each round starts: 0 for round 1, and for round r the move that
     dealt it (the last move logged in round r - 1, ``NextRound``)."""
     starts = {1: 0}
-    last = (Move.objects.filter(match=match).values("round_no").annotate(last=Max("seq"))
-            .values_list("round_no", "last"))
+    last = (
+        Move.objects.filter(match=match)
+        .values("round_no")
+        .annotate(last=Max("seq"))
+        .values_list("round_no", "last")
+    )
     for round_no, seq in last:
         if upto is None or seq <= upto:
             starts[round_no + 1] = seq
@@ -163,6 +192,7 @@ def round_starts(match: Match, upto: int | None = None) -> dict[int, int]:
 
 
 # --- the record page ----------------------------------------------------------------------------
+
 
 def record_context(match: Match, seat: int | None) -> dict:
     """Everything the record page shows to a viewer at ``seat`` (None: no seat)."""
@@ -176,33 +206,57 @@ def record_context(match: Match, seat: int | None) -> dict:
 
     round_rows = []
     for r in rounds(match, cut, names):
-        round_rows.append({
-            **r, "level": level(r["level"]),
-            "levels_before": [level(x) for x in r["levels_before"]],
-            "levels_after": [level(x) for x in r["levels_after"]] if r["levels_after"] else None,
-            "dealer": names.get(r["dealer"], ""), "leader": names.get(r["leader"], ""),
-            "finish_order": [names[s] for s in r["finish_order"]],
-            "caught": [names[s] for s in r["caught"]],
-            "tributes": [{"payer": names[t["payer"]], "receiver": names[t["receiver"]],
-                          "card": card_text(t["card"]),
-                          "returned": card_text(t["returned"]) if t["returned"] else None}
-                         for t in r["tributes"]],
-        })
-    moves = [{"seq": m.seq, "round_no": m.round_no, "time": m.created_at,
-              "who": names[m.seat] if m.seat is not None else _("the clock"),
-              "lines": move_lines(m, names, cut.reveal)}
-             for m in Move.objects.filter(match=match, seq__lte=cut.version).order_by("seq")]
+        round_rows.append(
+            {
+                **r,
+                "level": level(r["level"]),
+                "levels_before": [level(x) for x in r["levels_before"]],
+                "levels_after": [level(x) for x in r["levels_after"]]
+                if r["levels_after"]
+                else None,
+                "dealer": names.get(r["dealer"], ""),
+                "leader": names.get(r["leader"], ""),
+                "finish_order": [names[s] for s in r["finish_order"]],
+                "caught": [names[s] for s in r["caught"]],
+                "tributes": [
+                    {
+                        "payer": names[t["payer"]],
+                        "receiver": names[t["receiver"]],
+                        "card": card_text(t["card"]),
+                        "returned": card_text(t["returned"]) if t["returned"] else None,
+                    }
+                    for t in r["tributes"]
+                ],
+            }
+        )
+    moves = [
+        {
+            "seq": m.seq,
+            "round_no": m.round_no,
+            "time": m.created_at,
+            "who": names[m.seat] if m.seat is not None else _("the clock"),
+            "lines": move_lines(m, names, cut.reveal),
+        }
+        for m in Move.objects.filter(match=match, seq__lte=cut.version).order_by("seq")
+    ]
     options = replay.match_options(match).to_dict()
     return {
-        "match": match, "table": table, "players": people, "rounds": round_rows,
-        "moves": moves, "options": sorted(options.items()), "finished": cut.reveal,
-        "delay": cut.delay, "shown_version": cut.version,
+        "match": match,
+        "table": table,
+        "players": people,
+        "rounds": round_rows,
+        "moves": moves,
+        "options": sorted(options.items()),
+        "finished": cut.reveal,
+        "delay": cut.delay,
+        "shown_version": cut.version,
         "final_levels": [face_name(match.level_team0), face_name(match.level_team1)],
         "stopped": table.status == Table.Status.ABANDONED and not cut.reveal,
     }
 
 
 # --- the JSON export (docs/MATCH_FORMAT.md) -----------------------------------------------------
+
 
 def _iso(value) -> str | None:
     return value.isoformat() if value is not None else None
@@ -223,43 +277,73 @@ def export(match: Match) -> dict:
     for move, state in replay.replay_all(match):
         if move.action.get("type") == "next_round":
             start_hands[state.round_no] = [list(h) for h in state.hands]
-        moves.append({"seq": move.seq, "round": move.round_no,
-                      "time": _iso(move.created_at), "seat": move.seat,
-                      "action": move.action, "events": move.events})
+        moves.append(
+            {
+                "seq": move.seq,
+                "round": move.round_no,
+                "time": _iso(move.created_at),
+                "seat": move.seat,
+                "action": move.action,
+                "events": move.events,
+            }
+        )
     round_rows = []
     for r in rounds(match, cut, names):
         number = r["number"]
         last = [m["seq"] for m in moves if m["round"] == number]
-        round_rows.append({
-            "number": number, "level": face_name(r["level"]),
-            "levels_before": [face_name(x) for x in r["levels_before"]],
-            "levels_after": [face_name(x) for x in r["levels_after"]]
-            if r["levels_after"] else None,
-            "dealer": r["dealer"], "leader": r["leader"],
-            "finish_order": list(r["finish_order"]), "caught": list(r["caught"]),
-            "winner_team": r["winner_team"],
-            "started_at": _iso(r["started_at"]), "ended_at": _iso(r["ended_at"]),
-            "first_move": last[0] if last else None, "last_move": last[-1] if last else None,
-            "hands": start_hands.get(number),
-            "tributes": r["tributes"],
-        })
+        round_rows.append(
+            {
+                "number": number,
+                "level": face_name(r["level"]),
+                "levels_before": [face_name(x) for x in r["levels_before"]],
+                "levels_after": [face_name(x) for x in r["levels_after"]]
+                if r["levels_after"]
+                else None,
+                "dealer": r["dealer"],
+                "leader": r["leader"],
+                "finish_order": list(r["finish_order"]),
+                "caught": list(r["caught"]),
+                "winner_team": r["winner_team"],
+                "started_at": _iso(r["started_at"]),
+                "ended_at": _iso(r["ended_at"]),
+                "first_move": last[0] if last else None,
+                "last_move": last[-1] if last else None,
+                "hands": start_hands.get(number),
+                "tributes": r["tributes"],
+            }
+        )
     return {
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
         "exported_at": _iso(timezone.now()),
         "match": {
-            "id": match.pk, "seed": match.seed,
-            "table": {"id": table.pk, "name": table.name, "rated": table.rated,
-                      "visibility": table.visibility, "spectator_delay": table.spectator_delay},
-            "started_at": _iso(match.started_at), "finished_at": _iso(match.finished_at),
+            "id": match.pk,
+            "seed": match.seed,
+            "table": {
+                "id": table.pk,
+                "name": table.name,
+                "rated": table.rated,
+                "visibility": table.visibility,
+                "spectator_delay": table.spectator_delay,
+            },
+            "started_at": _iso(match.started_at),
+            "finished_at": _iso(match.finished_at),
             "winner_team": match.winner_team,
             "final_levels": [face_name(match.level_team0), face_name(match.level_team1)],
-            "final_version": match.version, "rounds_played": match.round_no,
+            "final_version": match.version,
+            "rounds_played": match.round_no,
         },
         "options": replay.match_options(match).to_dict(),
-        "players": [{"seat": p["seat"], "team": p["team"], "name": p["name"],
-                     "user": p["username"], "ai_policy": p["ai_policy"] or None}
-                    for p in players(table)],
+        "players": [
+            {
+                "seat": p["seat"],
+                "team": p["team"],
+                "name": p["name"],
+                "user": p["username"],
+                "ai_policy": p["ai_policy"] or None,
+            }
+            for p in players(table)
+        ],
         "rounds": round_rows,
         "moves": moves,
     }

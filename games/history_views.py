@@ -29,16 +29,23 @@ def _watchable_match(request: HttpRequest, match_id: int) -> Match:
 def _seat_of(request: HttpRequest, match: Match) -> int | None:
     if not request.user.is_authenticated:
         return None
-    return (Seat.objects.filter(table=match.table, user=request.user)
-            .values_list("number", flat=True).first())
+    return (
+        Seat.objects.filter(table=match.table, user=request.user)
+        .values_list("number", flat=True)
+        .first()
+    )
 
 
 def _not_finished_message(match: Match) -> str:
     if match.table.status == match.table.Status.ABANDONED:
-        return _("This match was stopped before its end, so its hands stay private: it has no "
-                 "replay and no export.")
-    return _("This match is still being played. Its replay and its export open when it ends; "
-             "until then you can watch it live or read its record.")
+        return _(
+            "This match was stopped before its end, so its hands stay private: it has no "
+            "replay and no export."
+        )
+    return _(
+        "This match is still being played. Its replay and its export open when it ends; "
+        "until then you can watch it live or read its record."
+    )
 
 
 @require_GET
@@ -55,14 +62,16 @@ def match_export(request: HttpRequest, match_id: int) -> HttpResponse:
     """The finished match as docs/MATCH_FORMAT.md describes; 409 with a message otherwise."""
     match = _watchable_match(request, match_id)
     if not history.is_finished(match, _seat_of(request, match)):
-        return JsonResponse({"error": "match_not_finished",
-                             "message": _not_finished_message(match)}, status=409)
+        return JsonResponse(
+            {"error": "match_not_finished", "message": _not_finished_message(match)}, status=409
+        )
     response = JsonResponse(history.export(match), json_dumps_params={"indent": 1})
     response["Content-Disposition"] = f'inline; filename="414-match-{match.pk}.json"'
     return response
 
 
 # --- replay -------------------------------------------------------------------------------------
+
 
 def _step(request: HttpRequest, last: int) -> int:
     try:
@@ -86,34 +95,57 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     table), or with every hand (``seat=all``, the default). Finished matches only."""
     match = _watchable_match(request, match_id)
     if not history.is_finished(match, _seat_of(request, match)):
-        return render(request, "games/replay_refused.html", {
-            "match": match, "table": match.table,
-            "message": _not_finished_message(match)}, status=409)
+        return render(
+            request,
+            "games/replay_refused.html",
+            {"match": match, "table": match.table, "message": _not_finished_message(match)},
+            status=409,
+        )
     table = match.table
     step = _step(request, match.version)
     shown = _seat_choice(request, table.players)
     try:
         state = replay.state_at(match, step)
     except replay.ReplayError as e:
-        return render(request, "games/replay_refused.html", {
-            "match": match, "table": table,
-            "message": _("This match's moves do not replay (%(error)s).") % {"error": e}},
-            status=500)
+        return render(
+            request,
+            "games/replay_refused.html",
+            {
+                "match": match,
+                "table": table,
+                "message": _("This match's moves do not replay (%(error)s).") % {"error": e},
+            },
+            status=500,
+        )
     context = table_context(table, match, state, None, request.user)
     people = history.players(table)
     names = {p["seat"]: p["name"] for p in people}
     seats = range(table.players) if shown is None else [shown]
     context.update(
-        step=step, last=match.version, shown_seat=shown,
-        seat_param="all" if shown is None else str(shown), players=people,
-        hands=[{"seat": s, "name": names[s], "team": s % 2,
+        step=step,
+        last=match.version,
+        shown_seat=shown,
+        seat_param="all" if shown is None else str(shown),
+        players=people,
+        hands=[
+            {
+                "seat": s,
+                "name": names[s],
+                "team": s % 2,
                 "groups": hand_groups(state.hands[s], state.level, state.options),
-                "count": len(state.hands[s])} for s in seats],
+                "count": len(state.hands[s]),
+            }
+            for s in seats
+        ],
         log=_replay_log(match, step, names),
         current=_move_at(match, step, names),
         rounds_nav=sorted(history.round_starts(match).items()),
-        nav={"first": 0, "prev": max(0, step - 1), "next": min(match.version, step + 1),
-             "last": match.version},
+        nav={
+            "first": 0,
+            "prev": max(0, step - 1),
+            "next": min(match.version, step + 1),
+            "last": match.version,
+        },
     )
     template = "games/partials/replay_board.html" if request.htmx else "games/replay.html"
     return render(request, template, context)
@@ -131,9 +163,13 @@ def _move_at(match: Match, step: int, names: dict) -> dict | None:
     move = Move.objects.filter(match=match, seq=step).first()
     if move is None:
         return None
-    return {"seq": move.seq, "round_no": move.round_no, "time": move.created_at,
-            "who": names[move.seat] if move.seat is not None else _("the clock"),
-            "lines": history.move_lines(move, names, reveal=True)}
+    return {
+        "seq": move.seq,
+        "round_no": move.round_no,
+        "time": move.created_at,
+        "who": names[move.seat] if move.seat is not None else _("the clock"),
+        "lines": history.move_lines(move, names, reveal=True),
+    }
 
 
 # --- a player's matches -------------------------------------------------------------------------
@@ -146,30 +182,42 @@ def player_matches(request: HttpRequest, username: str) -> HttpResponse:
     """Every match ``username`` had a seat in, newest first, with its result and links to its
     record and replay. Private tables the viewer may not watch are left out."""
     player = get_object_or_404(get_user_model(), username=username, is_active=True)
-    seats = (Seat.objects.filter(user=player, table__match__isnull=False)
-             .filter(access.watchable_q(request.user, request.session, prefix="table__"))
-             .select_related("table", "table__match", "table__match__delayed")
-             .order_by("-table__match__started_at"))
+    seats = (
+        Seat.objects.filter(user=player, table__match__isnull=False)
+        .filter(access.watchable_q(request.user, request.session, prefix="table__"))
+        .select_related("table", "table__match", "table__match__delayed")
+        .order_by("-table__match__started_at")
+    )
     page = Paginator(seats, MATCHES_PER_PAGE).get_page(request.GET.get("page"))
     mine = set()
     if request.user.is_authenticated:
-        mine = set(Seat.objects.filter(user=request.user, table__in=[s.table_id for s in page])
-                   .values_list("table_id", flat=True))
+        mine = set(
+            Seat.objects.filter(
+                user=request.user, table__in=[s.table_id for s in page]
+            ).values_list("table_id", flat=True)
+        )
     rows = []
     for seat in page:
         table, match = seat.table, seat.table.match
         people = history.players(table)
         # Someone not seated at a delayed table sees its round and result as spectators do.
         seen = delay.seen_by(table, match, seated=table.pk in mine)
-        rows.append({
-            "table": table, "match": match, "seat": seat.number, "team": seat.team,
-            "partners": [p["name"] for p in people
-                         if p["team"] == seat.team and p["seat"] != seat.number],
-            "opponents": [p["name"] for p in people if p["team"] != seat.team],
-            "finished": seen.over,
-            "stopped": table.status == table.Status.ABANDONED,
-            "won": seen.winner_team == seat.team,
-            "round_no": seen.round_no,
-        })
-    return render(request, "games/player_matches.html",
-                  {"player": player, "page": page, "rows": rows})
+        rows.append(
+            {
+                "table": table,
+                "match": match,
+                "seat": seat.number,
+                "team": seat.team,
+                "partners": [
+                    p["name"] for p in people if p["team"] == seat.team and p["seat"] != seat.number
+                ],
+                "opponents": [p["name"] for p in people if p["team"] != seat.team],
+                "finished": seen.over,
+                "stopped": table.status == table.Status.ABANDONED,
+                "won": seen.winner_team == seat.team,
+                "round_no": seen.round_no,
+            }
+        )
+    return render(
+        request, "games/player_matches.html", {"player": player, "page": page, "rows": rows}
+    )

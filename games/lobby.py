@@ -38,8 +38,9 @@ def options_summary(table: Table) -> list[str]:
     target = options.to_dict()["target_level"]
     parts = [_("to A") if target == "A" else _("quick match to %(level)s") % {"level": target}]
     if options.hooking:
-        parts.append(_("claim window %(seconds)s s") % {"seconds": _number(
-            options.claim_window_seconds)})
+        parts.append(
+            _("claim window %(seconds)s s") % {"seconds": _number(options.claim_window_seconds)}
+        )
     else:
         parts.append(_("no hooking"))
     parts.append(_("turn %(seconds)s s") % {"seconds": _number(options.turn_seconds)})
@@ -67,11 +68,14 @@ def _progress(table: Table, seated: bool = False) -> str:
     if seen.over:
         return ""
     return _("round %(round)s · levels %(team1)s / %(team2)s") % {
-        "round": seen.round_no, "team1": face_name(seen.levels[0]),
-        "team2": face_name(seen.levels[1])}
+        "round": seen.round_no,
+        "team1": face_name(seen.levels[0]),
+        "team2": face_name(seen.levels[1]),
+    }
 
 
 # --- loading (the only queries) ------------------------------------------------------------------
+
 
 class _Seat(NamedTuple):
     """What a lobby row needs of a seat. A tuple: building a Seat and a User model for each of
@@ -100,8 +104,11 @@ def _with_seats(*lists: list[Table]) -> None:
     if not tables:
         return
     by_table: dict[int, list[_Seat]] = {table.pk: [] for table in tables}
-    seats = (Seat.objects.filter(table_id__in=by_table).order_by("table_id", "number")
-             .values_list("table_id", "number", "user_id", "ai_policy", "user__username"))
+    seats = (
+        Seat.objects.filter(table_id__in=by_table)
+        .order_by("table_id", "number")
+        .values_list("table_id", "number", "user_id", "ai_policy", "user__username")
+    )
     for table_id, *seat in seats:
         by_table[table_id].append(_Seat(*seat))
     for table in tables:
@@ -111,8 +118,12 @@ def _with_seats(*lists: list[Table]) -> None:
 def _still_watched() -> Q:
     """Finished matches that are still live for their spectators: a delayed table's view has
     not reached the end yet (``games.delay``)."""
-    return Q(status=Table.Status.FINISHED, spectator_delay__gt=0, match__delayed__isnull=False,
-             match__delayed__winner_team__isnull=True)
+    return Q(
+        status=Table.Status.FINISHED,
+        spectator_delay__gt=0,
+        match__delayed__isnull=False,
+        match__delayed__winner_team__isnull=True,
+    )
 
 
 def _load_public() -> dict[str, list[Table]]:
@@ -133,14 +144,17 @@ def _load_public() -> dict[str, list[Table]]:
     # What an anonymous viewer may watch (``games.access``): public tables, less the fixtures
     # of invite-only leagues and the pairings of hidden tournaments. The same for everyone.
     public = _listed().visible_to(None)
-    ended = list(public.filter(status=Table.Status.FINISHED, match__finished_at__isnull=False,
-                               match__winner_team__isnull=False)
-                 .order_by("-match__finished_at")[:FINISHED_LENGTH + STILL_WATCHED_MAX])
+    ended = list(
+        public.filter(
+            status=Table.Status.FINISHED,
+            match__finished_at__isnull=False,
+            match__winner_team__isnull=False,
+        ).order_by("-match__finished_at")[: FINISHED_LENGTH + STILL_WATCHED_MAX]
+    )
     watched = [t for t in ended if not delay.view_over(t, t.match)]
     live = list(public.filter(status=Table.Status.PLAYING).order_by("-created_at")[:LIST_LENGTH])
     loaded = {
-        "open": list(public.filter(status=Table.Status.OPEN)
-                     .order_by("-created_at")[:LIST_LENGTH]),
+        "open": list(public.filter(status=Table.Status.OPEN).order_by("-created_at")[:LIST_LENGTH]),
         "live": sorted(live + watched, key=lambda t: t.created_at, reverse=True)[:LIST_LENGTH],
         "finished": [t for t in ended if delay.view_over(t, t.match)][:FINISHED_LENGTH],
     }
@@ -161,7 +175,8 @@ def _load_mine(user_id: int) -> list[Table]:
     # A host without a seat watches as a spectator: a delayed match stays theirs until the
     # spectators' view reaches its end.
     shown = Q(status__in=[Table.Status.OPEN, Table.Status.PLAYING]) | (
-        _still_watched() & ~Q(pk__in=seated))
+        _still_watched() & ~Q(pk__in=seated)
+    )
     mine = list(_listed().filter(shown, pk__in=ids).order_by("-created_at")[:LIST_LENGTH])
     _with_seats(mine)
     return mine
@@ -169,8 +184,12 @@ def _load_mine(user_id: int) -> list[Table]:
 
 # --- rows (translated: build them inside the language they are shown in) ---------------------
 
-def _rows(tables: Iterable[Table], spectators: Mapping[int, int] | None = None,
-          viewer_id: int | None = None) -> list[dict]:
+
+def _rows(
+    tables: Iterable[Table],
+    spectators: Mapping[int, int] | None = None,
+    viewer_id: int | None = None,
+) -> list[dict]:
     """One row per table; with ``spectators`` ({table id: count}) each row says how many
     watch; ``viewer_id`` sees the live progress of the tables they sit at. Makes no query
     (seats come from ``_with_seats``, the delayed view with the table)."""
@@ -199,11 +218,19 @@ def _finished_rows(tables: Iterable[Table]) -> list[dict]:
     rows = []
     for table in tables:
         match = table.match
-        names = [s.username if s.user_id else _("AI %(number)s") % {"number": s.number + 1}
-                 for s in table.lobby_seats]
-        rows.append({"table": table, "match": match, "winners": names[match.winner_team::2],
-                     "losers": names[1 - match.winner_team::2],
-                     "levels": (face_name(match.level_team0), face_name(match.level_team1))})
+        names = [
+            s.username if s.user_id else _("AI %(number)s") % {"number": s.number + 1}
+            for s in table.lobby_seats
+        ]
+        rows.append(
+            {
+                "table": table,
+                "match": match,
+                "winners": names[match.winner_team :: 2],
+                "losers": names[1 - match.winner_team :: 2],
+                "levels": (face_name(match.level_team0), face_name(match.level_team1)),
+            }
+        )
     return rows
 
 
@@ -221,6 +248,7 @@ def _watching(loaded: dict[str, list[Table]]) -> dict[int, int]:
 
 
 # --- what the page and the socket use ------------------------------------------------------------
+
 
 def public_context() -> dict:
     """The public lists in the active language: ``open_tables``, ``live_tables`` and
@@ -253,7 +281,8 @@ def public_frames(languages: Iterable[str]) -> dict[str, str]:
     for language in languages:
         with translation.override(language):
             frames[language] = render_to_string(
-                PUBLIC_TEMPLATE, {**_public_rows(loaded, watching), "oob": True})
+                PUBLIC_TEMPLATE, {**_public_rows(loaded, watching), "oob": True}
+            )
     return frames
 
 
@@ -267,7 +296,8 @@ def mine_frames(wanted: Mapping[int, Iterable[str]]) -> dict[tuple[int, str], st
         for language in dict.fromkeys(languages):
             with translation.override(language):
                 frames[user_id, language] = render_to_string(
-                    MINE_TEMPLATE, {"my_tables": _rows(mine, viewer_id=user_id), "oob": True})
+                    MINE_TEMPLATE, {"my_tables": _rows(mine, viewer_id=user_id), "oob": True}
+                )
     return frames
 
 
@@ -275,5 +305,6 @@ def people_at(table: Table) -> list[int]:
     """The ids of the players whose "my tables" shows ``table``: its host and the people seated
     now (1 statement). Pass them to ``notify.lobby_changed``, with anyone who just left."""
     seated = Seat.objects.filter(table_id=table.pk, user__isnull=False).values_list(
-        "user_id", flat=True)
+        "user_id", flat=True
+    )
     return sorted({table.host_id, *seated})

@@ -63,8 +63,7 @@ def _render(languages: list[str], mine: dict[int, list[str]]) -> tuple[dict, dic
         close_old_connections()
 
 
-_render_in_thread = database_sync_to_async(_render, thread_sensitive=False,
-                                           executor=_LOBBY_THREAD)
+_render_in_thread = database_sync_to_async(_render, thread_sensitive=False, executor=_LOBBY_THREAD)
 
 
 def _still_valid(sessions: list[tuple[str | None, int]]) -> list[bool]:
@@ -75,8 +74,9 @@ def _still_valid(sessions: list[tuple[str | None, int]]) -> list[bool]:
         close_old_connections()  # inside the call, as in _render
 
 
-_still_valid_in_thread = database_sync_to_async(_still_valid, thread_sensitive=False,
-                                                executor=_LOBBY_THREAD)
+_still_valid_in_thread = database_sync_to_async(
+    _still_valid, thread_sensitive=False, executor=_LOBBY_THREAD
+)
 
 
 class LobbyConsumer(PooledConsumer):
@@ -280,8 +280,7 @@ class LobbyHub:
             ended = [s for s in sockets if s.session_digest == message.get("session")]
         else:
             try:
-                valid = await _still_valid_in_thread([(s.session_key, s.user_id)
-                                                      for s in sockets])
+                valid = await _still_valid_in_thread([(s.session_key, s.user_id) for s in sockets])
             except Exception:
                 log.exception("lobby: checking sessions failed")
                 return
@@ -308,8 +307,10 @@ class LobbyHub:
             self.generation += 1
             self._cache.clear()
             self._channel = channel
-            self._tasks = [asyncio.ensure_future(self._listen(layer, channel)),
-                           asyncio.ensure_future(self._refresh_loop(layer, channel))]
+            self._tasks = [
+                asyncio.ensure_future(self._listen(layer, channel)),
+                asyncio.ensure_future(self._refresh_loop(layer, channel)),
+            ]
 
     async def _unsubscribe(self) -> None:
         async with self._lock:
@@ -345,7 +346,8 @@ class LobbyHub:
                 continue
             # Only players with a socket here: the others' lists are another process's job.
             self._pending_users.update(
-                user_id for user_id in message.get("users") or () if user_id in self._by_user)
+                user_id for user_id in message.get("users") or () if user_id in self._by_user
+            )
             self._dirty.set()
 
     async def _refresh_loop(self, layer, channel: str) -> None:
@@ -384,7 +386,8 @@ class LobbyHub:
             own = self._by_user.get(user_id)
             if own:
                 versions[user_id] = self.user_versions[user_id] = (
-                    self.user_versions.get(user_id, 0) + 1)
+                    self.user_versions.get(user_id, 0) + 1
+                )
                 mine[user_id] = sorted({socket.language for socket in own})
         task = asyncio.ensure_future(_render_in_thread(languages, mine))
         started = time.monotonic()

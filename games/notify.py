@@ -39,8 +39,7 @@ def _publisher_loop() -> asyncio.AbstractEventLoop:
     with _loop_lock:
         if _loop is None or _loop_pid != os.getpid():
             loop = asyncio.new_event_loop()
-            threading.Thread(target=loop.run_forever, name="club414-publisher",
-                             daemon=True).start()
+            threading.Thread(target=loop.run_forever, name="club414-publisher", daemon=True).start()
             _loop, _loop_pid = loop, os.getpid()
         return _loop
 

@@ -86,9 +86,16 @@ def _hand_groups(hand: tuple[str, ...], level: int, options) -> list[dict]:
     groups: dict[int, list[str]] = {}
     for card in sorted(hand, key=lambda c: (power[FACE[c]], SUIT_INDEX[c])):
         groups.setdefault(FACE[card], []).append(card)
-    return [{"rank": face_name(f), "face": f, "cards": faces,
-             "entries": list(zip(faces, card_slots(cs), strict=True))}
-            for f, cs in groups.items() for faces in [cards_faces(cs, level)]]
+    return [
+        {
+            "rank": face_name(f),
+            "face": f,
+            "cards": faces,
+            "entries": list(zip(faces, card_slots(cs), strict=True)),
+        }
+        for f, cs in groups.items()
+        for faces in [cards_faces(cs, level)]
+    ]
 
 
 def card_slots(cards) -> list[str]:
@@ -109,8 +116,9 @@ def table_strings() -> dict:
         "claimKeys": _("Press K to claim or P to pass."),
         "turnKeys": _("Press H for a hint, Enter to play, P to pass."),
         # The socket refused (games.socket_limits: close codes 4429, 4430).
-        "tooManySockets": _("Too many open connections: close some tabs of this site, "
-                            "then reload this page."),
+        "tooManySockets": _(
+            "Too many open connections: close some tabs of this site, then reload this page."
+        ),
         "tableFull": _("This table is full of spectators: reload this page later to watch."),
     }
 
@@ -119,10 +127,18 @@ def view_for(state: State, seat: int | None) -> View:
     return seat_view(state, seat) if seat is not None else spectator_view(state)
 
 
-def table_context(table: Table, match: Match | None, state: State | None,
-                  seat: int | None, user=None, *, spectators: int | None = None,
-                  delay: int = 0, seats: list[Seat] | None = None,
-                  recent_moves: list[Move] | None = None) -> dict:
+def table_context(
+    table: Table,
+    match: Match | None,
+    state: State | None,
+    seat: int | None,
+    user=None,
+    *,
+    spectators: int | None = None,
+    delay: int = 0,
+    seats: list[Seat] | None = None,
+    recent_moves: list[Move] | None = None,
+) -> dict:
     """Everything the table page and its pushed regions need, for ``seat`` (None: spectator).
 
     ``state`` is what this viewer sees: for a spectator of a delayed table, the state ``delay``
@@ -135,12 +151,18 @@ def table_context(table: Table, match: Match | None, state: State | None,
         seats = list(table.seats.select_related("user"))
     signed_in = user is not None and user.is_authenticated
     is_host = signed_in and table.host_id == user.pk
-    context = {"table": table, "match": match, "me": seat, "seats_list": seats,
-               "is_host": is_host, "signed_in": signed_in,
-               "is_open": table.status == Table.Status.OPEN,
-               "ai_policies": Seat.Policy.choices,
-               "invite_path": _invite_path(table, is_host or seat is not None),
-               "seats_full": not any(s.is_empty for s in seats)}
+    context = {
+        "table": table,
+        "match": match,
+        "me": seat,
+        "seats_list": seats,
+        "is_host": is_host,
+        "signed_in": signed_in,
+        "is_open": table.status == Table.Status.OPEN,
+        "ai_policies": Seat.Policy.choices,
+        "invite_path": _invite_path(table, is_host or seat is not None),
+        "seats_full": not any(s.is_empty for s in seats),
+    }
     context.update(spectators_context(table, spectators, delay))
     if match is None or state is None:
         context["seats"] = [_seat_row(s, None, seat) for s in seats]
@@ -156,18 +178,35 @@ def table_context(table: Table, match: Match | None, state: State | None,
         levels=[face_name(x) for x in view.levels],
         hand=hand_groups(view.hand, view.level, view.options) if seat is not None else [],
         hand_size=len(view.hand),
-        trick=[{"index": n, "seat": e.seat, "name": names[e.seat], "kind": e.kind,
-                "cards": cards_faces(e.cards, view.level)} for n, e in enumerate(view.trick)],
-        top=view.top and {"seat": view.top.seat, "name": names[view.top.seat],
-                          "cards": cards_faces(view.top.cards, view.level)},
+        trick=[
+            {
+                "index": n,
+                "seat": e.seat,
+                "name": names[e.seat],
+                "kind": e.kind,
+                "cards": cards_faces(e.cards, view.level),
+            }
+            for n, e in enumerate(view.trick)
+        ],
+        top=view.top
+        and {
+            "seat": view.top.seat,
+            "name": names[view.top.seat],
+            "cards": cards_faces(view.top.cards, view.level),
+        },
         turn_name=names.get(view.turn) if view.turn is not None else "",
         my_turn=seat is not None and view.phase == PLAY and view.turn == seat,
         countdown=None if delay else _countdown(match),
         window=_window(view, names, seat),
-        tributes=[{"payer": names[t.payer], "receiver": names[t.receiver],
-                   "card": card_face(t.card, view.level),
-                   "returned": card_face(t.returned, view.level) if t.returned else None}
-                  for t in view.tributes],
+        tributes=[
+            {
+                "payer": names[t.payer],
+                "receiver": names[t.receiver],
+                "card": card_face(t.card, view.level),
+                "returned": card_face(t.returned, view.level) if t.returned else None,
+            }
+            for t in view.tributes
+        ],
         result=_result(view, names),
         log=_log(match, seat, names, view.version, recent_moves),
         match_over=view.phase == MATCH_OVER,
@@ -178,8 +217,7 @@ def table_context(table: Table, match: Match | None, state: State | None,
 
 def spectators_context(table: Table, count: int | None, delay: int) -> dict:
     """The spectator region: how many watch, and how late spectators see the table."""
-    return {"spectators": count, "spectator_delay": delay,
-            "table_delay": table.spectator_delay}
+    return {"spectators": count, "spectator_delay": delay, "table_delay": table.spectator_delay}
 
 
 def _invite_path(table: Table, member: bool) -> str:
@@ -203,9 +241,15 @@ def _seat_name(seat: Seat) -> str:
 
 
 def _seat_row(seat: Seat, view: View | None, me: int | None) -> dict:
-    row = {"number": seat.number, "team": seat.team, "name": _seat_name(seat),
-           "is_ai": seat.is_ai, "is_me": seat.number == me, "is_empty": seat.is_empty,
-           "policy": seat.get_ai_policy_display() if seat.is_ai else ""}
+    row = {
+        "number": seat.number,
+        "team": seat.team,
+        "name": _seat_name(seat),
+        "is_ai": seat.is_ai,
+        "is_me": seat.number == me,
+        "is_empty": seat.is_empty,
+        "policy": seat.get_ai_policy_display() if seat.is_ai else "",
+    }
     if view is not None:
         finished = list(view.finished)
         row.update(
@@ -223,8 +267,12 @@ def _countdown(match: Match) -> dict | None:
         return None
     remaining = max(0.0, (match.deadline - timezone.now()).total_seconds())
     total = _deadline_total(match)
-    return {"kind": match.deadline_kind, "remaining": round(remaining, 2),
-            "total": total, "deadline_ms": int(match.deadline.timestamp() * 1000)}
+    return {
+        "kind": match.deadline_kind,
+        "remaining": round(remaining, 2),
+        "total": total,
+        "deadline_ms": int(match.deadline.timestamp() * 1000),
+    }
 
 
 def _deadline_total(match: Match) -> float:
@@ -240,25 +288,41 @@ def _window(view: View, names: dict, seat: int | None) -> dict | None:
     window = view.window
     if window is None:
         return None
-    can_answer = (seat is not None and seat != window.owner and view.hand_sizes[seat] > 0
-                  and not window.answered[seat])
-    return {"owner": window.owner, "owner_name": names[window.owner],
-            "face": face_name(window.face), "mode": window.mode, "chain": window.chain,
-            "can_answer": can_answer, "answered": view.my_answer is not None,
-            "my_claim": bool(view.my_answer),
-            "waiting_on": [names[s] for s, done in enumerate(window.answered)
-                           if not done and s != window.owner and view.hand_sizes[s] > 0]}
+    can_answer = (
+        seat is not None
+        and seat != window.owner
+        and view.hand_sizes[seat] > 0
+        and not window.answered[seat]
+    )
+    return {
+        "owner": window.owner,
+        "owner_name": names[window.owner],
+        "face": face_name(window.face),
+        "mode": window.mode,
+        "chain": window.chain,
+        "can_answer": can_answer,
+        "answered": view.my_answer is not None,
+        "my_claim": bool(view.my_answer),
+        "waiting_on": [
+            names[s]
+            for s, done in enumerate(window.answered)
+            if not done and s != window.owner and view.hand_sizes[s] > 0
+        ],
+    }
 
 
 def _result(view: View, names: dict) -> dict | None:
     result = view.result
     if result is None:
         return None
-    return {"team": result.team, "caught": [names[s] for s in result.caught],
-            "levels": [face_name(x) for x in result.levels],
-            "next_level": face_name(result.next_level) if result.next_level else None,
-            "match_winner": result.match_winner,
-            "finish_order": [names[s] for s in view.finished]}
+    return {
+        "team": result.team,
+        "caught": [names[s] for s in result.caught],
+        "levels": [face_name(x) for x in result.levels],
+        "next_level": face_name(result.next_level) if result.next_level else None,
+        "match_winner": result.match_winner,
+        "finish_order": [names[s] for s in view.finished],
+    }
 
 
 def _choices(state: State, view: View, seat: int | None) -> dict:
@@ -272,8 +336,12 @@ def _choices(state: State, view: View, seat: int | None) -> dict:
     return {
         "hints": json.dumps(plays),
         "can_pass": view.phase == PLAY and any(isinstance(a, Pass) for a in legal),
-        "claim": {"mode": "hook" if isinstance(claim, Hook) else "unhook",
-                  "cards": list(claim.cards)} if claim else None,
+        "claim": {
+            "mode": "hook" if isinstance(claim, Hook) else "unhook",
+            "cards": list(claim.cards),
+        }
+        if claim
+        else None,
         "returns": returns,
     }
 
@@ -296,12 +364,12 @@ def _weakest_first(plays: list[list[str]], view: View) -> list[list[str]]:
 
 def recent_moves(match: Match, until: int) -> list[Move]:
     """The last ``2 * LOG_LENGTH`` moves up to version ``until``, newest first (one query)."""
-    return list(Move.objects.filter(match=match, seq__lte=until)
-                .order_by("-seq")[:2 * LOG_LENGTH])
+    return list(Move.objects.filter(match=match, seq__lte=until).order_by("-seq")[: 2 * LOG_LENGTH])
 
 
-def _log(match: Match, seat: int | None, names: dict, until: int,
-         moves: list[Move] | None) -> list[str]:
+def _log(
+    match: Match, seat: int | None, names: dict, until: int, moves: list[Move] | None
+) -> list[str]:
     """The latest moves up to version ``until`` (the shown state) as lines of text, filtered
     for this viewer (``event_for``)."""
     if moves is None:
@@ -351,8 +419,11 @@ def describe_event(event: dict, names: dict) -> str:
     if text is None:
         return ""
     return text % {
-        "who": who, "cards": cards, "by": names.get(event.get("by"), ""),
-        "place": event.get("place", ""), "payer": names.get(event.get("payer"), ""),
+        "who": who,
+        "cards": cards,
+        "by": names.get(event.get("by"), ""),
+        "place": event.get("place", ""),
+        "payer": names.get(event.get("payer"), ""),
         "receiver": names.get(event.get("receiver"), ""),
         "card": _card_text(event["card"]) if event.get("card") else "",
         "team": (event.get("team") or 0) + 1 if kind == "round_over" else "",
@@ -365,4 +436,3 @@ def _card_text(code: str) -> str:
     if code in ("BJ", "RJ"):
         return _("Red joker") if code == "RJ" else _("Black joker")
     return code[:-1] + SUIT_SYMBOLS[code[-1]]
-

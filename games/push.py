@@ -34,8 +34,13 @@ SPECTATORS_TEMPLATE = "games/partials/spectators.html"
 
 
 def _frame_message(text: str, version: int, revision: int, base: int | None) -> dict:
-    message = {"type": "table.frame", "text": text, "v": version, "r": revision,
-               "full": base is None}
+    message = {
+        "type": "table.frame",
+        "text": text,
+        "v": version,
+        "r": revision,
+        "full": base is None,
+    }
     if base is not None:
         message["b"] = base
     return message
@@ -43,8 +48,10 @@ def _frame_message(text: str, version: int, revision: int, base: int | None) -> 
 
 # --- after a move -------------------------------------------------------------------------------
 
-def publish_move(match: Match, seats: list[Seat], old: State, new: State,
-                 events: list[dict]) -> None:
+
+def publish_move(
+    match: Match, seats: list[Seat], old: State, new: State, events: list[dict]
+) -> None:
     """Send each registered audience the frame from ``old`` to ``new`` (one accepted action).
 
     ``match.table`` must be loaded (the writer selects it with the match). On a delayed table
@@ -60,10 +67,15 @@ def publish_move(match: Match, seats: list[Seat], old: State, new: State,
         if audience.seat is None and delayed:
             continue
         with translation.override(audience.language):
-            text = frames.delta(table, match, seats, old, new, events, audience.seat,
-                                revision, renders=renders)
-        messages.append((audiences.group(table.pk, audience),
-                         _frame_message(text, new.version, revision, old.version)))
+            text = frames.delta(
+                table, match, seats, old, new, events, audience.seat, revision, renders=renders
+            )
+        messages.append(
+            (
+                audiences.group(table.pk, audience),
+                _frame_message(text, new.version, revision, old.version),
+            )
+        )
     audiences.set_latest(table.pk, revision, new.version, None if delayed else new.version)
     notify.send_many(messages)
     if delayed:
@@ -84,18 +96,24 @@ def publish_watched(match_id: int, old_version: int, new_version: int) -> tuple[
         if audience.seat is not None:
             continue
         with translation.override(audience.language):
-            sent[audience.language] = _delayed_frame(table, match, seats, old_version,
-                                                     new_version, table.revision)
+            sent[audience.language] = _delayed_frame(
+                table, match, seats, old_version, new_version, table.revision
+            )
         text, version, base = sent[audience.language]
-        messages.append((audiences.group(table.pk, audience),
-                         _frame_message(text, version, table.revision, base)))
+        messages.append(
+            (
+                audiences.group(table.pk, audience),
+                _frame_message(text, version, table.revision, base),
+            )
+        )
     audiences.set_latest_watched(table.pk, table.revision, new_version)
     notify.send_many(messages)
     return table.pk, table.host_id
 
 
-def _delayed_frame(table: Table, match: Match, seats: list[Seat], old_version: int,
-                   new_version: int, revision: int) -> tuple[str, int, int | None]:
+def _delayed_frame(
+    table: Table, match: Match, seats: list[Seat], old_version: int, new_version: int, revision: int
+) -> tuple[str, int, int | None]:
     """Spectators' frame on a delayed table: the move at ``new_version`` as a delta when it
     follows the last one shown, else (a jump, or the view reaching a finished match's end,
     where the delay ends) a full snapshot of ``new_version``."""
@@ -104,22 +122,34 @@ def _delayed_frame(table: Table, match: Match, seats: list[Seat], old_version: i
         if new_version == old_version + 1 and behind:
             before = replay.state_at(match, old_version)
             after = replay.state_at(match, new_version)
-            events = (Move.objects.filter(match=match, seq=new_version)
-                      .values_list("events", flat=True).first() or [])
-            text = frames.delta(table, match, seats, before, after, events, None, revision,
-                                delay=behind)
+            events = (
+                Move.objects.filter(match=match, seq=new_version)
+                .values_list("events", flat=True)
+                .first()
+                or []
+            )
+            text = frames.delta(
+                table, match, seats, before, after, events, None, revision, delay=behind
+            )
             return text, new_version, old_version
         state = replay.state_at(match, new_version)
     except replay.ReplayError:
         log.exception("match %s: the move log does not replay", match.pk)
         state = replay.initial_state(match)
-    context = table_context(table, match, state, None, seats=seats,
-                            delay=match.version - state.version,
-                            recent_moves=recent_moves(match, state.version))
+    context = table_context(
+        table,
+        match,
+        state,
+        None,
+        seats=seats,
+        delay=match.version - state.version,
+        recent_moves=recent_moves(match, state.version),
+    )
     return frames.full(context, revision), state.version, None
 
 
 # --- after a seating or status change -----------------------------------------------------------
+
 
 def publish_table(table_id: int) -> None:
     """After a seating or status change commits: send every page the seating (public: user id
@@ -128,9 +158,17 @@ def publish_table(table_id: int) -> None:
     seats = list(table.seats.select_related("user"))
     match = Match.objects.filter(table=table).first()
     seating = {str(s.user_id): s.number for s in seats if s.user_id}
-    messages = [(notify.table_group(table_id),
-                 {"type": "table.seating", "seating": seating, "r": table.revision,
-                  "has_match": match is not None})]
+    messages = [
+        (
+            notify.table_group(table_id),
+            {
+                "type": "table.seating",
+                "seating": seating,
+                "r": table.revision,
+                "has_match": match is not None,
+            },
+        )
+    ]
     if match is not None:
         match.table = table
         messages.extend(_snapshots(table, match, seats))
@@ -148,12 +186,23 @@ def _snapshots(table: Table, match: Match, seats: list[Seat]) -> list[tuple[str,
     for audience in audiences.live(table.pk):
         state = watched if audience.seat is None else live
         with translation.override(audience.language):
-            context = table_context(table, match, state, audience.seat, seats=seats,
-                                    recent_moves=moves if state is live else watched_moves,
-                                    spectators=count, delay=live.version - state.version)
+            context = table_context(
+                table,
+                match,
+                state,
+                audience.seat,
+                seats=seats,
+                recent_moves=moves if state is live else watched_moves,
+                spectators=count,
+                delay=live.version - state.version,
+            )
             text = frames.full(context, table.revision)
-        messages.append((audiences.group(table.pk, audience),
-                         _frame_message(text, state.version, table.revision, None)))
+        messages.append(
+            (
+                audiences.group(table.pk, audience),
+                _frame_message(text, state.version, table.revision, None),
+            )
+        )
     audiences.set_latest(table.pk, table.revision, live.version, watched.version)
     return messages
 
@@ -214,9 +263,16 @@ def snapshot(table_id: int, seat: int | None, user, language: str) -> tuple[str,
         behind = match.version - state.version
     with translation.override(language):
         context = table_context(
-            table, match, state, seat, user, seats=seats, delay=behind,
+            table,
+            match,
+            state,
+            seat,
+            user,
+            seats=seats,
+            delay=behind,
             spectators=spectating.count(table_id),
-            recent_moves=recent_moves(match, state.version) if match is not None else None)
+            recent_moves=recent_moves(match, state.version) if match is not None else None,
+        )
         text = frames.full(context, table.revision)
     if key is not None:
         with _snapshots_lock:
@@ -234,6 +290,7 @@ def _reused(key: tuple) -> str | None:
 
 # --- the spectator count ------------------------------------------------------------------------
 
+
 def publish_spectator_count(table_id: int) -> None:
     """Render the spectator count once per language watching (for seats and for spectators,
     who are also told their delay) and send it to every page of the table."""
@@ -248,9 +305,15 @@ def publish_spectator_count(table_id: int) -> None:
     for language in languages:
         with translation.override(language):
             html[language] = {
-                role: render_to_string(SPECTATORS_TEMPLATE, {
-                    **spectators_context(table, count, 0 if role == "seat" else behind),
-                    "oob": True})
-                for role in ("seat", "watch")}
-    notify.send_many([(notify.table_group(table_id),
-                       {"type": "spectators.count", "count": count, "html": html})])
+                role: render_to_string(
+                    SPECTATORS_TEMPLATE,
+                    {
+                        **spectators_context(table, count, 0 if role == "seat" else behind),
+                        "oob": True,
+                    },
+                )
+                for role in ("seat", "watch")
+            }
+    notify.send_many(
+        [(notify.table_group(table_id), {"type": "spectators.count", "count": count, "html": html})]
+    )

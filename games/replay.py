@@ -89,8 +89,11 @@ def state_at(match: Match, version: int) -> State:
         raise ValueError(f"version {version} is outside 0..{match.version}")
     state = _start_from(match, version)
     if state.version < version:
-        actions = (Move.objects.filter(match=match, seq__gt=state.version, seq__lte=version)
-                   .order_by("seq").values_list("seq", "action"))
+        actions = (
+            Move.objects.filter(match=match, seq__gt=state.version, seq__lte=version)
+            .order_by("seq")
+            .values_list("seq", "action")
+        )
         for seq, action in actions:
             state = apply_move(state, seq, action)
             if seq % CHECKPOINT_EVERY == 0:

@@ -38,6 +38,7 @@ TTL_SECONDS = 30
 
 # --- delay --------------------------------------------------------------------------------------
 
+
 def delay_for(table: Table, match: Match | None, seat: int | None) -> int:
     """How many moves behind this viewer sees the table: 0 for a seat (or no match), else
     how far the spectators' view (``games.delay``) is behind the live match."""
@@ -62,6 +63,7 @@ def visible_state(table: Table, match: Match, seat: int | None) -> State:
 
 
 # --- presence -----------------------------------------------------------------------------------
+
 
 def _redis() -> redis.Redis:
     return redis_store.client()

@@ -34,13 +34,20 @@ def _notify(table_id: int, left: int | None = None) -> None:
     table = Table.objects.get(pk=table_id)
     Table.objects.filter(pk=table_id).update(revision=F("revision") + 1)
     people = [*lobby.people_at(table), left]
-    transaction.on_commit(lambda: (notify.table_changed(table_id),
-                                   notify.lobby_changed(people)))
+    transaction.on_commit(lambda: (notify.table_changed(table_id), notify.lobby_changed(people)))
 
 
-def open_table(host, *, name: str, options: dict, seats: Sequence[tuple[object, str]],
-               rated: bool = False, visibility: str = Table.Visibility.PUBLIC,
-               start: bool = False, seed: int | None = None) -> Table:
+def open_table(
+    host,
+    *,
+    name: str,
+    options: dict,
+    seats: Sequence[tuple[object, str]],
+    rated: bool = False,
+    visibility: str = Table.Visibility.PUBLIC,
+    start: bool = False,
+    seed: int | None = None,
+) -> Table:
     """A table whose seat n gets ``seats[n] = (user or None, ai_policy or "")``.
 
     ``host`` owns the table (it may start it) but is not seated unless listed. With ``start``
@@ -60,10 +67,18 @@ def open_table(host, *, name: str, options: dict, seats: Sequence[tuple[object, 
         if policy and policy not in Seat.Policy.values:
             raise TableError(_("Unknown AI player."))
     with transaction.atomic():
-        table = Table.objects.create(name=name, host=host, players=players, options=options,
-                                     rated=rated, visibility=visibility)
-        Seat.objects.bulk_create(Seat(table=table, number=n, user=user, ai_policy=policy or "")
-                                 for n, (user, policy) in enumerate(seats))
+        table = Table.objects.create(
+            name=name,
+            host=host,
+            players=players,
+            options=options,
+            rated=rated,
+            visibility=visibility,
+        )
+        Seat.objects.bulk_create(
+            Seat(table=table, number=n, user=user, ai_policy=policy or "")
+            for n, (user, policy) in enumerate(seats)
+        )
         if start:
             _start_locked(Table.objects.select_for_update().get(pk=table.pk), seed)
         _notify(table.pk)
@@ -106,8 +121,10 @@ def hand_seat(table_id: int, number: int, *, user=KEEP, ai_policy: str | None = 
         match = Match.objects.select_for_update().filter(table=table).first()
         left = seat.user_id
         if user is not KEEP:
-            if user is not None and Seat.objects.filter(table=table, user=user).exclude(
-                    pk=seat.pk).exists():
+            if (
+                user is not None
+                and Seat.objects.filter(table=table, user=user).exclude(pk=seat.pk).exists()
+            ):
                 raise TableError(_("A player can take only one seat at a table."))
             seat.user = user
         if ai_policy is not None:

@@ -27,16 +27,23 @@ def _notify(table: Table, left: int | None = None) -> None:
     table_id = table.pk
     Table.objects.filter(pk=table_id).update(revision=F("revision") + 1)
     people = [*lobby.people_at(table), left]
-    transaction.on_commit(lambda: (notify.table_changed(table_id),
-                                   notify.lobby_changed(people)))
+    transaction.on_commit(lambda: (notify.table_changed(table_id), notify.lobby_changed(people)))
 
 
 def _locked(table_id: int) -> Table:
     return Table.objects.select_for_update().get(pk=table_id)
 
 
-def create_table(host, *, name: str, players: int, options: dict, rated: bool = False,
-                 visibility: str = Table.Visibility.PUBLIC, spectator_delay: int = 0) -> Table:
+def create_table(
+    host,
+    *,
+    name: str,
+    players: int,
+    options: dict,
+    rated: bool = False,
+    visibility: str = Table.Visibility.PUBLIC,
+    spectator_delay: int = 0,
+) -> Table:
     """Open a table with ``players`` empty seats and seat the host at seat 0.
 
     ``options`` are RULES.md §10 names; raises TableError when they are invalid.
@@ -48,9 +55,15 @@ def create_table(host, *, name: str, players: int, options: dict, rated: bool = 
     except OptionsError as e:
         raise TableError(str(e)) from None
     with transaction.atomic():
-        table = Table.objects.create(name=name, host=host, players=players, options=options,
-                                     rated=rated, visibility=visibility,
-                                     spectator_delay=spectator_delay)
+        table = Table.objects.create(
+            name=name,
+            host=host,
+            players=players,
+            options=options,
+            rated=rated,
+            visibility=visibility,
+            spectator_delay=spectator_delay,
+        )
         Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(players))
         Seat.objects.filter(table=table, number=0).update(user=host)
         _notify(table)
@@ -103,7 +116,8 @@ def fill_with_ai(table_id: int, host, policy: str = Seat.Policy.HEURISTIC) -> in
     with transaction.atomic():
         table = _hosted(table_id, host)
         filled = Seat.objects.filter(table=table, user__isnull=True, ai_policy="").update(
-            ai_policy=policy)
+            ai_policy=policy
+        )
         _notify(table)
     return filled
 

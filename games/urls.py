@@ -16,8 +16,6 @@ urlpatterns = [
     path("tables/<int:table_id>/start/", views.start, name="start"),
     path("matches/<int:match_id>/", history_views.match_record, name="match_record"),
     path("matches/<int:match_id>/replay/", history_views.match_replay, name="match_replay"),
-    path("matches/<int:match_id>/export.json", history_views.match_export,
-         name="match_export"),
-    path("players/<str:username>/matches/", history_views.player_matches,
-         name="player_matches"),
+    path("matches/<int:match_id>/export.json", history_views.match_export, name="match_export"),
+    path("players/<str:username>/matches/", history_views.player_matches, name="player_matches"),
 ]

@@ -36,15 +36,21 @@ def lobby_lists(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 def create_table(request: HttpRequest) -> HttpResponse:
-    form = CreateTableForm(request.POST or None,
-                           initial={"name": _("%(name)s's table") % {"name": request.user}})
+    form = CreateTableForm(
+        request.POST or None, initial={"name": _("%(name)s's table") % {"name": request.user}}
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
             table = tables.create_table(
-                request.user, name=data["name"], players=data["seats"], options=form.options(),
-                rated=data["rated"], visibility=data["visibility"],
-                spectator_delay=data["spectator_delay"] or 0)
+                request.user,
+                name=data["name"],
+                players=data["seats"],
+                options=form.options(),
+                rated=data["rated"],
+                visibility=data["visibility"],
+                spectator_delay=data["spectator_delay"] or 0,
+            )
         except tables.TableError as e:
             form.add_error(None, str(e))
         else:
@@ -66,13 +72,22 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     match = Match.objects.filter(table=table).first()
     seat = None
     if request.user.is_authenticated:
-        seat = (Seat.objects.filter(table=table, user=request.user)
-                .values_list("number", flat=True).first())
+        seat = (
+            Seat.objects.filter(table=table, user=request.user)
+            .values_list("number", flat=True)
+            .first()
+        )
     # A spectator of a delayed table sees it as it was ``spectator_delay`` moves ago.
     state = spectating.visible_state(table, match, seat) if match else None
-    context = table_context(table, match, state, seat, request.user,
-                            spectators=spectating.count(table.pk),
-                            delay=spectating.delay_for(table, match, seat))
+    context = table_context(
+        table,
+        match,
+        state,
+        seat,
+        request.user,
+        spectators=spectating.count(table.pk),
+        delay=spectating.delay_for(table, match, seat),
+    )
     context["summary"] = options_summary(table)
     context["table_strings"] = table_strings()
     return render(request, "games/table.html", context)
@@ -87,6 +102,7 @@ def join_invite(request: HttpRequest, invite_code: str) -> HttpResponse:
 
 
 # --- seat actions before the start -------------------------------------------------------------
+
 
 def _seat_number(request: HttpRequest) -> int:
     try:
@@ -104,8 +120,11 @@ def _seat_action(request: HttpRequest, table_id: int, action) -> HttpResponse:
     except tables.TableError as e:
         if request.htmx:
             # Out of band, so the form's own hx-swap="none" leaves the page as it is.
-            return HttpResponse(render_to_string(
-                "games/partials/flash.html", {"message": str(e), "oob": True}, request=request))
+            return HttpResponse(
+                render_to_string(
+                    "games/partials/flash.html", {"message": str(e), "oob": True}, request=request
+                )
+            )
         messages.error(request, str(e))
     if request.htmx:
         return HttpResponse(status=204)
@@ -115,30 +134,38 @@ def _seat_action(request: HttpRequest, table_id: int, action) -> HttpResponse:
 @login_required
 @require_POST
 def take_seat(request: HttpRequest, table_id: int) -> HttpResponse:
-    return _seat_action(request, table_id, lambda table: tables.take_seat(
-        table.pk, request.user, _seat_number(request)))
+    return _seat_action(
+        request,
+        table_id,
+        lambda table: tables.take_seat(table.pk, request.user, _seat_number(request)),
+    )
 
 
 @login_required
 @require_POST
 def leave_seat(request: HttpRequest, table_id: int) -> HttpResponse:
-    return _seat_action(request, table_id, lambda table: tables.leave_seat(
-        table.pk, request.user))
+    return _seat_action(request, table_id, lambda table: tables.leave_seat(table.pk, request.user))
 
 
 @login_required
 @require_POST
 def set_ai(request: HttpRequest, table_id: int) -> HttpResponse:
-    return _seat_action(request, table_id, lambda table: tables.set_ai(
-        table.pk, request.user, _seat_number(request), request.POST.get("policy", "")))
+    return _seat_action(
+        request,
+        table_id,
+        lambda table: tables.set_ai(
+            table.pk, request.user, _seat_number(request), request.POST.get("policy", "")
+        ),
+    )
 
 
 @login_required
 @require_POST
 def fill_with_ai(request: HttpRequest, table_id: int) -> HttpResponse:
     policy = request.POST.get("policy") or Seat.Policy.HEURISTIC
-    return _seat_action(request, table_id, lambda table: tables.fill_with_ai(
-        table.pk, request.user, policy))
+    return _seat_action(
+        request, table_id, lambda table: tables.fill_with_ai(table.pk, request.user, policy)
+    )
 
 
 @login_required

@@ -35,19 +35,28 @@ class League(models.Model):
     name = models.CharField(_("name"), max_length=80)
     slug = models.SlugField(_("slug"), unique=True)
     description = models.TextField(_("description"), blank=True)
-    visibility = models.CharField(_("visibility"), max_length=10, choices=Visibility,
-                                  default=Visibility.PUBLIC)
-    join_policy = models.CharField(_("join policy"), max_length=10, choices=JoinPolicy,
-                                   default=JoinPolicy.OPEN)
-    table_options = models.JSONField(_("default table options"), default=dict, blank=True,
-                                     help_text=_("Rules options (RULES.md §10 names)."))
+    visibility = models.CharField(
+        _("visibility"), max_length=10, choices=Visibility, default=Visibility.PUBLIC
+    )
+    join_policy = models.CharField(
+        _("join policy"), max_length=10, choices=JoinPolicy, default=JoinPolicy.OPEN
+    )
+    table_options = models.JSONField(
+        _("default table options"),
+        default=dict,
+        blank=True,
+        help_text=_("Rules options (RULES.md §10 names)."),
+    )
     players = models.PositiveSmallIntegerField(_("seats per table"), default=4)
-    rated = models.BooleanField(_("rated"), default=True,
-                                help_text=_("League matches change ratings."))
-    organisers = models.ManyToManyField(USER, blank=True, related_name="organised_leagues",
-                                        verbose_name=_("organisers"))
-    created_by = models.ForeignKey(USER, null=True, blank=True, on_delete=models.SET_NULL,
-                                   related_name="+")
+    rated = models.BooleanField(
+        _("rated"), default=True, help_text=_("League matches change ratings.")
+    )
+    organisers = models.ManyToManyField(
+        USER, blank=True, related_name="organised_leagues", verbose_name=_("organisers")
+    )
+    created_by = models.ForeignKey(
+        USER, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = LeagueQuerySet.as_manager()
@@ -92,8 +101,9 @@ class Membership(models.Model):
 
     class Meta:
         ordering = ["league", "user__username"]
-        constraints = [models.UniqueConstraint(fields=["league", "user"],
-                                               name="one_membership_per_league")]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "user"], name="one_membership_per_league")
+        ]
 
     def __str__(self) -> str:
         return f"{self.user} in {self.league} ({self.status})"
@@ -114,8 +124,7 @@ class Season(models.Model):
     starts_on = models.DateField(_("starts on"))
     ends_on = models.DateField(_("ends on"))
     format = models.CharField(_("format"), max_length=12, choices=Format, default=Format.OPEN)
-    status = models.CharField(_("status"), max_length=10, choices=Status,
-                              default=Status.RUNNING)
+    status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.RUNNING)
 
     class Meta:
         ordering = ["league", "-starts_on"]
@@ -131,13 +140,15 @@ class Fixture(models.Model):
     """A league match: who plays on which team, its table, and (once) its result."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="fixtures")
-    table = models.OneToOneField("games.Table", null=True, blank=True, on_delete=models.SET_NULL,
-                                 related_name="fixture")
+    table = models.OneToOneField(
+        "games.Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="fixture"
+    )
     scheduled_at = models.DateTimeField(_("scheduled at"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # The result, written once (leagues.results): levels are gained levels (final − 2, §8).
-    match = models.ForeignKey("games.Match", null=True, blank=True, on_delete=models.SET_NULL,
-                              related_name="+")
+    match = models.ForeignKey(
+        "games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     winner_team = models.PositiveSmallIntegerField(null=True, blank=True)
     levels_team0 = models.PositiveSmallIntegerField(default=0)
     levels_team1 = models.PositiveSmallIntegerField(default=0)
@@ -190,8 +201,9 @@ class Rating(models.Model):
 
     class Meta:
         ordering = ["league", "-mu"]
-        constraints = [models.UniqueConstraint(fields=["league", "user"],
-                                               name="one_rating_per_league")]
+        constraints = [
+            models.UniqueConstraint(fields=["league", "user"], name="one_rating_per_league")
+        ]
 
     def __str__(self) -> str:
         return f"{self.user} in {self.league}: {self.display}"
@@ -222,8 +234,11 @@ class RatingHistory(models.Model):
     class Meta:
         ordering = ["-created_at", "-pk"]
         verbose_name_plural = "rating history"
-        constraints = [models.UniqueConstraint(fields=["league", "user", "match"],
-                                               name="one_rating_change_per_match")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["league", "user", "match"], name="one_rating_change_per_match"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.user}: {self.before:.1f} → {self.after:.1f}"
@@ -260,19 +275,33 @@ class Tournament(models.Model):
     format = models.CharField(_("format"), max_length=12, choices=Format, default=Format.SWISS)
     team_size = models.PositiveSmallIntegerField(_("team size"), choices=TEAM_SIZES, default=2)
     planned_rounds = models.PositiveSmallIntegerField(
-        _("rounds"), default=0,
-        help_text=_("0: round robin plays everyone once; Swiss plays ⌈log2 teams⌉ rounds."))
+        _("rounds"),
+        default=0,
+        help_text=_("0: round robin plays everyone once; Swiss plays ⌈log2 teams⌉ rounds."),
+    )
     registration_opens = models.DateTimeField(_("registration opens"), null=True, blank=True)
     registration_closes = models.DateTimeField(_("registration closes"), null=True, blank=True)
-    league = models.ForeignKey(League, null=True, blank=True, on_delete=models.SET_NULL,
-                               related_name="tournaments", verbose_name=_("league"),
-                               help_text=_("Only its active members may enter; its ratings "
-                                           "are used for the minimum rating."))
+    league = models.ForeignKey(
+        League,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="tournaments",
+        verbose_name=_("league"),
+        help_text=_(
+            "Only its active members may enter; its ratings are used for the minimum rating."
+        ),
+    )
     min_rating = models.FloatField(_("minimum rating"), null=True, blank=True)
-    table_options = models.JSONField(_("table options"), default=dict, blank=True,
-                                     help_text=_("Rules options (RULES.md §10 names)."))
-    rated = models.BooleanField(_("rated"), default=False,
-                                help_text=_("Matches change ratings in the tournament's league."))
+    table_options = models.JSONField(
+        _("table options"),
+        default=dict,
+        blank=True,
+        help_text=_("Rules options (RULES.md §10 names)."),
+    )
+    rated = models.BooleanField(
+        _("rated"), default=False, help_text=_("Matches change ratings in the tournament's league.")
+    )
     status = models.CharField(_("status"), max_length=12, choices=Status, default=Status.DRAFT)
     created_by = models.ForeignKey(USER, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
@@ -299,14 +328,14 @@ class TournamentTeam(models.Model):
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="teams")
     name = models.CharField(_("team name"), max_length=60)
     registered_at = models.DateTimeField(auto_now_add=True)
-    registered_by = models.ForeignKey(USER, null=True, on_delete=models.SET_NULL,
-                                      related_name="+")
+    registered_by = models.ForeignKey(USER, null=True, on_delete=models.SET_NULL, related_name="+")
     withdrawn = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["tournament", "registered_at", "pk"]
-        constraints = [models.UniqueConstraint(fields=["tournament", "name"],
-                                               name="unique_team_name")]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "name"], name="unique_team_name")
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -347,8 +376,11 @@ class TournamentRound(models.Model):
 
     class Meta:
         ordering = ["tournament", "number"]
-        constraints = [models.UniqueConstraint(fields=["tournament", "number"],
-                                               name="unique_round_per_tournament")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "number"], name="unique_round_per_tournament"
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.tournament} round {self.number}"
@@ -360,13 +392,16 @@ class Pairing(models.Model):
     round = models.ForeignKey(TournamentRound, on_delete=models.CASCADE, related_name="pairings")
     board = models.PositiveSmallIntegerField(default=1)
     team_a = models.ForeignKey(TournamentTeam, on_delete=models.CASCADE, related_name="+")
-    team_b = models.ForeignKey(TournamentTeam, null=True, blank=True, on_delete=models.CASCADE,
-                               related_name="+")
-    table = models.OneToOneField("games.Table", null=True, blank=True, on_delete=models.SET_NULL,
-                                 related_name="pairing")
+    team_b = models.ForeignKey(
+        TournamentTeam, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    table = models.OneToOneField(
+        "games.Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="pairing"
+    )
     # The result, written once: winner_team 0 = team A, 1 = team B (as at the table, §0).
-    match = models.ForeignKey("games.Match", null=True, blank=True, on_delete=models.SET_NULL,
-                              related_name="+")
+    match = models.ForeignKey(
+        "games.Match", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     winner_team = models.PositiveSmallIntegerField(null=True, blank=True)
     levels_a = models.PositiveSmallIntegerField(default=0)
     levels_b = models.PositiveSmallIntegerField(default=0)
@@ -424,12 +459,15 @@ class Notice(models.Model):
 
     user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="notices")
     kind = models.CharField(max_length=20, choices=Kind)
-    tournament = models.ForeignKey(Tournament, null=True, blank=True, on_delete=models.CASCADE,
-                                   related_name="+")
-    league = models.ForeignKey(League, null=True, blank=True, on_delete=models.CASCADE,
-                               related_name="+")
-    table = models.ForeignKey("games.Table", null=True, blank=True, on_delete=models.SET_NULL,
-                              related_name="+")
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    league = models.ForeignKey(
+        League, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    table = models.ForeignKey(
+        "games.Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     seen_at = models.DateTimeField(null=True, blank=True)
 

@@ -40,9 +40,12 @@ class PairedRound:
     bye: Hashable | None = None
 
 
-def swiss_round(ranked: Sequence[Hashable], scores: Mapping[Hashable, int],
-                met: Iterable[tuple[Hashable, Hashable]] = (),
-                had_bye: Iterable[Hashable] = ()) -> PairedRound:
+def swiss_round(
+    ranked: Sequence[Hashable],
+    scores: Mapping[Hashable, int],
+    met: Iterable[tuple[Hashable, Hashable]] = (),
+    had_bye: Iterable[Hashable] = (),
+) -> PairedRound:
     """Pair ``ranked`` teams (best first) for the next Swiss round.
 
     ``scores`` are integer points per team (missing = 0); ``met`` lists pairs that have
@@ -76,7 +79,7 @@ def swiss_round(ranked: Sequence[Hashable], scores: Mapping[Hashable, int],
     graph = nx.Graph()
     graph.add_nodes_from(nodes)
     for i, a in enumerate(nodes):
-        for b in nodes[i + 1:]:
+        for b in nodes[i + 1 :]:
             weight = base
             weight -= score_unit * (score[a] - score[b]) ** 2
             weight -= rank_unit * (position[a] - position[b]) ** 2

@@ -19,8 +19,9 @@ MODEL = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
 Skill = tuple[float, float]
 
 
-def rate_teams(team0: Sequence[Skill], team1: Sequence[Skill],
-               winner: int) -> tuple[list[Skill], list[Skill]]:
+def rate_teams(
+    team0: Sequence[Skill], team1: Sequence[Skill], winner: int
+) -> tuple[list[Skill], list[Skill]]:
     """New (mu, sigma) for each player of two teams after ``winner`` (0 or 1) won."""
     teams = [[MODEL.rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in (team0, team1)]
     ranks = [1, 2] if winner == 0 else [2, 1]
@@ -35,8 +36,9 @@ def ratings_for(league: League, users: Sequence) -> dict[int, Rating]:
     return {u.pk: found.get(u.pk) or Rating(league=league, user=u) for u in users}
 
 
-def do_rate_match(league: League, match, team0: Sequence, team1: Sequence,
-                  winner: int) -> list[RatingHistory]:
+def do_rate_match(
+    league: League, match, team0: Sequence, team1: Sequence, winner: int
+) -> list[RatingHistory]:
     """Rate a finished match between ``team0`` and ``team1`` (users) in ``league``.
 
     Precondition: the caller is inside a transaction and holds the row lock of the record
@@ -46,17 +48,33 @@ def do_rate_match(league: League, match, team0: Sequence, team1: Sequence,
     users = list(team0) + list(team1)
     for user in sorted(users, key=lambda u: u.pk):
         Rating.objects.get_or_create(league=league, user=user)
-    rows = {r.user_id: r for r in Rating.objects.select_for_update().filter(
-        league=league, user__in=users).order_by("user_id")}
-    new0, new1 = rate_teams([(rows[u.pk].mu, rows[u.pk].sigma) for u in team0],
-                            [(rows[u.pk].mu, rows[u.pk].sigma) for u in team1], winner)
+    rows = {
+        r.user_id: r
+        for r in Rating.objects.select_for_update()
+        .filter(league=league, user__in=users)
+        .order_by("user_id")
+    }
+    new0, new1 = rate_teams(
+        [(rows[u.pk].mu, rows[u.pk].sigma) for u in team0],
+        [(rows[u.pk].mu, rows[u.pk].sigma) for u in team1],
+        winner,
+    )
     history = []
     for team, new, won in ((team0, new0, winner == 0), (team1, new1, winner == 1)):
         for user, (mu, sigma) in zip(team, new, strict=True):
             row = rows[user.pk]
-            history.append(RatingHistory(league=league, user=user, match=match, won=won,
-                                         mu_before=row.mu, sigma_before=row.sigma,
-                                         mu_after=mu, sigma_after=sigma))
+            history.append(
+                RatingHistory(
+                    league=league,
+                    user=user,
+                    match=match,
+                    won=won,
+                    mu_before=row.mu,
+                    sigma_before=row.sigma,
+                    mu_after=mu,
+                    sigma_after=sigma,
+                )
+            )
             row.mu, row.sigma, row.matches = mu, sigma, row.matches + 1
             row.save(update_fields=["mu", "sigma", "matches", "updated_at"])
     RatingHistory.objects.bulk_create(history)

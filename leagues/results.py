@@ -83,8 +83,9 @@ def do_record_match(match_id: int) -> str:
         if fixture is not None:
             return "fixture" if _record_fixture(fixture, match) else ""
     with transaction.atomic():
-        pairing_row = Pairing.objects.filter(table_id=match.table_id).values(
-            "pk", "round_id").first()
+        pairing_row = (
+            Pairing.objects.filter(table_id=match.table_id).values("pk", "round_id").first()
+        )
         if pairing_row is None:
             return ""
         # Lock the round first (as forfeits do), so the last result of a round sees the others.
@@ -98,7 +99,8 @@ def _record_fixture(fixture: Fixture, match: Match) -> bool:
     if fixture.processed_at is not None:
         return False
     (fixture.levels_team0, fixture.levels_team1), (fixture.caught_team0, fixture.caught_team1) = (
-        match_summary(match))
+        match_summary(match)
+    )
     fixture.winner_team = match.winner_team
     fixture.match = match
     fixture.processed_at = timezone.now()
@@ -108,7 +110,8 @@ def _record_fixture(fixture: Fixture, match: Match) -> bool:
     FixturePlayer.objects.filter(fixture=fixture).delete()
     FixturePlayer.objects.bulk_create(
         FixturePlayer(fixture=fixture, user_id=s.user_id, team=s.team, seat=s.number)
-        for s in Seat.objects.filter(table_id=match.table_id, user__isnull=False))
+        for s in Seat.objects.filter(table_id=match.table_id, user__isnull=False)
+    )
     league = fixture.season.league
     if match.table.rated and all_people and team0 and team1:
         ratings.do_rate_match(league, match, team0, team1, match.winner_team)
@@ -119,15 +122,16 @@ def _record_pairing(pairing: Pairing, rnd: TournamentRound, match: Match) -> boo
     """Precondition: the round row, then the pairing row, are locked."""
     if pairing.processed_at is not None:
         return False
-    (pairing.levels_a, pairing.levels_b), (pairing.caught_a, pairing.caught_b) = (
-        match_summary(match))
+    (pairing.levels_a, pairing.levels_b), (pairing.caught_a, pairing.caught_b) = match_summary(
+        match
+    )
     pairing.winner_team = match.winner_team
     pairing.match = match
     pairing.processed_at = timezone.now()
     pairing.save()
     tournament = rnd.tournament
     team0, team1, all_people = seated_teams(match.table_id)
-    if (tournament.league_id and match.table.rated and all_people and team0 and team1):
+    if tournament.league_id and match.table.rated and all_people and team0 and team1:
         ratings.do_rate_match(tournament.league, match, team0, team1, match.winner_team)
     close_round_if_done(rnd)
     return True
@@ -148,8 +152,9 @@ def do_catch_up() -> int:
     (a signal lost to a crash). Returns how many were recorded."""
     done = 0
     for model in (Fixture, Pairing):
-        waiting = model.objects.filter(processed_at__isnull=True, table__isnull=False,
-                                       table__match__winner_team__isnull=False)
+        waiting = model.objects.filter(
+            processed_at__isnull=True, table__isnull=False, table__match__winner_team__isnull=False
+        )
         for match_id in waiting.values_list("table__match__id", flat=True):
             done += bool(do_record_match(match_id))
     return done
@@ -157,32 +162,36 @@ def do_catch_up() -> int:
 
 # --- reading results back as standings ----------------------------------------------------------
 
+
 def fixture_result(fixture: Fixture) -> standings.Result:
     sides = ([], [])
     for p in fixture.players.all():
         sides[p.team].append(p.user_id)
-    return standings.Result((tuple(sides[0]), tuple(sides[1])), fixture.winner_team,
-                            (fixture.levels_team0, fixture.levels_team1),
-                            (fixture.caught_team0, fixture.caught_team1))
+    return standings.Result(
+        (tuple(sides[0]), tuple(sides[1])),
+        fixture.winner_team,
+        (fixture.levels_team0, fixture.levels_team1),
+        (fixture.caught_team0, fixture.caught_team1),
+    )
 
 
 def season_standings(season: Season) -> list[standings.Row]:
     """Per-player table of a season: every active member, ranked (``leagues.standings``)."""
-    fixtures = (season.fixtures.filter(processed_at__isnull=False)
-                .prefetch_related("players__user"))
+    fixtures = season.fixtures.filter(processed_at__isnull=False).prefetch_related("players__user")
     results = [fixture_result(f) for f in fixtures]
     names = {p.user_id: p.user.username for f in fixtures for p in f.players.all()}
     members = season.league.memberships.filter(status=Membership.Status.ACTIVE).select_related(
-        "user")
+        "user"
+    )
     names.update({m.user_id: m.user.username for m in members})
     return standings.standings(results, [m.user_id for m in members], names)
 
 
 def league_partner_stats(league: League, user) -> list[standings.Partnership]:
     """How ``user`` did beside each partner over every season of ``league``."""
-    fixtures = (Fixture.objects.filter(season__league=league, processed_at__isnull=False,
-                                       players__user=user)
-                .prefetch_related("players"))
+    fixtures = Fixture.objects.filter(
+        season__league=league, processed_at__isnull=False, players__user=user
+    ).prefetch_related("players")
     stats = standings.partner_stats(fixture_result(f) for f in fixtures)
     return stats.get(user.pk, [])
 
@@ -192,10 +201,13 @@ def pairing_result(pairing: Pairing) -> standings.Result | None:
         return None
     if pairing.team_b_id is None:
         return standings.Result(((pairing.team_a_id,), ()), 0, kind=standings.BYE)
-    return standings.Result(((pairing.team_a_id,), (pairing.team_b_id,)), pairing.winner_team,
-                            (pairing.levels_a, pairing.levels_b),
-                            (pairing.caught_a, pairing.caught_b),
-                            kind=standings.FORFEIT if pairing.forfeit else standings.PLAYED)
+    return standings.Result(
+        ((pairing.team_a_id,), (pairing.team_b_id,)),
+        pairing.winner_team,
+        (pairing.levels_a, pairing.levels_b),
+        (pairing.caught_a, pairing.caught_b),
+        kind=standings.FORFEIT if pairing.forfeit else standings.PLAYED,
+    )
 
 
 def tournament_standings(tournament: Tournament) -> list[standings.Row]:

@@ -33,10 +33,19 @@ class LeagueError(Exception):
 
 # --- leagues and members ------------------------------------------------------------------------
 
-def do_create_league(by, *, name: str, slug: str = "", description: str = "",
-                     visibility: str = League.Visibility.PUBLIC,
-                     join_policy: str = League.JoinPolicy.OPEN, table_options: dict | None = None,
-                     players: int = 4, rated: bool = True) -> League:
+
+def do_create_league(
+    by,
+    *,
+    name: str,
+    slug: str = "",
+    description: str = "",
+    visibility: str = League.Visibility.PUBLIC,
+    join_policy: str = League.JoinPolicy.OPEN,
+    table_options: dict | None = None,
+    players: int = 4,
+    rated: bool = True,
+) -> League:
     """Create a league; its creator becomes its first organiser (and an active member)."""
     if players not in SEAT_COUNTS:
         raise LeagueError(_("A table has 2, 4, 6 or 8 seats."))
@@ -48,9 +57,16 @@ def do_create_league(by, *, name: str, slug: str = "", description: str = "",
     try:
         with transaction.atomic():
             league = League.objects.create(
-                name=name, slug=slug, description=description, visibility=visibility,
-                join_policy=join_policy, table_options=table_options or {}, players=players,
-                rated=rated, created_by=by)
+                name=name,
+                slug=slug,
+                description=description,
+                visibility=visibility,
+                join_policy=join_policy,
+                table_options=table_options or {},
+                players=players,
+                rated=rated,
+                created_by=by,
+            )
     except IntegrityError:
         raise LeagueError(_("A league with that address already exists.")) from None
     do_set_organiser(league, by, by)
@@ -70,7 +86,8 @@ def can_see(league: League, user) -> bool:
 
 def _locked_membership(league: League, user) -> Membership:
     membership, _created = Membership.objects.get_or_create(
-        league=league, user=user, defaults={"status": Membership.Status.LEFT})
+        league=league, user=user, defaults={"status": Membership.Status.LEFT}
+    )
     return Membership.objects.select_for_update().get(pk=membership.pk)
 
 
@@ -159,20 +176,32 @@ def do_set_organiser(league: League, by, user) -> Membership:
 
 
 def is_member(league: League, user) -> bool:
-    return bool(user and user.is_authenticated and league.memberships.filter(
-        user=user, status=Membership.Status.ACTIVE).exists())
+    return bool(
+        user
+        and user.is_authenticated
+        and league.memberships.filter(user=user, status=Membership.Status.ACTIVE).exists()
+    )
 
 
 # --- seasons and fixtures -----------------------------------------------------------------------
 
-def do_create_season(league: League, by, *, name: str, starts_on: date, ends_on: date,
-                     format: str = Season.Format.OPEN,
-                     status: str = Season.Status.RUNNING) -> Season:
+
+def do_create_season(
+    league: League,
+    by,
+    *,
+    name: str,
+    starts_on: date,
+    ends_on: date,
+    format: str = Season.Format.OPEN,
+    status: str = Season.Status.RUNNING,
+) -> Season:
     check_organiser(league, by)
     if ends_on < starts_on:
         raise LeagueError(_("A season cannot end before it starts."))
-    return Season.objects.create(league=league, name=name, starts_on=starts_on, ends_on=ends_on,
-                                 format=format, status=status)
+    return Season.objects.create(
+        league=league, name=name, starts_on=starts_on, ends_on=ends_on, format=format, status=status
+    )
 
 
 def do_set_season_status(season: Season, by, status: str) -> Season:
@@ -194,8 +223,9 @@ def check_fixture(season: Season, by, teams: Sequence[Sequence]) -> None:
         raise LeagueError(_("This season is finished."))
     players = [u for team in teams for u in team]
     if len(teams) != 2 or len(teams[0]) != len(teams[1]) or len(players) != league.players:
-        raise LeagueError(_("A fixture needs two teams of %(n)d players each.")
-                          % {"n": league.players // 2})
+        raise LeagueError(
+            _("A fixture needs two teams of %(n)d players each.") % {"n": league.players // 2}
+        )
     if len({u.pk for u in players}) != len(players):
         raise LeagueError(_("A player can be on only one team."))
     if not league.is_organiser(by):
@@ -203,16 +233,19 @@ def check_fixture(season: Season, by, teams: Sequence[Sequence]) -> None:
             raise LeagueError(_("Only the league's organisers schedule fixtures this season."))
         if by.pk not in {u.pk for u in players}:
             raise LeagueError(_("You can only schedule a fixture you play in."))
-    active = set(league.memberships.filter(status=Membership.Status.ACTIVE)
-                 .values_list("user_id", flat=True))
+    active = set(
+        league.memberships.filter(status=Membership.Status.ACTIVE).values_list("user_id", flat=True)
+    )
     outsiders = [u.username for u in players if u.pk not in active]
     if outsiders:
-        raise LeagueError(_("Not members of this league: %(names)s.")
-                          % {"names": ", ".join(outsiders)})
+        raise LeagueError(
+            _("Not members of this league: %(names)s.") % {"names": ", ".join(outsiders)}
+        )
 
 
-def do_create_fixture(season: Season, by, teams: Sequence[Sequence],
-                      scheduled_at: datetime | None = None) -> Fixture:
+def do_create_fixture(
+    season: Season, by, teams: Sequence[Sequence], scheduled_at: datetime | None = None
+) -> Fixture:
     """Schedule a fixture and open its table: the league's default options, team 0 at the even
     seats and team 1 at the odd seats (§0), in the order given. The first player of team 0
     hosts the table and starts it when everyone is there."""
@@ -225,11 +258,16 @@ def do_create_fixture(season: Season, by, teams: Sequence[Sequence],
     with transaction.atomic():
         fixture = Fixture.objects.create(season=season, scheduled_at=scheduled_at)
         FixturePlayer.objects.bulk_create(
-            FixturePlayer(fixture=fixture, user=u, team=n % 2, seat=n) for n, u in enumerate(seats))
+            FixturePlayer(fixture=fixture, user=u, team=n % 2, seat=n) for n, u in enumerate(seats)
+        )
         try:
             table = stewarding.open_table(
-                seats[0], name=f"{league.name} · {season.name}", options=league.table_options,
-                seats=[(u, "") for u in seats], rated=league.rated)
+                seats[0],
+                name=f"{league.name} · {season.name}",
+                options=league.table_options,
+                seats=[(u, "") for u in seats],
+                rated=league.rated,
+            )
         except TableError as e:
             raise LeagueError(str(e)) from None
         fixture.table = table
@@ -251,8 +289,7 @@ def do_schedule_round_robin(season: Season, by, teams: Sequence[Sequence]) -> li
 
 def do_start_fixture(fixture: Fixture, by) -> None:
     """An organiser (or a player of the fixture) deals its match once every seat is taken."""
-    if not fixture.season.league.is_organiser(by) and not fixture.players.filter(
-            user=by).exists():
+    if not fixture.season.league.is_organiser(by) and not fixture.players.filter(user=by).exists():
         raise LeagueError(_("Only the fixture's players or organisers can start it."))
     if fixture.table_id is None:
         raise LeagueError(_("This fixture has no table."))
@@ -262,8 +299,14 @@ def do_start_fixture(fixture: Fixture, by) -> None:
         raise LeagueError(str(e)) from None
 
 
-def do_record_result(fixture: Fixture, by, *, winner_team: int, levels: Sequence[int] = (0, 0),
-                     caught: Sequence[int] = (0, 0)) -> Fixture:
+def do_record_result(
+    fixture: Fixture,
+    by,
+    *,
+    winner_team: int,
+    levels: Sequence[int] = (0, 0),
+    caught: Sequence[int] = (0, 0),
+) -> Fixture:
     """An organiser records a result by hand (a match played elsewhere, or a table that broke).
     Once only: a fixture with a result keeps it. Hand-recorded results are not rated."""
     check_organiser(fixture.season.league, by)

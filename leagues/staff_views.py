@@ -26,8 +26,9 @@ from leagues.tournaments import TournamentError
 
 @staff_member_required
 def staff_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "leagues/staff_tournaments.html",
-                  {"tournaments": Tournament.objects.all()})
+    return render(
+        request, "leagues/staff_tournaments.html", {"tournaments": Tournament.objects.all()}
+    )
 
 
 @staff_member_required
@@ -47,14 +48,19 @@ def create(request: HttpRequest) -> HttpResponse:
 @staff_member_required
 def manage(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, pk=pk)
-    return render(request, "leagues/tournament_manage.html", {
-        "tournament": tournament, "rounds": rounds_with_pairings(tournament),
-        "teams": tournament.teams.prefetch_related("members__user"),
-        "log": tournament.log.select_related("actor")[:100],
-        "generate_form": GenerateRoundForm(), "stand_in_choices": StandInForm().fields[
-            "policy"].choices,
-        "planned_rounds": tournaments.planned_rounds(tournament),
-    })
+    return render(
+        request,
+        "leagues/tournament_manage.html",
+        {
+            "tournament": tournament,
+            "rounds": rounds_with_pairings(tournament),
+            "teams": tournament.teams.prefetch_related("members__user"),
+            "log": tournament.log.select_related("actor")[:100],
+            "generate_form": GenerateRoundForm(),
+            "stand_in_choices": StandInForm().fields["policy"].choices,
+            "planned_rounds": tournaments.planned_rounds(tournament),
+        },
+    )
 
 
 def _user(username: str):
@@ -67,8 +73,10 @@ def _user(username: str):
 def _form(form_class, request):
     form = form_class(request.POST)
     if not form.is_valid():
-        raise TournamentError(_("Check the form: %(errors)s") % {
-            "errors": "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())})
+        raise TournamentError(
+            _("Check the form: %(errors)s")
+            % {"errors": "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())}
+        )
     return form.cleaned_data
 
 
@@ -92,13 +100,14 @@ def _action(request: HttpRequest, tournament: Tournament, action: str) -> str:
         return _("The tournament is closed.")
     if action == "generate_round":
         data = _form(GenerateRoundForm, request)
-        rnd = tournaments.do_generate_round(tournament, by, start=data["start"],
-                                            stand_in=data["stand_in"])
-        return _("Round %(n)d is paired; the players have their table links.") % {
-            "n": rnd.number}
+        rnd = tournaments.do_generate_round(
+            tournament, by, start=data["start"], stand_in=data["stand_in"]
+        )
+        return _("Round %(n)d is paired; the players have their table links.") % {"n": rnd.number}
     if action in ("start_round", "repair_round"):
-        rnd = get_object_or_404(TournamentRound, pk=request.POST.get("round"),
-                                tournament=tournament)
+        rnd = get_object_or_404(
+            TournamentRound, pk=request.POST.get("round"), tournament=tournament
+        )
         if action == "start_round":
             tournaments.do_start_round(rnd, by)
             return _("Round %(n)d has started.") % {"n": rnd.number}
@@ -110,8 +119,7 @@ def _action(request: HttpRequest, tournament: Tournament, action: str) -> str:
         tournaments.do_forfeit(pairing, by, data["forfeiting"])
         return _("The forfeit is recorded and the table abandoned.")
     if action in ("replace_player", "stand_in", "withdraw"):
-        team = get_object_or_404(TournamentTeam, pk=request.POST.get("team"),
-                                 tournament=tournament)
+        team = get_object_or_404(TournamentTeam, pk=request.POST.get("team"), tournament=tournament)
         if action == "withdraw":
             tournaments.do_withdraw_team(team, by)
             return _("“%(team)s” has withdrawn.") % {"team": team.name}

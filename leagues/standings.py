@@ -71,8 +71,11 @@ class Row:
         return self.won
 
 
-def tally(results: Iterable[Result], entrants: Iterable[Hashable] = (),
-          names: Mapping[Hashable, str] | None = None) -> dict[Hashable, Row]:
+def tally(
+    results: Iterable[Result],
+    entrants: Iterable[Hashable] = (),
+    names: Mapping[Hashable, str] | None = None,
+) -> dict[Hashable, Row]:
     """Add up ``results`` per entrant; ``entrants`` get a row even with nothing played."""
     names = names or {}
     rows: dict[Hashable, Row] = {}
@@ -103,6 +106,7 @@ def tally(results: Iterable[Result], entrants: Iterable[Hashable] = (),
 
 def rank(rows: Iterable[Row]) -> list[Row]:
     """Order rows by the documented tie-breaks and number their positions."""
+
     def main_key(r: Row) -> tuple:
         return (-r.won, -r.levels, -r.caught)
 
@@ -110,16 +114,24 @@ def rank(rows: Iterable[Row]) -> list[Row]:
     for _, group in groupby(sorted(rows, key=main_key), key=main_key):
         tied = list(group)
         keys = {r.entrant for r in tied}
-        tied.sort(key=lambda r: (-sum(n for e, n in r.beat.items() if e in keys),
-                                 r.name.casefold(), str(r.entrant)))
+        tied.sort(
+            key=lambda r: (
+                -sum(n for e, n in r.beat.items() if e in keys),
+                r.name.casefold(),
+                str(r.entrant),
+            )
+        )
         ordered.extend(tied)
     for position, r in enumerate(ordered, start=1):
         r.position = position
     return ordered
 
 
-def standings(results: Iterable[Result], entrants: Iterable[Hashable] = (),
-              names: Mapping[Hashable, str] | None = None) -> list[Row]:
+def standings(
+    results: Iterable[Result],
+    entrants: Iterable[Hashable] = (),
+    names: Mapping[Hashable, str] | None = None,
+) -> list[Row]:
     """The ranked table for ``results`` (see the module docstring for scoring and tie-breaks)."""
     return rank(tally(results, entrants, names).values())
 
@@ -155,5 +167,7 @@ def partner_stats(results: Iterable[Result]) -> dict[Hashable, list[Partnership]
                     p = table[player].setdefault(partner, Partnership(partner))
                     p.played += 1
                     p.won += side == result.winner
-    return {player: sorted(partners.values(), key=lambda p: (-p.played, -p.won, str(p.partner)))
-            for player, partners in table.items()}
+    return {
+        player: sorted(partners.values(), key=lambda p: (-p.played, -p.won, str(p.partner)))
+        for player, partners in table.items()
+    }

@@ -16,21 +16,33 @@ from leagues.forms import RegisterTeamForm
 from leagues.models import Pairing, TeamMember, Tournament, TournamentRound
 from leagues.tournaments import TournamentError
 
-PUBLIC = [Tournament.Status.REGISTRATION, Tournament.Status.RUNNING, Tournament.Status.PAUSED,
-          Tournament.Status.CLOSED]
+PUBLIC = [
+    Tournament.Status.REGISTRATION,
+    Tournament.Status.RUNNING,
+    Tournament.Status.PAUSED,
+    Tournament.Status.CLOSED,
+]
 
 
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "leagues/tournament_list.html", {
-        "tournaments": Tournament.objects.visible_to(request.user).filter(status__in=PUBLIC)
-        .select_related("league"),
-    })
+    return render(
+        request,
+        "leagues/tournament_list.html",
+        {
+            "tournaments": Tournament.objects.visible_to(request.user)
+            .filter(status__in=PUBLIC)
+            .select_related("league"),
+        },
+    )
 
 
 def rounds_with_pairings(tournament: Tournament) -> list[TournamentRound]:
     pairings = Pairing.objects.select_related("team_a", "team_b", "table")
-    return list(tournament.rounds.order_by("-number").prefetch_related(
-        Prefetch("pairings", queryset=pairings)))
+    return list(
+        tournament.rounds.order_by("-number").prefetch_related(
+            Prefetch("pairings", queryset=pairings)
+        )
+    )
 
 
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -38,39 +50,62 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     # did not exist (``leagues.access``).
     tournament = get_object_or_404(Tournament.objects.visible_to(request.user), pk=pk)
     rounds = rounds_with_pairings(tournament)
-    live = [p for r in rounds for p in r.pairings.all()
-            if p.table and p.table.status == Table.Status.PLAYING and not p.is_done]
+    live = [
+        p
+        for r in rounds
+        for p in r.pairings.all()
+        if p.table and p.table.status == Table.Status.PLAYING and not p.is_done
+    ]
     my_team = my_tables = None
     if request.user.is_authenticated:
-        entry = TeamMember.objects.filter(tournament=tournament, user=request.user).select_related(
-            "team").first()
+        entry = (
+            TeamMember.objects.filter(tournament=tournament, user=request.user)
+            .select_related("team")
+            .first()
+        )
         my_team = entry.team if entry else None
-        my_tables = [p.table for r in rounds for p in r.pairings.all()
-                     if p.table and not p.is_done and p.table.status in (
-                         Table.Status.OPEN, Table.Status.PLAYING)
-                     and Seat.objects.filter(table=p.table, user=request.user).exists()]
+        my_tables = [
+            p.table
+            for r in rounds
+            for p in r.pairings.all()
+            if p.table
+            and not p.is_done
+            and p.table.status in (Table.Status.OPEN, Table.Status.PLAYING)
+            and Seat.objects.filter(table=p.table, user=request.user).exists()
+        ]
     teams = tournament.teams.prefetch_related("members__user")
-    return render(request, "leagues/tournament_detail.html", {
-        "tournament": tournament, "rounds": rounds, "live": live, "teams": teams,
-        "standings": results.tournament_standings(tournament),
-        "my_team": my_team, "my_tables": my_tables,
-        "registration_open": tournament.status == Tournament.Status.REGISTRATION,
-    })
+    return render(
+        request,
+        "leagues/tournament_detail.html",
+        {
+            "tournament": tournament,
+            "rounds": rounds,
+            "live": live,
+            "teams": teams,
+            "standings": results.tournament_standings(tournament),
+            "my_team": my_team,
+            "my_tables": my_tables,
+            "registration_open": tournament.status == Tournament.Status.REGISTRATION,
+        },
+    )
 
 
 @login_required
 def register(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament.objects.visible_to(request.user), pk=pk,
-                                   status__in=PUBLIC)
+    tournament = get_object_or_404(
+        Tournament.objects.visible_to(request.user), pk=pk, status__in=PUBLIC
+    )
     form = RegisterTeamForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and form.is_valid():
         try:
-            team = tournaments.do_register_team(tournament, request.user, form.partners(),
-                                                form.cleaned_data["name"])
+            team = tournaments.do_register_team(
+                tournament, request.user, form.partners(), form.cleaned_data["name"]
+            )
         except TournamentError as e:
             form.add_error(None, str(e))
         else:
             messages.success(request, _("Team “%(team)s” is registered.") % {"team": team.name})
             return redirect(tournament)
-    return render(request, "leagues/tournament_register.html",
-                  {"tournament": tournament, "form": form})
+    return render(
+        request, "leagues/tournament_register.html", {"tournament": tournament, "form": form}
+    )

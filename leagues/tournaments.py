@@ -61,11 +61,14 @@ def _locked(tournament: Tournament) -> Tournament:
 
 def _check_status(tournament: Tournament, *allowed: str) -> None:
     if tournament.status not in allowed:
-        raise TournamentError(_("Not possible while the tournament is “%(status)s”.")
-                              % {"status": tournament.get_status_display()})
+        raise TournamentError(
+            _("Not possible while the tournament is “%(status)s”.")
+            % {"status": tournament.get_status_display()}
+        )
 
 
 # --- creating and opening -----------------------------------------------------------------------
+
 
 def check_table_options(options: dict, team_size: int) -> None:
     try:
@@ -74,8 +77,9 @@ def check_table_options(options: dict, team_size: int) -> None:
         raise TournamentError(_("Table options: %(error)s") % {"error": e}) from None
 
 
-def do_create_tournament(by, *, name: str, format: str = Tournament.Format.SWISS,
-                         team_size: int = 2, **fields) -> Tournament:
+def do_create_tournament(
+    by, *, name: str, format: str = Tournament.Format.SWISS, team_size: int = 2, **fields
+) -> Tournament:
     """Create a draft tournament (fields as on the model)."""
     if team_size not in (2, 3):
         raise TournamentError(_("Teams are pairs or trios."))
@@ -83,8 +87,9 @@ def do_create_tournament(by, *, name: str, format: str = Tournament.Format.SWISS
     if fields.get("min_rating") is not None and not fields.get("league"):
         raise TournamentError(_("A minimum rating needs a league to take ratings from."))
     with transaction.atomic():
-        tournament = Tournament.objects.create(name=name, format=format, team_size=team_size,
-                                               created_by=by, **fields)
+        tournament = Tournament.objects.create(
+            name=name, format=format, team_size=team_size, created_by=by, **fields
+        )
         _log(tournament, by, "create", f"{format}, teams of {team_size}")
     return tournament
 
@@ -100,6 +105,7 @@ def do_open_registration(tournament: Tournament, by) -> Tournament:
 
 
 # --- registration -------------------------------------------------------------------------------
+
 
 def _resolve(usernames: Sequence[str]) -> list:
     User = get_user_model()
@@ -120,58 +126,85 @@ def check_entry(tournament: Tournament, players: Sequence) -> None:
     """Entry conditions for each player: not already in a team here, an active member of the
     tournament's league (if any), and at least its minimum rating there (if any)."""
     taken = TeamMember.objects.filter(tournament=tournament, user__in=players).select_related(
-        "user", "team")
+        "user", "team"
+    )
     for entry in taken:
-        raise TournamentError(_("%(name)s is already in team “%(team)s”.")
-                              % {"name": entry.user.username, "team": entry.team.name})
+        raise TournamentError(
+            _("%(name)s is already in team “%(team)s”.")
+            % {"name": entry.user.username, "team": entry.team.name}
+        )
     league = tournament.league
     if league is None:
         return
-    active = set(Membership.objects.filter(league=league, user__in=players,
-                                           status=Membership.Status.ACTIVE)
-                 .values_list("user_id", flat=True))
+    active = set(
+        Membership.objects.filter(
+            league=league, user__in=players, status=Membership.Status.ACTIVE
+        ).values_list("user_id", flat=True)
+    )
     for user in players:
         if user.pk not in active:
-            raise TournamentError(_("%(name)s is not a member of the league “%(league)s”.")
-                                  % {"name": user.username, "league": league.name})
+            raise TournamentError(
+                _("%(name)s is not a member of the league “%(league)s”.")
+                % {"name": user.username, "league": league.name}
+            )
     if tournament.min_rating is not None:
         current = ratings.ratings_for(league, players)
         for user in players:
             rating = current[user.pk]
             if rating.ordinal < tournament.min_rating:
                 raise TournamentError(
-                    _("%(name)s's rating in “%(league)s” is %(rating)s; this tournament needs "
-                      "at least %(minimum).1f.")
-                    % {"name": user.username, "league": league.name, "rating": rating.display,
-                       "minimum": tournament.min_rating})
+                    _(
+                        "%(name)s's rating in “%(league)s” is %(rating)s; this tournament needs "
+                        "at least %(minimum).1f."
+                    )
+                    % {
+                        "name": user.username,
+                        "league": league.name,
+                        "rating": rating.display,
+                        "minimum": tournament.min_rating,
+                    }
+                )
 
 
-def check_registration(tournament: Tournament, user, partners: Sequence,
-                       now: datetime | None = None) -> None:
+def check_registration(
+    tournament: Tournament, user, partners: Sequence, now: datetime | None = None
+) -> None:
     """Whether ``user`` may register a team with ``partners`` (users) now."""
     now = now or timezone.now()
     if tournament.status != Status.REGISTRATION:
         raise TournamentError(_("Registration is not open."))
     if tournament.registration_opens and now < tournament.registration_opens:
-        raise TournamentError(_("Registration opens on %(when)s.") % {
-            "when": date_format(timezone.localtime(tournament.registration_opens),
-                                "DATETIME_FORMAT")})
+        raise TournamentError(
+            _("Registration opens on %(when)s.")
+            % {
+                "when": date_format(
+                    timezone.localtime(tournament.registration_opens), "DATETIME_FORMAT"
+                )
+            }
+        )
     if tournament.registration_closes and now > tournament.registration_closes:
-        raise TournamentError(_("Registration closed on %(when)s.") % {
-            "when": date_format(timezone.localtime(tournament.registration_closes),
-                                "DATETIME_FORMAT")})
+        raise TournamentError(
+            _("Registration closed on %(when)s.")
+            % {
+                "when": date_format(
+                    timezone.localtime(tournament.registration_closes), "DATETIME_FORMAT"
+                )
+            }
+        )
     players = [user, *partners]
     if len(players) != tournament.team_size:
-        raise TournamentError(_("A team here is %(n)d players: you and %(partners)d partners.")
-                              % {"n": tournament.team_size,
-                                 "partners": tournament.team_size - 1})
+        raise TournamentError(
+            _("A team here is %(n)d players: you and %(partners)d partners.")
+            % {"n": tournament.team_size, "partners": tournament.team_size - 1}
+        )
     if len({p.pk for p in players}) != len(players):
         raise TournamentError(_("Name each partner once, and not yourself."))
     check_entry(tournament, players)
 
 
-def do_register_team(tournament: Tournament, user, partner_names: Sequence[str],
-                     name: str = "") -> TournamentTeam:
+def do_register_team(
+    tournament: Tournament, user, partner_names: Sequence[str], name: str = ""
+) -> TournamentTeam:
     """Register ``user`` and the partners named by username as a team."""
     partners = _resolve(partner_names)
     with transaction.atomic():
@@ -181,14 +214,17 @@ def do_register_team(tournament: Tournament, user, partner_names: Sequence[str],
         name = name.strip() or " & ".join(p.username for p in players)
         try:
             with transaction.atomic():
-                team = TournamentTeam.objects.create(tournament=tournament, name=name,
-                                                     registered_by=user)
+                team = TournamentTeam.objects.create(
+                    tournament=tournament, name=name, registered_by=user
+                )
         except IntegrityError:
-            raise TournamentError(_("A team called “%(name)s” is already registered.")
-                                  % {"name": name}) from None
+            raise TournamentError(
+                _("A team called “%(name)s” is already registered.") % {"name": name}
+            ) from None
         TeamMember.objects.bulk_create(
             TeamMember(tournament=tournament, team=team, user=p, position=i)
-            for i, p in enumerate(players))
+            for i, p in enumerate(players)
+        )
         _log(tournament, user, "register", f"{name}: {', '.join(p.username for p in players)}")
     return team
 
@@ -208,6 +244,7 @@ def do_withdraw_team(team: TournamentTeam, by) -> TournamentTeam:
 
 
 # --- running ------------------------------------------------------------------------------------
+
 
 def do_start(tournament: Tournament, by) -> Tournament:
     """Close registration and start: from now on rounds can be generated."""
@@ -246,12 +283,13 @@ def do_close(tournament: Tournament, by) -> Tournament:
     """Close the tournament. Matches still in play must end or be forfeited first."""
     with transaction.atomic():
         tournament = _locked(tournament)
-        _check_status(tournament, Status.DRAFT, Status.REGISTRATION, Status.RUNNING,
-                      Status.PAUSED)
+        _check_status(tournament, Status.DRAFT, Status.REGISTRATION, Status.RUNNING, Status.PAUSED)
         live = Pairing.objects.filter(round__tournament=tournament, processed_at__isnull=True)
         if live.exists():
-            raise TournamentError(_("%(n)d matches have no result yet: let them finish or "
-                                    "forfeit them first.") % {"n": live.count()})
+            raise TournamentError(
+                _("%(n)d matches have no result yet: let them finish or forfeit them first.")
+                % {"n": live.count()}
+            )
         tournament.status = Status.CLOSED
         tournament.save(update_fields=["status"])
         _log(tournament, by, "close")
@@ -266,8 +304,9 @@ def planned_rounds(tournament: Tournament) -> int:
     return planned
 
 
-def do_generate_round(tournament: Tournament, by, *, start: bool = True,
-                      stand_in: str = "") -> TournamentRound:
+def do_generate_round(
+    tournament: Tournament, by, *, start: bool = True, stand_in: str = ""
+) -> TournamentRound:
     """Pair the next round, open and seat its tables, start them (unless ``start`` is False)
     and notify the players. ``stand_in`` (an AI policy) seats an AI stand-in playing for every
     player (exhibitions, tests): each seat keeps its person and gets ``ai_policy``."""
@@ -287,22 +326,30 @@ def do_generate_round(tournament: Tournament, by, *, start: bool = True,
 
 
 def _describe(rnd: TournamentRound) -> str:
-    return f"round {rnd.number}: " + "; ".join(str(p).split(": ", 1)[1]
-                                               for p in rnd.pairings.all())
+    return f"round {rnd.number}: " + "; ".join(str(p).split(": ", 1)[1] for p in rnd.pairings.all())
 
 
-def _pair_round(tournament: Tournament, rnd: TournamentRound, by, *, start: bool,
-                stand_in: str, avoid: Sequence[tuple[int, int]] = ()) -> None:
+def _pair_round(
+    tournament: Tournament,
+    rnd: TournamentRound,
+    by,
+    *,
+    start: bool,
+    stand_in: str,
+    avoid: Sequence[tuple[int, int]] = (),
+) -> None:
     """Pair ``rnd`` and open its tables. Precondition: the tournament row is locked."""
     if stand_in and stand_in not in Seat.Policy.values:
         raise TournamentError(_("Unknown AI player."))
     teams = {t.pk: t for t in tournament.teams.prefetch_related("members__user")}
     active = [pk for pk, t in teams.items() if not t.withdrawn]
-    earlier = list(Pairing.objects.filter(round__tournament=tournament)
-                   .exclude(round=rnd).values_list("team_a_id", "team_b_id"))
+    earlier = list(
+        Pairing.objects.filter(round__tournament=tournament)
+        .exclude(round=rnd)
+        .values_list("team_a_id", "team_b_id")
+    )
     if tournament.format == Tournament.Format.ROUND_ROBIN:
-        schedule = pairing.round_robin(sorted(teams, key=lambda pk: (teams[pk].registered_at,
-                                                                     pk)))
+        schedule = pairing.round_robin(sorted(teams, key=lambda pk: (teams[pk].registered_at, pk)))
         planned = schedule[rnd.number - 1]
         pairs, byes = [], [planned.bye] if planned.bye in active else []
         for a, b in planned.pairs:
@@ -332,19 +379,24 @@ def _pair_round(tournament: Tournament, rnd: TournamentRound, by, *, start: bool
             seats[2 * i + 1] = (member.user, stand_in)
         try:
             table = stewarding.open_table(
-                host, name=f"{tournament.name} · R{rnd.number} · {board}",
-                options=tournament.table_options, seats=seats,
-                rated=tournament.rated and tournament.league_id is not None, start=start)
+                host,
+                name=f"{tournament.name} · R{rnd.number} · {board}",
+                options=tournament.table_options,
+                seats=seats,
+                rated=tournament.rated and tournament.league_id is not None,
+                start=start,
+            )
         except TableError as e:
             raise TournamentError(str(e)) from None
-        Pairing.objects.create(round=rnd, board=board, team_a=team_a, team_b=team_b,
-                               table=table)
-        do_notify([s[0] for s in seats], Notice.Kind.TABLE_READY, tournament=tournament,
-                  table=table)
+        Pairing.objects.create(round=rnd, board=board, team_a=team_a, team_b=team_b, table=table)
+        do_notify(
+            [s[0] for s in seats], Notice.Kind.TABLE_READY, tournament=tournament, table=table
+        )
     for team in byes:
         board += 1
-        Pairing.objects.create(round=rnd, board=board, team_a=teams[team], winner_team=0,
-                               processed_at=now)
+        Pairing.objects.create(
+            round=rnd, board=board, team_a=teams[team], winner_team=0, processed_at=now
+        )
     rnd.status = TournamentRound.Status.PLAYING if start else TournamentRound.Status.PAIRED
     rnd.save(update_fields=["status"])
     results.close_round_if_done(rnd)
@@ -369,8 +421,9 @@ def do_start_round(rnd: TournamentRound, by) -> TournamentRound:
     return rnd
 
 
-def do_repair_round(rnd: TournamentRound, by, *, start: bool = False,
-                    stand_in: str = "") -> TournamentRound:
+def do_repair_round(
+    rnd: TournamentRound, by, *, start: bool = False, stand_in: str = ""
+) -> TournamentRound:
     """Pair a round again, before its matches started: its tables are removed and new ones
     opened. For Swiss, the discarded pairs count as met, so a different pairing is found
     wherever one exists (a round robin round is rebuilt, e.g. after a withdrawal)."""
@@ -379,8 +432,9 @@ def do_repair_round(rnd: TournamentRound, by, *, start: bool = False,
         _check_status(tournament, Status.RUNNING, Status.PAUSED)
         rnd = TournamentRound.objects.select_for_update().get(pk=rnd.pk)
         if rnd.status != TournamentRound.Status.PAIRED:
-            raise TournamentError(_("Only a round whose matches have not started can be "
-                                    "re-paired."))
+            raise TournamentError(
+                _("Only a round whose matches have not started can be re-paired.")
+            )
         if tournament.rounds.filter(number__gt=rnd.number).exists():
             raise TournamentError(_("Only the latest round can be re-paired."))
         old = list(rnd.pairings.values_list("team_a_id", "team_b_id"))
@@ -389,13 +443,20 @@ def do_repair_round(rnd: TournamentRound, by, *, start: bool = False,
         rnd.pairings.all().delete()
         Notice.objects.filter(table_id__in=table_ids).delete()
         Table.objects.filter(pk__in=table_ids, status=Table.Status.OPEN).delete()
-        _pair_round(tournament, rnd, by, start=start, stand_in=stand_in,
-                    avoid=[(a, b) for a, b in old if b is not None])
+        _pair_round(
+            tournament,
+            rnd,
+            by,
+            start=start,
+            stand_in=stand_in,
+            avoid=[(a, b) for a, b in old if b is not None],
+        )
         _log(tournament, by, "repair_round", f"{before} → {_describe(rnd)}")
     return rnd
 
 
 # --- match-level actions ------------------------------------------------------------------------
+
 
 def do_forfeit(p: Pairing, by, forfeiting: int) -> Pairing:
     """Team ``forfeiting`` (0 = team A, 1 = team B) forfeits: the other team wins with no
@@ -428,12 +489,18 @@ def do_forfeit(p: Pairing, by, forfeiting: int) -> Pairing:
 
 def _live_seats(team: TournamentTeam, user):
     """(table id, seat number) of ``user`` at this team's tables still in play."""
-    live = Pairing.objects.filter(round__tournament_id=team.tournament_id,
-                                  processed_at__isnull=True, table__isnull=False,
-                                  table__status__in=[Table.Status.OPEN, Table.Status.PLAYING])
+    live = Pairing.objects.filter(
+        round__tournament_id=team.tournament_id,
+        processed_at__isnull=True,
+        table__isnull=False,
+        table__status__in=[Table.Status.OPEN, Table.Status.PLAYING],
+    )
     live = live.filter(team_a=team) | live.filter(team_b=team)
-    return list(Seat.objects.filter(table__in=live.values("table"), user=user)
-                .values_list("table_id", "number"))
+    return list(
+        Seat.objects.filter(table__in=live.values("table"), user=user).values_list(
+            "table_id", "number"
+        )
+    )
 
 
 def do_replace_player(team: TournamentTeam, by, old_user, new_username: str) -> TournamentTeam:
@@ -445,8 +512,10 @@ def do_replace_player(team: TournamentTeam, by, old_user, new_username: str) -> 
         _check_status(tournament, Status.REGISTRATION, Status.RUNNING, Status.PAUSED)
         member = TeamMember.objects.filter(team=team, user=old_user).first()
         if member is None:
-            raise TournamentError(_("%(name)s is not in team “%(team)s”.")
-                                  % {"name": old_user.username, "team": team.name})
+            raise TournamentError(
+                _("%(name)s is not in team “%(team)s”.")
+                % {"name": old_user.username, "team": team.name}
+            )
         check_entry(tournament, [new_user])
         member.user = new_user
         member.save(update_fields=["user"])
@@ -455,8 +524,12 @@ def do_replace_player(team: TournamentTeam, by, old_user, new_username: str) -> 
                 stewarding.hand_seat(table_id, number, user=new_user)
             except TableError as e:
                 raise TournamentError(str(e)) from None
-        _log(tournament, by, "replace_player",
-             f"{team.name}: {old_user.username} → {new_user.username}")
+        _log(
+            tournament,
+            by,
+            "replace_player",
+            f"{team.name}: {old_user.username} → {new_user.username}",
+        )
     return team
 
 
@@ -466,8 +539,10 @@ def do_stand_in(team: TournamentTeam, by, user, policy: str) -> int:
     with transaction.atomic():
         tournament = _locked(team.tournament)
         if not TeamMember.objects.filter(team=team, user=user).exists():
-            raise TournamentError(_("%(name)s is not in team “%(team)s”.")
-                                  % {"name": user.username, "team": team.name})
+            raise TournamentError(
+                _("%(name)s is not in team “%(team)s”.")
+                % {"name": user.username, "team": team.name}
+            )
         seats = _live_seats(team, user)
         if not seats:
             raise TournamentError(_("%(name)s has no table in play.") % {"name": user.username})
@@ -476,6 +551,10 @@ def do_stand_in(team: TournamentTeam, by, user, policy: str) -> int:
                 stewarding.hand_seat(table_id, number, ai_policy=policy)
             except TableError as e:
                 raise TournamentError(str(e)) from None
-        _log(tournament, by, "stand_in",
-             f"{team.name}: {user.username} → {policy or 'back to the player'}")
+        _log(
+            tournament,
+            by,
+            "stand_in",
+            f"{team.name}: {user.username} → {policy or 'back to the player'}",
+        )
     return len(seats)

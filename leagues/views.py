@@ -35,7 +35,8 @@ def _back(request: HttpRequest, default: str) -> str:
     (same host, and https when the request is), else ``default``. Never another site."""
     target = request.POST.get("next", "")
     if target and url_has_allowed_host_and_scheme(
-            target, allowed_hosts={request.get_host()}, require_https=request.is_secure()):
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
         return target
     return default
 
@@ -55,8 +56,9 @@ def league_list(request: HttpRequest) -> HttpResponse:
     leagues = League.objects.filter(visibility=League.Visibility.PUBLIC)
     mine = League.objects.none()
     if request.user.is_authenticated:
-        mine = League.objects.filter(memberships__user=request.user,
-                                     memberships__status=Membership.Status.ACTIVE)
+        mine = League.objects.filter(
+            memberships__user=request.user, memberships__status=Membership.Status.ACTIVE
+        )
     return render(request, "leagues/list.html", {"leagues": leagues, "mine": mine})
 
 
@@ -87,17 +89,29 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     if request.user.is_authenticated:
         membership = league.memberships.filter(user=request.user).first()
     fixture_form = None
-    if season and season.format == Season.Format.OPEN and membership and (
-            membership.status == Membership.Status.ACTIVE):
+    if (
+        season
+        and season.format == Season.Format.OPEN
+        and membership
+        and (membership.status == Membership.Status.ACTIVE)
+    ):
         fixture_form = FixtureForm(league=league)
-    return render(request, "leagues/detail.html", {
-        "league": league, "season": season, "members": members,
-        "standings": results.season_standings(season) if season else [],
-        "fixtures": _fixture_rows(fixtures.order_by("-created_at")[:30]),
-        "live": _fixture_rows(live), "membership": membership,
-        "is_organiser": league.is_organiser(request.user), "fixture_form": fixture_form,
-        "tournaments": league.tournaments.exclude(status="draft")[:10],
-    })
+    return render(
+        request,
+        "leagues/detail.html",
+        {
+            "league": league,
+            "season": season,
+            "members": members,
+            "standings": results.season_standings(season) if season else [],
+            "fixtures": _fixture_rows(fixtures.order_by("-created_at")[:30]),
+            "live": _fixture_rows(live),
+            "membership": membership,
+            "is_organiser": league.is_organiser(request.user),
+            "fixture_form": fixture_form,
+            "tournaments": league.tournaments.exclude(status="draft")[:10],
+        },
+    )
 
 
 @login_required
@@ -105,9 +119,13 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def join(request: HttpRequest, slug: str) -> HttpResponse:
     league = _league(request, slug)
     pending = league.join_policy == League.JoinPolicy.APPROVAL
-    _run(request, lambda: services.do_join(league, request.user),
-         _("Your request is sent to the organisers.") if pending
-         else _("Welcome to %(league)s!") % {"league": league.name})
+    _run(
+        request,
+        lambda: services.do_join(league, request.user),
+        _("Your request is sent to the organisers.")
+        if pending
+        else _("Welcome to %(league)s!") % {"league": league.name},
+    )
     return redirect(league)
 
 
@@ -122,10 +140,16 @@ def leave(request: HttpRequest, slug: str) -> HttpResponse:
 def season_detail(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     league = _league(request, slug)
     season = get_object_or_404(Season, pk=season_id, league=league)
-    return render(request, "leagues/season.html", {
-        "league": league, "season": season, "standings": results.season_standings(season),
-        "fixtures": _fixture_rows(season.fixtures.all()),
-    })
+    return render(
+        request,
+        "leagues/season.html",
+        {
+            "league": league,
+            "season": season,
+            "standings": results.season_standings(season),
+            "fixtures": _fixture_rows(season.fixtures.all()),
+        },
+    )
 
 
 def player(request: HttpRequest, slug: str, username: str) -> HttpResponse:
@@ -133,16 +157,26 @@ def player(request: HttpRequest, slug: str, username: str) -> HttpResponse:
     person = get_object_or_404(get_user_model(), username=username)
     rating = Rating.objects.filter(league=league, user=person).first()
     history = RatingHistory.objects.filter(league=league, user=person).select_related(
-        "match__table")[:50]
+        "match__table"
+    )[:50]
     partners = results.league_partner_stats(league, person)
-    names = dict(get_user_model().objects.filter(pk__in=[p.partner for p in partners])
-                 .values_list("pk", "username"))
-    return render(request, "leagues/player.html", {
-        "league": league, "person": person, "rating": rating or Rating(league=league,
-                                                                      user=person),
-        "history": history, "partners": [(names.get(p.partner, "?"), p) for p in partners],
-        "chart": _chart_points([h.after for h in reversed(history)]),
-    })
+    names = dict(
+        get_user_model()
+        .objects.filter(pk__in=[p.partner for p in partners])
+        .values_list("pk", "username")
+    )
+    return render(
+        request,
+        "leagues/player.html",
+        {
+            "league": league,
+            "person": person,
+            "rating": rating or Rating(league=league, user=person),
+            "history": history,
+            "partners": [(names.get(p.partner, "?"), p) for p in partners],
+            "chart": _chart_points([h.after for h in reversed(history)]),
+        },
+    )
 
 
 def _chart_points(values: list[float], width: int = 300, height: int = 80) -> str:
@@ -152,19 +186,24 @@ def _chart_points(values: list[float], width: int = 300, height: int = 80) -> st
     low, high = min(values), max(values)
     span = (high - low) or 1.0
     step = width / (len(values) - 1)
-    return " ".join(f"{i * step:.1f},{height - (v - low) / span * height:.1f}"
-                    for i, v in enumerate(values))
+    return " ".join(
+        f"{i * step:.1f},{height - (v - low) / span * height:.1f}" for i, v in enumerate(values)
+    )
 
 
 @login_required
 def notices(request: HttpRequest) -> HttpResponse:
-    items = list(Notice.objects.filter(user=request.user).select_related(
-        "tournament", "league", "table")[:50])
+    items = list(
+        Notice.objects.filter(user=request.user).select_related("tournament", "league", "table")[
+            :50
+        ]
+    )
     Notice.objects.filter(user=request.user, seen_at__isnull=True).update(seen_at=timezone.now())
     return render(request, "leagues/notices.html", {"notices": items})
 
 
 # --- schedule and organise ----------------------------------------------------------------------
+
 
 @login_required
 @require_POST
@@ -177,9 +216,13 @@ def fixture_create(request: HttpRequest, slug: str) -> HttpResponse:
             messages.error(request, " ".join(errors))
         return redirect(_back(request, league.get_absolute_url()))
     data = form.cleaned_data
-    _run(request, lambda: services.do_create_fixture(
-        data["season"], request.user, [data["team0"], data["team1"]], data["scheduled_at"]),
-        _("The fixture is scheduled and its table is open."))
+    _run(
+        request,
+        lambda: services.do_create_fixture(
+            data["season"], request.user, [data["team0"], data["team1"]], data["scheduled_at"]
+        ),
+        _("The fixture is scheduled and its table is open."),
+    )
     return redirect(_back(request, league.get_absolute_url()))
 
 
@@ -188,8 +231,11 @@ def fixture_create(request: HttpRequest, slug: str) -> HttpResponse:
 def fixture_start(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     league = _league(request, slug)
     fixture = get_object_or_404(Fixture, pk=fixture_id, season__league=league)
-    _run(request, lambda: services.do_start_fixture(fixture, request.user),
-         _("The match has started."))
+    _run(
+        request,
+        lambda: services.do_start_fixture(fixture, request.user),
+        _("The match has started."),
+    )
     return redirect(league)
 
 
@@ -203,18 +249,27 @@ def _organiser_league(request: HttpRequest, slug: str) -> League:
 @login_required
 def manage(request: HttpRequest, slug: str) -> HttpResponse:
     league = _organiser_league(request, slug)
-    return render(request, "leagues/manage.html", {
-        "league": league,
-        "pending": league.memberships.filter(status=Membership.Status.PENDING)
-        .select_related("user"),
-        "members": league.memberships.filter(status=Membership.Status.ACTIVE)
-        .select_related("user"),
-        "member_form": UsernameForm(), "season_form": SeasonForm(),
-        "fixture_form": FixtureForm(league=league),
-        "open_fixtures": _fixture_rows(Fixture.objects.filter(season__league=league,
-                                                              processed_at__isnull=True)),
-        "result_form": ResultForm(), "seasons": league.seasons.all(),
-    })
+    return render(
+        request,
+        "leagues/manage.html",
+        {
+            "league": league,
+            "pending": league.memberships.filter(status=Membership.Status.PENDING).select_related(
+                "user"
+            ),
+            "members": league.memberships.filter(status=Membership.Status.ACTIVE).select_related(
+                "user"
+            ),
+            "member_form": UsernameForm(),
+            "season_form": SeasonForm(),
+            "fixture_form": FixtureForm(league=league),
+            "open_fixtures": _fixture_rows(
+                Fixture.objects.filter(season__league=league, processed_at__isnull=True)
+            ),
+            "result_form": ResultForm(),
+            "seasons": league.seasons.all(),
+        },
+    )
 
 
 @login_required
@@ -248,9 +303,11 @@ def manage_season(request: HttpRequest, slug: str) -> HttpResponse:
     league = _organiser_league(request, slug)
     form = SeasonForm(request.POST)
     if form.is_valid():
-        _run(request, lambda: services.do_create_season(league, request.user,
-                                                        **form.cleaned_data),
-             _("The season is created."))
+        _run(
+            request,
+            lambda: services.do_create_season(league, request.user, **form.cleaned_data),
+            _("The season is created."),
+        )
     else:
         for field, errors in form.errors.items():
             messages.error(request, f"{field}: {' '.join(errors)}")
@@ -267,8 +324,15 @@ def manage_result(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("leagues:manage", slug)
     data = form.cleaned_data
     fixture = get_object_or_404(Fixture, pk=data["fixture"], season__league=league)
-    _run(request, lambda: services.do_record_result(
-        fixture, request.user, winner_team=data["winner_team"],
-        levels=(data["levels_team0"], data["levels_team1"]),
-        caught=(data["caught_team0"], data["caught_team1"])), _("The result is recorded."))
+    _run(
+        request,
+        lambda: services.do_record_result(
+            fixture,
+            request.user,
+            winner_team=data["winner_team"],
+            levels=(data["levels_team0"], data["levels_team1"]),
+            caught=(data["caught_team0"], data["caught_team1"]),
+        ),
+        _("The result is recorded."),
+    )
     return redirect("leagues:manage", slug)

@@ -80,8 +80,10 @@ class HeuristicPolicy:
                 return play  # going out beats everything else
         power = table_for(view.level, view.options)
         normal = [(c, p) for c, p in scored if not c.is_bomb] or scored
-        return min(normal, key=lambda cp: (_weakest(cp[1].cards, power), -cp[0].size,
-                                           cp[0].is_bomb, cp[0].key))[1]
+        return min(
+            normal,
+            key=lambda cp: (_weakest(cp[1].cards, power), -cp[0].size, cp[0].is_bomb, cp[0].key),
+        )[1]
 
     def _follow(self, view: View, plays: list):
         seat = view.seat

@@ -22,14 +22,22 @@ JOKERS: tuple[int, ...] = (BLACK_JOKER, RED_JOKER)
 NATURAL_FACES: tuple[int, ...] = tuple(range(2, 15))
 ALL_FACES: tuple[int, ...] = NATURAL_FACES + JOKERS
 
-_FACE_NAMES = {**{v: str(v) for v in range(2, 11)}, 11: "J", 12: "Q", 13: "K", 14: "A",
-               BLACK_JOKER: "BJ", RED_JOKER: "RJ"}
+_FACE_NAMES = {
+    **{v: str(v) for v in range(2, 11)},
+    11: "J",
+    12: "Q",
+    13: "K",
+    14: "A",
+    BLACK_JOKER: "BJ",
+    RED_JOKER: "RJ",
+}
 _FACE_BY_NAME = {name: face for face, name in _FACE_NAMES.items()} | {"T": 10}
 
 #: Every distinct card string of one deck, in canonical order (face, then suit S, H, D, C).
-DECK: tuple[str, ...] = tuple(
-    _FACE_NAMES[f] + s for f in NATURAL_FACES for s in SUITS
-) + ("BJ", "RJ")
+DECK: tuple[str, ...] = tuple(_FACE_NAMES[f] + s for f in NATURAL_FACES for s in SUITS) + (
+    "BJ",
+    "RJ",
+)
 
 #: card string -> rank; card string -> suit index (jokers 0 and 1, ordering BJ before RJ).
 FACE: dict[str, int] = {}

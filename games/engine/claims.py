@@ -26,8 +26,9 @@ def opens_window(state: State, face: int) -> bool:
     return face < BLACK_JOKER or state.options.joker_hook
 
 
-def open_window(state: State, owner: int, face: int, mode: str, chain: bool,
-                events: list[dict], **changes) -> State:
+def open_window(
+    state: State, owner: int, face: int, mode: str, chain: bool, events: list[dict], **changes
+) -> State:
     """Open a window owned by ``owner``: normal play stops until it resolves (§6.1, §6.5).
 
     ``changes`` are other fields of the new state, set in the same copy."""
@@ -89,8 +90,11 @@ def _claim_wins(state: State, seat: int, cards: tuple[str, ...], events: list[di
         finished += (seat,)
         events.append({"type": "finished", "seat": seat, "place": len(finished)})
     state = state._replace(
-        hands=hands, finished=finished, top=Top(seat, cards, combo),
-        trick=state.trick + (TrickEntry(seat, window.mode, cards),), passed=frozenset(),
+        hands=hands,
+        finished=finished,
+        top=Top(seat, cards, combo),
+        trick=state.trick + (TrickEntry(seat, window.mode, cards),),
+        passed=frozenset(),
         window=None,
     )
     if round_ends(hands, seat):
@@ -133,4 +137,3 @@ def check_can_answer(state: State, seat: int) -> str | None:
     if state.window.answers[seat] is not None:
         return "already_answered"
     return None
-

@@ -20,8 +20,15 @@ class CodecError(ValueError):
     """A JSON value that is no action or state of this engine."""
 
 
-_ACTION_TYPES = {"play": Play, "pass": Pass, "hook": Hook, "unhook": Unhook, "return": Return,
-                 "timeout": Timeout, "next_round": NextRound}
+_ACTION_TYPES = {
+    "play": Play,
+    "pass": Pass,
+    "hook": Hook,
+    "unhook": Unhook,
+    "return": Return,
+    "timeout": Timeout,
+    "next_round": NextRound,
+}
 _ACTION_NAMES = {cls: name for name, cls in _ACTION_TYPES.items()}
 
 
@@ -70,20 +77,42 @@ def state_to_json(state: State) -> dict[str, Any]:
     window = state.window
     result = state.result
     return {
-        "options": state.options.to_dict(), "seed": state.seed, "round_no": state.round_no,
-        "version": state.version, "phase": state.phase, "level": face_name(state.level),
-        "levels": [face_name(x) for x in state.levels], "dealer": state.dealer,
-        "leader": state.leader, "hands": [list(h) for h in state.hands], "turn": state.turn,
+        "options": state.options.to_dict(),
+        "seed": state.seed,
+        "round_no": state.round_no,
+        "version": state.version,
+        "phase": state.phase,
+        "level": face_name(state.level),
+        "levels": [face_name(x) for x in state.levels],
+        "dealer": state.dealer,
+        "leader": state.leader,
+        "hands": [list(h) for h in state.hands],
+        "turn": state.turn,
         "top": [state.top.seat, list(state.top.cards), _combo_to_json(state.top.combo)]
-        if state.top else None,
+        if state.top
+        else None,
         "passed": sorted(state.passed),
         "trick": [[e.seat, e.kind, list(e.cards)] for e in state.trick],
-        "window": [window.owner, window.face, window.mode, window.chain,
-                   [None if a is None else list(a) for a in window.answers]] if window else None,
+        "window": [
+            window.owner,
+            window.face,
+            window.mode,
+            window.chain,
+            [None if a is None else list(a) for a in window.answers],
+        ]
+        if window
+        else None,
         "finished": list(state.finished),
         "tributes": [list(t) for t in state.tributes],
-        "result": [result.team, list(result.caught), list(result.levels), result.next_level,
-                   result.match_winner] if result else None,
+        "result": [
+            result.team,
+            list(result.caught),
+            list(result.levels),
+            result.next_level,
+            result.match_winner,
+        ]
+        if result
+        else None,
     }
 
 
@@ -94,22 +123,34 @@ def state_from_json(data: dict[str, Any]) -> State:
         window = data["window"]
         result = data["result"]
         return State(
-            options=Options.from_dict(data["options"]), seed=data["seed"],
-            round_no=data["round_no"], version=data["version"], phase=data["phase"],
+            options=Options.from_dict(data["options"]),
+            seed=data["seed"],
+            round_no=data["round_no"],
+            version=data["version"],
+            phase=data["phase"],
             level=parse_face(data["level"]),
-            levels=tuple(parse_face(x) for x in data["levels"]), dealer=data["dealer"],
-            leader=data["leader"], hands=tuple(tuple(h) for h in data["hands"]),
+            levels=tuple(parse_face(x) for x in data["levels"]),
+            dealer=data["dealer"],
+            leader=data["leader"],
+            hands=tuple(tuple(h) for h in data["hands"]),
             turn=data["turn"],
             top=Top(top[0], tuple(top[1]), _combo_from_json(top[2])) if top else None,
             passed=frozenset(data["passed"]),
             trick=tuple(TrickEntry(s, k, tuple(c)) for s, k, c in data["trick"]),
-            window=Window(window[0], window[1], window[2], window[3],
-                          tuple(None if a is None else tuple(a) for a in window[4]))
-            if window else None,
+            window=Window(
+                window[0],
+                window[1],
+                window[2],
+                window[3],
+                tuple(None if a is None else tuple(a) for a in window[4]),
+            )
+            if window
+            else None,
             finished=tuple(data["finished"]),
             tributes=tuple(Tribute(*t) for t in data["tributes"]),
-            result=RoundResult(result[0], tuple(result[1]), tuple(result[2]), result[3],
-                               result[4]) if result else None,
+            result=RoundResult(result[0], tuple(result[1]), tuple(result[2]), result[3], result[4])
+            if result
+            else None,
         )
     except (KeyError, IndexError, TypeError, ValueError, CardError) as e:
         raise CodecError(f"not a state: {e}") from None

@@ -27,8 +27,11 @@ CATEGORIES = (SINGLE, PAIR, STRAIGHT, DOUBLE_DRAGON, KIND_BOMB, JOKER_BOMB, FOUR
 # §4 tiers: kind bombs lowest; the two top tiers swap under bomb_order=jokers_top.
 KIND_TIER = 0
 _TOP_TIERS = {"four_one_four_top": (1, 2), "jokers_top": (2, 1)}  # (joker tier, 414 tier)
-_JOKER_BOMB_VALUE = {(BLACK_JOKER, BLACK_JOKER): 1, (BLACK_JOKER, RED_JOKER): 2,
-                     (RED_JOKER, RED_JOKER): 3}
+_JOKER_BOMB_VALUE = {
+    (BLACK_JOKER, BLACK_JOKER): 1,
+    (BLACK_JOKER, RED_JOKER): 2,
+    (RED_JOKER, RED_JOKER): 3,
+}
 
 
 class Combo(NamedTuple):
@@ -66,13 +69,15 @@ def four_one_four_key(bomb_order: str) -> tuple:
 def classify(cards, level: int, options: Options) -> Combo | None:
     """Classify cards (notation strings) at round ``level``; None when no valid combination."""
     faces = tuple(sorted(FACE[c] for c in cards))
-    return classify_faces(faces, level, options.two_position == "high",
-                          ladder_low(options), options.bomb_order)
+    return classify_faces(
+        faces, level, options.two_position == "high", ladder_low(options), options.bomb_order
+    )
 
 
 @lru_cache(maxsize=65536)
-def classify_faces(faces: tuple[int, ...], level: int, two_high: bool, low: int,
-                   bomb_order: str) -> Combo | None:
+def classify_faces(
+    faces: tuple[int, ...], level: int, two_high: bool, low: int, bomb_order: str
+) -> Combo | None:
     """Classify a sorted tuple of ranks (the cached core of ``classify``)."""
     n = len(faces)
     if n == 0:

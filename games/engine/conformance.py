@@ -41,8 +41,9 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
 
 
 def _options(request: dict) -> Options:
-    return Options.from_dict(request.get("options"), players=request.get("players"),
-                             decks=request.get("decks"))
+    return Options.from_dict(
+        request.get("options"), players=request.get("players"), decks=request.get("decks")
+    )
 
 
 def _level(request: dict, key: str = "level") -> int:
@@ -81,8 +82,13 @@ def _round(request: dict) -> dict:
     level = _level(request)
     levels = request.get("levels") or [face_name(level)] * 2
     hands = [parse_cards(h) for h in request["hands"]]
-    state = start_round(options, hands, level, (parse_face(levels[0]), parse_face(levels[1])),
-                        request.get("leader", 0))
+    state = start_round(
+        options,
+        hands,
+        level,
+        (parse_face(levels[0]), parse_face(levels[1])),
+        request.get("leader", 0),
+    )
     results = []
     for raw in request.get("actions", []):
         make = _ACTIONS.get(raw.get("action")) if isinstance(raw, dict) else None
@@ -106,14 +112,16 @@ def describe(state: State, start_levels) -> dict:
         "phase": "round_over" if state.phase == MATCH_OVER else state.phase,
         "turn": state.turn,
         "window": {"mode": window.mode, "face": face_name(window.face), "owner": window.owner}
-        if window else None,
+        if window
+        else None,
         "top": {"seat": state.top.seat, "cards": list(state.top.cards)} if state.top else None,
         "hand_sizes": [len(h) for h in state.hands],
         "finished": list(state.finished),
         "caught": list(state.result.caught) if over else None,
         "levels": [face_name(x) for x in state.result.levels] if over else list(start_levels),
         "next_level": face_name(state.result.next_level)
-        if over and state.result.next_level else None,
+        if over and state.result.next_level
+        else None,
         "match_winner": state.result.match_winner if over else None,
     }
 
@@ -134,15 +142,19 @@ def _tribute(request: dict) -> dict:
     for ret in request.get("returns", []):
         seat, card = ret.get("seat"), ret.get("card")
         match = [i for i, t in enumerate(tributes) if t.receiver == seat]
-        ok = (bool(match) and match[0] not in returned and card in
-              legal_returns(hands[seat], level, options))
+        ok = (
+            bool(match)
+            and match[0] not in returned
+            and card in legal_returns(hands[seat], level, options)
+        )
         if ok:
             returned.add(match[0])
             hands = give_return(hands, tributes[match[0]], card)
         results.append({"ok": ok} if ok else {"ok": False, "error": "invalid_return"})
     return {
-        "tributes": [{"from": t.payer, "to": t.receiver, "face": face_name(FACE[t.card])}
-                     for t in tributes],
+        "tributes": [
+            {"from": t.payer, "to": t.receiver, "face": face_name(FACE[t.card])} for t in tributes
+        ],
         "results": results,
         "leader": leader,
     }

@@ -41,9 +41,17 @@ def deal_hands(options: Options, rng: random.Random, dealer: int) -> tuple[tuple
     return tuple(sort_cards(h) for h in hands)
 
 
-def start_round(options: Options, hands, level: int = START_LEVEL,
-                levels: tuple[int, int] | None = None, leader: int = 0, *, seed: int = 0,
-                round_no: int = 1, dealer: int | None = None) -> State:
+def start_round(
+    options: Options,
+    hands,
+    level: int = START_LEVEL,
+    levels: tuple[int, int] | None = None,
+    leader: int = 0,
+    *,
+    seed: int = 0,
+    round_no: int = 1,
+    dealer: int | None = None,
+) -> State:
     """A round in normal play from given hands (any non-empty hands; used by conformance
     and tests). Raises SetupError when a hand is empty or holds more copies than the decks.
     """
@@ -59,10 +67,24 @@ def start_round(options: Options, hands, level: int = START_LEVEL,
     if not 0 <= leader < n:
         raise SetupError("no such leader seat")
     return State(
-        options=options, seed=seed, round_no=round_no, version=0, phase=PLAY, level=level,
-        levels=levels or (level, level), dealer=dealer, leader=leader,
-        hands=tuple(sort_cards(h) for h in hands), turn=leader, top=None, passed=frozenset(),
-        trick=(), window=None, finished=(), tributes=(), result=None,
+        options=options,
+        seed=seed,
+        round_no=round_no,
+        version=0,
+        phase=PLAY,
+        level=level,
+        levels=levels or (level, level),
+        dealer=dealer,
+        leader=leader,
+        hands=tuple(sort_cards(h) for h in hands),
+        turn=leader,
+        top=None,
+        passed=frozenset(),
+        trick=(),
+        window=None,
+        finished=(),
+        tributes=(),
+        result=None,
     )
 
 
@@ -72,8 +94,16 @@ def new_match(options: Options, seed: int) -> State:
     dealer = rng.randrange(options.players)
     hands = deal_hands(options, rng, dealer)
     leader = rng.randrange(options.players)
-    return start_round(options, hands, START_LEVEL, (START_LEVEL, START_LEVEL), leader,
-                       seed=seed, round_no=1, dealer=dealer)
+    return start_round(
+        options,
+        hands,
+        START_LEVEL,
+        (START_LEVEL, START_LEVEL),
+        leader,
+        seed=seed,
+        round_no=1,
+        dealer=dealer,
+    )
 
 
 def deal_next_round(state: State, events: list[dict]) -> State:
@@ -88,11 +118,21 @@ def deal_next_round(state: State, events: list[dict]) -> State:
     hands = pay_tributes(hands, tributes)
     events.append({"type": "deal", "round": round_no, "dealer": dealer, "level": level})
     for t in tributes:
-        events.append({"type": "tribute", "payer": t.payer, "receiver": t.receiver,
-                       "card": t.card})
+        events.append({"type": "tribute", "payer": t.payer, "receiver": t.receiver, "card": t.card})
     return state._replace(
-        round_no=round_no, phase=TRIBUTE if tributes else PLAY, level=level,
-        levels=result.levels, dealer=dealer, leader=leader, hands=hands,
-        turn=None if tributes else leader, top=None, passed=frozenset(), trick=(), window=None,
-        finished=(), tributes=tributes, result=None,
+        round_no=round_no,
+        phase=TRIBUTE if tributes else PLAY,
+        level=level,
+        levels=result.levels,
+        dealer=dealer,
+        leader=leader,
+        hands=hands,
+        turn=None if tributes else leader,
+        top=None,
+        passed=frozenset(),
+        trick=(),
+        window=None,
+        finished=(),
+        tributes=tributes,
+        result=None,
     )

@@ -60,8 +60,7 @@ def leads(hand, level: int, options: Options) -> list[tuple[tuple[str, ...], Com
     return found
 
 
-def follows(hand, top: Combo, level: int, options: Options
-            ) -> list[tuple[tuple[str, ...], Combo]]:
+def follows(hand, top: Combo, level: int, options: Options) -> list[tuple[tuple[str, ...], Combo]]:
     """Every combination of the hand that beats ``top`` (§4, §5)."""
     groups = group_by_face(hand)
     power = table_for(level, options)
@@ -112,7 +111,7 @@ def _runs(groups, low: int, width: int, lengths, above, found) -> None:
             for top in range(first + length - 1, first + faces):
                 if top > above:
                     start = (top - length + 1 - first) * width
-                    found.append((cards[start:start + size], _combo(category, size, top)))
+                    found.append((cards[start : start + size], _combo(category, size, top)))
 
 
 def _stretches(groups, low: int, width: int) -> list[tuple[int, int, tuple[str, ...]]]:
@@ -156,6 +155,7 @@ def _bombs(groups, power, options: Options, above: tuple, found) -> None:
 
 # Combos are immutable values from a small set, so generation shares one object per value:
 # a cache lookup costs about a third of building a NamedTuple.
+
 
 @cache
 def _combo(category: str, size: int, key) -> Combo:

@@ -99,12 +99,16 @@ def _window_actions(state: State, seat: int, hand) -> list:
             found.append(kind(seat, tuple(same[:size])))
     if state.options.bomb_in_window and error in (None, "already_answered"):
         top = state.top.combo
-        found += [Play(seat, cards) for cards, combo in follows(hand, top, state.level,
-                                                               state.options) if combo.is_bomb]
+        found += [
+            Play(seat, cards)
+            for cards, combo in follows(hand, top, state.level, state.options)
+            if combo.is_bomb
+        ]
     return found
 
 
 # --- validation -------------------------------------------------------------------------------
+
 
 def _seat_error(state: State, seat) -> Rejection | None:
     if type(seat) is not int or not 0 <= seat < state.players:
@@ -140,6 +144,7 @@ def _turn_error(state: State, seat: int) -> Rejection | None:
 
 
 # --- handlers -----------------------------------------------------------------------------------
+
 
 def _cards_of(state: State, action) -> tuple[str, ...] | Rejection:
     """The action's cards, parsed, once its seat is known to be able to act at all."""
@@ -215,6 +220,7 @@ def _claim(mode: str):
         if code:
             return Rejection(code)
         return record_answer(state, seat, cards, events)
+
     return handler
 
 
@@ -231,8 +237,9 @@ def _return(state: State, action: Return, events: list[dict]):
     pending = [i for i, t in enumerate(state.tributes) if t.receiver == seat and t.returned is None]
     if not pending:
         return Rejection("invalid_return", "you have no return to make")
-    if len(cards) != 1 or cards[0] not in legal_returns(state.hands[seat], state.level,
-                                                         state.options):
+    if len(cards) != 1 or cards[0] not in legal_returns(
+        state.hands[seat], state.level, state.options
+    ):
         return Rejection("invalid_return", "return one card of face 2–9 (§9.4)")
     return _give(state, pending[0], cards[0], events)
 
@@ -242,8 +249,7 @@ def _give(state: State, index: int, card: str, events: list[dict]) -> State:
     hands = give_return(state.hands, tribute, card)
     tributes = list(state.tributes)
     tributes[index] = tribute._replace(returned=card)
-    events.append({"type": "return", "seat": tribute.receiver, "to": tribute.payer,
-                   "card": card})
+    events.append({"type": "return", "seat": tribute.receiver, "to": tribute.payer, "card": card})
     state = state._replace(hands=hands, tributes=tuple(tributes))
     if all(t.returned is not None for t in tributes):
         events.append({"type": "lead", "seat": state.leader})

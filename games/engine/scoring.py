@@ -17,8 +17,9 @@ def round_ends(hands, seat: int) -> bool:
     return not hands[seat] and team_out(hands, seat % 2)
 
 
-def score_round(levels: tuple[int, int], team: int, caught: tuple[int, ...], players: int,
-                target: int) -> RoundResult:
+def score_round(
+    levels: tuple[int, int], team: int, caught: tuple[int, ...], players: int, target: int
+) -> RoundResult:
     """§8: the round's result for finishing team ``team`` with ``caught`` seats.
 
     ``levels`` are both teams' levels at the start of the round (ranks, 14 = A).
@@ -31,22 +32,33 @@ def score_round(levels: tuple[int, int], team: int, caught: tuple[int, ...], pla
     return RoundResult(team, caught, (new[0], new[1]), new[team], None)
 
 
-def end_round(state: State, hands, finished: tuple[int, ...], seat: int,
-              events: list[dict]) -> State:
+def end_round(
+    state: State, hands, finished: tuple[int, ...], seat: int, events: list[dict]
+) -> State:
     """Close the round that ``seat``'s last card ended: no top play, no window (§7)."""
     team = seat % 2
     caught = tuple(s for s in range(team ^ 1, len(hands), 2) if hands[s])
     result = score_round(state.levels, team, caught, state.players, state.options.target_level)
-    events.append({
-        "type": "round_over", "team": team, "caught": list(caught),
-        "levels": [face_name(x) for x in result.levels],
-        "next_level": face_name(result.next_level) if result.next_level else None,
-        "match_winner": result.match_winner,
-    })
+    events.append(
+        {
+            "type": "round_over",
+            "team": team,
+            "caught": list(caught),
+            "levels": [face_name(x) for x in result.levels],
+            "next_level": face_name(result.next_level) if result.next_level else None,
+            "match_winner": result.match_winner,
+        }
+    )
     over = result.match_winner is not None
     if over:
         events.append({"type": "match_over", "winner": result.match_winner})
     return state._replace(
-        phase=MATCH_OVER if over else ROUND_OVER, hands=hands, finished=finished,
-        turn=None, top=None, passed=frozenset(), window=None, result=result,
+        phase=MATCH_OVER if over else ROUND_OVER,
+        hands=hands,
+        finished=finished,
+        turn=None,
+        top=None,
+        passed=frozenset(),
+        window=None,
+        result=result,
     )

@@ -41,8 +41,9 @@ def step(state: State, policies: Sequence[Policy], rng: random.Random) -> tuple[
     return outcome.state, outcome.events
 
 
-def play_round(state: State, policies: Sequence[Policy], rng: random.Random,
-               stats: Counter | None = None) -> State:
+def play_round(
+    state: State, policies: Sequence[Policy], rng: random.Random, stats: Counter | None = None
+) -> State:
     """Play from ``state`` until the round is over; count tricks, hooks and bombs in ``stats``."""
     while state.phase not in (ROUND_OVER, MATCH_OVER):
         state, events = step(state, policies, rng)
@@ -58,8 +59,14 @@ def play_round(state: State, policies: Sequence[Policy], rng: random.Random,
     return state
 
 
-def run(players: int, rounds: int, matches: int, seed: int, team_policies: Sequence[str],
-        options: Options | None = None) -> dict:
+def run(
+    players: int,
+    rounds: int,
+    matches: int,
+    seed: int,
+    team_policies: Sequence[str],
+    options: Options | None = None,
+) -> dict:
     """Play ``rounds`` independent first rounds, or ``matches`` whole matches; the summary."""
     options = options or Options(players=players)
     policies = [policy(team_policies[s % 2]) for s in range(players)]
@@ -84,9 +91,13 @@ def run(players: int, rounds: int, matches: int, seed: int, team_policies: Seque
                 break
             state = apply(state, NextRound()).state
     return {
-        "players": players, "seed": seed, "policies": list(team_policies),
-        "mode": "matches" if matches else "rounds", "count": matches or rounds,
-        "rounds_played": played, "wins": {"team0": wins[0], "team1": wins[1]},
+        "players": players,
+        "seed": seed,
+        "policies": list(team_policies),
+        "mode": "matches" if matches else "rounds",
+        "count": matches or rounds,
+        "rounds_played": played,
+        "wins": {"team0": wins[0], "team1": wins[1]},
         "team0_win_rate": round(wins[0] / max(1, matches or rounds), 4),
         "avg_tricks_per_round": round(stats["tricks"] / played, 2),
         "hooks_per_round": round(stats["hooks"] / played, 3),
@@ -96,14 +107,20 @@ def run(players: int, rounds: int, matches: int, seed: int, team_policies: Seque
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.engine.simulate", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        prog="python -m games.engine.simulate",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--rounds", type=int, default=1000)
     parser.add_argument("--matches", type=int, default=0, help="play whole matches instead")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--policy", default="heuristic,random",
-                        help="team 0's policy, team 1's policy (random, heuristic, expert)")
+    parser.add_argument(
+        "--policy",
+        default="heuristic,random",
+        help="team 0's policy, team 1's policy (random, heuristic, expert)",
+    )
     args = parser.parse_args(argv)
     names = args.policy.split(",")
     if len(names) != 2 or any(n not in NAMES for n in names):

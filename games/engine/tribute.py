@@ -21,8 +21,9 @@ from .state import Tribute
 RETURN_FACES = range(2, 10)
 
 
-def plan_tributes(hands, level: int, finish_order, caught, options: Options
-                  ) -> tuple[tuple[Tribute, ...], int]:
+def plan_tributes(
+    hands, level: int, finish_order, caught, options: Options
+) -> tuple[tuple[Tribute, ...], int]:
     """Who pays which card to whom, in §9.2 order, and the seat that leads the round.
 
     ``hands`` are the new deal's hands; ``finish_order`` and ``caught`` are the last round's.
@@ -73,4 +74,3 @@ def give_return(hands, tribute: Tribute, card: str) -> tuple[tuple[str, ...], ..
     new[tribute.receiver] = remove_cards(new[tribute.receiver], (card,))
     new[tribute.payer] = sort_cards(new[tribute.payer] + (card,))
     return tuple(new)
-

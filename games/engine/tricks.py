@@ -26,5 +26,6 @@ def end_trick(state: State, events: list[dict]) -> State:
     winner = state.top.seat
     leader = trick_leader(state, winner)
     events.append({"type": "trick_won", "seat": winner, "leader": leader})
-    return state._replace(phase=PLAY, turn=leader, top=None, passed=frozenset(), trick=(),
-                          window=None)
+    return state._replace(
+        phase=PLAY, turn=leader, top=None, passed=frozenset(), trick=(), window=None
+    )

@@ -18,19 +18,30 @@ from .state import HOOK, PLAY, State, Top, TrickEntry, next_active
 from .tricks import end_trick
 
 
-def do_play(state: State, seat: int, cards: tuple[str, ...], combo: Combo,
-            hand_after: tuple[str, ...], events: list[dict], kind: str = "play") -> State:
+def do_play(
+    state: State,
+    seat: int,
+    cards: tuple[str, ...],
+    combo: Combo,
+    hand_after: tuple[str, ...],
+    events: list[dict],
+    kind: str = "play",
+) -> State:
     """Put ``cards`` on the trick as the new top play (validated by the caller)."""
-    hands = state.hands[:seat] + (hand_after,) + state.hands[seat + 1:]
-    events.append({"type": kind, "seat": seat, "cards": list(cards),
-                   "combination": combo.category})
+    hands = state.hands[:seat] + (hand_after,) + state.hands[seat + 1 :]
+    events.append({"type": kind, "seat": seat, "cards": list(cards), "combination": combo.category})
     finished = state.finished
     if not hand_after:
         finished += (seat,)
         events.append({"type": "finished", "seat": seat, "place": len(finished)})
     # One copy of the state per play (_replace copies every field): the changes ride along.
-    changes = dict(hands=hands, finished=finished, top=Top(seat, cards, combo),
-                   passed=frozenset(), trick=state.trick + (TrickEntry(seat, kind, cards),))
+    changes = dict(
+        hands=hands,
+        finished=finished,
+        top=Top(seat, cards, combo),
+        passed=frozenset(),
+        trick=state.trick + (TrickEntry(seat, kind, cards),),
+    )
     if round_ends(hands, seat):
         return end_round(state._replace(**changes), hands, finished, seat, events)
     if combo.category == SINGLE and opens_window(state, FACE[cards[0]]):
@@ -46,8 +57,11 @@ def do_pass(state: State, seat: int, events: list[dict], timeout: bool = False) 
     needed = active - 1 if state.hands[state.top.seat] else active
     if len(passed) >= needed:
         return end_trick(state, events)  # a new trick: no passes, no entries to record
-    return state._replace(passed=passed, trick=state.trick + (TrickEntry(seat, "pass", ()),),
-                          turn=next_active(state.hands, seat))
+    return state._replace(
+        passed=passed,
+        trick=state.trick + (TrickEntry(seat, "pass", ()),),
+        turn=next_active(state.hands, seat),
+    )
 
 
 def do_turn_timeout(state: State, events: list[dict]) -> State:

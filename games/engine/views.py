@@ -66,17 +66,36 @@ def _project(state: State, seat: int | None) -> View:
     public_window = None
     my_answer = None
     if window is not None:
-        public_window = WindowView(window.owner, window.face, window.mode, window.chain,
-                                   tuple(a is not None for a in window.answers))
+        public_window = WindowView(
+            window.owner,
+            window.face,
+            window.mode,
+            window.chain,
+            tuple(a is not None for a in window.answers),
+        )
         if seat is not None:
             my_answer = window.answers[seat]
     return View(
-        seat=seat, options=state.options, version=state.version, round_no=state.round_no,
-        phase=state.phase, level=state.level, levels=state.levels, dealer=state.dealer,
-        leader=state.leader, hand=state.hands[seat] if seat is not None else (),
-        hand_sizes=tuple(len(h) for h in state.hands), turn=state.turn, top=state.top,
-        trick=state.trick, window=public_window, my_answer=my_answer, finished=state.finished,
-        tributes=state.tributes, result=state.result, played=played_cards(state),
+        seat=seat,
+        options=state.options,
+        version=state.version,
+        round_no=state.round_no,
+        phase=state.phase,
+        level=state.level,
+        levels=state.levels,
+        dealer=state.dealer,
+        leader=state.leader,
+        hand=state.hands[seat] if seat is not None else (),
+        hand_sizes=tuple(len(h) for h in state.hands),
+        turn=state.turn,
+        top=state.top,
+        trick=state.trick,
+        window=public_window,
+        my_answer=my_answer,
+        finished=state.finished,
+        tributes=state.tributes,
+        result=state.result,
+        played=played_cards(state),
     )
 
 
@@ -91,8 +110,9 @@ def played_cards(state: State) -> tuple[str, ...]:
     held = Counter()
     for hand in state.hands:
         held.update(hand)
-    return tuple(card for card, n in _deck_counts(state.options.decks)
-                 for _ in range(n - held[card]))
+    return tuple(
+        card for card, n in _deck_counts(state.options.decks) for _ in range(n - held[card])
+    )
 
 
 def seat_view(state: State, seat: int) -> View:

@@ -51,8 +51,7 @@ def test_signup_refuses_reserved_username(client, password) -> None:
 
 
 @pytest.mark.parametrize("taken", ["ana", "ANA", "Ana"])
-def test_signup_with_a_taken_username_is_a_form_error(client, make_user, password,
-                                                       taken) -> None:
+def test_signup_with_a_taken_username_is_a_form_error(client, make_user, password, taken) -> None:
     """A name already used, in any case, is refused on the form (never a 500)."""
     make_user("ana")
     response = client.post(

@@ -66,19 +66,52 @@ def live_url(server_env) -> Iterator[str]:
     suite's later transactional tests flush the database (a flush deadlocked once)."""
     port = _free_port()
     celery = [sys.executable, "-m", "celery", "-A", "config"]
-    subprocess.run([*celery, "purge", "-f"], cwd=ROOT, env=server_env, check=True,
-                   capture_output=True, timeout=60)
+    subprocess.run(
+        [*celery, "purge", "-f"],
+        cwd=ROOT,
+        env=server_env,
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
     logs = ROOT / "var" / "e2e"
     logs.mkdir(parents=True, exist_ok=True)
     with (logs / "daphne.log").open("wb") as out, (logs / "worker.log").open("wb") as wout:
         daphne = subprocess.Popen(
-            [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port),
-             "config.asgi:application"], cwd=ROOT, env=server_env, stdout=out,
-            stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "config.asgi:application",
+            ],
+            cwd=ROOT,
+            env=server_env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
         worker = subprocess.Popen(
-            [*celery, "worker", "-P", "threads", "-c", "4", "-l", "warning", "--without-gossip",
-             "--without-mingle", "--without-heartbeat"], cwd=ROOT, env=server_env,
-            stdout=wout, stderr=subprocess.STDOUT)
+            [
+                *celery,
+                "worker",
+                "-P",
+                "threads",
+                "-c",
+                "4",
+                "-l",
+                "warning",
+                "--without-gossip",
+                "--without-mingle",
+                "--without-heartbeat",
+            ],
+            cwd=ROOT,
+            env=server_env,
+            stdout=wout,
+            stderr=subprocess.STDOUT,
+        )
     url = f"http://127.0.0.1:{port}"
     try:
         _wait_http(f"{url}/", daphne)
@@ -119,10 +152,18 @@ def _launch():
         pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
-            executable_path=CHROMIUM, headless=True,
-            args=["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update",
-                  "--disable-sync"])
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
+        )
         yield browser
         browser.close()
 
@@ -133,8 +174,9 @@ def new_page(browser, live_url):
     contexts = []
 
     def open_page(width: int = 1280, height: int = 900):
-        context = browser.new_context(base_url=live_url,
-                                      viewport={"width": width, "height": height})
+        context = browser.new_context(
+            base_url=live_url, viewport={"width": width, "height": height}
+        )
         context.set_default_timeout(15_000)
         contexts.append(context)
         return context.new_page()

@@ -44,7 +44,9 @@ def private_cards_shown(page) -> int:
     """Cards a spectator's page draws outside the public regions (the trick, tributes…)."""
     return page.evaluate(
         """sel => [...document.querySelectorAll('[data-card], input[name=cards]')]
-                .filter(el => !el.closest(sel)).length""", HIDDEN_REGIONS)
+                .filter(el => !el.closest(sel)).length""",
+        HIDDEN_REGIONS,
+    )
 
 
 def play_until_round_over(page, spectator, seconds: float = 240) -> int:
@@ -61,8 +63,10 @@ def play_until_round_over(page, spectator, seconds: float = 240) -> int:
             if page.locator("#claim-form").is_visible() and claim.count():
                 claim.first.click(timeout=2000)
                 moves += 1
-            elif page.locator("#status.my-turn").count() and page.locator(
-                    "#play-button").is_enabled():
+            elif (
+                page.locator("#status.my-turn").count()
+                and page.locator("#play-button").is_enabled()
+            ):
                 page.click("#hint-button", timeout=2000)
                 page.click("#play-button", timeout=2000)
                 moves += 1
@@ -143,12 +147,12 @@ def test_a_page_that_loses_a_push_catches_up(new_page):
     # The AI seats play on until it is this person's turn (the table then waits for them, at
     # most their 20 s turn, after which the clock plays for them): the next push is dropped.
     expect(spectator.locator("#status")).not_to_have_attribute(
-        "data-version", spectator.get_attribute("#status", "data-version"), timeout=45_000)
+        "data-version", spectator.get_attribute("#status", "data-version"), timeout=45_000
+    )
     expect(page.locator("#status.my-turn")).to_have_count(1, timeout=40_000)
     version = page.get_attribute("#status", "data-version")
     # A lost *last* push is caught at the second heartbeat after it (5 s apart).
-    expect(spectator.locator("#status")).to_have_attribute("data-version", version,
-                                                           timeout=20_000)
+    expect(spectator.locator("#status")).to_have_attribute("data-version", version, timeout=20_000)
     assert spectator.evaluate("() => window.club414.dropFrames") == 0
     # Repaired by a snapshot: asked for at the gap, or sent on the heartbeat.
     assert spectator.evaluate("() => window.club414.snapshots") > snapshots

@@ -45,15 +45,16 @@ def staff_action(page, label: str) -> None:
 
 def standings(page) -> list[list[str]]:
     rows = page.locator("#standings tbody tr")
-    return [[c.strip() for c in rows.nth(i).locator("td").all_inner_texts()]
-            for i in range(rows.count())]
+    return [
+        [c.strip() for c in rows.nth(i).locator("td").all_inner_texts()]
+        for i in range(rows.count())
+    ]
 
 
 def create_users() -> None:
     """Staff and the eight players, with a password the live server's hashers can check (the
     test process itself hashes with MD5 for speed): one real hash, shared."""
-    with override_settings(PASSWORD_HASHERS=[
-            "django.contrib.auth.hashers.PBKDF2PasswordHasher"]):
+    with override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.PBKDF2PasswordHasher"]):
         encoded = make_password(PASSWORD)
     User.objects.create(username="t_boss", password=encoded, is_staff=True)
     for name in (n for team in TEAMS for n in team):
@@ -100,8 +101,11 @@ def test_staff_run_a_tournament_round_that_ai_stand_ins_play_to_the_standings(ne
     form.locator("#id_stand_in").select_option("heuristic")
     form.get_by_role("button", name="Pair, open the tables and notify the players").click()
     expect(staff.locator(".messages")).to_contain_text("Round 1 is paired")
-    pairings = list(Pairing.objects.filter(round__tournament=tournament)
-                    .select_related("table", "team_a", "team_b").order_by("board"))
+    pairings = list(
+        Pairing.objects.filter(round__tournament=tournament)
+        .select_related("table", "team_a", "team_b")
+        .order_by("board")
+    )
     assert len(pairings) == 2 and all(p.table.status == "playing" for p in pairings)
     print(f"set up in {time.monotonic() - started:.1f}s")
 
@@ -122,20 +126,25 @@ def test_staff_run_a_tournament_round_that_ai_stand_ins_play_to_the_standings(ne
 
     # The Celery worker plays both matches to the end.
     deadline = time.monotonic() + 170
-    while Pairing.objects.filter(round__tournament=tournament,
-                                 processed_at__isnull=True).exists():
+    while Pairing.objects.filter(round__tournament=tournament, processed_at__isnull=True).exists():
         assert time.monotonic() < deadline, "the matches did not end in time"
         time.sleep(1)
     played = Match.objects.filter(table__pairing__round__tournament=tournament)
-    print(f"matches over after {time.monotonic() - started:.1f}s:",
-          [(m.version, m.round_no) for m in played])
+    print(
+        f"matches over after {time.monotonic() - started:.1f}s:",
+        [(m.version, m.round_no) for m in played],
+    )
 
     # The public standings rank both winners first with one win each.
     page = new_page()
     page.goto(f"/tournaments/{tournament.pk}/")
     rows = standings(page)
-    winners = {p.winner.name for p in Pairing.objects.filter(round__tournament=tournament)
-               .select_related("team_a", "team_b")}
+    winners = {
+        p.winner.name
+        for p in Pairing.objects.filter(round__tournament=tournament).select_related(
+            "team_a", "team_b"
+        )
+    }
     assert [int(r[0]) for r in rows] == [1, 2, 3, 4]
     assert {rows[0][1], rows[1][1]} == winners
     assert [int(r[3]) for r in rows] == [1, 1, 0, 0]  # won

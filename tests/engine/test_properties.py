@@ -199,9 +199,13 @@ def test_every_offered_action_is_accepted(players, table, seed, choices):
 def answered_bomber(state: State, seat: int) -> bool:
     """Under ``bomb_in_window``, an active non-owner seat that already answered the open window
     (it may still bomb, §6.4)."""
-    return (state.phase == WINDOW and state.options.bomb_in_window
-            and bool(state.hands[seat]) and seat != state.window.owner
-            and state.window.answers[seat] is not None)
+    return (
+        state.phase == WINDOW
+        and state.options.bomb_in_window
+        and bool(state.hands[seat])
+        and seat != state.window.owner
+        and state.window.answers[seat] is not None
+    )
 
 
 def _other_copies(hand, play_cards, rng):

@@ -22,8 +22,9 @@ def make_table(make_user) -> Callable[..., Table]:
 
     def make(people: Sequence[str | None], options: dict | None = None, **fields) -> Table:
         host = make_user(people[0])
-        table = tables.create_table(host, name="test table", players=len(people),
-                                    options=options or {}, **fields)
+        table = tables.create_table(
+            host, name="test table", players=len(people), options=options or {}, **fields
+        )
         for number, name in enumerate(people):
             if number and name:
                 tables.take_seat(table.pk, make_user(name), number)
@@ -47,11 +48,13 @@ def install_state(match: Match, state: State) -> Match:
 def start_with_hands() -> Callable[..., Match]:
     """Start a table's match, then give the seats chosen hands (RULES.md notation)."""
 
-    def start(table: Table, hands: Sequence[Sequence[str]], leader: int = 0,
-              level: int = 2) -> Match:
+    def start(
+        table: Table, hands: Sequence[Sequence[str]], leader: int = 0, level: int = 2
+    ) -> Match:
         match = tables.start(table.pk, table.host, seed=1)
-        state = start_round(table.engine_options(), [tuple(h) for h in hands], level,
-                            leader=leader, seed=1)
+        state = start_round(
+            table.engine_options(), [tuple(h) for h in hands], level, leader=leader, seed=1
+        )
         return install_state(match, state)
 
     return start

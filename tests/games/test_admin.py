@@ -19,16 +19,20 @@ def staff_client(client, make_user):
     return client
 
 
-def test_match_and_move_admin_pages_show_no_card_of_a_live_hand(staff_client, make_table,
-                                                               start_with_hands):
+def test_match_and_move_admin_pages_show_no_card_of_a_live_hand(
+    staff_client, make_table, start_with_hands
+):
     """Match list and page, and the move list, of a live match name no card."""
     table = make_table(["ana", "bo", "cy", "di"])
     match = start_with_hands(table, HANDS, leader=0)
-    assert services.submit(match.pk, table.host, {"action": "play", "cards": ["JS"],
-                                                  "version": 0}).ok
+    assert services.submit(
+        match.pk, table.host, {"action": "play", "cards": ["JS"], "version": 0}
+    ).ok
     pages = [
-        "/admin/games/match/", f"/admin/games/match/{match.pk}/change/",
-        "/admin/games/move/", f"/admin/games/move/{Move.objects.get(match=match).pk}/change/",
+        "/admin/games/match/",
+        f"/admin/games/match/{match.pk}/change/",
+        "/admin/games/move/",
+        f"/admin/games/move/{Move.objects.get(match=match).pk}/change/",
         f"/admin/games/table/{table.pk}/change/",
     ]
     for url in pages:
@@ -48,22 +52,25 @@ def test_matches_cannot_be_edited_in_the_admin(staff_client, make_table, start_w
     assert Match.objects.filter(pk=match.pk).exists()
 
 
-@pytest.mark.parametrize("url", [
-    "/admin/games/match/?state__icontains=RJ",
-    "/admin/games/match/?seed=1",
-    "/admin/games/move/?action__icontains=RJ",
-    "/admin/games/move/?events__icontains=cards",
-])
-def test_secret_fields_cannot_be_searched_in_the_admin(staff_client, make_table,
-                                                       start_with_hands, url):
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/admin/games/match/?state__icontains=RJ",
+        "/admin/games/match/?seed=1",
+        "/admin/games/move/?action__icontains=RJ",
+        "/admin/games/move/?events__icontains=cards",
+    ],
+)
+def test_secret_fields_cannot_be_searched_in_the_admin(
+    staff_client, make_table, start_with_hands, url
+):
     """Filtering on the state, seed or move contents would find hidden cards: refused."""
     table = make_table(["ana", "bo", "cy", "di"])
     start_with_hands(table, HANDS, leader=0)
     assert staff_client.get(url).status_code == 400
 
 
-def test_the_seed_is_hidden_while_the_match_is_live(staff_client, make_table,
-                                                    start_with_hands):
+def test_the_seed_is_hidden_while_the_match_is_live(staff_client, make_table, start_with_hands):
     """The seed deals every round, so the admin shows it only after the match."""
     table = make_table(["ana", "bo", "cy", "di"])
     match = start_with_hands(table, HANDS, leader=0)
@@ -73,8 +80,9 @@ def test_the_seed_is_hidden_while_the_match_is_live(staff_client, make_table,
     assert "hidden until the match is over" in html
 
 
-def test_seats_of_a_started_table_cannot_be_changed_in_the_admin(staff_client, make_user,
-                                                                 make_table, start_with_hands):
+def test_seats_of_a_started_table_cannot_be_changed_in_the_admin(
+    staff_client, make_user, make_table, start_with_hands
+):
     """Sitting oneself at a live table would show that seat's hand: the seats are read-only."""
     table = make_table(["ana", "bo", "cy", "di"])
     start_with_hands(table, HANDS, leader=0)

@@ -27,8 +27,12 @@ from .pages import Page, header
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
 
 CARD = re.compile(r"""["'](10|[2-9JQKA])([SHDC])["']|["'](BJ|RJ)["']""")
-HANDS = [("3S", "9H", "9C", "KD"), ("9D", "5H", "6H", "QC"), ("JS", "JH", "7D", "8D"),
-         ("4C", "4D", "10S", "2C")]
+HANDS = [
+    ("3S", "9H", "9C", "KD"),
+    ("9D", "5H", "6H", "QC"),
+    ("JS", "JH", "7D", "8D"),
+    ("4C", "4D", "10S", "2C"),
+]
 
 
 @pytest.fixture(autouse=True)
@@ -48,8 +52,9 @@ def cards_in(frame: str) -> set[str]:
 def setup_match(make_user) -> tuple[Match, dict]:
     """Seats 0 and 1 are people, seats 2 and 3 AI (no worker runs: they never move here)."""
     ana, bo = make_user("ana"), make_user("bo")
-    table = tables.create_table(ana, name="t", players=4,
-                                options={"claim_window_seconds": 60, "turn_seconds": 300})
+    table = tables.create_table(
+        ana, name="t", players=4, options={"claim_window_seconds": 60, "turn_seconds": 300}
+    )
     tables.take_seat(table.pk, bo, 1)
     tables.fill_with_ai(table.pk, ana, Seat.Policy.HEURISTIC)
     match = tables.start(table.pk, ana, seed=2)
@@ -99,9 +104,11 @@ async def test_each_page_gets_its_own_hand_and_never_another(make_user):
     the spectator's name only public ones. The first frame is a full snapshot; the next is a
     delta that leaves ana's unchanged hand out and takes bo's played card out of his."""
     match, users = await sync_to_async(setup_match)(make_user)
-    sockets = {"ana": await connect(match.table_id, users["ana"]),
-               "bo": await connect(match.table_id, users["bo"]),
-               "watcher": await connect(match.table_id, users["watcher"])}
+    sockets = {
+        "ana": await connect(match.table_id, users["ana"]),
+        "bo": await connect(match.table_id, users["bo"]),
+        "watcher": await connect(match.table_id, users["watcher"]),
+    }
     pages = {name: Page() for name in sockets}
     first = {name: await frame(ws) for name, ws in sockets.items()}
     assert cards_in(first["ana"]) == set(HANDS[0])
@@ -110,8 +117,11 @@ async def test_each_page_gets_its_own_hand_and_never_another(make_user):
     for name, text in first.items():
         assert header(text)["full"] and pages[name].apply(text)
 
-    await sockets["bo"].send_to(json.dumps({"action": "play", "cards": ["5H"], "version": "0",
-                                            "client_id": "b1", "HEADERS": {}}))
+    await sockets["bo"].send_to(
+        json.dumps(
+            {"action": "play", "cards": ["5H"], "version": "0", "client_id": "b1", "HEADERS": {}}
+        )
+    )
     after = {name: await frame(ws) for name, ws in sockets.items()}
     for name, text in after.items():
         assert header(text) == {"v": 1, "b": 0, "r": header(first[name])["r"], "full": False}
@@ -140,8 +150,7 @@ async def test_a_pending_claim_is_seen_by_its_seat_only(make_user):
     for ws in (ana, bo, watcher):
         await frame(ws)
     await ana.send_to(json.dumps({"action": "hook", "cards": ["9H", "9C"], "version": 1}))
-    seen = {name: await frame(ws) for name, ws in (("ana", ana), ("bo", bo),
-                                                   ("watcher", watcher))}
+    seen = {name: await frame(ws) for name, ws in (("ana", ana), ("bo", bo), ("watcher", watcher))}
     assert cards_in(seen["ana"]) <= set(HANDS[0]) | {"9D"}
     assert "answered" in seen["bo"] and "answered" in seen["watcher"]
     for other in (seen["bo"], seen["watcher"]):
@@ -190,8 +199,9 @@ async def test_a_stale_action_gets_a_fresh_snapshot(make_user):
 async def test_a_foreign_origin_is_refused(make_user):
     """The WebSocket checks Origin against ALLOWED_HOSTS."""
     match, users = await sync_to_async(setup_match)(make_user)
-    ws = WebsocketCommunicator(application, f"/ws/table/{match.table_id}/",
-                               headers=[(b"origin", b"http://evil.example")])
+    ws = WebsocketCommunicator(
+        application, f"/ws/table/{match.table_id}/", headers=[(b"origin", b"http://evil.example")]
+    )
     connected, _ = await ws.connect()
     assert not connected
 
@@ -235,12 +245,13 @@ async def test_a_lost_push_is_repaired_with_a_snapshot(make_user):
     bo = await connect(match.table_id, users["bo"])
     page = Page()
     assert page.apply(await frame(bo))
-    lost = await sync_to_async(submit_without_push)(match, users["bo"],
-                                                    {"action": "play", "cards": ["5H"],
-                                                     "version": 0})
+    lost = await sync_to_async(submit_without_push)(
+        match, users["bo"], {"action": "play", "cards": ["5H"], "version": 0}
+    )
     assert lost.ok and lost.version == 1
-    await sync_to_async(lambda: services.submit(match.pk, users["ana"], {
-        "action": "pass", "version": 1}))()
+    await sync_to_async(
+        lambda: services.submit(match.pk, users["ana"], {"action": "pass", "version": 1})
+    )()
     repaired = await frame(bo)
     assert header(repaired)["full"] and header(repaired)["v"] == 2
     assert page.apply(repaired) and page.gaps == 0
@@ -253,8 +264,9 @@ async def test_a_heartbeat_behind_the_table_gets_a_snapshot(make_user):
     match, users = await sync_to_async(setup_match)(make_user)
     bo = await connect(match.table_id, users["bo"])
     await frame(bo)
-    await sync_to_async(submit_without_push)(match, users["bo"], {
-        "action": "play", "cards": ["5H"], "version": 0})
+    await sync_to_async(submit_without_push)(
+        match, users["bo"], {"action": "play", "cards": ["5H"], "version": 0}
+    )
     audiences_latest = await sync_to_async(audiences.latest)(match.table_id, False)
     assert audiences_latest is not None and audiences_latest[1] == 0  # nobody was told
     await sync_to_async(audiences.set_latest)(match.table_id, audiences_latest[0], 1, 1)

@@ -28,13 +28,19 @@ from games.presenters import LOG_LENGTH, table_context
 
 from .pages import Page
 
-DEADLINE_KINDS = {PLAY: "turn", WINDOW: "window", TRIBUTE: "tribute",
-                  ROUND_OVER: "next_round"}
+DEADLINE_KINDS = {PLAY: "turn", WINDOW: "window", TRIBUTE: "tribute", ROUND_OVER: "next_round"}
 
 
 def in_memory_table(options: dict):
-    table = Table(pk=7, name="t", host_id=1, players=4, options=options,
-                  status=Table.Status.PLAYING, revision=3)
+    table = Table(
+        pk=7,
+        name="t",
+        host_id=1,
+        players=4,
+        options=options,
+        status=Table.Status.PLAYING,
+        revision=3,
+    )
     users = [User(pk=n + 1, username=f"p{n}") for n in range(3)]
     seats = [Seat(table=table, number=n, user=users[n]) for n in range(3)]
     seats.append(Seat(table=table, number=3, ai_policy=Seat.Policy.HEURISTIC))
@@ -45,13 +51,15 @@ def in_memory_table(options: dict):
 def set_deadline(match: Match, state) -> None:
     kind = DEADLINE_KINDS.get(state.phase, "")
     match.deadline_kind = kind
-    match.deadline = datetime(2030, 1, 1, tzinfo=UTC) + timedelta(seconds=state.version) \
-        if kind else None
+    match.deadline = (
+        datetime(2030, 1, 1, tzinfo=UTC) + timedelta(seconds=state.version) if kind else None
+    )
 
 
 def fresh(table, match, seats, state, seat, moves) -> dict:
-    context = table_context(table, match, state, seat, seats=seats,
-                            recent_moves=moves[::-1][:2 * LOG_LENGTH])
+    context = table_context(
+        table, match, state, seat, seats=seats, recent_moves=moves[::-1][: 2 * LOG_LENGTH]
+    )
     page = Page()
     page.apply(frames.full(context, table.revision))
     return page
@@ -77,8 +85,9 @@ def test_every_delta_brings_every_page_to_the_fresh_render():
                 action, rounds = NextRound(), rounds + 1
             else:
                 seat = rng.choice(seats_to_act(state))
-                action = policies[seat].choose(seat_view(state, seat), legal_actions(state, seat),
-                                               rng)
+                action = policies[seat].choose(
+                    seat_view(state, seat), legal_actions(state, seat), rng
+                )
             outcome = apply(state, action)
             old, state = state, outcome.state
             kinds.update(e["type"] for e in outcome.events)
@@ -86,8 +95,17 @@ def test_every_delta_brings_every_page_to_the_fresh_render():
             set_deadline(match, state)
             renders = frames.Renders()  # shared by the audiences of one push, as in games.push
             for seat in audiences:
-                delta = frames.delta(table, match, seats, old, state, outcome.events, seat,
-                                     table.revision, renders=renders)
+                delta = frames.delta(
+                    table,
+                    match,
+                    seats,
+                    old,
+                    state,
+                    outcome.events,
+                    seat,
+                    table.revision,
+                    renders=renders,
+                )
                 assert pages[seat].apply(delta), (state.version, seat)
             dealt_at = state.version if action == NextRound() else dealt_at
             # Every audience through the tribute and the second round's first tricks.
@@ -110,8 +128,12 @@ def test_a_delta_leaves_out_what_did_not_change():
     lead = next(a for a in legal_actions(state, leader) if len(a.cards) == 1)
     outcome = apply(state, lead)
     with translation.override("en"):
-        sent = {seat: frames.delta(table, match, seats, state, outcome.state, outcome.events,
-                                   seat, table.revision) for seat in (0, 1, 2, 3, None)}
+        sent = {
+            seat: frames.delta(
+                table, match, seats, state, outcome.state, outcome.events, seat, table.revision
+            )
+            for seat in (0, 1, 2, 3, None)
+        }
     for seat, frame in sent.items():
         assert 'id="status"' in frame and 'id="log-lines"' in frame
         assert 'id="tribute"' not in frame and 'id="result"' not in frame
@@ -131,14 +153,18 @@ def test_the_views_kept_between_pushes_are_text_the_collector_skips(monkeypatch)
     state = new_match(Options.from_dict(options, players=4), 11)
     built = []
     real_context = frames.table_context
-    monkeypatch.setattr(frames, "table_context",
-                        lambda *args, **kwargs: built.append(1) or real_context(*args, **kwargs))
+    monkeypatch.setattr(
+        frames,
+        "table_context",
+        lambda *args, **kwargs: built.append(1) or real_context(*args, **kwargs),
+    )
     rng = random.Random(11)
     with translation.override("en"):
         for _step in range(30):
             seat = rng.choice(seats_to_act(state))
-            action = policy("heuristic").choose(seat_view(state, seat),
-                                                legal_actions(state, seat), rng)
+            action = policy("heuristic").choose(
+                seat_view(state, seat), legal_actions(state, seat), rng
+            )
             new = apply(state, action).state
             for audience in (0, 1, 2, 3, None):
                 frames.delta(table, match, seats, state, new, [], audience, table.revision)

@@ -46,8 +46,7 @@ def drive(match_id: int, max_steps: int = 20000) -> Match:
             return match
         due = seats_to_act(services.load_state(match))[:1]
         if not any(services.ai_act(match_id, seat, match.deadline_token) for seat in due):
-            Match.objects.filter(pk=match_id).update(
-                deadline=timezone.now() - timedelta(seconds=1))
+            Match.objects.filter(pk=match_id).update(deadline=timezone.now() - timedelta(seconds=1))
             assert services.expire(match_id, match.deadline_token), match.phase
     raise AssertionError("the match did not end")
 
@@ -58,9 +57,13 @@ def finished_match(make_user) -> Match:
     two AI seats, and cy at seat 3 who never moves (every turn of hers is a timeout)."""
     ana, bo, cy = make_user("ana"), make_user("bo"), make_user("cy")
     table = stewarding.open_table(
-        ana, name="history table", options={"target_level": "3"},
+        ana,
+        name="history table",
+        options={"target_level": "3"},
         seats=[(ana, "heuristic"), (None, "heuristic"), (bo, "random"), (cy, "")],
-        start=True, seed=414)
+        start=True,
+        seed=414,
+    )
     cache.clear()
     return drive(Match.objects.get(table=table).pk)
 
@@ -73,6 +76,7 @@ def client_for(user=None) -> Client:
 
 
 # --- replay ------------------------------------------------------------------------------------
+
 
 def test_a_replay_reproduces_the_recorded_final_state(finished_match) -> None:
     """Replaying every logged action from new_match(options, seed) gives the stored final state
@@ -122,6 +126,7 @@ def test_a_broken_log_is_reported_not_replayed(finished_match) -> None:
 
 # --- the record page ---------------------------------------------------------------------------
 
+
 def test_the_record_of_a_finished_match_shows_everything(finished_match) -> None:
     """Players by seat and team, options, every round with levels, finish order, caught and
     tributes, and every move with its time; window answers are public once it is over."""
@@ -140,8 +145,9 @@ def test_the_record_of_a_finished_match_shows_everything(finished_match) -> None
     assert tributes.exists()
     t = tributes.first()
     assert f"{names[t.payer]} paid {history.card_text(t.card)} to {names[t.receiver]}" in page
-    answers = [e for m in Move.objects.filter(match=match) for e in m.events
-               if e["type"] == "answer"]
+    answers = [
+        e for m in Move.objects.filter(match=match) for e in m.events if e["type"] == "answer"
+    ]
     if any(e["cards"] for e in answers):
         assert "claimed with" in page
     assert "passed the claim window" in page
@@ -161,6 +167,7 @@ def test_record_replay_and_export_follow_the_table_visibility(finished_match, ma
 
 # --- the replay page ---------------------------------------------------------------------------
 
+
 def hands_section(page: str) -> str:
     return page.split('id="replay-hands"', 1)[1].split("</section>", 1)[0]
 
@@ -175,7 +182,8 @@ def test_the_replay_steps_through_the_match_with_any_seat_or_every_hand(finished
     page = client.get(url).content.decode()
     assert "Move 0 of" in page and 'id="replay-next"' in page
     assert sorted(CARD_ATTR.findall(hands_section(page))) == sorted(
-        c for h in start.hands for c in h)
+        c for h in start.hands for c in h
+    )
 
     step = match.version // 2
     state = replay.state_at(match, step)
@@ -198,6 +206,7 @@ def test_the_replay_steps_through_the_match_with_any_seat_or_every_hand(finished
 
 # --- the export --------------------------------------------------------------------------------
 
+
 def test_the_export_matches_the_documented_format_and_replays(finished_match) -> None:
     """export.json validates against docs/match_format.schema.json, and the exported seed,
     options and actions alone rebuild the final state (the deal hands included)."""
@@ -210,8 +219,13 @@ def test_the_export_matches_the_documented_format_and_replays(finished_match) ->
     assert len(data["moves"]) == match.version == data["match"]["final_version"]
     assert [m["seq"] for m in data["moves"]] == list(range(1, match.version + 1))
     assert len(data["rounds"]) == match.round_no
-    assert data["players"][3] == {"seat": 3, "team": 1, "name": "cy", "user": "cy",
-                                  "ai_policy": None}
+    assert data["players"][3] == {
+        "seat": 3,
+        "team": 1,
+        "name": "cy",
+        "user": "cy",
+        "ai_policy": None,
+    }
     state = new_match(Options.from_dict(data["options"]), data["match"]["seed"])
     assert [list(h) for h in state.hands] == data["rounds"][0]["hands"]
     for move in data["moves"]:
@@ -224,23 +238,26 @@ def test_the_export_matches_the_documented_format_and_replays(finished_match) ->
 
 # --- a live match leaks nothing ----------------------------------------------------------------
 
-HANDS = [("3S", "9H", "9C", "KD"), ("9D", "5H", "6H", "QC"), ("JS", "JH", "7D", "8D"),
-         ("4C", "4D", "10S", "2C")]
+HANDS = [
+    ("3S", "9H", "9C", "KD"),
+    ("9D", "5H", "6H", "QC"),
+    ("JS", "JH", "7D", "8D"),
+    ("4C", "4D", "10S", "2C"),
+]
 
 
 @pytest.fixture
 def live_with_pending_claim(make_table) -> Match:
     """bo (seat 1) played 9D; ana (seat 0) hooked with 9H 9C, pending: seats 2 and 3 are nearer
     the owner and have not answered (§6.3, §6.4)."""
-    table = make_table(["ana", "bo", "cy", "di"],
-                       {"claim_window_seconds": 60, "turn_seconds": 300})
+    table = make_table(["ana", "bo", "cy", "di"], {"claim_window_seconds": 60, "turn_seconds": 300})
     match = tables.start(table.pk, table.host, seed=2)
     install_state(match, start_round(table.engine_options(), HANDS, 2, leader=1, seed=2))
     seat = {s.number: s.user for s in Seat.objects.filter(table=table)}
-    assert services.submit(match.pk, seat[1], {"action": "play", "cards": ["9D"],
-                                               "version": 0}).ok
-    assert services.submit(match.pk, seat[0], {"action": "hook", "cards": ["9H", "9C"],
-                                               "version": 1}).ok
+    assert services.submit(match.pk, seat[1], {"action": "play", "cards": ["9D"], "version": 0}).ok
+    assert services.submit(
+        match.pk, seat[0], {"action": "hook", "cards": ["9H", "9C"], "version": 1}
+    ).ok
     return Match.objects.get(pk=match.pk)
 
 
@@ -291,8 +308,7 @@ def test_a_stopped_match_keeps_its_hands_private(live_with_pending_claim) -> Non
 def test_a_delayed_record_stops_where_spectators_are(make_table, make_user) -> None:
     """With spectator_delay 2, a spectator's record lists the moves up to version − 2; a
     seated player's lists them all (nothing hidden: answers are filtered for both)."""
-    table = make_table(["ana", "bo", "cy", "di"],
-                       {"claim_window_seconds": 0, "turn_seconds": 300})
+    table = make_table(["ana", "bo", "cy", "di"], {"claim_window_seconds": 0, "turn_seconds": 300})
     table.spectator_delay = 2
     table.save()
     match = tables.start(table.pk, table.host, seed=5)
@@ -324,6 +340,7 @@ def play_moves(match: Match, count: int) -> None:
 
 
 # --- where matches are listed, they link to their record --------------------------------------
+
 
 def test_a_finished_match_is_linked_from_its_table_the_lobby_and_the_profiles(finished_match):
     """The table page of a finished match, the lobby's recently finished list and the players'
@@ -364,9 +381,15 @@ def test_a_players_matches_page_lists_every_match_with_its_links(finished_match,
     assert ("won" if match.winner_team == 0 else "lost") in row
     assert reverse("games:match_replay", args=[match.pk]) in row
     ana, zed = match.table.seats.get(number=0).user, make_user("zed")
-    secret = stewarding.open_table(zed, name="secret", options={}, start=True, seed=3,
-                                   visibility="private",
-                                   seats=[(ana, ""), (zed, ""), (None, "random"), (None, "random")])
+    secret = stewarding.open_table(
+        zed,
+        name="secret",
+        options={},
+        start=True,
+        seed=3,
+        visibility="private",
+        seats=[(ana, ""), (zed, ""), (None, "random"), (None, "random")],
+    )
     secret_match = Match.objects.get(table=secret)
     assert f'id="player-match-{secret_match.pk}"' not in client.get(url).content.decode()
     mine = client_for(secret.host).get(url).content.decode()

@@ -31,6 +31,7 @@ QUIET = 4 * lobby_consumer.WINDOW_SECONDS
 
 # --- helpers -----------------------------------------------------------------------------------
 
+
 def cookie_for(user=None, language: str | None = None) -> bytes:
     cookies = []
     if user is not None:
@@ -111,6 +112,7 @@ def rendered(monkeypatch) -> list[list[str]]:
 
 # --- the sockets -------------------------------------------------------------------------------
 
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 class TestPush:
@@ -171,8 +173,11 @@ class TestPush:
         """The host's socket gets "my tables" with the private table; another player's and an
         anonymous socket never see it, in a push or in a snapshot, and get no "my tables"."""
         ana, bo = await sync_to_async(lambda: (make_user("ana"), make_user("bo")))()
-        host, other, anonymous = (await lobby_socket(ana), await lobby_socket(bo),
-                                  await lobby_socket())
+        host, other, anonymous = (
+            await lobby_socket(ana),
+            await lobby_socket(bo),
+            await lobby_socket(),
+        )
 
         def open_private() -> Table:
             with transaction.atomic():
@@ -202,10 +207,12 @@ class TestPush:
         """bo sits at ana's table: both their "my tables" refresh; cy's socket gets the public
         lists alone."""
         ana, bo, cy = await sync_to_async(
-            lambda: (make_user("ana"), make_user("bo"), make_user("cy")))()
+            lambda: (make_user("ana"), make_user("bo"), make_user("cy"))
+        )()
         table = await sync_to_async(open_table)(ana, "Pair table")
-        sockets = {name: await lobby_socket(user)
-                   for name, user in (("ana", ana), ("bo", bo), ("cy", cy))}
+        sockets = {
+            name: await lobby_socket(user) for name, user in (("ana", ana), ("bo", bo), ("cy", cy))
+        }
 
         def sit() -> None:
             tables.take_seat(table.pk, bo, 1)
@@ -222,16 +229,22 @@ class TestPush:
     async def test_each_language_gets_its_own_lists_rendered_once(self, make_user, rendered):
         """Spanish sockets (a cookie, a saved language) share one Spanish frame, the English one
         gets English; one render covers both languages."""
-        ana, luz = await sync_to_async(lambda: (make_user("ana"), make_user("luz", language="es"))
-                                       )()
-        english, cookie_es, saved_es = (await lobby_socket(), await lobby_socket(language="es"),
-                                        await lobby_socket(luz))
+        ana, luz = await sync_to_async(
+            lambda: (make_user("ana"), make_user("luz", language="es"))
+        )()
+        english, cookie_es, saved_es = (
+            await lobby_socket(),
+            await lobby_socket(language="es"),
+            await lobby_socket(luz),
+        )
         assert "Mesas abiertas" in cookie_es.snapshot[0] and "Open tables" in english.snapshot[0]
         rendered.clear()
         await sync_to_async(open_table)(ana, "Mesa de Ana")
-        en, es_cookie, es_saved = (await frames_until_quiet(english),
-                                   await frames_until_quiet(cookie_es),
-                                   await frames_until_quiet(saved_es))
+        en, es_cookie, es_saved = (
+            await frames_until_quiet(english),
+            await frames_until_quiet(cookie_es),
+            await frames_until_quiet(saved_es),
+        )
         assert es_cookie == es_saved and es_cookie != en
         assert "Mesas abiertas" in es_cookie[0] and "Open tables" not in es_cookie[0]
         assert "Open tables" in en[0] and "Mesa de Ana" in en[0]
@@ -255,6 +268,7 @@ class TestPush:
 
 # --- query counts ------------------------------------------------------------------------------
 
+
 def statements(function, *args) -> int:
     with CaptureQueriesContext(connection) as queries:
         function(*args)
@@ -263,7 +277,8 @@ def statements(function, *args) -> int:
 
 @pytest.mark.django_db
 def test_a_refresh_of_the_public_lists_takes_four_statements_however_many_tables(
-        make_user, django_assert_max_num_queries):
+    make_user, django_assert_max_num_queries
+):
     """Open, live and finished tables read once (4 statements) for every language: the count
     is the same for 3 tables and for 30."""
     ana, bo = make_user("ana"), make_user("bo")
@@ -285,7 +300,8 @@ def test_a_refresh_of_the_public_lists_takes_four_statements_however_many_tables
 
 @pytest.mark.django_db
 def test_my_tables_take_two_statements_however_many_tables(
-        make_user, django_assert_max_num_queries):
+    make_user, django_assert_max_num_queries
+):
     """A player's own tables (hosted, or seated at someone else's) cost 2 statements per player,
     the same for 3 tables and for 30."""
     ana, bo = make_user("ana"), make_user("bo")
@@ -320,6 +336,8 @@ def test_the_page_and_the_push_render_the_same_parts(make_user, client):
     public = lobby.public_frames(["en"])["en"].replace(' hx-swap-oob="true"', "")
     mine = lobby.mine_frames({ana.pk: ["en"]})[ana.pk, "en"].replace(' hx-swap-oob="true"', "")
     assert public in page and mine in page
-    assert page.index('id="lobby-lists"') < page.index('id="lobby-mine"') < page.index(
-        'id="lobby-public"')
-
+    assert (
+        page.index('id="lobby-lists"')
+        < page.index('id="lobby-mine"')
+        < page.index('id="lobby-public"')
+    )

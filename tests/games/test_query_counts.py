@@ -24,8 +24,12 @@ from games.models import Match, Table
 from .conftest import install_state
 from .test_consumers import connect, frame
 
-HANDS = [("3S", "9H", "9C", "KD", "KH"), ("9D", "5H", "6H", "QC", "4S"),
-         ("JS", "JH", "7D", "8D", "4H"), ("4C", "4D", "10S", "2C", "5S")]
+HANDS = [
+    ("3S", "9H", "9C", "KD", "KH"),
+    ("9D", "5H", "6H", "QC", "4S"),
+    ("JS", "JH", "7D", "8D", "4H"),
+    ("4C", "4D", "10S", "2C", "5S"),
+]
 #: The writer's statements (lock, seats, client id, move, match) and none for the push.
 MAX_PER_ACTION = 12
 
@@ -35,8 +39,12 @@ def four_people(make_user, prefix: str = "p", audiences_each: int = 2) -> tuple[
     registered for every seat and for the spectators."""
     players = 4
     people = [make_user(f"{prefix}{n}") for n in range(players)]
-    table = tables.create_table(people[0], name="t", players=players,
-                                options={"claim_window_seconds": 60, "turn_seconds": 300})
+    table = tables.create_table(
+        people[0],
+        name="t",
+        players=players,
+        options={"claim_window_seconds": 60, "turn_seconds": 300},
+    )
     for number, person in enumerate(people[1:], start=1):
         tables.take_seat(table.pk, person, number)
     match = tables.start(table.pk, people[0], seed=2)
@@ -54,8 +62,9 @@ def act(match: Match, person, payload: dict) -> services.Result:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_each_kind_of_action_costs_a_few_statements_with_its_push(make_user,
-                                                                  django_assert_max_num_queries):
+def test_each_kind_of_action_costs_a_few_statements_with_its_push(
+    make_user, django_assert_max_num_queries
+):
     """A play, a hook and passes (window answers), a window closing on its timer and a turn
     timing out each take at most ``MAX_PER_ACTION`` statements, push to ten audiences included."""
     match, people = four_people(make_user)
@@ -142,12 +151,28 @@ async def test_a_socket_forwards_a_pushed_frame_without_a_query(make_user):
     version = match.version
     revision = await sync_to_async(lambda: Table.objects.get(pk=match.table_id).revision)()
     messages = [
-        (audiences.group(match.table_id, Audience(0, "en")),
-         {"type": "table.frame", "text": "<!--frame-->seat", "v": version + 1, "b": version,
-          "r": revision, "full": False}),
-        (audiences.group(match.table_id, Audience(None, "en")),
-         {"type": "table.frame", "text": "<!--frame-->watch", "v": version + 1, "b": version,
-          "r": revision, "full": False}),
+        (
+            audiences.group(match.table_id, Audience(0, "en")),
+            {
+                "type": "table.frame",
+                "text": "<!--frame-->seat",
+                "v": version + 1,
+                "b": version,
+                "r": revision,
+                "full": False,
+            },
+        ),
+        (
+            audiences.group(match.table_id, Audience(None, "en")),
+            {
+                "type": "table.frame",
+                "text": "<!--frame-->watch",
+                "v": version + 1,
+                "b": version,
+                "r": revision,
+                "full": False,
+            },
+        ),
     ]
     with StatementCounter() as counter:
         await sync_to_async(notify.send_many)(messages)

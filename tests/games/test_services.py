@@ -16,8 +16,12 @@ from games.models import Match, Move, Round, Table
 
 pytestmark = pytest.mark.django_db
 
-HANDS_4 = [["9H", "9S", "3C", "5D"], ["9D", "9C", "3H", "5C"], ["4C", "5H", "7D", "8D"],
-           ["9S", "9D", "4D", "6S"]]
+HANDS_4 = [
+    ["9H", "9S", "3C", "5D"],
+    ["9D", "9C", "3H", "5C"],
+    ["4C", "5H", "7D", "8D"],
+    ["9S", "9D", "4D", "6S"],
+]
 
 
 def submit(match, user, **payload):
@@ -41,7 +45,11 @@ def test_a_play_is_applied_logged_and_bumps_the_version(make_table, start_with_h
     assert state.phase == "window"
     move = Move.objects.get(match=match)
     assert (move.seq, move.seat, move.action, move.client_id) == (
-        1, 0, {"type": "play", "seat": 0, "cards": ["3C"]}, "c1")
+        1,
+        0,
+        {"type": "play", "seat": 0, "cards": ["3C"]},
+        "c1",
+    )
 
 
 def test_the_seat_comes_from_the_membership_not_the_payload(make_table, start_with_hands):
@@ -54,22 +62,26 @@ def test_the_seat_comes_from_the_membership_not_the_payload(make_table, start_wi
     assert state_of(match).version == 0
 
 
-@pytest.mark.parametrize("payload, code", [
-    ({"action": "play", "cards": ["ZZ"]}, "unknown_card"),
-    ({"action": "play", "cards": ["AH"]}, "not_in_hand"),
-    ({"action": "play", "cards": ["9H", "3C"]}, "invalid_combination"),
-    ({"action": "play", "cards": []}, "empty_play"),
-    ({"action": "play", "cards": "3C"}, "malformed"),
-    ({"action": "pass"}, "leader_cannot_pass"),
-    ({"action": "hook", "cards": ["9H", "9S"]}, "no_window"),
-    ({"action": "return", "card": "3C"}, "invalid_return"),
-    ({"action": "timeout"}, "malformed"),
-    ({"action": "next_round"}, "malformed"),
-    ({"action": "play", "cards": ["3C"], "version": 7}, "stale"),
-    ({"action": "play", "cards": ["3C"], "version": "x"}, "stale"),
-])
-def test_bad_input_is_refused_with_a_code_and_changes_nothing(make_table, start_with_hands,
-                                                              payload, code):
+@pytest.mark.parametrize(
+    "payload, code",
+    [
+        ({"action": "play", "cards": ["ZZ"]}, "unknown_card"),
+        ({"action": "play", "cards": ["AH"]}, "not_in_hand"),
+        ({"action": "play", "cards": ["9H", "3C"]}, "invalid_combination"),
+        ({"action": "play", "cards": []}, "empty_play"),
+        ({"action": "play", "cards": "3C"}, "malformed"),
+        ({"action": "pass"}, "leader_cannot_pass"),
+        ({"action": "hook", "cards": ["9H", "9S"]}, "no_window"),
+        ({"action": "return", "card": "3C"}, "invalid_return"),
+        ({"action": "timeout"}, "malformed"),
+        ({"action": "next_round"}, "malformed"),
+        ({"action": "play", "cards": ["3C"], "version": 7}, "stale"),
+        ({"action": "play", "cards": ["3C"], "version": "x"}, "stale"),
+    ],
+)
+def test_bad_input_is_refused_with_a_code_and_changes_nothing(
+    make_table, start_with_hands, payload, code
+):
     """Malformed, illegal and stale actions are refused; state, version and log stay put."""
     table = make_table(["ana", "bo", "cy", "di"])
     match = start_with_hands(table, HANDS_4, leader=0)
@@ -93,8 +105,9 @@ def test_a_repeated_client_id_is_never_applied_twice(make_table, start_with_hand
     table = make_table(["ana", "bo", "cy", "di"])
     match = start_with_hands(table, HANDS_4, leader=0)
     assert submit(match, table.host, action="play", cards=["3C"], client_id="same").ok
-    again = services.submit(match.pk, table.host, {"action": "play", "cards": ["5D"],
-                                                   "version": 1, "client_id": "same"})
+    again = services.submit(
+        match.pk, table.host, {"action": "play", "cards": ["5D"], "version": 1, "client_id": "same"}
+    )
     assert (again.ok, again.code) == (False, "duplicate")
     assert Move.objects.filter(match=match).count() == 1
 
@@ -106,12 +119,14 @@ def test_claims_arriving_farther_seat_first_go_to_the_nearer_seat(make_table, st
     seat = {s.number: s.user for s in table.seats.all()}
     assert submit(match, seat[0], action="play", cards=["9H"]).ok
     window_version = state_of(match).version
-    far = services.submit(match.pk, seat[3], {"action": "hook", "cards": ["9S", "9D"],
-                                              "version": window_version})
+    far = services.submit(
+        match.pk, seat[3], {"action": "hook", "cards": ["9S", "9D"], "version": window_version}
+    )
     assert far.ok
     assert state_of(match).phase == "window"  # seat 3's claim waits on seats 1 and 2
-    near = services.submit(match.pk, seat[1], {"action": "hook", "cards": ["9D", "9C"],
-                                               "version": window_version})
+    near = services.submit(
+        match.pk, seat[1], {"action": "hook", "cards": ["9D", "9C"], "version": window_version}
+    )
     assert near.ok
     state = state_of(match)
     assert state.top.seat == 1 and state.top.cards == ("9D", "9C")
@@ -144,8 +159,9 @@ def test_two_simultaneous_turn_actions_exactly_one_wins(make_table, start_with_h
     def send(card: str) -> None:
         try:
             barrier.wait()
-            results.append(services.submit(match.pk, ana, {"action": "play", "cards": [card],
-                                                           "version": 0}))
+            results.append(
+                services.submit(match.pk, ana, {"action": "play", "cards": [card], "version": 0})
+            )
         finally:
             connection.close()
 
@@ -172,8 +188,7 @@ def test_expire_applies_only_to_the_deadline_it_was_set_for(make_table, start_wi
     assert state.phase == "window"
 
 
-def test_ai_seat_acts_only_when_it_is_asked_for_the_current_moment(make_table,
-                                                                   start_with_hands):
+def test_ai_seat_acts_only_when_it_is_asked_for_the_current_moment(make_table, start_with_hands):
     """ai_act with the current token plays for the AI seat; a stale token does nothing."""
     table = make_table(["ana", None, "cy", None])
     match = start_with_hands(table, HANDS_4, leader=1)
@@ -198,7 +213,11 @@ def test_round_and_match_records_follow_the_events(make_table, start_with_hands)
     assert submit(match, seat[0], action="play", cards=["KH"]).ok
     rnd = Round.objects.get(match=match, number=1)
     assert (rnd.finish_order, rnd.caught, rnd.levels_after, rnd.winner_team) == (
-        [2, 0], [1, 3], [4, 2], 0)
+        [2, 0],
+        [1, 3],
+        [4, 2],
+        0,
+    )
     match.refresh_from_db()
     assert match.phase == "round_over" and match.deadline_kind == "next_round"
 

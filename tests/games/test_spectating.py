@@ -56,8 +56,7 @@ def shown_count(html: str) -> int:
 
 def start_people_table(make_table, delay: int) -> Match:
     """Four people, no claim windows, a real deal (seed 9): the log replays from the seed."""
-    table = make_table(["ana", "bo", "cy", "di"], {"claim_window_seconds": 0,
-                                                   "turn_seconds": 300})
+    table = make_table(["ana", "bo", "cy", "di"], {"claim_window_seconds": 0, "turn_seconds": 300})
     table.spectator_delay = delay
     table.save()
     cache.clear()
@@ -71,8 +70,11 @@ def play(match: Match, count: int) -> None:
         state = services.load_state(match)
         seat = seats_to_act(state)[0]
         action = action_to_json(legal_actions(state, seat)[0])
-        payload = {"action": action["type"], "version": match.version,
-                   "cards": action.get("cards", [])}
+        payload = {
+            "action": action["type"],
+            "version": match.version,
+            "cards": action.get("cards", []),
+        }
         user = Seat.objects.get(table=match.table, number=seat).user
         assert services.submit(match.pk, user, payload).ok
     match.refresh_from_db()
@@ -85,6 +87,7 @@ def public_cards(state) -> set[str]:
 
 
 # --- the delay (HTTP pages) -------------------------------------------------------------------
+
 
 @pytest.mark.django_db
 def test_spectators_see_the_table_n_moves_back_and_players_see_it_live(make_table, make_user):
@@ -110,7 +113,8 @@ def test_spectators_see_the_table_n_moves_back_and_players_see_it_live(make_tabl
 
 @pytest.mark.django_db
 def test_the_delay_never_goes_before_the_deal_and_ends_when_the_view_reaches_the_end(
-        make_table, make_user):
+    make_table, make_user
+):
     """Fewer moves than the delay: spectators see the deal (version 0). A finished match stays
     delayed for them until their view (``games.delay``) reaches its end."""
     match = start_people_table(make_table, delay=10)
@@ -139,10 +143,12 @@ def test_a_log_that_does_not_replay_shows_the_deal_not_the_live_table(make_table
 
 # --- the delay and the count over sockets ----------------------------------------------------
 
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-async def test_delayed_spectator_frames_trail_the_players_and_show_no_hand(make_table, make_user,
-                                                                           close_db):
+async def test_delayed_spectator_frames_trail_the_players_and_show_no_hand(
+    make_table, make_user, close_db
+):
     """Over sockets, a spectator's frames come when its delayed view moves on (``games.delay``'s
     wake-up), never on a live move: each is the state at least ``delay`` moves back and names
     only that moment's public cards; the player's frames are live and hold its hand."""
@@ -207,8 +213,9 @@ async def test_players_see_how_many_watch(make_user, close_db):
     assert shown_count(await ana.receive_from(timeout=10)) == 0
     # A move's delta leaves the count alone: the page keeps showing it.
     page = Page()
-    page.apply(await sync_to_async(lambda: push.snapshot(match.table_id, 0, users["ana"],
-                                                         "en")[0])())
+    page.apply(
+        await sync_to_async(lambda: push.snapshot(match.table_id, 0, users["ana"], "en")[0])()
+    )
     await bo.send_to(json.dumps({"action": "play", "cards": ["5H"], "version": 0}))
     delta = await frame(ana)
     assert 'id="spectators"' not in delta and page.apply(delta)
@@ -235,6 +242,7 @@ async def test_spectator_frames_never_hold_a_hand_with_the_count_on(make_user, c
 
 
 # --- presence in Redis -----------------------------------------------------------------------
+
 
 @pytest.mark.django_db
 def test_the_count_is_shared_and_forgets_silent_sockets(settings) -> None:
@@ -268,6 +276,7 @@ def test_an_unreachable_redis_shows_no_count_instead_of_failing(settings, make_t
 
 # --- before the start ------------------------------------------------------------------------
 
+
 @pytest.mark.django_db
 def test_a_full_table_says_the_host_can_start(make_user) -> None:
     """Every seat taken before the start: not "Waiting for players" but who can start."""
@@ -299,7 +308,7 @@ async def test_a_heartbeat_renews_a_spectator_silently(make_user, close_db):
     await frame(ana)
     key = spectating._key(match.table_id)
     members = await sync_to_async(spectating._redis().zrange)(key, 0, -1, withscores=True)
-    (member, before), = members
+    ((member, before),) = members
     await sync_to_async(spectating._redis().zadd)(key, {member: before - 100})
     assert await nothing_but_counts(watcher, timeout=1)  # the count refresh of the watcher
     assert await nothing_but_counts(ana, timeout=0.1)
@@ -307,7 +316,7 @@ async def test_a_heartbeat_renews_a_spectator_silently(make_user, close_db):
     await ana.send_to(heartbeat)
     assert await watcher.receive_nothing(timeout=0.5)
     assert await ana.receive_nothing(timeout=0.1)
-    (_, after), = await sync_to_async(spectating._redis().zrange)(key, 0, -1, withscores=True)
+    ((_, after),) = await sync_to_async(spectating._redis().zrange)(key, 0, -1, withscores=True)
     assert after > before - 100 + 50
     assert await sync_to_async(spectating.count)(match.table_id) == 1
     for ws in (watcher, ana):
@@ -333,14 +342,26 @@ def test_the_host_sets_the_spectator_delay_when_opening_a_table(client, user) ->
     from games.models import Table
 
     client.force_login(user)
-    data = {"name": "Delayed", "seats": "4", "target_level": "A", "claim_window_seconds": "4",
-            "turn_seconds": "30", "two_position": "low", "bomb_order": "four_one_four_top",
-            "lead_after_out": "teammate", "first_lead": "top_payer", "visibility": "public"}
-    assert client.post(reverse("games:create_table"), {**data, "spectator_delay": "4"}
-                       ).status_code == 302
+    data = {
+        "name": "Delayed",
+        "seats": "4",
+        "target_level": "A",
+        "claim_window_seconds": "4",
+        "turn_seconds": "30",
+        "two_position": "low",
+        "bomb_order": "four_one_four_top",
+        "lead_after_out": "teammate",
+        "first_lead": "top_payer",
+        "visibility": "public",
+    }
+    assert (
+        client.post(reverse("games:create_table"), {**data, "spectator_delay": "4"}).status_code
+        == 302
+    )
     assert Table.objects.get(name="Delayed").spectator_delay == 4
     client.post(reverse("games:create_table"), {**data, "name": "Live"})
     assert Table.objects.get(name="Live").spectator_delay == 0
-    response = client.post(reverse("games:create_table"), {**data, "name": "Too late",
-                                                           "spectator_delay": "51"})
+    response = client.post(
+        reverse("games:create_table"), {**data, "name": "Too late", "spectator_delay": "51"}
+    )
     assert response.status_code == 200 and not Table.objects.filter(name="Too late").exists()

@@ -24,10 +24,18 @@ HINTS = re.compile(r'data-hints="([^"]*)"')
 
 
 def form_data(**overrides) -> dict:
-    data = {"name": "Friday game", "seats": "4", "target_level": "A",
-            "claim_window_seconds": "4", "turn_seconds": "30", "two_position": "low",
-            "bomb_order": "four_one_four_top", "lead_after_out": "teammate",
-            "first_lead": "top_payer", "visibility": "public"}
+    data = {
+        "name": "Friday game",
+        "seats": "4",
+        "target_level": "A",
+        "claim_window_seconds": "4",
+        "turn_seconds": "30",
+        "two_position": "low",
+        "bomb_order": "four_one_four_top",
+        "lead_after_out": "teammate",
+        "first_lead": "top_payer",
+        "visibility": "public",
+    }
     data.update(overrides)
     return data
 
@@ -44,27 +52,53 @@ def seat_of(table: Table, number: int) -> Seat:
 
 # --- the create-table form ---------------------------------------------------------------------
 
+
 def test_create_table_form_gives_section_10_options() -> None:
     """A valid form gives the §10 options dict create_table takes (target level as a face)."""
-    form = CreateTableForm(form_data(target_level="5", claim_window_seconds="2",
-                                     turn_seconds="10", two_position="high",
-                                     bomb_in_window="on", lead_after_out="next_player"))
+    form = CreateTableForm(
+        form_data(
+            target_level="5",
+            claim_window_seconds="2",
+            turn_seconds="10",
+            two_position="high",
+            bomb_in_window="on",
+            lead_after_out="next_player",
+        )
+    )
     assert form.is_valid(), form.errors
     assert form.cleaned_data["seats"] == 4
     assert form.options() == {
-        "target_level": "5", "claim_window_seconds": 2, "turn_seconds": 10,
-        "two_position": "high", "bomb_order": "four_one_four_top",
-        "two_in_sequences": False, "joker_hook": False, "bomb_in_window": True,
-        "lead_after_out": "next_player", "first_lead": "top_payer", "anti_tribute": False,
+        "target_level": "5",
+        "claim_window_seconds": 2,
+        "turn_seconds": 10,
+        "two_position": "high",
+        "bomb_order": "four_one_four_top",
+        "two_in_sequences": False,
+        "joker_hook": False,
+        "bomb_in_window": True,
+        "lead_after_out": "next_player",
+        "first_lead": "top_payer",
+        "anti_tribute": False,
     }
 
 
-@pytest.mark.parametrize("field, value", [
-    ("seats", "3"), ("seats", "10"), ("target_level", "2"), ("target_level", "BJ"),
-    ("claim_window_seconds", "11"), ("claim_window_seconds", "-1"), ("turn_seconds", "4"),
-    ("turn_seconds", "121"), ("two_position", "middle"), ("bomb_order", "none"),
-    ("name", ""), ("visibility", "secret"),
-])
+@pytest.mark.parametrize(
+    "field, value",
+    [
+        ("seats", "3"),
+        ("seats", "10"),
+        ("target_level", "2"),
+        ("target_level", "BJ"),
+        ("claim_window_seconds", "11"),
+        ("claim_window_seconds", "-1"),
+        ("turn_seconds", "4"),
+        ("turn_seconds", "121"),
+        ("two_position", "middle"),
+        ("bomb_order", "none"),
+        ("name", ""),
+        ("visibility", "secret"),
+    ],
+)
 def test_create_table_form_refuses_values_outside_the_rules(field, value) -> None:
     form = CreateTableForm(form_data(**{field: value}))
     assert not form.is_valid()
@@ -80,9 +114,10 @@ def test_create_table_needs_login(client) -> None:
 def test_create_table_opens_it_with_the_host_at_seat_1(client, user) -> None:
     client.force_login(user)
     assert client.get(reverse("games:create_table")).status_code == 200
-    response = client.post(reverse("games:create_table"),
-                           form_data(seats="6", target_level="7", rated="on",
-                                     visibility="private"))
+    response = client.post(
+        reverse("games:create_table"),
+        form_data(seats="6", target_level="7", rated="on", visibility="private"),
+    )
     table = Table.objects.get()
     assert response.status_code == 302
     assert response.url == reverse("games:table", args=[table.pk])
@@ -102,6 +137,7 @@ def test_create_table_with_bad_values_shows_the_form_again(client, user) -> None
 
 
 # --- seats before the start --------------------------------------------------------------------
+
 
 @pytest.fixture
 def open_table(make_user) -> Table:
@@ -166,8 +202,11 @@ def test_host_only_actions_are_refused_for_others(client, make_user, open_table)
     ana = make_user("ana")
     tables.take_seat(open_table.pk, ana, 1)
     client.force_login(ana)
-    for name, data in (("set_ai", {"seat": "2", "policy": "heuristic"}),
-                       ("fill_with_ai", {"policy": "random"}), ("start", {})):
+    for name, data in (
+        ("set_ai", {"seat": "2", "policy": "heuristic"}),
+        ("fill_with_ai", {"policy": "random"}),
+        ("start", {}),
+    ):
         response = post(client, name, open_table, data)
         assert response.status_code == 302
         assert messages_of(response)[-1] == "Only the host can do that.", name
@@ -184,8 +223,12 @@ def test_host_sets_and_clears_ai_seats_and_fills_the_rest(client, open_table) ->
     response = post(client, "set_ai", open_table, {"seat": "1", "policy": "genius"})
     assert messages_of(response) == ["Unknown AI player."]
     post(client, "fill_with_ai", open_table, {"policy": "heuristic"})
-    assert [s.ai_policy for s in open_table.seats.order_by("number")] == \
-        ["", "heuristic", "heuristic", "heuristic"]
+    assert [s.ai_policy for s in open_table.seats.order_by("number")] == [
+        "",
+        "heuristic",
+        "heuristic",
+        "heuristic",
+    ]
 
 
 def test_start_refuses_while_a_seat_is_empty(client, open_table) -> None:
@@ -246,10 +289,12 @@ def test_csrf_token_from_the_page_is_accepted(make_user, open_table) -> None:
 
 # --- private tables ----------------------------------------------------------------------------
 
+
 def test_private_table_is_404_without_the_invite_and_visible_with_it(client, make_user):
     host = make_user("host")
-    table = tables.create_table(host, name="secret", players=2, options={},
-                                visibility=Table.Visibility.PRIVATE)
+    table = tables.create_table(
+        host, name="secret", players=2, options={}, visibility=Table.Visibility.PRIVATE
+    )
     client.force_login(make_user("ana"))
     assert client.get(table.get_absolute_url()).status_code == 404
     assert post(client, "take_seat", table, {"seat": "1"}).status_code == 404
@@ -265,13 +310,15 @@ def test_private_table_is_404_without_the_invite_and_visible_with_it(client, mak
 
 def test_invite_link_is_shown_to_the_host_of_a_private_table(client, make_user) -> None:
     host = make_user("host")
-    table = tables.create_table(host, name="secret", players=2, options={},
-                                visibility=Table.Visibility.PRIVATE)
+    table = tables.create_table(
+        host, name="secret", players=2, options={}, visibility=Table.Visibility.PRIVATE
+    )
     client.force_login(host)
     assert reverse("games:join", args=[table.invite_code]) in page(client, table)
 
 
 # --- the lobby ---------------------------------------------------------------------------------
+
 
 def test_lobby_lists_open_tables_and_live_matches(client, make_user, open_table) -> None:
     live = tables.create_table(make_user("bo"), name="Live one", players=2, options={})
@@ -304,6 +351,7 @@ def test_lobby_shows_the_create_button_to_players_only(client, user) -> None:
 
 
 # --- the table page: each seat its own hand, spectators none ------------------------------------
+
 
 @pytest.fixture
 def started_two_seats(make_user) -> tuple[Table, Match]:
@@ -374,8 +422,7 @@ def test_pushed_regions_swap_by_id_and_hold_only_the_seat_hand(started_two_seats
         viewer = seat_of(table, seat).user if seat is not None else None
         context = table_context(table, match, state, seat, viewer)
         html = render_to_string("games/partials/regions.html", {**context, "oob": True})
-        for region in ("status", "seats", "trick", "claim-bar", "tribute", "result", "hand",
-                       "log"):
+        for region in ("status", "seats", "trick", "claim-bar", "tribute", "result", "hand", "log"):
             assert re.search(rf'id="{region}"[^>]*hx-swap-oob="true"', html), region
         expected = state.hands[seat] if seat is not None else ()
         assert Counter(CARD_ATTR.findall(html)) == Counter(expected)
@@ -385,10 +432,21 @@ def test_table_page_has_every_region(client, started_two_seats) -> None:
     table, _ = started_two_seats
     client.force_login(table.host)
     html = page(client, table)
-    for region in ("status", "seats", "seat-0", "seat-1", "trick", "hand", "claim-bar",
-                   "tribute", "result", "log", "flash"):
+    for region in (
+        "status",
+        "seats",
+        "seat-0",
+        "seat-1",
+        "trick",
+        "hand",
+        "claim-bar",
+        "tribute",
+        "result",
+        "log",
+        "flash",
+    ):
         assert f'id="{region}"' in html, region
-    assert 'hx-swap-oob' not in html.split('id="flash"')[1].split(">")[0]
+    assert "hx-swap-oob" not in html.split('id="flash"')[1].split(">")[0]
 
 
 def test_played_cards_show_in_the_trick_for_everyone(client, make_user, started_two_seats):
@@ -397,8 +455,11 @@ def test_played_cards_show_in_the_trick_for_everyone(client, make_user, started_
     state = services.load_state(match)
     leader = state.turn
     card = sorted(state.hands[leader])[0]
-    result = services.submit(match.pk, seat_of(table, leader).user,
-                             {"action": "play", "cards": [card], "version": match.version})
+    result = services.submit(
+        match.pk,
+        seat_of(table, leader).user,
+        {"action": "play", "cards": [card], "version": match.version},
+    )
     assert result.ok
     client.force_login(seat_of(table, 1 - leader).user)
     html = page(client, table)
@@ -407,6 +468,7 @@ def test_played_cards_show_in_the_trick_for_everyone(client, make_user, started_
 
 
 # --- the profile record ------------------------------------------------------------------------
+
 
 def test_profile_counts_finished_matches_played_and_won(client, started_two_seats) -> None:
     table, match = started_two_seats
@@ -422,12 +484,16 @@ def test_profile_counts_finished_matches_played_and_won(client, started_two_seat
 
 # --- the language of pushed regions --------------------------------------------------------------
 
-@pytest.mark.parametrize("cookies, accept, expected", [
-    ({"django_language": "es"}, "vi", "es"),
-    ({}, "vi,en;q=0.8", "vi"),
-    ({}, "", "en"),
-    ({"django_language": "xx"}, "id", "id"),
-])
+
+@pytest.mark.parametrize(
+    "cookies, accept, expected",
+    [
+        ({"django_language": "es"}, "vi", "es"),
+        ({}, "vi,en;q=0.8", "vi"),
+        ({}, "", "en"),
+        ({"django_language": "xx"}, "id", "id"),
+    ],
+)
 def test_socket_pages_render_in_the_page_language(cookies, accept, expected) -> None:
     """A socket picks the language as the page did: the language cookie, then the browser's."""
     from games.consumers import scope_language

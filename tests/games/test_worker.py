@@ -25,15 +25,32 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def worker(settings):
     """A Celery worker process on the test database, its queue purged of older tests' tasks."""
     db = connection.settings_dict
-    env = {**os.environ,
-           "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"}
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
+    }
     celery = [sys.executable, "-m", "celery", "-A", "config"]
-    subprocess.run([*celery, "purge", "-f"], cwd=ROOT, env=env, check=True,
-                   capture_output=True, timeout=60)
-    proc = subprocess.Popen([*celery, "worker", "-P", "solo", "-l", "warning",
-                             "--without-gossip", "--without-mingle", "--without-heartbeat"],
-                            cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+    subprocess.run(
+        [*celery, "purge", "-f"], cwd=ROOT, env=env, check=True, capture_output=True, timeout=60
+    )
+    proc = subprocess.Popen(
+        [
+            *celery,
+            "worker",
+            "-P",
+            "solo",
+            "-l",
+            "warning",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     settings.GAMES_AI_DELAY_SECONDS = 0.1
     yield proc
     proc.terminate()
@@ -54,15 +71,19 @@ def wait_for(check, seconds: float = 30.0) -> bool:
 
 def test_a_claim_window_closes_on_time(worker, make_table):
     """Nobody answers a 1-second window: the worker closes it after its deadline, not before."""
-    table = make_table(["ana", "bo", "cy", "di"], {"claim_window_seconds": 1,
-                                                   "turn_seconds": 120})
+    table = make_table(["ana", "bo", "cy", "di"], {"claim_window_seconds": 1, "turn_seconds": 120})
     match = tables.start(table.pk, table.host, seed=3)
-    state = start_round(table.engine_options(), [("9H", "3C"), ("9D", "4C"), ("5H", "6C"),
-                                                 ("7S", "8C")], 2, leader=0)
+    state = start_round(
+        table.engine_options(),
+        [("9H", "3C"), ("9D", "4C"), ("5H", "6C"), ("7S", "8C")],
+        2,
+        leader=0,
+    )
     install_state(match, state)
     sent = time.monotonic()
-    assert services.submit(match.pk, table.host, {"action": "play", "cards": ["9H"],
-                                                  "version": 0}).ok
+    assert services.submit(
+        match.pk, table.host, {"action": "play", "cards": ["9H"], "version": 0}
+    ).ok
     assert Match.objects.get(pk=match.pk).phase == "window"
     assert wait_for(lambda: Match.objects.get(pk=match.pk).phase != "window", 20)
     waited = time.monotonic() - sent
@@ -76,8 +97,9 @@ def test_a_claim_window_closes_on_time(worker, make_table):
 def test_ai_seats_move_by_themselves(worker, make_user):
     """An all-AI table starts and its seats play through the worker, no person involved."""
     host = make_user("host")
-    table = tables.create_table(host, name="demo", players=4,
-                                options={"claim_window_seconds": 1, "turn_seconds": 30})
+    table = tables.create_table(
+        host, name="demo", players=4, options={"claim_window_seconds": 1, "turn_seconds": 30}
+    )
     tables.leave_seat(table.pk, host)
     tables.fill_with_ai(table.pk, host, Seat.Policy.HEURISTIC)
     match = tables.start(table.pk, host, seed=11)

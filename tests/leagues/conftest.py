@@ -24,8 +24,7 @@ def organiser(make_user):
 
 @pytest.fixture
 def league(organiser) -> League:
-    return league_services.do_create_league(organiser, name="Tuesday Club",
-                                            table_options=QUICK)
+    return league_services.do_create_league(organiser, name="Tuesday Club", table_options=QUICK)
 
 
 @pytest.fixture
@@ -47,8 +46,9 @@ def install_winning_round(table: Table, winner_team: int) -> Match:
     hands = [["3C", "4C"], ["3D", "4D"], ["3H", "4H"], ["3S", "4S"]]
     hands[winner_team], hands[winner_team + 2] = ["KH"], ["JH"]
     levels = (3, 2) if winner_team == 0 else (2, 3)
-    state = start_round(options, [tuple(h) for h in hands], 3, levels,
-                        leader=winner_team + 2, seed=1)
+    state = start_round(
+        options, [tuple(h) for h in hands], 3, levels, leader=winner_team + 2, seed=1
+    )
     match.state = state_to_json(state)
     match.version = state.version
     match.phase = state.phase

@@ -61,16 +61,24 @@ def running(staff, players):
 
 
 def actions_logged(t):
-    return list(TournamentLog.objects.filter(tournament=t).order_by("pk")
-                .values_list("action", flat=True))
+    return list(
+        TournamentLog.objects.filter(tournament=t).order_by("pk").values_list("action", flat=True)
+    )
 
 
 def test_staff_run_a_tournament_through_the_staff_pages(staff_client, staff, players, client):
     """Create, open registration, teams register on the public form, start, generate round 1:
     four-seat tables with team A at the even seats, started, players notified; all logged."""
-    response = staff_client.post("/tournaments/staff/new/", {
-        "name": "Club Cup", "format": "swiss", "team_size": "2", "planned_rounds": "0",
-        "table_options": '{"target_level": "3"}'})
+    response = staff_client.post(
+        "/tournaments/staff/new/",
+        {
+            "name": "Club Cup",
+            "format": "swiss",
+            "team_size": "2",
+            "planned_rounds": "0",
+            "table_options": '{"target_level": "3"}',
+        },
+    )
     t = Tournament.objects.get(name="Club Cup")
     assert response.status_code == 302 and response.url == f"/tournaments/{t.pk}/manage/"
     assert staff_client.post(f"/tournaments/{t.pk}/manage/open_registration/").status_code == 302
@@ -80,8 +88,9 @@ def test_staff_run_a_tournament_through_the_staff_pages(staff_client, staff, pla
         assert response.status_code == 302, response.content.decode()
     client.force_login(staff)
     staff_client.post(f"/tournaments/{t.pk}/manage/start/")
-    response = staff_client.post(f"/tournaments/{t.pk}/manage/generate_round/",
-                                 {"start": "on", "stand_in": ""}, follow=True)
+    response = staff_client.post(
+        f"/tournaments/{t.pk}/manage/generate_round/", {"start": "on", "stand_in": ""}, follow=True
+    )
     assert "Round 1 is paired" in response.content.decode()
     t.refresh_from_db()
     assert t.status == "running"
@@ -90,12 +99,26 @@ def test_staff_run_a_tournament_through_the_staff_pages(staff_client, staff, pla
     table = pairing.table
     assert (table.players, table.status, table.options) == (4, "playing", {"target_level": "3"})
     assert [(s.number, s.user.username, s.ai_policy) for s in table.seats.all()] == [
-        (0, "ana", ""), (1, "cy", ""), (2, "bo", ""), (3, "di", "")]
+        (0, "ana", ""),
+        (1, "cy", ""),
+        (2, "bo", ""),
+        (3, "di", ""),
+    ]
     assert Match.objects.filter(table=table).exists()
-    assert sorted(Notice.objects.filter(table=table).values_list("user__username", flat=True)) \
-        == ["ana", "bo", "cy", "di"]
-    assert actions_logged(t) == ["create", "open_registration", "register", "register", "start",
-                                 "generate_round"]
+    assert sorted(Notice.objects.filter(table=table).values_list("user__username", flat=True)) == [
+        "ana",
+        "bo",
+        "cy",
+        "di",
+    ]
+    assert actions_logged(t) == [
+        "create",
+        "open_registration",
+        "register",
+        "register",
+        "start",
+        "generate_round",
+    ]
     client.force_login(players["di"])
     page = client.get(f"/tournaments/{t.pk}/").content.decode()
     assert 'id="your-table"' in page and f"/tables/{table.pk}/" in page
@@ -108,8 +131,9 @@ def test_admin_actions_call_the_same_services(superuser_client, staff, players):
     url = "/admin/leagues/tournament/"
 
     def act(action, follow=False, **extra):
-        return superuser_client.post(url, {"action": action, "_selected_action": [t.pk],
-                                           "index": 0, **extra}, follow=follow)
+        return superuser_client.post(
+            url, {"action": action, "_selected_action": [t.pk], "index": 0, **extra}, follow=follow
+        )
 
     assert act("open_registration").status_code == 302
     for a, b in (("ana", "bo"), ("cy", "di"), ("ed", "flo")):
@@ -119,32 +143,50 @@ def test_admin_actions_call_the_same_services(superuser_client, staff, players):
     t.refresh_from_db()
     assert t.status == "running"
     rnd = TournamentRound.objects.get(tournament=t)
-    pairs = [(p.team_a.name, p.team_b.name if p.team_b else None, p.winner_team)
-             for p in rnd.pairings.all()]
+    pairs = [
+        (p.team_a.name, p.team_b.name if p.team_b else None, p.winner_team)
+        for p in rnd.pairings.all()
+    ]
     assert pairs == [("ana & bo", "cy & di", None), ("ed & flo", None, 0)]  # a bye: a win
     table = rnd.pairings.get(board=1).table
     assert [(s.user.username, s.ai_policy) for s in table.seats.all()] == [
-        ("ana", "heuristic"), ("cy", "heuristic"), ("bo", "heuristic"), ("di", "heuristic")]
+        ("ana", "heuristic"),
+        ("cy", "heuristic"),
+        ("bo", "heuristic"),
+        ("di", "heuristic"),
+    ]
     act("pause")
     assert Tournament.objects.get(pk=t.pk).status == "paused"
     response = act("generate_round", follow=True)
     assert "Not possible while the tournament is" in response.content.decode()
-    assert actions_logged(t) == ["create", "open_registration", "register", "register",
-                                 "register", "start", "generate_round", "pause"]
+    assert actions_logged(t) == [
+        "create",
+        "open_registration",
+        "register",
+        "register",
+        "register",
+        "start",
+        "generate_round",
+        "pause",
+    ]
 
 
 def test_non_staff_are_refused_everywhere(client, running, players):
     """A logged-in player gets the login page for staff pages, staff actions and admin
     actions, and nothing changes."""
     client.force_login(players["ana"])
-    for url in ("/tournaments/staff/", "/tournaments/staff/new/",
-                f"/tournaments/{running.pk}/manage/"):
+    for url in (
+        "/tournaments/staff/",
+        "/tournaments/staff/new/",
+        f"/tournaments/{running.pk}/manage/",
+    ):
         response = client.get(url)
         assert response.status_code == 302 and response.url.startswith("/admin/login/"), url
     response = client.post(f"/tournaments/{running.pk}/manage/pause/")
     assert response.status_code == 302 and response.url.startswith("/admin/login/")
-    response = client.post("/admin/leagues/tournament/", {
-        "action": "close", "_selected_action": [running.pk]})
+    response = client.post(
+        "/admin/leagues/tournament/", {"action": "close", "_selected_action": [running.pk]}
+    )
     assert response.status_code == 302 and response.url.startswith("/admin/login/")
     client.logout()
     response = client.post(f"/tournaments/{running.pk}/manage/generate_round/")
@@ -153,8 +195,7 @@ def test_non_staff_are_refused_everywhere(client, running, players):
     assert running.status == "running" and not running.rounds.exists()
 
 
-def test_forfeit_records_the_other_team_as_winner_and_abandons_the_table(staff_client,
-                                                                          running):
+def test_forfeit_records_the_other_team_as_winner_and_abandons_the_table(staff_client, running):
     """Team A forfeits board 1: team B wins by forfeit with no levels, the table is abandoned
     and its timer stopped; a second forfeit of the same match is refused."""
     rnd = tournaments.do_generate_round(running, running.created_by)
@@ -163,12 +204,19 @@ def test_forfeit_records_the_other_team_as_winner_and_abandons_the_table(staff_c
     staff_client.post(url, {"pairing": pairing.pk, "forfeiting": "0"})
     pairing.refresh_from_db()
     assert (pairing.winner_team, pairing.forfeit, pairing.levels_a, pairing.levels_b) == (
-        1, True, 0, 0)
+        1,
+        True,
+        0,
+        0,
+    )
     assert pairing.processed_at is not None
     assert pairing.table.status == Table.Status.ABANDONED
     match = Match.objects.get(table=pairing.table)
     assert (match.deadline, match.deadline_kind, match.deadline_token) == (
-        None, "", match.version + 1)
+        None,
+        "",
+        match.version + 1,
+    )
     response = staff_client.post(url, {"pairing": pairing.pk, "forfeiting": "1"}, follow=True)
     assert "This match already has a result." in response.content.decode()
     assert actions_logged(running)[-1] == "forfeit"
@@ -176,20 +224,30 @@ def test_forfeit_records_the_other_team_as_winner_and_abandons_the_table(staff_c
     assert rows["cy & di"] == (1, 0, 0) and rows["ana & bo"] == (0, 1, 0)
 
 
-def test_replace_player_changes_the_team_and_the_seat_at_the_live_table(staff_client, running,
-                                                                        make_user):
+def test_replace_player_changes_the_team_and_the_seat_at_the_live_table(
+    staff_client, running, make_user
+):
     """bo is replaced by zoe: the team lists zoe, and zoe has bo's seat at the live table."""
     make_user("zoe")
     rnd = tournaments.do_generate_round(running, running.created_by)
     team = TournamentTeam.objects.get(tournament=running, name="ana & bo")
-    staff_client.post(f"/tournaments/{running.pk}/manage/replace_player/",
-                      {"team": team.pk, "old": "bo", "new": "zoe"})
+    staff_client.post(
+        f"/tournaments/{running.pk}/manage/replace_player/",
+        {"team": team.pk, "old": "bo", "new": "zoe"},
+    )
     assert [m.user.username for m in team.members.all()] == ["ana", "zoe"]
     table = rnd.pairings.get(board=1).table
     assert [(s.number, s.user.username) for s in table.seats.all()] == [
-        (0, "ana"), (1, "cy"), (2, "zoe"), (3, "di")]
-    response = staff_client.post(f"/tournaments/{running.pk}/manage/replace_player/",
-                                 {"team": team.pk, "old": "ana", "new": "cy"}, follow=True)
+        (0, "ana"),
+        (1, "cy"),
+        (2, "zoe"),
+        (3, "di"),
+    ]
+    response = staff_client.post(
+        f"/tournaments/{running.pk}/manage/replace_player/",
+        {"team": team.pk, "old": "ana", "new": "cy"},
+        follow=True,
+    )
     assert "cy is already in team “cy &amp; di”." in response.content.decode()
     assert TeamMember.objects.get(team=team, position=0).user.username == "ana"
     assert actions_logged(running)[-1] == "replace_player"
@@ -208,14 +266,14 @@ def test_a_seat_can_be_handed_to_an_ai_stand_in_and_back(staff_client, running):
     assert (seat.user.username, seat.ai_policy) == ("di", "")
 
 
-def test_re_pair_gives_new_pairings_before_the_round_starts_and_not_after(staff_client,
-                                                                          running):
+def test_re_pair_gives_new_pairings_before_the_round_starts_and_not_after(staff_client, running):
     """Round 1 paired without starting (ana&bo–cy&di, ed&flo–gus&hal) is re-paired into
     different meetings with new tables; once started it can no longer be re-paired."""
     rnd = tournaments.do_generate_round(running, running.created_by, start=False)
 
     def meetings():
         return [(p.team_a.name, p.team_b.name) for p in rnd.pairings.all()]
+
     assert meetings() == [("ana & bo", "cy & di"), ("ed & flo", "gus & hal")]
     old_tables = list(rnd.pairings.values_list("table_id", flat=True))
     url = f"/tournaments/{running.pk}/manage/repair_round/"
@@ -227,7 +285,8 @@ def test_re_pair_gives_new_pairings_before_the_round_starts_and_not_after(staff_
     assert all(p.table.status == "playing" for p in rnd.pairings.all())
     response = staff_client.post(url, {"round": rnd.pk}, follow=True)
     assert "Only a round whose matches have not started can be re-paired." in (
-        response.content.decode())
+        response.content.decode()
+    )
     assert actions_logged(running)[-3:] == ["generate_round", "repair_round", "start_round"]
 
 
@@ -245,14 +304,14 @@ def test_close_waits_for_every_result(staff_client, running):
 
 
 def test_registration_enforces_the_entry_conditions_with_clear_messages(
-        client, staff, players, league, organiser):
+    client, staff, players, league, organiser
+):
     """League membership, the minimum rating, team size, one team per player and the
     registration window each refuse with their own message."""
     from leagues import services
     from leagues.models import Rating
 
-    t = tournaments.do_create_tournament(staff, name="Members Cup", league=league,
-                                         min_rating=-1.0)
+    t = tournaments.do_create_tournament(staff, name="Members Cup", league=league, min_rating=-1.0)
     tournaments.do_open_registration(t, staff)
     client.force_login(players["ana"])
     url = f"/tournaments/{t.pk}/register/"
@@ -264,15 +323,18 @@ def test_registration_enforces_the_entry_conditions_with_clear_messages(
     for name in ("ana", "bo", "cy"):
         services.do_join(league, players[name])
     Rating.objects.create(league=league, user=players["bo"], mu=20.0, sigma=8.0)
-    assert "bo&#x27;s rating in “Tuesday Club” is -4.0; this tournament needs at least -1.0." \
+    assert (
+        "bo&#x27;s rating in “Tuesday Club” is -4.0; this tournament needs at least -1.0."
         in register("bo")
+    )
     assert "No player is called “nobody”." in register("nobody")
     assert "Name each partner once, and not yourself." in register("ana")
     assert client.post(url, {"name": "Aces", "partner_1": "cy"}).status_code == 302
     client.force_login(players["bo"])
     assert "cy is already in team “Aces”." in register("cy")
     Tournament.objects.filter(pk=t.pk).update(
-        registration_closes=timezone.now() - datetime.timedelta(hours=1))
+        registration_closes=timezone.now() - datetime.timedelta(hours=1)
+    )
     assert "Registration closed on" in register("di")
     assert TournamentTeam.objects.filter(tournament=t).count() == 1
 
@@ -282,18 +344,40 @@ def test_staff_pages_and_admin_pages_render(superuser_client, running):
     every leagues model open."""
     rnd = tournaments.do_generate_round(running, running.created_by)
     html = superuser_client.get(f"/tournaments/{running.pk}/manage/").content.decode()
-    for text in ("Pause", "Close", "Forfeits", "Replace", "Hand over the seat", "Withdraw",
-                 "generate_round"):
+    for text in (
+        "Pause",
+        "Close",
+        "Forfeits",
+        "Replace",
+        "Hand over the seat",
+        "Withdraw",
+        "generate_round",
+    ):
         assert text in html, text
     assert superuser_client.get("/tournaments/staff/").status_code == 200
     assert superuser_client.get("/tournaments/").status_code == 200
     pairing = rnd.pairings.first()
-    for url in ("tournament", "tournamentteam", "tournamentround", "pairing", "tournamentlog",
-                "league", "membership", "season", "fixture", "rating", "ratinghistory",
-                "notice"):
+    for url in (
+        "tournament",
+        "tournamentteam",
+        "tournamentround",
+        "pairing",
+        "tournamentlog",
+        "league",
+        "membership",
+        "season",
+        "fixture",
+        "rating",
+        "ratinghistory",
+        "notice",
+    ):
         assert superuser_client.get(f"/admin/leagues/{url}/").status_code == 200, url
-    for url in (f"tournament/{running.pk}", f"pairing/{pairing.pk}", f"tournamentround/{rnd.pk}",
-                f"tournamentteam/{pairing.team_a_id}"):
+    for url in (
+        f"tournament/{running.pk}",
+        f"pairing/{pairing.pk}",
+        f"tournamentround/{rnd.pk}",
+        f"tournamentteam/{pairing.team_a_id}",
+    ):
         assert superuser_client.get(f"/admin/leagues/{url}/change/").status_code == 200, url
 
 
@@ -302,14 +386,23 @@ def test_admin_team_and_pairing_actions(superuser_client, running, make_user):
     make_user("zoe")
     rnd = tournaments.do_generate_round(running, running.created_by)
     team = TournamentTeam.objects.get(tournament=running, name="gus & hal")
-    superuser_client.post("/admin/leagues/tournamentteam/", {
-        "action": "replace_player", "_selected_action": [team.pk], "index": 0,
-        "old_username": "hal", "new_username": "zoe"})
+    superuser_client.post(
+        "/admin/leagues/tournamentteam/",
+        {
+            "action": "replace_player",
+            "_selected_action": [team.pk],
+            "index": 0,
+            "old_username": "hal",
+            "new_username": "zoe",
+        },
+    )
     assert [m.user.username for m in team.members.all()] == ["gus", "zoe"]
     board2 = rnd.pairings.get(board=2)
     assert Seat.objects.get(table=board2.table, number=3).user.username == "zoe"
-    superuser_client.post("/admin/leagues/pairing/", {
-        "action": "forfeit_b", "_selected_action": [board2.pk], "index": 0})
+    superuser_client.post(
+        "/admin/leagues/pairing/",
+        {"action": "forfeit_b", "_selected_action": [board2.pk], "index": 0},
+    )
     board2.refresh_from_db()
     assert (board2.winner_team, board2.forfeit) == (0, True)
     assert actions_logged(running)[-2:] == ["replace_player", "forfeit"]
@@ -318,8 +411,9 @@ def test_admin_team_and_pairing_actions(superuser_client, running, make_user):
 def test_round_robin_plays_everyone_once_with_byes_and_withdrawals(staff, players):
     """Three teams: three rounds, one bye each; after a team withdraws its opponent gets a
     bye; a fourth round is refused."""
-    t = tournaments.do_create_tournament(staff, name="RR", format="round_robin",
-                                         table_options=QUICK)
+    t = tournaments.do_create_tournament(
+        staff, name="RR", format="round_robin", table_options=QUICK
+    )
     tournaments.do_open_registration(t, staff)
     for a, b in (("ana", "bo"), ("cy", "di"), ("ed", "flo")):
         tournaments.do_register_team(t, players[a], [b])
@@ -330,8 +424,7 @@ def test_round_robin_plays_everyone_once_with_byes_and_withdrawals(staff, player
         rnd = tournaments.do_generate_round(t, staff)
         for p in rnd.pairings.filter(team_b__isnull=False):
             tournaments.do_forfeit(p, staff, 1)
-        return [(p.team_a.name, p.team_b.name if p.team_b else None)
-                for p in rnd.pairings.all()]
+        return [(p.team_a.name, p.team_b.name if p.team_b else None) for p in rnd.pairings.all()]
 
     first = play_round()
     tournaments.do_withdraw_team(TournamentTeam.objects.get(name="ed & flo"), staff)

@@ -16,15 +16,20 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def season(league, organiser):
-    return services.do_create_season(league, organiser, name="Spring",
-                                      starts_on=datetime.date(2026, 3, 1),
-                                      ends_on=datetime.date(2026, 5, 31))
+    return services.do_create_season(
+        league,
+        organiser,
+        name="Spring",
+        starts_on=datetime.date(2026, 3, 1),
+        ends_on=datetime.date(2026, 5, 31),
+    )
 
 
 def test_the_league_list_shows_public_leagues_only(client, league, organiser):
     """Invite-only leagues stay off the list and their page is not found for outsiders."""
-    hidden = services.do_create_league(organiser, name="Secret Society",
-                                       visibility=League.Visibility.INVITE_ONLY)
+    hidden = services.do_create_league(
+        organiser, name="Secret Society", visibility=League.Visibility.INVITE_ONLY
+    )
     html = client.get("/leagues/").content.decode()
     assert "Tuesday Club" in html and "Secret Society" not in html
     assert client.get(f"/leagues/{hidden.slug}/").status_code == 404
@@ -48,8 +53,9 @@ def test_joining_an_open_league_and_leaving_it(client, league, make_user):
 def test_an_approval_league_waits_for_an_organiser(client, organiser, make_user):
     """A request is pending until an organiser approves it on the organise page; a member who
     is not an organiser cannot open that page."""
-    league = services.do_create_league(organiser, name="Strict",
-                                       join_policy=League.JoinPolicy.APPROVAL)
+    league = services.do_create_league(
+        organiser, name="Strict", join_policy=League.JoinPolicy.APPROVAL
+    )
     bo = make_user("bo")
     client.force_login(bo)
     html = client.post(f"/leagues/{league.slug}/join/", follow=True).content.decode()
@@ -58,22 +64,26 @@ def test_an_approval_league_waits_for_an_organiser(client, organiser, make_user)
     assert client.get(f"/leagues/{league.slug}/manage/").status_code == 403
     client.force_login(organiser)
     assert "bo" in client.get(f"/leagues/{league.slug}/manage/").content.decode()
-    client.post(f"/leagues/{league.slug}/manage/members/", {"username": "bo",
-                                                            "action": "approve"})
+    client.post(f"/leagues/{league.slug}/manage/members/", {"username": "bo", "action": "approve"})
     assert Membership.objects.get(league=league, user=bo).status == "active"
     client.force_login(bo)
     assert "You are now a member of Strict." in client.get("/leagues/notices/").content.decode()
 
 
 def test_the_league_page_shows_season_table_fixtures_and_live_matches(
-        client, league, organiser, members, season, play_out):
+    client, league, organiser, members, season, play_out
+):
     """A finished fixture shows in the season table and results; a started one is listed as
     live with its /tables/<id>/ link."""
     client.force_login(organiser)
-    client.post(f"/leagues/{league.slug}/fixtures/new/", {
-        "season": season.pk, "team0": "ana, cy", "team1": "bo, di"})
-    client.post(f"/leagues/{league.slug}/fixtures/new/", {
-        "season": season.pk, "team0": "ed, flo", "team1": "ana, bo"})
+    client.post(
+        f"/leagues/{league.slug}/fixtures/new/",
+        {"season": season.pk, "team0": "ana, cy", "team1": "bo, di"},
+    )
+    client.post(
+        f"/leagues/{league.slug}/fixtures/new/",
+        {"season": season.pk, "team0": "ed, flo", "team1": "ana, bo"},
+    )
     first, second = season.fixtures.order_by("pk")
     tables.start(first.table_id, members["ana"], seed=2)
     play_out(first.table, winner_team=0)
@@ -83,8 +93,11 @@ def test_the_league_page_shows_season_table_fixtures_and_live_matches(
     assert f'href="/tables/{second.table_id}/"' in live and f"/tables/{first.table_id}/" not in live
     assert "Team 0 won" in html
     standings = html.split('id="standings"')[1].split("</table>")[0]
-    order = [name for name in ("ana", "cy", "bo", "di", "ed", "flo", "olga")
-             if f">{name}</a>" in standings]
+    order = [
+        name
+        for name in ("ana", "cy", "bo", "di", "ed", "flo", "olga")
+        if f">{name}</a>" in standings
+    ]
     assert order == ["ana", "cy", "bo", "di", "ed", "flo", "olga"]
     assert standings.index(">ana<") < standings.index(">cy<") < standings.index(">bo<")
     season_page = client.get(f"/leagues/{league.slug}/seasons/{season.pk}/").content.decode()
@@ -92,30 +105,39 @@ def test_the_league_page_shows_season_table_fixtures_and_live_matches(
 
 
 def test_a_member_schedules_a_fixture_in_an_open_season_but_not_for_others(
-        client, league, members, season):
+    client, league, members, season
+):
     """In an open season a member may schedule a match they play in, not one of others."""
     client.force_login(members["ana"])
-    html = client.post(f"/leagues/{league.slug}/fixtures/new/", {
-        "season": season.pk, "team0": "bo, cy", "team1": "di, ed"},
-        follow=True).content.decode()
+    html = client.post(
+        f"/leagues/{league.slug}/fixtures/new/",
+        {"season": season.pk, "team0": "bo, cy", "team1": "di, ed"},
+        follow=True,
+    ).content.decode()
     assert "You can only schedule a fixture you play in." in html
-    client.post(f"/leagues/{league.slug}/fixtures/new/", {
-        "season": season.pk, "team0": "ana, cy", "team1": "di, ed"})
+    client.post(
+        f"/leagues/{league.slug}/fixtures/new/",
+        {"season": season.pk, "team0": "ana, cy", "team1": "di, ed"},
+    )
     assert season.fixtures.count() == 1
     season.format = Season.Format.ROUND_ROBIN
     season.save()
-    html = client.post(f"/leagues/{league.slug}/fixtures/new/", {
-        "season": season.pk, "team0": "ana, cy", "team1": "di, ed"},
-        follow=True).content.decode()
+    html = client.post(
+        f"/leagues/{league.slug}/fixtures/new/",
+        {"season": season.pk, "team0": "ana, cy", "team1": "di, ed"},
+        follow=True,
+    ).content.decode()
     assert "Only the league&#x27;s organisers schedule fixtures this season." in html
 
 
-def test_the_player_page_shows_rating_history_and_partners(client, league, organiser, members,
-                                                           season, play_out):
+def test_the_player_page_shows_rating_history_and_partners(
+    client, league, organiser, members, season, play_out
+):
     """After one rated win beside cy, ana's page shows her rating (μ − 3σ), one history row
     from 0.0 up, and cy as partner with 1 match and 1 win."""
-    fixture = services.do_create_fixture(season, organiser, [[members["ana"], members["cy"]],
-                                                            [members["bo"], members["di"]]])
+    fixture = services.do_create_fixture(
+        season, organiser, [[members["ana"], members["cy"]], [members["bo"], members["di"]]]
+    )
     tables.start(fixture.table_id, members["ana"], seed=4)
     play_out(fixture.table, winner_team=0)
     html = client.get(f"/leagues/{league.slug}/players/ana/").content.decode()
@@ -131,9 +153,19 @@ def test_staff_create_leagues_and_players_cannot(client, make_user):
     client.force_login(make_user("ana"))
     assert client.get("/leagues/new/").status_code == 302
     client.force_login(make_user("boss", is_staff=True))
-    response = client.post("/leagues/new/", {
-        "name": "Night Owls", "slug": "", "description": "", "visibility": "public",
-        "join_policy": "open", "players": "4", "rated": "on", "table_options": "{}"})
+    response = client.post(
+        "/leagues/new/",
+        {
+            "name": "Night Owls",
+            "slug": "",
+            "description": "",
+            "visibility": "public",
+            "join_policy": "open",
+            "players": "4",
+            "rated": "on",
+            "table_options": "{}",
+        },
+    )
     league = League.objects.get(name="Night Owls")
     assert response.status_code == 302 and response.url == "/leagues/night-owls/"
     assert league.organisers.get().username == "boss"

@@ -15,11 +15,13 @@ from leagues.models import Pairing
 pytestmark = pytest.mark.django_db
 
 
-def test_a_played_tournament_pairing_links_its_record_and_replay(client, league, members,
-                                                                  play_out):
-    t = tournaments.do_create_tournament(members["ed"], name="Cup", league=league,
-                                         table_options={"target_level": "3",
-                                                        "claim_window_seconds": 0})
+def test_a_played_tournament_pairing_links_its_record_and_replay(client, league, members, play_out):
+    t = tournaments.do_create_tournament(
+        members["ed"],
+        name="Cup",
+        league=league,
+        table_options={"target_level": "3", "claim_window_seconds": 0},
+    )
     tournaments.do_open_registration(t, members["ed"])
     for a, b in (("ana", "bo"), ("cy", "di")):
         tournaments.do_register_team(t, members[a], [members[b].username])
@@ -34,10 +36,15 @@ def test_a_played_tournament_pairing_links_its_record_and_replay(client, league,
 
 def test_a_played_league_fixture_links_its_record(client, league, organiser, members, play_out):
     season = league_services.do_create_season(
-        league, organiser, name="Spring", starts_on=datetime.date(2026, 3, 1),
-        ends_on=datetime.date(2026, 5, 31))
+        league,
+        organiser,
+        name="Spring",
+        starts_on=datetime.date(2026, 3, 1),
+        ends_on=datetime.date(2026, 5, 31),
+    )
     fixture = league_services.do_create_fixture(
-        season, organiser, [[members["ana"], members["cy"]], [members["bo"], members["di"]]])
+        season, organiser, [[members["ana"], members["cy"]], [members["bo"], members["di"]]]
+    )
     tables.start(fixture.table_id, members["ana"], seed=2)
     match = play_out(fixture.table, winner_team=1)
     html = client.get(f"/leagues/{league.slug}/seasons/{season.pk}/").content.decode()

@@ -17,7 +17,7 @@ def perfect_matchings(nodes):
         return
     first, rest = nodes[0], nodes[1:]
     for i, other in enumerate(rest):
-        for tail in perfect_matchings(rest[:i] + rest[i + 1:]):
+        for tail in perfect_matchings(rest[:i] + rest[i + 1 :]):
             yield [(first, other), *tail]
 
 
@@ -97,8 +97,7 @@ def test_swiss_bye_goes_to_the_lowest_ranked_team_without_one():
 def test_swiss_pairs_close_scores_and_neighbours_in_the_standings():
     """Round one pairs neighbours (1v2, 3v4); later rounds pair equal scores together."""
     assert swiss_round(["a", "b", "c", "d"], {}).pairs == (("a", "b"), ("c", "d"))
-    paired = swiss_round(["a", "c", "b", "d"], {"a": 1, "c": 1},
-                         met=[("a", "b"), ("c", "d")])
+    paired = swiss_round(["a", "c", "b", "d"], {"a": 1, "c": 1}, met=[("a", "b"), ("c", "d")])
     assert paired.pairs == (("a", "c"), ("b", "d")) and paired.bye is None
 
 
@@ -118,8 +117,9 @@ def test_round_robin_meets_every_pair_exactly_once(n):
     rounds = round_robin(teams)
     assert len(rounds) == (n - 1 if n % 2 == 0 else n)
     meetings = [frozenset(p) for r in rounds for p in r.pairs]
-    assert sorted(meetings, key=sorted) == sorted(map(frozenset, combinations(teams, 2)),
-                                                  key=sorted)
+    assert sorted(meetings, key=sorted) == sorted(
+        map(frozenset, combinations(teams, 2)), key=sorted
+    )
     for r in rounds:
         seen = [t for p in r.pairs for t in p] + ([r.bye] if r.bye is not None else [])
         assert sorted(seen) == teams

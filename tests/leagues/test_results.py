@@ -22,8 +22,12 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def season(league, organiser):
     return league_services.do_create_season(
-        league, organiser, name="Spring", starts_on=datetime.date(2026, 3, 1),
-        ends_on=datetime.date(2026, 5, 31))
+        league,
+        organiser,
+        name="Spring",
+        starts_on=datetime.date(2026, 3, 1),
+        ends_on=datetime.date(2026, 5, 31),
+    )
 
 
 def fixture_for(season, organiser, members, team0, team1):
@@ -34,32 +38,49 @@ def fixture_for(season, organiser, members, team0, team1):
 
 
 def test_a_fixture_table_seats_team_0_at_even_seats_with_the_league_options(
-        season, organiser, members):
+    season, organiser, members
+):
     """The fixture's table has the league's options; team 0 sits at 0 and 2, team 1 at 1, 3."""
     fixture = league_services.do_create_fixture(
-        season, organiser, [[members["ana"], members["cy"]], [members["bo"], members["di"]]])
+        season, organiser, [[members["ana"], members["cy"]], [members["bo"], members["di"]]]
+    )
     table = fixture.table
     assert table.options == {"target_level": "3", "claim_window_seconds": 0}
     assert table.rated is True and table.host == members["ana"]
     assert [(s.number, s.user.username, s.ai_policy) for s in table.seats.all()] == [
-        (0, "ana", ""), (1, "bo", ""), (2, "cy", ""), (3, "di", "")]
+        (0, "ana", ""),
+        (1, "bo", ""),
+        (2, "cy", ""),
+        (3, "di", ""),
+    ]
 
 
 def test_a_finished_match_feeds_the_fixture_standings_and_ratings(
-        season, organiser, members, play_out):
+    season, organiser, members, play_out
+):
     """Team 1 wins at target level 3 catching both opponents: the fixture gets winner 1,
     levels gained (0, 1), caught (0, 2); the season table and four ratings follow."""
     fixture = fixture_for(season, organiser, members, ["ana", "cy"], ["bo", "di"])
     play_out(fixture.table, winner_team=1)
     fixture.refresh_from_db()
-    assert (fixture.winner_team, fixture.levels_team0, fixture.levels_team1,
-            fixture.caught_team0, fixture.caught_team1) == (1, 0, 1, 0, 2)
+    assert (
+        fixture.winner_team,
+        fixture.levels_team0,
+        fixture.levels_team1,
+        fixture.caught_team0,
+        fixture.caught_team1,
+    ) == (1, 0, 1, 0, 2)
     assert fixture.processed_at is not None and fixture.match.table_id == fixture.table_id
     rows = results.season_standings(season)
     assert [(r.name, r.played, r.won, r.lost, r.levels, r.caught) for r in rows] == [
-        ("bo", 1, 1, 0, 1, 2), ("di", 1, 1, 0, 1, 2),
-        ("ana", 1, 0, 1, 0, 0), ("cy", 1, 0, 1, 0, 0),
-        ("ed", 0, 0, 0, 0, 0), ("flo", 0, 0, 0, 0, 0), ("olga", 0, 0, 0, 0, 0)]
+        ("bo", 1, 1, 0, 1, 2),
+        ("di", 1, 1, 0, 1, 2),
+        ("ana", 1, 0, 1, 0, 0),
+        ("cy", 1, 0, 1, 0, 0),
+        ("ed", 0, 0, 0, 0, 0),
+        ("flo", 0, 0, 0, 0, 0),
+        ("olga", 0, 0, 0, 0, 0),
+    ]
     rating = {r.user.username: r for r in Rating.objects.filter(league=season.league)}
     assert sorted(rating) == ["ana", "bo", "cy", "di"]
     assert rating["bo"].mu == pytest.approx(26.964294621803063)
@@ -81,13 +102,15 @@ def test_the_result_handler_run_twice_applies_once(season, organiser, members, p
     results.on_match_finished(sender=None, match_id=match.pk)
     assert results.do_catch_up() == 0
     assert list(Rating.objects.order_by("user_id").values_list("mu", "sigma", "matches")) == (
-        before)
+        before
+    )
     assert RatingHistory.objects.count() == 4
     assert [r.played for r in results.season_standings(season)[:4]] == [1, 1, 1, 1]
 
 
-def test_the_first_delivery_applies_when_the_signal_was_lost(season, organiser, members,
-                                                             play_out, monkeypatch):
+def test_the_first_delivery_applies_when_the_signal_was_lost(
+    season, organiser, members, play_out, monkeypatch
+):
     """If the signal never arrived, the catch-up sweep records the result, once."""
     monkeypatch.setattr(results, "do_record_match", lambda match_id: "")  # the signal is lost
     fixture = fixture_for(season, organiser, members, ["ana", "cy"], ["bo", "di"])
@@ -109,7 +132,9 @@ def test_an_unrated_table_changes_no_rating(season, organiser, members, play_out
     play_out(fixture.table, winner_team=0)
     assert Rating.objects.count() == 0 and RatingHistory.objects.count() == 0
     assert [(r.name, r.won) for r in results.season_standings(season)[:2]] == [
-        ("ana", 1), ("cy", 1)]
+        ("ana", 1),
+        ("cy", 1),
+    ]
 
 
 def test_an_ai_stand_in_makes_the_match_unrated(season, organiser, members, play_out):
@@ -130,10 +155,14 @@ def test_partner_stats_follow_who_played_beside_whom(season, organiser, members,
     play_out(second.table, winner_team=1)
     stats = results.league_partner_stats(season.league, members["ana"])
     assert [(members_name(members, p.partner), p.played, p.won) for p in stats] == [
-        ("cy", 1, 1), ("bo", 1, 0)]
+        ("cy", 1, 1),
+        ("bo", 1, 0),
+    ]
     stats = results.league_partner_stats(season.league, members["di"])
     assert [(members_name(members, p.partner), p.played, p.won) for p in stats] == [
-        ("cy", 1, 1), ("bo", 1, 0)]
+        ("cy", 1, 1),
+        ("bo", 1, 0),
+    ]
 
 
 def members_name(members, user_id):
@@ -141,12 +170,17 @@ def members_name(members, user_id):
 
 
 def test_a_rated_tournament_match_feeds_its_pairing_round_and_league_ratings(
-        league, members, play_out):
+    league, members, play_out
+):
     """A rated tournament in a league: the finished match gives the pairing its winner, the
     round finishes (the other pairing is a bye), and the four players are rated once."""
-    t = tournaments.do_create_tournament(members["ed"], name="Cup", league=league, rated=True,
-                                         table_options={"target_level": "3",
-                                                        "claim_window_seconds": 0})
+    t = tournaments.do_create_tournament(
+        members["ed"],
+        name="Cup",
+        league=league,
+        rated=True,
+        table_options={"target_level": "3", "claim_window_seconds": 0},
+    )
     tournaments.do_open_registration(t, members["ed"])
     for a, b in (("ana", "bo"), ("cy", "di"), ("ed", "flo")):
         tournaments.do_register_team(t, members[a], [members[b].username])
@@ -157,7 +191,11 @@ def test_a_rated_tournament_match_feeds_its_pairing_round_and_league_ratings(
     play_out(pairing.table, winner_team=1)
     pairing = Pairing.objects.get(pk=pairing.pk)
     assert (pairing.winner_team, pairing.levels_a, pairing.levels_b, pairing.caught_b) == (
-        1, 0, 1, 2)
+        1,
+        0,
+        1,
+        2,
+    )
     assert TournamentRound.objects.get(pk=rnd.pk).status == "finished"
     assert RatingHistory.objects.filter(match=pairing.match).count() == 4
     assert results.do_record_match(pairing.match_id) == ""
@@ -176,16 +214,24 @@ def test_two_deliveries_at_once_apply_once(in_process, make_user, monkeypatch):
     for person in people:
         league_services.do_join(league, person)
     season = league_services.do_create_season(
-        League.objects.get(pk=league.pk), olga, name="S", starts_on=datetime.date(2026, 1, 1),
-        ends_on=datetime.date(2026, 2, 1))
+        League.objects.get(pk=league.pk),
+        olga,
+        name="S",
+        starts_on=datetime.date(2026, 1, 1),
+        ends_on=datetime.date(2026, 2, 1),
+    )
     fixture = league_services.do_create_fixture(season, olga, [people[::2], people[1::2]])
     tables.start(fixture.table_id, people[0], seed=9)
     real = results.do_record_match
     monkeypatch.setattr(results, "do_record_match", lambda match_id: "")  # hold the signal
     match = install_winning_round(fixture.table, 0)
-    for seat, payload in ((2, {"action": "play", "cards": ["JH"]}), (3, {"action": "pass"}),
-                          (0, {"action": "pass"}), (1, {"action": "pass"}),
-                          (0, {"action": "play", "cards": ["KH"]})):
+    for seat, payload in (
+        (2, {"action": "play", "cards": ["JH"]}),
+        (3, {"action": "pass"}),
+        (0, {"action": "pass"}),
+        (1, {"action": "pass"}),
+        (0, {"action": "play", "cards": ["KH"]}),
+    ):
         version = Match.objects.get(pk=match.pk).version
         assert services.submit(match.pk, people[seat], {**payload, "version": version}).ok
     outcomes, barrier = [], threading.Barrier(2)

@@ -27,11 +27,12 @@ def drive(match_id: int, max_steps: int = 20000) -> tuple[Match, int]:
         match = Match.objects.get(pk=match_id)
         if match.winner_team is not None:
             return match, step
-        moved = any(services.ai_act(match_id, seat, match.deadline_token)
-                    for seat in seats_to_act(services.load_state(match))[:1])
+        moved = any(
+            services.ai_act(match_id, seat, match.deadline_token)
+            for seat in seats_to_act(services.load_state(match))[:1]
+        )
         if not moved:
-            Match.objects.filter(pk=match_id).update(
-                deadline=timezone.now() - timedelta(seconds=1))
+            Match.objects.filter(pk=match_id).update(deadline=timezone.now() - timedelta(seconds=1))
             assert services.expire(match_id, match.deadline_token), match.phase
     raise AssertionError("the match did not end")
 
@@ -41,14 +42,16 @@ def standings_rows(html: str) -> list[tuple]:
     table = html.split('id="standings"', 1)[1].split("</table>", 1)[0]
     rows = []
     for row in re.findall(r"<tr>(.*?)</tr>", table, re.S)[1:]:
-        cells = [re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>",
-                                                                          row, re.S)]
+        cells = [
+            re.sub(r"<[^>]+>", "", c).strip() for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+        ]
         rows.append((int(cells[0]), cells[1].replace("&amp;", "&"), *map(int, cells[2:])))
     return rows
 
 
 def test_ai_stand_ins_play_round_one_to_the_end_and_the_standings_show_the_winners(
-        in_process, client, make_user):
+    in_process, client, make_user
+):
     """Four pairs, Swiss, target level 3: both matches end, each pairing gets the winner the
     match recorded (levels gained: the winner's 3 − 2 = 1), the round finishes by itself, the
     public standings list both winners first, and round 2 pairs winners with winners."""
@@ -56,9 +59,16 @@ def test_ai_stand_ins_play_round_one_to_the_end_and_the_standings_show_the_winne
     names = ["ana", "bo", "cy", "di", "ed", "flo", "gus", "hal"]
     people = {n: make_user(n) for n in names}
     client.force_login(staff)
-    client.post("/tournaments/staff/new/", {
-        "name": "AI Open", "format": "swiss", "team_size": "2", "planned_rounds": "0",
-        "table_options": '{"target_level": "3"}'})
+    client.post(
+        "/tournaments/staff/new/",
+        {
+            "name": "AI Open",
+            "format": "swiss",
+            "team_size": "2",
+            "planned_rounds": "0",
+            "table_options": '{"target_level": "3"}',
+        },
+    )
     t = Tournament.objects.get(name="AI Open")
     client.post(f"/tournaments/{t.pk}/manage/open_registration/")
     for a, b in zip(names[::2], names[1::2], strict=True):
@@ -66,13 +76,19 @@ def test_ai_stand_ins_play_round_one_to_the_end_and_the_standings_show_the_winne
         assert client.post(f"/tournaments/{t.pk}/register/", {"partner_1": b}).status_code == 302
     client.force_login(staff)
     client.post(f"/tournaments/{t.pk}/manage/start/")
-    client.post(f"/tournaments/{t.pk}/manage/generate_round/",
-                {"start": "on", "stand_in": "heuristic"})
+    client.post(
+        f"/tournaments/{t.pk}/manage/generate_round/", {"start": "on", "stand_in": "heuristic"}
+    )
 
-    pairings = list(Pairing.objects.filter(round__tournament=t, round__number=1)
-                    .select_related("team_a", "team_b", "table"))
+    pairings = list(
+        Pairing.objects.filter(round__tournament=t, round__number=1).select_related(
+            "team_a", "team_b", "table"
+        )
+    )
     assert [(p.team_a.name, p.team_b.name) for p in pairings] == [
-        ("ana & bo", "cy & di"), ("ed & flo", "gus & hal")]
+        ("ana & bo", "cy & di"),
+        ("ed & flo", "gus & hal"),
+    ]
     for p in pairings:
         seats = list(p.table.seats.all())
         assert all(s.ai_policy == "heuristic" and s.user_id for s in seats)
@@ -110,4 +126,6 @@ def test_ai_stand_ins_play_round_one_to_the_end_and_the_standings_show_the_winne
     client.post(f"/tournaments/{t.pk}/manage/generate_round/", {"start": ""})
     second = Pairing.objects.filter(round__tournament=t, round__number=2)
     assert {frozenset((p.team_a.name, p.team_b.name)) for p in second} == {
-        frozenset(winners), frozenset(expected) - frozenset(winners)}
+        frozenset(winners),
+        frozenset(expected) - frozenset(winners),
+    }

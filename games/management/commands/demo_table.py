@@ -25,10 +25,15 @@ class Command(BaseCommand):
             raise CommandError(f"no user {opts['host']!r}")
         try:
             table = tables.create_table(
-                host, name="AI demo", players=opts["players"],
-                options={"claim_window_seconds": opts["claim_seconds"],
-                         "turn_seconds": opts["turn_seconds"],
-                         "target_level": opts["target_level"]})
+                host,
+                name="AI demo",
+                players=opts["players"],
+                options={
+                    "claim_window_seconds": opts["claim_seconds"],
+                    "turn_seconds": opts["turn_seconds"],
+                    "target_level": opts["target_level"],
+                },
+            )
             tables.leave_seat(table.pk, host)
             tables.fill_with_ai(table.pk, host, Seat.Policy.HEURISTIC)
             tables.start(table.pk, host)
