@@ -78,8 +78,12 @@ class Seat(models.Model):
     """One place at a table: a person, an AI policy, or empty. Team = number mod 2 (§0)."""
 
     class Policy(models.TextChoices):
-        HEURISTIC = "heuristic", _("Steady (heuristic)")
-        RANDOM = "random", _("Wild (random)")
+        """How an AI seat plays: the difficulty a host picks (the engine policy by that name,
+        docs/AI.md)."""
+
+        RANDOM = "random", _("Beginner")
+        HEURISTIC = "heuristic", _("Casual")
+        EXPERT = "expert", _("Expert")
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()

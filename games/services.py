@@ -22,10 +22,9 @@ from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from games import notify, push, timers
+from games import ai_players, notify, push, timers
 from games.engine import NextRound, Pass, Play, Rejection, Timeout, legal_actions
 from games.engine import apply as engine_apply
-from games.engine.ai import policy
 from games.engine.cards import parse_face
 from games.engine.codec import (
     CodecError,
@@ -37,7 +36,6 @@ from games.engine.codec import (
 from games.engine.deal import new_match
 from games.engine.rules import seats_to_act
 from games.engine.state import MATCH_OVER, PLAY, ROUND_OVER, TRIBUTE, WINDOW, State
-from games.engine.views import seat_view
 from games.models import Match, Move, Round, Seat, Table, TributeRecord
 from games.signals import match_finished
 
@@ -366,23 +364,34 @@ def expire(match_id: int, token: int) -> bool:
 
 
 def ai_act(match_id: int, seat: int, token: int) -> bool:
-    """An AI seat acts, if the match is still at the moment (token) it was asked to act in."""
+    """An AI seat acts, if the match is still at the moment (token) it was asked to act in.
+
+    It decides outside the row lock (the expert searches for up to its time budget, and nobody's
+    move should wait behind that), then waits ``ai_players.answer_pause`` in a claim window, and
+    applies the action under the lock only if the token still holds and the action is still
+    legal for the seat (other seats' answers to the same window may have come meanwhile)."""
+    match = Match.objects.select_related("table").filter(pk=match_id).first()
+    if match is None or match.deadline_token != token:
+        return False
+    state = load_state(match)
+    if seat not in seats_to_act(state):
+        return False
+    ai = next((s for s in _seats(match) if s.number == seat), None)
+    if ai is None or not ai.ai_policy:
+        return False
+    left = (match.deadline - timezone.now()).total_seconds() if match.deadline else None
+    action, pause = ai_players.decide(state, seat, ai.ai_policy, match.seed, left)
+    if pause:
+        time.sleep(pause)
     with transaction.atomic():
         match = (Match.objects.select_for_update().select_related("table")
                  .filter(pk=match_id).first())
         if match is None or match.deadline_token != token:
             return False
         state = load_state(match)
-        if seat not in seats_to_act(state):
+        if seat not in seats_to_act(state) or action not in legal_actions(state, seat):
             return False
-        seats = _seats(match)
-        ai = seats[seat] if seat < len(seats) and seats[seat].number == seat else None
-        if ai is None or not ai.ai_policy:
-            return False
-        legal = legal_actions(state, seat)
-        rng = random.Random(f"{match.seed}:{state.version}:{seat}")
-        action = policy(ai.ai_policy).choose(seat_view(state, seat), legal, rng)
-        return _apply_and_save(match, state, action, seat, seats=seats).ok
+        return _apply_and_save(match, state, action, seat, seats=_seats(match)).ok
 
 
 def auto_pass(match_id: int, seat: int, token: int) -> bool:

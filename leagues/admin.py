@@ -211,7 +211,8 @@ class TeamActionForm(ActionForm):
     old_username = forms.CharField(label=_("player"), required=False, max_length=150)
     new_username = forms.CharField(label=_("replaced by"), required=False, max_length=150)
     stand_in = forms.ChoiceField(label=_("seat played by"), required=False,
-                                 choices=[("", _("the player"))] + list(Seat.Policy.choices))
+                                 choices=[("", _("the player"))] + list(Seat.Policy.choices),
+                                 initial=Seat.Policy.EXPERT)
 
 
 class TeamMemberInline(admin.TabularInline):

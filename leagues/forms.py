@@ -131,5 +131,7 @@ class ReplaceForm(forms.Form):
 class StandInForm(forms.Form):
     team = forms.IntegerField(widget=forms.HiddenInput)
     username = forms.CharField(label=_("Player"), max_length=150)
+    # An organiser's stand-in plays as the expert unless they pick another level (issue 11).
     policy = forms.ChoiceField(label=_("Seat played by"), required=False,
-                               choices=[("", _("The player"))] + list(Seat.Policy.choices))
+                               choices=[("", _("The player"))] + list(Seat.Policy.choices),
+                               initial=Seat.Policy.EXPERT)

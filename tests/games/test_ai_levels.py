@@ -1,0 +1,128 @@
+"""AI difficulty levels in the product (issue 11): beginner, casual and expert seats, chosen when
+filling a table, shown on the seat and the match record, played by the worker (``ai_players``)."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games import ai_players, services, tables
+from games.engine.ai import NAMES
+from games.engine.expert import TIME_BUDGET_SECONDS
+from games.engine.rules import legal_actions
+from games.engine.state import PLAY, WINDOW
+from games.models import Match, Move, Seat
+from leagues.forms import StandInForm
+
+from .test_worker import wait_for, worker  # noqa: F401 (the real Celery worker fixture)
+
+HANDS_4 = [
+    ["3S", "4S", "5S", "9H"],
+    ["6H", "7H", "8H", "9D", "9C"],
+    ["10S", "JS", "QS"],
+    ["3D", "5D", "KD", "AD"],
+]
+
+
+def test_the_levels_are_the_engine_policies_with_names_a_player_understands():
+    """Beginner plays ``random``, casual ``heuristic``, expert ``expert``, in that order; every
+    stored value is an engine policy."""
+    assert Seat.Policy.choices == [
+        ("random", "Beginner"),
+        ("heuristic", "Casual"),
+        ("expert", "Expert"),
+    ]
+    assert set(Seat.Policy.values) == set(NAMES)
+
+
+def test_the_expert_thinks_within_its_budget_and_a_window_answer_always_takes_it():
+    """The expert thinks for its budget, in a claim window at most a quarter of the time left;
+    in a window it answers when its budget is up however long it thought, elsewhere (and any
+    other level) at once."""
+    assert ai_players.think_budget(PLAY, 0.5) == TIME_BUDGET_SECONDS
+    assert ai_players.think_budget(WINDOW, 10.0) == TIME_BUDGET_SECONDS
+    assert ai_players.think_budget(WINDOW, 0.8) == pytest.approx(0.2)
+    assert ai_players.think_budget(WINDOW, None) == TIME_BUDGET_SECONDS
+    assert ai_players.answer_pause(WINDOW, "expert", 0.3, 0.05) == pytest.approx(0.25)
+    assert ai_players.answer_pause(WINDOW, "expert", 0.3, 0.0) == pytest.approx(0.3)
+    assert ai_players.answer_pause(WINDOW, "expert", 0.3, 0.4) == 0.0
+    assert ai_players.answer_pause(PLAY, "expert", 0.3, 0.05) == 0.0
+    assert ai_players.answer_pause(WINDOW, "heuristic", 0.3, 0.0) == 0.0
+
+
+@pytest.mark.django_db
+def test_an_expert_seat_plays_a_legal_move_when_asked(make_table, start_with_hands):
+    """``ai_act`` for an expert seat (decided outside the row lock) plays one legal move for
+    it; a stale token still does nothing."""
+    table = make_table(["ana", None, "cy", None])
+    tables.set_ai(table.pk, table.host, 1, Seat.Policy.EXPERT)
+    match = start_with_hands(table, HANDS_4, leader=1)
+    before = services.load_state(match)
+    assert services.ai_act(match.pk, 1, token=7) is False
+    assert services.ai_act(match.pk, 1, token=0) is True
+    move = Move.objects.get(match=match)
+    assert move.seat == 1 and move.action["type"] == "play"
+    assert tuple(move.action["cards"]) in {a.cards for a in legal_actions(before, 1)}
+    assert services.ai_act(match.pk, 1, token=0) is False  # the moment has passed
+
+
+@pytest.mark.django_db
+def test_an_expert_answers_a_claim_window_after_its_pause(make_table, start_with_hands):
+    """In a window, the expert seat's answer is recorded through ``ai_act`` (after its fixed
+    pause) and only once."""
+    table = make_table(["ana", None, "cy", None])
+    tables.set_ai(table.pk, table.host, 1, Seat.Policy.EXPERT)
+    match = start_with_hands(table, HANDS_4, leader=0)
+    assert services.submit(
+        match.pk, table.host, {"action": "play", "cards": ["9H"], "version": 0}
+    ).ok
+    match.refresh_from_db()
+    assert match.phase == "window"
+    assert services.ai_act(match.pk, 1, match.deadline_token) is True
+    answer = Move.objects.filter(match=match, seat=1).get()
+    assert answer.action["type"] in ("hook", "pass")
+    assert services.ai_act(match.pk, 1, match.deadline_token) is False
+
+
+@pytest.mark.django_db
+def test_the_host_fills_with_experts_and_the_seat_shows_the_level(client, make_user):
+    """Filling a table with the expert level stores it on each empty seat; the table page shows
+    the level beside the AI badge, and the fill menu offers every level (casual preselected)."""
+    host = make_user("host")
+    table = tables.create_table(host, name="experts", players=4, options={})
+    client.force_login(host)
+    client.post(reverse("games:fill_with_ai", args=[table.pk]), {"policy": "expert"})
+    assert [s.ai_policy for s in table.seats.order_by("number")] == [
+        "",
+        "expert",
+        "expert",
+        "expert",
+    ]
+    html = client.get(reverse("games:table", args=[table.pk])).content.decode()
+    assert html.count('<span class="ai-level">Expert</span>') == 3
+    assert '<option value="heuristic" selected>Casual</option>' in html
+    assert '<option value="random">Beginner</option>' in html
+
+
+def test_a_tournament_stand_in_is_the_expert_unless_the_organiser_picks_another():
+    """The organiser's stand-in form starts at the expert level and offers the others."""
+    field = StandInForm().fields["policy"]
+    assert field.initial == "expert"
+    assert [v for v, _ in field.choices] == ["", "random", "heuristic", "expert"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_expert_seats_play_through_the_worker(worker, make_user):  # noqa: F811
+    """An all-expert table plays by itself through the real Celery worker."""
+    host = make_user("host")
+    table = tables.create_table(
+        host, name="experts", players=4, options={"claim_window_seconds": 1, "turn_seconds": 30}
+    )
+    tables.leave_seat(table.pk, host)
+    tables.fill_with_ai(table.pk, host, Seat.Policy.EXPERT)
+    match = tables.start(table.pk, host, seed=11)
+    assert wait_for(lambda: Move.objects.filter(match=match, seat__isnull=False).count() >= 6, 60)
+    moves = Move.objects.filter(match=match, seat__isnull=False)
+    assert {m.action["type"] for m in moves} <= {"play", "pass", "hook", "unhook"}
+    state = services.load_state(Match.objects.get(pk=match.pk))
+    assert state.version == Move.objects.filter(match=match).count()
