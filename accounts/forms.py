@@ -60,7 +60,7 @@ class SignUpForm(UserCreationForm):
 class PreferencesForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ("language", "sound_on", "title_alerts", "auto_pass_hooks")
+        fields = ("language", "sound_on", "title_alerts", "auto_pass_hooks", "confirm_play")
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -31,3 +31,9 @@ class User(AbstractUser):
         default=False,
         help_text=_("Answer every hook/unhook window with Pass for me."),
     )
+    # Asked in the page before a play is sent (table.js); the server never waits for it.
+    confirm_play = models.BooleanField(
+        _("confirm before playing"),
+        default=False,
+        help_text=_("Ask “Play these cards?” before a play is sent."),
+    )

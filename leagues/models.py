@@ -14,6 +14,10 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from django.core.exceptions import ValidationError
+
+from games.engine.cards import face_name
+from games.engine.options import Options, OptionsError
 from leagues.access import LeagueQuerySet, TournamentQuerySet
 
 USER = settings.AUTH_USER_MODEL
@@ -21,6 +25,17 @@ USER = settings.AUTH_USER_MODEL
 #: openskill's defaults (PlackettLuce): a new player is mu 25, sigma 25/3.
 DEFAULT_MU = 25.0
 DEFAULT_SIGMA = 25.0 / 3.0
+
+
+def check_options_field(options, players: int) -> None:
+    """Raise ValidationError (on ``table_options``) unless ``options`` is a dict of §10 options
+    a table of ``players`` seats accepts (``games.engine.options.Options.from_dict``)."""
+    if not isinstance(options, dict):
+        raise ValidationError({"table_options": _("Table options are a set of named options.")})
+    try:
+        Options.from_dict(options, players=players)
+    except OptionsError as e:
+        raise ValidationError({"table_options": str(e)}) from None
 
 
 class League(models.Model):
@@ -45,7 +60,7 @@ class League(models.Model):
         _("default table options"),
         default=dict,
         blank=True,
-        help_text=_("Rules options (RULES.md §10 names)."),
+        help_text=_("The rules of its tables, as a host chooses them when opening a table."),
     )
     players = models.PositiveSmallIntegerField(_("seats per table"), default=4)
     rated = models.BooleanField(
@@ -69,6 +84,10 @@ class League(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("leagues:detail", args=[self.slug])
+
+    def clean(self) -> None:
+        """The table options must be rules options a table accepts (as the admin saves them)."""
+        check_options_field(self.table_options, self.players)
 
     def is_organiser(self, user) -> bool:
         """Organisers and staff run the league."""
@@ -125,9 +144,23 @@ class Season(models.Model):
     ends_on = models.DateField(_("ends on"))
     format = models.CharField(_("format"), max_length=12, choices=Format, default=Format.OPEN)
     status = models.CharField(_("status"), max_length=10, choices=Status, default=Status.RUNNING)
+    table_options = models.JSONField(
+        _("table options"),
+        default=dict,
+        blank=True,
+        help_text=_("Empty: the league's table options."),
+    )
 
     class Meta:
         ordering = ["league", "-starts_on"]
+
+    def clean(self) -> None:
+        if self.table_options and self.league_id:
+            check_options_field(self.table_options, self.league.players)
+
+    def effective_options(self) -> dict:
+        """The options its fixtures' tables get: the season's own, else the league's."""
+        return self.table_options or self.league.table_options
 
     def __str__(self) -> str:
         return f"{self.league}: {self.name}"
@@ -168,6 +201,12 @@ class Fixture(models.Model):
 
     def team(self, number: int) -> list:
         return [p.user for p in self.players.all() if p.team == number]
+
+    @property
+    def final_levels(self) -> tuple[str, str]:
+        """Both teams' levels at the end (faces): teams start at 2 and gain the stored levels
+        (§8) — what the table and its record show, not the levels gained."""
+        return face_name(2 + self.levels_team0), face_name(2 + self.levels_team1)
 
 
 class FixturePlayer(models.Model):
@@ -297,12 +336,21 @@ class Tournament(models.Model):
         _("table options"),
         default=dict,
         blank=True,
-        help_text=_("Rules options (RULES.md §10 names)."),
+        help_text=_("The rules of its tables, as a host chooses them when opening a table."),
     )
     rated = models.BooleanField(
         _("rated"), default=False, help_text=_("Matches change ratings in the tournament's league.")
     )
     status = models.CharField(_("status"), max_length=12, choices=Status, default=Status.DRAFT)
+    # Set when the tournament closes: the first team of its standings (none if nothing played).
+    winner = models.ForeignKey(
+        "TournamentTeam",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("winner"),
+    )
     created_by = models.ForeignKey(USER, null=True, on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -313,6 +361,9 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def clean(self) -> None:
+        check_options_field(self.table_options, self.team_size * 2)
 
     def get_absolute_url(self) -> str:
         return reverse("tournaments:detail", args=[self.pk])
@@ -343,6 +394,12 @@ class TournamentTeam(models.Model):
     def users(self) -> list:
         return [m.user for m in self.members.all()]
 
+    @property
+    def is_confirmed(self) -> bool:
+        """Every partner named at registration has accepted (only confirmed teams are
+        paired)."""
+        return not any(m.pending for m in self.members.all())
+
 
 class TeamMember(models.Model):
     """A player in a team; one team per player per tournament."""
@@ -351,6 +408,8 @@ class TeamMember(models.Model):
     team = models.ForeignKey(TournamentTeam, on_delete=models.CASCADE, related_name="members")
     user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="tournament_entries")
     position = models.PositiveSmallIntegerField()
+    # A partner named at registration stays pending until they accept the notice asking them.
+    pending = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["team", "position"]
@@ -387,7 +446,8 @@ class TournamentRound(models.Model):
 
 
 class Pairing(models.Model):
-    """Two teams at one table (team A at even seats = team 0), or a bye (``team_b`` empty)."""
+    """Two teams at one table (``team_a`` at the even seats: team 0, shown as "Team 1";
+    ``team_b`` at the odd seats), or a bye (``team_b`` empty)."""
 
     round = models.ForeignKey(TournamentRound, on_delete=models.CASCADE, related_name="pairings")
     board = models.PositiveSmallIntegerField(default=1)
@@ -432,6 +492,11 @@ class Pairing(models.Model):
             return None
         return self.team_a if self.winner_team == 0 else self.team_b
 
+    @property
+    def final_levels(self) -> tuple[str, str]:
+        """Both teams' final levels (faces), as at the table: 2 plus the levels gained."""
+        return face_name(2 + self.levels_a), face_name(2 + self.levels_b)
+
 
 class TournamentLog(models.Model):
     """Every admin action on a tournament: who, what, when, and the details."""
@@ -456,6 +521,10 @@ class Notice(models.Model):
         TABLE_READY = "table_ready", _("Your table is ready")
         FIXTURE_READY = "fixture_ready", _("Your league match is ready")
         MEMBERSHIP_APPROVED = "approved", _("You joined a league")
+        PARTNER_REQUEST = "partner_request", _("A player named you as their partner")
+        PARTNER_DECLINED = "partner_declined", _("A partner declined")
+        TEAM_CONFIRMED = "team_confirmed", _("Your team is confirmed")
+        TOURNAMENT_CLOSED = "tournament_closed", _("A tournament is over")
 
     user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="notices")
     kind = models.CharField(max_length=20, choices=Kind)
@@ -467,6 +536,13 @@ class Notice(models.Model):
     )
     table = models.ForeignKey(
         "games.Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    team = models.ForeignKey(
+        TournamentTeam, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    # Who the notice is about (the player who named you, the partner who declined).
+    about = models.ForeignKey(
+        USER, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     created_at = models.DateTimeField(auto_now_add=True)
     seen_at = models.DateTimeField(null=True, blank=True)
