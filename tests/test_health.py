@@ -3,6 +3,8 @@ timer clock writes the heartbeat."""
 
 from __future__ import annotations
 
+import json
+import os
 import time
 
 import pytest
@@ -11,6 +13,7 @@ from django.test import Client
 from config import health
 from games import redis_store
 from tests.games.test_worker import wait_for, worker  # noqa: F401 - the worker fixture
+from tests.test_settings import run_django
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -94,3 +97,33 @@ def test_the_probe_is_not_redirected_to_https(settings) -> None:
 def test_other_methods_are_refused() -> None:
     """POST is not a probe: 405, and it changes nothing."""
     assert Client().post("/healthz").status_code == 405
+
+
+DATABASE_DOWN = """
+import json, django
+django.setup()
+from django.test import RequestFactory
+from config.health import healthz
+response = healthz(RequestFactory().get("/healthz"))
+print(response.status_code, json.dumps(json.loads(response.content), sort_keys=True))
+"""
+
+
+def test_a_database_that_cannot_be_opened_fails_the_database_part() -> None:
+    """A database that cannot be reached (here an SQLite file in a directory that does not
+    exist): 503 naming the database, never a 500; Redis still answers."""
+    result = run_django(
+        ["-c", DATABASE_DOWN],
+        DJANGO_DEBUG="1",
+        DATABASE_URL="sqlite:////nonexistent-club414/db.sqlite3",
+        REDIS_URL=os.environ["REDIS_URL"],
+    )
+    assert result.returncode == 0, result.stderr
+    status, body = result.stdout.strip().splitlines()[-1].split(" ", 1)
+    assert status == "503"
+    assert json.loads(body) == {
+        "database": "failing: OperationalError",
+        "redis": "ok",
+        "status": "failing",
+        "worker": "failing: no heartbeat",
+    }
