@@ -31,14 +31,14 @@ pick its own address. (Daphne's own ``--proxy-headers`` believes the *first*
 
 Messages. At most ``MAX_MESSAGE_BYTES`` each and ``MESSAGES_PER_SECOND`` on average,
 heartbeats included (``Bucket``); a page that goes on sending past the rate for
-``FLOOD_MESSAGES`` messages is closed with ``FLOODING`` (4008). Under Daphne a longer message
+``FLOOD_MESSAGES`` messages is closed with ``FLOODING`` (4008). Under Daphne a longer frame
 never reaches the application: ``close_cleanly_in_daphne`` (called by ``config.asgi``) makes
-Daphne's WebSocket protocol (autobahn) refuse it from its frame header — before reading its
-payload — with a 1009 close frame, where it used to drop the TCP connection (a 1006) over 1 MB
-and hand the application anything smaller. Elsewhere the consumers close such a message with
-``TOO_BIG`` (4009) before parsing it: an application may close with 1000 or 3000–4999 only
-(autobahn raises for 1008 or 1009). A send racing a close is dropped (``guard_send``), never an
-"Exception inside application".
+Daphne's WebSocket protocol (autobahn) refuse it from its header — before reading its payload
+— with a 1009 close frame, where it used to drop the TCP connection (a 1006) over 1 MB and hand
+the application anything smaller. A message sent in many small frames reaches the consumers up
+to Daphne's 1 MB (then 1009 too), and they close it with ``TOO_BIG`` (4009) before parsing it:
+an application may close with 1000 or 3000–4999 only (autobahn raises for 1008 or 1009). A send
+racing a close is dropped (``guard_send``), never an "Exception inside application".
 """
 
 from __future__ import annotations
@@ -391,10 +391,12 @@ def guard_send(send: Callable[[dict], Awaitable]) -> Callable[[dict], Awaitable]
 
 
 def close_cleanly_in_daphne() -> None:
-    """Make Daphne's WebSocket protocol refuse a message over ``MAX_MESSAGE_BYTES`` (or Daphne's
-    own ``--websocket_max_message_size``, if smaller) from its frame header, with a 1009 close
-    frame — and answer any protocol error with a close frame rather than by dropping the TCP
-    connection (``failByDrop``). Call before Daphne builds its protocol factory (Daphne imports
+    """Make Daphne's WebSocket protocol refuse an incoming frame over ``MAX_MESSAGE_BYTES`` from
+    its header, with a 1009 close frame — and answer every protocol error, a message over
+    Daphne's ``--websocket_max_message_size`` too, with a close frame rather than by dropping
+    the TCP connection (``failByDrop``). Only the frame limit is lowered: autobahn applies the
+    message limit to what the server sends as well (a snapshot is 20 KB), the frame limit to
+    incoming frames only. Call before Daphne builds its protocol factory (Daphne imports
     ``config.asgi`` first); a no-op where Daphne is not installed."""
     try:
         from daphne.ws_protocol import WebSocketFactory
@@ -406,9 +408,10 @@ def close_cleanly_in_daphne() -> None:
 
     def set_protocol_options(self, *args, **kwargs):
         kwargs.setdefault("failByDrop", False)
-        for option in ("maxMessagePayloadSize", "maxFramePayloadSize"):
-            given = kwargs.get(option) or 0  # 0: no limit
-            kwargs[option] = min(given, MAX_MESSAGE_BYTES) if given else MAX_MESSAGE_BYTES
+        given = kwargs.get("maxFramePayloadSize") or 0  # 0: no limit
+        kwargs["maxFramePayloadSize"] = (
+            min(given, MAX_MESSAGE_BYTES) if given else MAX_MESSAGE_BYTES
+        )
         return set_options(self, *args, **kwargs)
 
     WebSocketFactory.setProtocolOptions = set_protocol_options

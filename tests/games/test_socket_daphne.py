@@ -24,6 +24,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from games import tables
+from games.models import Seat
+
+from .test_consumers import cookie_for
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -112,4 +115,42 @@ def test_an_oversized_message_just_after_connect_closes_cleanly(daphne, make_use
     with log.open("rb") as lines:
         lines.seek(logged)
         after = lines.read().decode(errors="replace")
+    assert "Exception inside application" not in after and "Traceback" not in after, after
+
+
+def new_log(log: Path, since: int) -> str:
+    with log.open("rb") as lines:
+        lines.seek(since)
+        return lines.read().decode(errors="replace")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_large_snapshot_still_goes_out_and_small_frames_are_counted_whole(daphne, make_user):
+    """The 4 KB limit is on what a page sends, never on what it is sent: a seat's snapshot
+    (well over 4 KB) reaches the page. A message split into small frames is limited
+    as a whole: 8 KB in 1 KB frames is closed by the consumer (4009) before it is parsed."""
+    port, log = daphne
+    host = make_user("snapshot-host")
+    table = tables.create_table(host, name="t", players=4, options={"turn_seconds": 300})
+    tables.fill_with_ai(table.pk, host, Seat.Policy.HEURISTIC)
+    tables.start(table.pk, host, seed=3)
+    logged = log.stat().st_size
+    url = f"ws://127.0.0.1:{port}/ws/table/{table.pk}/"
+    cookie = cookie_for(host).decode()  # the host's seat: a snapshot with a hand of 27 cards
+    with connect(
+        url,
+        origin="http://localhost",
+        max_size=None,
+        open_timeout=10,
+        additional_headers={"Cookie": cookie},
+    ) as ws:
+        snapshot = ws.recv(timeout=10)
+        assert 'id="hand"' in snapshot and len(snapshot.encode()) > 4096
+        ws.send("x" * 1024 for _ in range(8))  # one message in eight frames
+        with pytest.raises(ConnectionClosed) as closed:
+            while True:
+                ws.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4009
+    time.sleep(0.5)
+    after = new_log(log, logged)
     assert "Exception inside application" not in after and "Traceback" not in after, after
