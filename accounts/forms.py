@@ -31,6 +31,7 @@ class LockoutErrorMixin:
             return super().clean()
         except ValidationError:
             if throttle.locked_out(self.request):
+                throttle.lockout_shown(self.request)
                 raise ValidationError(throttle.lockout_message(), code="locked_out") from None
             raise
 

@@ -6,7 +6,8 @@ one address.
   failure during the lockout starts the cool-off again, a success resets the count.
   ``LoginThrottleBackend`` (first in ``AUTHENTICATION_BACKENDS``) refuses a locked-out pair and
   the log-in forms (``accounts.forms``, the site's and the admin's) show ``lockout_message`` as
-  a form error. Attempts are rows of axes' tables; ``manage.py axes_reset`` clears them.
+  a form error (``AxesMiddleware``, last, answers any other lockout with axes' own 429).
+  Attempts are rows of axes' tables; ``manage.py axes_reset`` clears them.
 - **Sign-up** (django-ratelimit, in the cache): at most ``ACCOUNTS_SIGNUP_RATE`` new accounts per
   address ("10/h": ten an hour); the next is refused with ``signup_message`` as a form error.
   Only accounts created count, not forms sent back with mistakes.
@@ -75,6 +76,12 @@ class LoginThrottleBackend(AxesStandaloneBackend):
 def locked_out(request: HttpRequest | None) -> bool:
     """Whether axes refused (or just locked out) this request's log-in."""
     return bool(getattr(request, "axes_locked_out", False))
+
+
+def lockout_shown(request: HttpRequest) -> None:
+    """The form shows the lockout itself: ``AxesMiddleware`` is to pass its page through
+    (it replaces the response of a request still flagged with its own 429)."""
+    request.axes_locked_out = False
 
 
 def lockout_message() -> str:

@@ -212,7 +212,9 @@ AUTH_PASSWORD_VALIDATORS = [
 # log-in forms show it as a form error. django-ratelimit allows ACCOUNTS_SIGNUP_RATE new
 # accounts per address ("10/h"), counted in the cache. The address is the sockets' (behind a
 # proxy in GAMES_TRUSTED_PROXIES, its X-Real-IP).
-INSTALLED_APPS += ["axes", "django_ratelimit"]
+INSTALLED_APPS += ["axes"]  # django_ratelimit needs no app: its only check misreads config.cache
+# Last: it turns a lockout that no form showed into axes' own 429 (the log-in forms show theirs).
+MIDDLEWARE += ["axes.middleware.AxesMiddleware"]
 AUTHENTICATION_BACKENDS = [
     "accounts.throttle.LoginThrottleBackend",  # first: refuses a locked-out username+address
     "django.contrib.auth.backends.ModelBackend",
@@ -224,13 +226,6 @@ AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
 ACCOUNTS_SIGNUP_RATE = os.environ.get("ACCOUNTS_SIGNUP_RATE", "10/h")
 RATELIMIT_USE_CACHE = "default"
-SILENCED_SYSTEM_CHECKS = [
-    # No AxesMiddleware: it would replace the log-in page with its own lockout response (and
-    # its ASGI path passes the wrong arguments); accounts.forms shows the lockout instead.
-    "axes.W002",
-    # Django's own RedisCache (config.cache) increments atomically, as django-ratelimit needs.
-    "django_ratelimit.W001",
-]
 
 # --- Email (password reset) ------------------------------------------------------------
 # Django 6.1's MAILERS (the EMAIL_* settings are deprecated). Development prints to the console,

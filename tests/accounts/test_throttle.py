@@ -200,3 +200,21 @@ def test_the_sign_up_refusal_is_said_in_the_page_language(settings, password, la
     with translation.override("en"):
         assert message != throttle.signup_message()  # translated
     assert message in errors_of(response)
+
+
+@pytest.mark.django_db(transaction=True)
+async def test_the_lockout_is_a_form_error_under_asgi_too(async_client, make_user, password):
+    """Through Django's ASGI handler (as under Daphne), where AxesMiddleware runs its async
+    path: still the log-in page with the sentence, not axes' own response."""
+    from asgiref.sync import sync_to_async
+
+    user = await sync_to_async(make_user)("asgi_player")
+    data = {"username": user.username, "password": WRONG}
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        await async_client.post(reverse("login"), data)
+    response = await async_client.post(
+        reverse("login"), {"username": user.username, "password": password}
+    )
+    assert response.status_code == 200
+    page = errors_of(response)
+    assert lockout_in("en") in page and "<form" in page
