@@ -36,17 +36,21 @@ class Table(models.Model):
         PRIVATE = "private", _("Private (invite link)")
 
     name = models.CharField(_("name"), max_length=80)
-    host = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE,
-                             related_name="hosted_tables")
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_tables"
+    )
     players = models.PositiveSmallIntegerField(_("seats"), default=4)
     options = models.JSONField(_("rules options"), default=dict, blank=True)
     rated = models.BooleanField(_("rated"), default=False)
-    visibility = models.CharField(_("visibility"), max_length=10, choices=Visibility,
-                                  default=Visibility.PUBLIC)
+    visibility = models.CharField(
+        _("visibility"), max_length=10, choices=Visibility, default=Visibility.PUBLIC
+    )
     invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
     spectator_delay = models.PositiveSmallIntegerField(
-        _("spectator delay (plays)"), default=0,
-        help_text=_("Spectators see the table this many plays late."))
+        _("spectator delay (plays)"),
+        default=0,
+        help_text=_("Spectators see the table this many plays late."),
+    )
     status = models.CharField(max_length=10, choices=Status, default=Status.OPEN)
     #: Bumped (under the table lock) whenever the seating or status changes, so pushed
     #: snapshots of one match version are still ordered (``games.frames``).
@@ -59,8 +63,7 @@ class Table(models.Model):
         ordering = ["-created_at"]
         indexes = [
             # The lobby's lists: public tables by status, newest first.
-            models.Index(fields=["visibility", "status", "-created_at"],
-                         name="table_lobby_idx"),
+            models.Index(fields=["visibility", "status", "-created_at"], name="table_lobby_idx"),
         ]
 
     def __str__(self) -> str:
@@ -85,18 +88,40 @@ class Seat(models.Model):
         HEURISTIC = "heuristic", _("Casual")
         EXPERT = "expert", _("Expert")
 
+    class StandIn(models.TextChoices):
+        """Why the AI plays for the seat's person (``games.standins``)."""
+
+        AWAY = "away", _("timed out twice in a row")
+        ASKED = "asked", _("asked the AI to play")
+        LEFT = "left", _("left the match")
+
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     number = models.PositiveSmallIntegerField()
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
-                             on_delete=models.SET_NULL, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="seats",
+    )
     ai_policy = models.CharField(max_length=12, choices=Policy, blank=True)
+    #: Why an AI plays this person's seat for them (``games.standins``): blank while they
+    #: play themselves (or an organiser's stand-in plays, ``games.stewarding``); then
+    #: ``ai_policy`` is the stand-in's policy and the person keeps the seat.
+    stand_in = models.CharField(max_length=8, choices=StandIn, blank=True)
+    #: How many times the seat changed hands between its person and the stand-in: a request
+    #: names the one it answers, so a resent or outdated one changes nothing.
+    stand_in_seq = models.PositiveIntegerField(default=0)
 
     class Meta:
         ordering = ["number"]
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="unique_seat_number"),
-            models.UniqueConstraint(fields=["table", "user"], name="one_seat_per_user",
-                                    condition=models.Q(user__isnull=False)),
+            models.UniqueConstraint(
+                fields=["table", "user"],
+                name="one_seat_per_user",
+                condition=models.Q(user__isnull=False),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -113,6 +138,11 @@ class Seat(models.Model):
     @property
     def is_empty(self) -> bool:
         return self.user_id is None and not self.ai_policy
+
+    @property
+    def stood_in(self) -> bool:
+        """The AI plays this person's seat for them now (``stand_in``)."""
+        return bool(self.stand_in)
 
 
 class Match(models.Model):
@@ -141,6 +171,10 @@ class Match(models.Model):
     deadline_kind = models.CharField(max_length=12, choices=Deadline, blank=True)
     deadline_token = models.PositiveIntegerField(default=0)
     winner_team = models.PositiveSmallIntegerField(null=True, blank=True)
+    #: Per seat number, how many of its decisions in a row the clock made (turns and tribute
+    #: returns; ``games.standins``). Kept on the match row, which every move locks and saves
+    #: anyway, so counting and resetting cost no query.
+    timeouts_in_row = models.JSONField(default=list, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
 
@@ -150,11 +184,17 @@ class Match(models.Model):
         verbose_name_plural = "matches"
         indexes = [
             # The sweep: running matches whose deadline passed.
-            models.Index(fields=["deadline"], name="match_running_deadline_idx",
-                         condition=models.Q(winner_team__isnull=True)),
+            models.Index(
+                fields=["deadline"],
+                name="match_running_deadline_idx",
+                condition=models.Q(winner_team__isnull=True),
+            ),
             # The lobby's and history's latest finished matches.
-            models.Index(fields=["-finished_at"], name="match_finished_idx",
-                         condition=models.Q(finished_at__isnull=False)),
+            models.Index(
+                fields=["-finished_at"],
+                name="match_finished_idx",
+                condition=models.Q(finished_at__isnull=False),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -174,8 +214,9 @@ class DelayedView(models.Model):
     next time the view moves on (None: it waits for a live move).
     """
 
-    match = models.OneToOneField(Match, on_delete=models.CASCADE, primary_key=True,
-                                 related_name="delayed")
+    match = models.OneToOneField(
+        Match, on_delete=models.CASCADE, primary_key=True, related_name="delayed"
+    )
     version = models.PositiveIntegerField(default=0)
     round_no = models.PositiveSmallIntegerField(default=1)
     level_team0 = models.PositiveSmallIntegerField(default=2)
@@ -187,8 +228,11 @@ class DelayedView(models.Model):
     class Meta:
         indexes = [
             # The sweep: views whose next step is overdue (a wake-up lost to a crash).
-            models.Index(fields=["due_at"], name="delayed_view_due_idx",
-                         condition=models.Q(due_at__isnull=False)),
+            models.Index(
+                fields=["due_at"],
+                name="delayed_view_due_idx",
+                condition=models.Q(due_at__isnull=False),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -213,8 +257,9 @@ class Round(models.Model):
 
     class Meta:
         ordering = ["number"]
-        constraints = [models.UniqueConstraint(fields=["match", "number"],
-                                               name="unique_round_number")]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="unique_round_number")
+        ]
 
     def __str__(self) -> str:
         return f"{self.match} round {self.number}"
@@ -243,8 +288,11 @@ class Move(models.Model):
         ordering = ["seq"]
         constraints = [
             models.UniqueConstraint(fields=["match", "seq"], name="unique_move_seq"),
-            models.UniqueConstraint(fields=["match", "client_id"], name="unique_move_client_id",
-                                    condition=~models.Q(client_id="")),
+            models.UniqueConstraint(
+                fields=["match", "client_id"],
+                name="unique_move_client_id",
+                condition=~models.Q(client_id=""),
+            ),
         ]
 
     def __str__(self) -> str:

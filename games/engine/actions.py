@@ -43,6 +43,14 @@ class Return(NamedTuple):
     card: str
 
 
+class Resign(NamedTuple):
+    """A seat concedes the match for its team: the other team wins it at once. Not a rule of
+    414 (RULES.md has no resignation): the site's way to end a match a player will not finish.
+    Accepted in any phase until the match is over."""
+
+    seat: int
+
+
 class Timeout(NamedTuple):
     """The running timer ran out: a window closes, the seat to act times out, or pending
     returns are made (§6.3, §9.4, §10 ``turn_seconds``)."""
@@ -52,8 +60,8 @@ class NextRound(NamedTuple):
     """Deal the next round after a round that did not end the match (§1, §9)."""
 
 
-Action = Play | Pass | Hook | Unhook | Return | Timeout | NextRound
-SEAT_ACTIONS = (Play, Pass, Hook, Unhook, Return)
+Action = Play | Pass | Hook | Unhook | Return | Resign | Timeout | NextRound
+SEAT_ACTIONS = (Play, Pass, Hook, Unhook, Return, Resign)
 
 
 class Outcome(NamedTuple):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import Hook, NextRound, Pass, Play, Return, Timeout, Unhook
+from .actions import Hook, NextRound, Pass, Play, Resign, Return, Timeout, Unhook
 from .cards import CardError, face_name, parse_face
 from .combos import BOMBS, Combo
 from .options import Options
@@ -26,6 +26,7 @@ _ACTION_TYPES = {
     "hook": Hook,
     "unhook": Unhook,
     "return": Return,
+    "resign": Resign,
     "timeout": Timeout,
     "next_round": NextRound,
 }
@@ -104,6 +105,7 @@ def state_to_json(state: State) -> dict[str, Any]:
         else None,
         "finished": list(state.finished),
         "tributes": [list(t) for t in state.tributes],
+        # A resignation's seat is a sixth item, absent otherwise (older states read the same).
         "result": [
             result.team,
             list(result.caught),
@@ -111,6 +113,7 @@ def state_to_json(state: State) -> dict[str, Any]:
             result.next_level,
             result.match_winner,
         ]
+        + ([result.resigned] if result.resigned is not None else [])
         if result
         else None,
     }
@@ -148,7 +151,14 @@ def state_from_json(data: dict[str, Any]) -> State:
             else None,
             finished=tuple(data["finished"]),
             tributes=tuple(Tribute(*t) for t in data["tributes"]),
-            result=RoundResult(result[0], tuple(result[1]), tuple(result[2]), result[3], result[4])
+            result=RoundResult(
+                result[0],
+                tuple(result[1]),
+                tuple(result[2]),
+                result[3],
+                result[4],
+                result[5] if len(result) > 5 else None,
+            )
             if result
             else None,
         )

@@ -15,6 +15,7 @@ from .actions import (
     Pass,
     Play,
     Rejection,
+    Resign,
     Return,
     Timeout,
     Unhook,
@@ -40,6 +41,7 @@ from .state import (
     TRIBUTE,
     UNHOOK,
     WINDOW,
+    RoundResult,
     State,
 )
 from .tribute import give_return, legal_returns, timeout_return
@@ -257,6 +259,20 @@ def _give(state: State, index: int, card: str, events: list[dict]) -> State:
     return state
 
 
+def _resign(state: State, action: Resign, events: list[dict]):
+    """The seat's team concedes: the match ends now, won by the other team, levels as they
+    are, nobody caught; an open window or a pending return simply ends with it. Hands stay as
+    they were (the state still holds them; ``views`` shows each only to its seat)."""
+    seat = action.seat
+    if type(seat) is not int or not 0 <= seat < state.players:
+        return Rejection("bad_seat", f"no seat {seat!r} at this table")
+    winner = 1 - seat % 2
+    events.append({"type": "resign", "seat": seat, "team": seat % 2})
+    events.append({"type": "match_over", "winner": winner})
+    result = RoundResult(winner, (), state.levels, None, winner, seat)
+    return state._replace(phase=MATCH_OVER, turn=None, window=None, result=result)
+
+
 def _timeout(state: State, action: Timeout, events: list[dict]):
     if state.phase == WINDOW:
         events.append({"type": "window_expired", "owner": state.window.owner})
@@ -284,6 +300,7 @@ _HANDLERS = {
     Hook: _claim(HOOK),
     Unhook: _claim(UNHOOK),
     Return: _return,
+    Resign: _resign,
     Timeout: _timeout,
     NextRound: _next_round,
 }

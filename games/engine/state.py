@@ -70,13 +70,19 @@ class Tribute(NamedTuple):
 
 
 class RoundResult(NamedTuple):
-    """How a round ended (§7, §8): the finishing team, caught seats and the levels after it."""
+    """How a round ended (§7, §8): the finishing team, caught seats and the levels after it.
+
+    A resignation ends the round and the match at once (``actions.Resign``): ``team`` and
+    ``match_winner`` are then the other team, nobody is caught, the levels stay, and
+    ``resigned`` is the seat that resigned (None for every round played out).
+    """
 
     team: int
     caught: tuple[int, ...]
     levels: tuple[int, int]
     next_level: int | None
     match_winner: int | None
+    resigned: int | None = None
 
 
 class State(NamedTuple):
