@@ -98,6 +98,11 @@ class LobbyConsumer(PooledConsumer):
         #: version (``LobbyHub.user_versions``) of its "my tables"; -1: nothing sent yet.
         self.public_shown = -1
         self.mine_shown = -1
+        # What the page shows: a refresh that renders the same is not sent. Besides saving the
+        # bytes, a send would tell *when* something happened — on a delayed table, the live
+        # moment of a round's end (games.delay), which the lists themselves never show.
+        self.public_text: str | None = None
+        self.mine_text: str | None = None
         self.rate = socket_limits.Bucket()
         self.claim = await socket_limits.admit(self.scope)
         if self.claim.refused:
@@ -139,6 +144,9 @@ class LobbyConsumer(PooledConsumer):
         if self.closed or generation <= self.public_shown:
             return
         self.public_shown = generation
+        if html == self.public_text:
+            return
+        self.public_text = html
         await self.send(text_data=html)
 
     async def offer_mine(self, version: int, html: str) -> None:
@@ -146,6 +154,9 @@ class LobbyConsumer(PooledConsumer):
         if self.closed or version <= self.mine_shown:
             return
         self.mine_shown = version
+        if html == self.mine_text:
+            return
+        self.mine_text = html
         await self.send(text_data=html)
 
 
