@@ -19,6 +19,8 @@ def sign_up_in(page, username: str, language: str = "en") -> None:
     """Sign up with the page in ``language`` (chosen with the header's switcher first)."""
     page.goto("/accounts/signup/")
     if language != "en":
+        if page.locator("#nav-toggle").is_visible():  # a phone: the header's links are folded
+            page.click("#nav-toggle")
         page.select_option("#language-select", language)
         page.click("form.language button[type=submit]")
         expect(page.locator("html")).to_have_attribute("lang", language)

@@ -1,0 +1,123 @@
+"""The table fits the screen at 375 and 1280 px (issue #10 item 3): no sideways scrolling, the
+whole 27-card hand inside the viewport and selectable (a tapped card lifts), the header's links
+folded behind a Menu button on the phone, teams told by a label and a shape, not colour alone.
+
+Screenshots go to var/screenshots/ (layout-<width>.png, layout-375-menu.png).
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.helpers import (  # noqa: F401 - stop_tables_after_the_test is an autouse fixture
+    SCREENSHOTS,
+    open_started_table,
+    sign_up_in,
+    stop_tables_after_the_test,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+OVERFLOW = "() => [document.scrollingElement.scrollWidth, window.innerWidth]"
+
+# Every card of the hand as drawn (its face, which overflows its label) and its label.
+CARDS = """() => [...document.querySelectorAll('#hand .hand-cards label')].map(label => {
+  const face = label.querySelector('.playing-card').getBoundingClientRect();
+  const own = label.getBoundingClientRect();
+  return {id: label.id, left: face.left, right: face.right, top: face.top,
+          bottom: face.bottom + window.scrollY, width: own.width, height: own.height};
+})"""
+
+# What a finger or pointer reaches at the middle of each label: the label itself (or its card).
+REACHABLE = """() => [...document.querySelectorAll('#hand .hand-cards label')].filter(label => {
+  const r = label.getBoundingClientRect();
+  const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return !(hit && label.contains(hit));
+}).map(label => label.id)"""
+
+# The seats' team marks: the badge's text and its shape (the ::before content).
+TEAM_MARKS = """() => [...document.querySelectorAll('#seats .seat .team-badge')].map(b => ({
+  text: b.textContent.trim(), shape: getComputedStyle(b, '::before').content,
+  shown: b.getClientRects().length > 0 && b.getBoundingClientRect().width > 1}))"""
+
+
+def assert_fits(page, width: int) -> None:
+    """No sideways scrolling, and every card of the hand inside the viewport's width."""
+    scroll_width, inner = page.evaluate(OVERFLOW)
+    assert inner == width
+    assert scroll_width <= inner, f"the page scrolls sideways: {scroll_width} > {inner}"
+    cards = page.evaluate(CARDS)
+    assert len(cards) == 27
+    outside = [c for c in cards if c["left"] < 0 or c["right"] > inner]
+    assert not outside, f"cards outside the {inner} px viewport: {outside[:3]}"
+    hand = page.evaluate(
+        """() => { const h = document.querySelector('#hand .hand-cards');
+                   return [h.scrollWidth, h.clientWidth]; }"""
+    )
+    assert hand[0] <= hand[1], f"the hand scrolls sideways: {hand}"
+
+
+@pytest.mark.parametrize("width,height", [(375, 740), (1280, 900)])
+def test_the_table_fits_the_screen(new_page, width, height) -> None:
+    page = new_page(width, height)
+    sign_up_in(page, f"fit_{width}", "id")  # Indonesian: the longest labels
+    open_started_table(page, claim_seconds=10, turn_seconds=60)
+    expect(page.locator("#hand input[name=cards]")).to_have_count(27)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"layout-{width}.png"), full_page=True)
+    assert_fits(page, width)
+
+    # Every card is reachable where it shows, and at least 44 px tall and 32 px wide (WCAG
+    # 2.5.8 asks 24 px); tapping one selects it and lifts it, tapping again drops it.
+    cards = page.evaluate(CARDS)
+    small = [c for c in cards if c["height"] < 43.5 or c["width"] < 31.5]
+    assert not small, f"tap targets too small: {small[:3]}"
+    page.evaluate("() => document.querySelector('#hand .hand-cards').scrollIntoView()")
+    assert page.evaluate(REACHABLE) == [], "cards covered where they should be tapped"
+    rows = sorted({round(c["top"]) for c in cards})
+    assert len(rows) <= (3 if width == 375 else 2), f"the hand takes {len(rows)} rows"
+    for index in (0, 13, 26):
+        label = page.locator("#hand .hand-cards label").nth(index)
+        check = page.locator("#hand .card-check").nth(index)
+        before = label.bounding_box()
+        label.click()
+        expect(check).to_be_checked()
+        page.wait_for_timeout(200)  # the lift's transition
+        after = label.bounding_box()
+        assert after["y"] <= before["y"] - 8, (before, after)
+    page.screenshot(path=str(SCREENSHOTS / f"layout-{width}-selected.png"), full_page=True)
+    label = page.locator("#hand .hand-cards label").nth(13)
+    label.click()
+    expect(page.locator("#hand .card-check").nth(13)).not_to_be_checked()
+    assert_fits(page, width)
+
+    # Teams: a label and a shape on every seat, at both widths.
+    marks = page.evaluate(TEAM_MARKS)
+    assert len(marks) == 4 and all(m["shown"] and m["text"] for m in marks), marks
+    assert len({m["shape"] for m in marks}) == 2 and "none" not in {m["shape"] for m in marks}
+
+    # The header: every link inside the screen; on the phone behind the Menu button.
+    toggle = page.locator("#nav-toggle")
+    links = page.locator("#main-nav > a:not(.brand), #main-nav > form")
+    if width == 375:
+        expect(toggle).to_be_visible()
+        expect(toggle).to_have_attribute("aria-expanded", "false")
+        for i in range(links.count()):
+            expect(links.nth(i)).to_be_hidden()
+        toggle.click()
+        expect(toggle).to_have_attribute("aria-expanded", "true")
+    else:
+        expect(toggle).to_be_hidden()
+    for i in range(links.count()):
+        expect(links.nth(i)).to_be_visible()
+        box = links.nth(i).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width, (i, box)
+    expect(page.locator("#language-select")).to_be_visible()
+    scroll_width, inner = page.evaluate(OVERFLOW)
+    assert scroll_width <= inner, f"the open menu scrolls sideways: {scroll_width} > {inner}"
+    if width == 375:
+        page.screenshot(path=str(SCREENSHOTS / "layout-375-menu.png"))
+        page.keyboard.press("Escape")
+        expect(toggle).to_have_attribute("aria-expanded", "false")
+        expect(links.first).to_be_hidden()
