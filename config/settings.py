@@ -296,6 +296,9 @@ if not DEBUG:
 GAMES_NEXT_ROUND_SECONDS = float(os.environ.get("GAMES_NEXT_ROUND_SECONDS", "6"))
 # An AI seat's pause before it acts (seconds, ±30%); it never depends on the AI's cards.
 GAMES_AI_DELAY_SECONDS = float(os.environ.get("GAMES_AI_DELAY_SECONDS", "1.0"))
+# A person's seat is handed to an AI stand-in once the clock has made this many of their
+# decisions in a row (games.standins); 0: never (the clock goes on deciding for them).
+GAMES_STAND_IN_AFTER_TIMEOUTS = int(os.environ.get("GAMES_STAND_IN_AFTER_TIMEOUTS", "2"))
 
 # --- Socket caps (games.socket_limits); 0 turns a cap off ------------------------------------
 # Open sockets (table and lobby) per client address (IPv6: per /64), per session, per signed-in

@@ -39,6 +39,7 @@ from games import (
     session_guard,
     socket_limits,
     spectating,
+    standins,
 )
 from games.audiences import Audience
 from games.models import Match, Seat, Table
@@ -360,6 +361,8 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
             )
         if self.match_id is None:
             return None
+        if payload.get("action") in standins.CONTROLS:  # the AI stand-in: on, off, for good
+            return standins.control(self.match_id, self.user, payload)
         return services.submit(self.match_id, self.user, payload)
 
     async def send_flash(self, message: str) -> None:
@@ -432,5 +435,11 @@ def refusal_message(result: services.Result) -> str:
         "stale": _("The table moved on; here is the current state."),
         "abandoned": _("This match was stopped."),
         "duplicate": _("That move was already received."),
+        "stand_in": _("The AI is playing for you: press “I'm back” to play yourself."),
+        "not_stood_in": _("You are playing your seat yourself."),
+        "left": _("You left this match: the AI finishes it for you."),
+        "leave_rated": _(
+            "At a rated table you cannot leave for good: resign, or let the AI play for a while."
+        ),
     }
     return messages.get(result.code, _("That move is not allowed now."))

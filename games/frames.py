@@ -14,10 +14,11 @@ delta whose ``b`` and ``r`` are exactly its own; anything else is old (dropped) 
 asks for a snapshot). htmx ignores the comment; ``static/js/table.js`` reads it.
 
 A delta always holds the status (it carries the version) and only the other regions whose inputs
-changed (``region_keys``): the seats' counts and markers, the trick, the claim bar, the tribute,
-the result, the hand (only when the seat's cards changed) and its buttons and hints, plus the new
-log lines appended. Every render here is for one audience — a seat, or the spectators — in the
-language active when it is called, from that audience's view only (``games.presenters``).
+changed (``region_keys``): the seats' counts and markers (an AI stand-in's too), the trick, the
+claim bar, the tribute, the result, the hand (only when the seat's cards changed) and its buttons
+and hints, the own seat's stand-in controls, plus the new log lines appended. Every render here
+is for one audience — a seat, or the spectators — in the language active when it is called, from
+that audience's view only (``games.presenters``).
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ DELTA_REGIONS = {
     "result": "games/partials/result.html",
     "hand": "games/partials/hand.html",
     "hand_actions": "games/partials/hand_actions.html",
+    "seat_menu": "games/partials/seat_menu.html",
 }
 STATUS_TEMPLATE = "games/partials/status.html"
 SEAT_TEMPLATE = "games/partials/seat.html"
@@ -101,6 +103,8 @@ def region_keys(context: dict) -> dict[str, object]:
             context.get("hints"),
             context.get("can_pass"),
         ),
+        # The own seat's stand-in state and its hand-over count (games.standins).
+        "seat_menu": (context["me"], context.get("seat_menu")),
     }
 
 

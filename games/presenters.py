@@ -212,7 +212,20 @@ def table_context(
         match_over=view.phase == MATCH_OVER,
     )
     context.update(_choices(state, view, seat))
+    context["seat_menu"] = _seat_menu(table, seats, seat, view)
     return context
+
+
+def _seat_menu(table: Table, seats: list[Seat], me: int | None, view: View) -> dict | None:
+    """The own seat's stand-in and leaving controls (``games.standins``) while the match runs:
+    ``stand_in`` (why the AI plays for this person, or ""), ``seq`` (the hand-over a request
+    answers), ``can_leave`` (casual tables only). None for spectators and after the match."""
+    if me is None or view.phase == MATCH_OVER:
+        return None
+    mine = next((s for s in seats if s.number == me), None)
+    if mine is None:
+        return None
+    return {"stand_in": mine.stand_in, "seq": mine.stand_in_seq, "can_leave": not table.rated}
 
 
 def spectators_context(table: Table, count: int | None, delay: int) -> dict:
@@ -249,6 +262,8 @@ def _seat_row(seat: Seat, view: View | None, me: int | None) -> dict:
         "is_me": seat.number == me,
         "is_empty": seat.is_empty,
         "policy": seat.get_ai_policy_display() if seat.is_ai else "",
+        # Why the AI plays this person's seat ("" while they play it): public, on every page.
+        "stand_in": seat.stand_in,
     }
     if view is not None:
         finished = list(view.finished)
@@ -322,6 +337,7 @@ def _result(view: View, names: dict) -> dict | None:
         "next_level": face_name(result.next_level) if result.next_level else None,
         "match_winner": result.match_winner,
         "finish_order": [names[s] for s in view.finished],
+        "resigned": names[result.resigned] if result.resigned is not None else "",
     }
 
 
@@ -414,6 +430,7 @@ def describe_event(event: dict, names: dict) -> str:
         "round_over": _("Round over: team %(team)s finished first"),
         "match_over": _("Match over: team %(winner)s wins"),
         "deal": _("Round %(round)s dealt"),
+        "resign": _("%(who)s resigned the match"),
     }
     text = texts.get(kind)
     if text is None:

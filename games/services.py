@@ -22,8 +22,8 @@ from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from games import ai_players, notify, push, timers
-from games.engine import NextRound, Pass, Play, Rejection, Timeout, legal_actions
+from games import ai_players, notify, push, standins, timers
+from games.engine import NextRound, Pass, Play, Rejection, Resign, Timeout, legal_actions
 from games.engine import apply as engine_apply
 from games.engine.cards import parse_face
 from games.engine.codec import (
@@ -42,7 +42,8 @@ from games.signals import match_finished
 log = logging.getLogger(__name__)
 
 #: Actions a person may send; the clock's actions (timeout, next round) are the server's own.
-PLAYER_ACTIONS = ("play", "pass", "hook", "unhook", "return")
+#: (A seat's hand-overs to and from its AI stand-in are requests of ``standins.control``.)
+PLAYER_ACTIONS = ("play", "pass", "hook", "unhook", "return", "resign")
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,10 @@ def submit(match_id: int, user, payload: dict) -> Result:
 def action_kind(payload: object) -> str:
     """The action a client message names when it is one a person may send, else "unknown":
     a log line never repeats what a client wrote."""
-    if isinstance(payload, dict) and payload.get("action") in PLAYER_ACTIONS:
+    if isinstance(payload, dict) and payload.get("action") in (
+        *PLAYER_ACTIONS,
+        *standins.CONTROLS,
+    ):
         return payload["action"]
     return "unknown"
 
@@ -141,6 +145,9 @@ def _submit_locked(match_id: int, user, payload: dict, client_id: str,
         if seat is None:
             return Result(False, "not_seated", "you have no seat at this table", match.version)
         found_seat.append(seat.number)
+        refused = standins.refusal(seat, payload["action"])  # the AI plays this seat now
+        if refused:
+            return Result(False, refused, "an AI plays this seat", match.version)
         if client_id and Move.objects.filter(match=match, client_id=client_id).exists():
             return Result(False, "duplicate", "already applied", match.version)
         state = load_state(match)
@@ -151,6 +158,7 @@ def _submit_locked(match_id: int, user, payload: dict, client_id: str,
         stale = _stale(match, state, action, payload.get("version"))
         if stale:
             return Result(False, "stale", stale, match.version)
+        standins.note_own_action(match, seat.number)
         return _apply_and_save(match, state, action, seat.number, client_id, seats)
 
 
@@ -182,6 +190,8 @@ def _seats(match: Match) -> list[Seat]:
 
 def _action_fields(payload: dict) -> dict:
     fields = {"type": payload["action"]}
+    if payload["action"] == "resign":
+        return fields
     if payload["action"] == "return":
         fields["card"] = payload.get("card")
     elif payload["action"] != "pass":
@@ -198,6 +208,8 @@ def _stale(match: Match, state: State, action, version) -> str:
     """
     if type(version) is not int:
         return "the action carries no version"
+    if isinstance(action, Resign):  # meant whatever the table did since, but not from the future
+        return "" if version <= match.version else "the table has no such version"
     if state.phase in (WINDOW, TRIBUTE) and not isinstance(action, Play):
         return "" if version >= match.deadline_token else "that window or tribute has closed"
     if isinstance(action, (Play, Pass)) and version != match.version:
@@ -360,6 +372,7 @@ def expire(match_id: int, token: int) -> bool:
             return False  # woke early (clock skew): the sweep or a later task will catch it
         state = load_state(match)
         action = NextRound() if state.phase == ROUND_OVER else Timeout()
+        standins.note_timeout(match, state)  # may hand an away person's seat to the stand-in
         return _apply_and_save(match, state, action, None).ok
 
 
@@ -391,7 +404,10 @@ def ai_act(match_id: int, seat: int, token: int) -> bool:
         state = load_state(match)
         if seat not in seats_to_act(state) or action not in legal_actions(state, seat):
             return False
-        return _apply_and_save(match, state, action, seat, seats=_seats(match)).ok
+        seats = _seats(match)  # at the locked revision: its person may have taken it back
+        if not any(s.number == seat and s.ai_policy for s in seats):
+            return False
+        return _apply_and_save(match, state, action, seat, seats=seats).ok
 
 
 def auto_pass(match_id: int, seat: int, token: int) -> bool:

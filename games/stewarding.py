@@ -126,12 +126,15 @@ def hand_seat(table_id: int, number: int, *, user=KEEP, ai_policy: str | None = 
                 and Seat.objects.filter(table=table, user=user).exclude(pk=seat.pk).exists()
             ):
                 raise TableError(_("A player can take only one seat at a table."))
+            if seat.stand_in and user != seat.user:  # a new person plays for themselves
+                seat.stand_in, seat.ai_policy = "", ""
             seat.user = user
         if ai_policy is not None:
             seat.ai_policy = ai_policy
+            seat.stand_in = ""  # the organiser's choice replaces the player's own stand-in
         if match is not None and seat.user_id is None and not seat.ai_policy:
             raise TableError(_("A seat in a running match needs a player or an AI."))
-        seat.save(update_fields=["user", "ai_policy"])
+        seat.save(update_fields=["user", "ai_policy", "stand_in"])
         if match is not None and seat.ai_policy and match.deadline is not None:
             _wake_ai(match, seat.number)
         _notify(table.pk, left=left)

@@ -14,6 +14,7 @@ urlpatterns = [
     path("tables/<int:table_id>/ai/", views.set_ai, name="set_ai"),
     path("tables/<int:table_id>/fill/", views.fill_with_ai, name="fill_with_ai"),
     path("tables/<int:table_id>/start/", views.start, name="start"),
+    path("tables/<int:table_id>/seat/", views.seat_control, name="seat_control"),
     path("matches/<int:match_id>/", history_views.match_record, name="match_record"),
     path("matches/<int:match_id>/replay/", history_views.match_replay, name="match_replay"),
     path("matches/<int:match_id>/export.json", history_views.match_export, name="match_export"),

@@ -15,7 +15,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import access, spectating, tables
+from games import access, services, spectating, standins, tables
 from games.forms import CreateTableForm
 from games.lobby import lobby_context, options_summary
 from games.models import Match, Seat, Table
@@ -172,3 +172,42 @@ def fill_with_ai(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def start(request: HttpRequest, table_id: int) -> HttpResponse:
     return _seat_action(request, table_id, lambda table: tables.start(table.pk, request.user))
+
+
+# --- during the match: the AI stand-in, resigning, leaving ----------------------------------------
+
+
+@login_required
+@require_POST
+def seat_control(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The table socket's seat requests by POST (the same services, the same checks):
+    ``action`` = ``stand_in`` | ``back`` | ``leave`` with ``stand_in_seq`` (``games.standins``),
+    or ``resign`` with the ``version`` it was made against (the match's current version when
+    the form names none) and a ``client_id``. htmx gets 204 (the socket pushes the change) or
+    the refusal as a flash; a plain form a redirect to the table with a message."""
+    from games.consumers import refusal_message
+
+    table = _watchable(request, table_id)
+    match = Match.objects.filter(table=table).only("pk", "version").first()
+    payload = {key: request.POST.get(key, "") for key in ("action", "stand_in_seq", "client_id")}
+    if match is None:
+        message = _("The match has not started yet.")
+    else:
+        if payload["action"] == "resign":
+            version = request.POST.get("version", "")
+            payload["version"] = int(version) if version.isdigit() else match.version
+            result = services.submit(match.pk, request.user, payload)
+        else:
+            result = standins.control(match.pk, request.user, payload)
+        message = "" if result.ok else refusal_message(result)
+    if message:
+        if request.htmx:
+            return HttpResponse(
+                render_to_string(
+                    "games/partials/flash.html", {"message": message, "oob": True}, request=request
+                )
+            )
+        messages.error(request, message)
+    if request.htmx:
+        return HttpResponse(status=204)
+    return redirect(table)

@@ -13,7 +13,9 @@ What a result holds (``leagues.standings`` scores it):
 
 The result counts for the people seated when the match ended. A match is rated only if its
 table is rated, it belongs to a league, and every seat is a person playing for themselves (an
-AI, or an AI stand-in playing for someone, makes it unrated).
+AI, or an organiser's AI stand-in playing for someone, makes it unrated). A seat its own player
+handed to the AI while away (``games.standins``: timed out, or asked) stays theirs and rated:
+dropping out of a rated match never saves its rating. A resignation is a loss like any other.
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ def seated_teams(table_id: int) -> tuple[list, list, bool]:
     for seat in seats:
         if seat.user is not None:
             teams[seat.team].append(seat.user)
-    all_people = all(s.user_id is not None and not s.ai_policy for s in seats)
+    all_people = all(s.user_id is not None and (not s.ai_policy or s.stand_in) for s in seats)
     return teams[0], teams[1], all_people
 
 

@@ -18,7 +18,17 @@ from bs4 import BeautifulSoup
 
 HEADER = re.compile(r"^<!--frame (\{[^>]*\})-->")
 #: The regions a person sees, by id (the spectator count and flash are pushed on their own).
-REGION_IDS = ("status", "seats", "trick", "claim-bar", "tribute", "result", "hand", "log")
+REGION_IDS = (
+    "status",
+    "seats",
+    "trick",
+    "claim-bar",
+    "tribute",
+    "result",
+    "seat-menu",
+    "hand",
+    "log",
+)
 #: What table.js keeps of the log; a fresh render shows the last LOG_LENGTH moves' lines.
 LOG_KEEP = 40
 #: What table.js keeps of the trick: the last eight entries, as a fresh render shows.

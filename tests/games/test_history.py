@@ -52,9 +52,11 @@ def drive(match_id: int, max_steps: int = 20000) -> Match:
 
 
 @pytest.fixture
-def finished_match(make_user) -> Match:
+def finished_match(make_user, settings) -> Match:
     """A quick match (target level 3) with claim windows: ana's and bo's seats played by AI,
-    two AI seats, and cy at seat 3 who never moves (every turn of hers is a timeout)."""
+    two AI seats, and cy at seat 3 who never moves (every turn of hers is a timeout: no AI
+    stand-in takes her seat, ``GAMES_STAND_IN_AFTER_TIMEOUTS`` 0)."""
+    settings.GAMES_STAND_IN_AFTER_TIMEOUTS = 0
     ana, bo, cy = make_user("ana"), make_user("bo"), make_user("cy")
     table = stewarding.open_table(
         ana,
