@@ -177,3 +177,36 @@ def test_the_views_kept_between_pushes_are_text_the_collector_skips(monkeypatch)
     for summary in kept:
         assert not gc.is_tracked(summary)
         assert " at 0x" not in repr(summary)
+
+
+def test_a_stand_in_taking_a_seat_is_in_the_next_delta_of_every_page():
+    """The seat row and the person's seat menu hold the stand-in (``Seat.stand_in``): when the
+    AI takes seat 1 for its person between two pushes, every audience's next delta carries that
+    seat's row (and seat 1 its banner), and each page then equals a fresh render. (The writer
+    also bumps the table's revision, which sends full snapshots: this is the key check.)"""
+    options = {"claim_window_seconds": 0}
+    table, seats, match = in_memory_table(options)
+    state = new_match(Options.from_dict(options, players=4), 5)
+    audiences = [0, 1, 2, 3, None]
+    rng = random.Random(5)
+    with translation.override("en"):
+        pages = {seat: fresh(table, match, seats, state, seat, []) for seat in audiences}
+        for step in range(2):
+            if step == 1:
+                seats[1].stand_in, seats[1].ai_policy = "away", "expert"
+            seat = seats_to_act(state)[0]
+            action = policy("heuristic").choose(
+                seat_view(state, seat), legal_actions(state, seat), rng
+            )
+            outcome = apply(state, action)
+            old, state = state, outcome.state
+            for audience in audiences:
+                text = frames.delta(
+                    table, match, seats, old, state, outcome.events, audience, table.revision
+                )
+                assert pages[audience].apply(text)
+                assert ('id="stand-in-1"' in text) == (step == 1), (step, audience)
+                assert ('id="im-back"' in text) == (step == 1 and audience == 1)
+    for audience in audiences:
+        expected = fresh(table, match, seats, state, audience, [])
+        assert pages[audience].regions() == expected.regions(), audience
