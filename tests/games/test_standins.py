@@ -8,6 +8,8 @@ but what the test sends. The worker plays a stand-in in ``test_standins_worker.p
 from __future__ import annotations
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from games import services, standins, tables
 from games.engine.deal import start_round
@@ -179,6 +181,8 @@ def test_a_resignation_ends_the_match_for_the_other_team(duel):
     assert (last.seat, last.action, last.client_id) == (0, {"type": "resign", "seat": 0}, "r1")
     assert [e["type"] for e in last.events] == ["resign", "match_over"]
     assert services.load_state(match).result.resigned == 0
+    record = Client().get(reverse("games:match_record", args=[match.pk])).content.decode()
+    assert "ana resigned the match" in record
     assert act(match, bo, action="resign").code == "match_over"
     assert act(match, ana, action="resign", client_id="r1").code == "duplicate"
     late = standins.control(match.pk, bo, {"action": "stand_in", "stand_in_seq": 0})
