@@ -246,6 +246,9 @@ else:
         },
     }
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "414 Club <noreply@localhost>")
+# Where players ask the club's staff for things only staff do (a new league): shown on the page
+# that says so. Empty: the page names staff members instead.
+CLUB_CONTACT_EMAIL = os.environ.get("CLUB_CONTACT_EMAIL", "")
 
 # --- Languages -------------------------------------------------------------------------
 LANGUAGE_CODE = "en"

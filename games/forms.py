@@ -1,7 +1,9 @@
-"""Forms of the games app: opening a table with its RULES.md §10 options.
+"""Forms of the games app: a table's RULES.md §10 options, and opening a table with them.
 
-``CreateTableForm.options()`` gives the options dict under §10's names, as
-``games.tables.create_table`` takes it (``target_level`` as a face string: ``"A"``, ``"5"``).
+``TableOptionsForm`` is the one form for §10 options: the create-table page uses it (through
+``CreateTableForm``) and so do the league, season and tournament options pages.
+``options()`` gives the options dict under §10's names, as ``games.tables.create_table`` takes
+it (``target_level`` as a face string: ``"A"``, ``"5"``); ``initial_for`` reads one back.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.options import Options, OptionsError
 from games.models import Table
 from games.tables import SEAT_COUNTS
 
@@ -30,18 +33,17 @@ ADVANCED_FIELDS = (
 )
 
 
-class CreateTableForm(forms.Form):
-    """A new table: seats, the §10 options a host may change, rated or casual, public or
-    private."""
+class TableOptionsForm(forms.Form):
+    """The §10 options a host may change, with their defaults as initial values.
 
-    name = forms.CharField(label=_("Table name"), max_length=80)
-    seats = forms.TypedChoiceField(
-        label=_("Seats"),
-        coerce=int,
-        initial=4,
-        choices=[(n, str(n)) for n in SEAT_COUNTS],
-        help_text=_("Seats alternate teams: seats 1, 3, 5, 7 play seats 2, 4, 6, 8."),
-    )
+    ``players`` (seats at the table), when given, lets ``clean`` check the whole set with the
+    engine's validator (``Options.from_dict``); an error there is a form error, not an
+    exception."""
+
+    def __init__(self, *args, players: int | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.players = players
+
     target_level = forms.ChoiceField(
         label=_("Play to level"),
         initial="A",
@@ -98,6 +100,79 @@ class CreateTableForm(forms.Form):
     anti_tribute = forms.BooleanField(
         label=_("No tribute when the payers hold every red joker"), required=False
     )
+
+    def clean(self) -> dict:
+        data = super().clean()
+        if self.players is not None and not self.errors:
+            try:
+                Options.from_dict(self.options(), players=self.players)
+            except OptionsError as e:
+                raise forms.ValidationError(
+                    _("These rules do not fit a table of %(n)d seats: %(error)s"),
+                    params={"n": self.players, "error": e},
+                ) from None
+        return data
+
+    def options(self) -> dict:
+        """The §10 options dict of a valid form."""
+        data = self.cleaned_data
+        return {
+            "target_level": data["target_level"],
+            "claim_window_seconds": data["claim_window_seconds"],
+            "turn_seconds": data["turn_seconds"],
+            "two_position": data["two_position"],
+            "bomb_order": data["bomb_order"],
+            **{name: data[name] for name in ADVANCED_FIELDS},
+        }
+
+    @classmethod
+    def initial_for(cls, options: dict | None) -> tuple[dict, list[str]]:
+        """The form's initial values for stored ``options`` (§10 names), and the names that
+        cannot be shown (unknown options, or values no field offers) — dropped, so saving the
+        form replaces them with valid ones."""
+        initial: dict = {}
+        dropped: list[str] = []
+        for name, value in (options or {}).items():
+            field = cls.base_fields.get(name)
+            if field is None:
+                dropped.append(name)
+                continue
+            if isinstance(field, forms.BooleanField):
+                if not isinstance(value, bool):
+                    dropped.append(name)
+                    continue
+            elif isinstance(field, forms.ChoiceField):
+                value = str(value)
+                if value not in {str(key) for key, _label in field.choices}:
+                    dropped.append(name)
+                    continue
+            elif isinstance(value, bool) or not isinstance(value, (int, float)):
+                dropped.append(name)
+                continue
+            initial[name] = value
+        return initial, sorted(dropped)
+
+    def basic_fields(self):
+        return [f for f in self.visible_fields() if f.name not in ADVANCED_FIELDS]
+
+    def advanced_fields(self):
+        return [f for f in self.visible_fields() if f.name in ADVANCED_FIELDS]
+
+
+class CreateTableForm(TableOptionsForm):
+    """A new table: name and seats, the §10 options (``TableOptionsForm``), rated or casual,
+    public or private."""
+
+    field_order = ["name", "seats"]
+
+    name = forms.CharField(label=_("Table name"), max_length=80)
+    seats = forms.TypedChoiceField(
+        label=_("Seats"),
+        coerce=int,
+        initial=4,
+        choices=[(n, str(n)) for n in SEAT_COUNTS],
+        help_text=_("Seats alternate teams: seats 1, 3, 5, 7 play seats 2, 4, 6, 8."),
+    )
     rated = forms.BooleanField(label=_("Rated"), required=False)
     visibility = forms.ChoiceField(
         label=_("Who can find it"),
@@ -116,21 +191,3 @@ class CreateTableForm(forms.Form):
             "a player what is happening now. Players always see it live."
         ),
     )
-
-    def options(self) -> dict:
-        """The §10 options dict of a valid form."""
-        data = self.cleaned_data
-        return {
-            "target_level": data["target_level"],
-            "claim_window_seconds": data["claim_window_seconds"],
-            "turn_seconds": data["turn_seconds"],
-            "two_position": data["two_position"],
-            "bomb_order": data["bomb_order"],
-            **{name: data[name] for name in ADVANCED_FIELDS},
-        }
-
-    def basic_fields(self):
-        return [f for f in self.visible_fields() if f.name not in ADVANCED_FIELDS]
-
-    def advanced_fields(self):
-        return [f for f in self.visible_fields() if f.name in ADVANCED_FIELDS]

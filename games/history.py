@@ -87,6 +87,9 @@ def describe(event: dict, names: dict, reveal: bool) -> str:
             "who": who,
             "by": names.get(event.get("by"), ""),
         }
+    if kind == "window_closed" and not event.get("bombed"):
+        # The clock closing a window (or every seat passing it): say so, or the line is empty.
+        return _("Claim window closed, no claim")
     return describe_event(event, names)
 
 
@@ -244,6 +247,8 @@ def record_context(match: Match, seat: int | None) -> dict:
         "match": match,
         "table": table,
         "players": people,
+        # Each team's players by name, for "Team 1 ana, cy" (games.teams).
+        "teams": [[p["name"] for p in people if p["team"] == team] for team in (0, 1)],
         "rounds": round_rows,
         "moves": moves,
         "options": sorted(options.items()),

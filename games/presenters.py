@@ -23,6 +23,7 @@ from games.engine.power import table_for
 from games.engine.state import MATCH_OVER, PLAY, TRIBUTE, WINDOW, State
 from games.engine.views import View, event_for, seat_view, spectator_view
 from games.models import Match, Move, Seat, Table
+from games.teams import team_name
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 #: Log lines a table shows; table.js keeps as many when lines are appended, and a fresh render
@@ -120,6 +121,8 @@ def table_strings() -> dict:
             "Too many open connections: close some tabs of this site, then reload this page."
         ),
         "tableFull": _("This table is full of spectators: reload this page later to watch."),
+        # Asked before a play when the player's "confirm before playing" preference is on.
+        "confirmPlay": _("Play %(cards)s?"),
     }
 
 
@@ -417,7 +420,9 @@ def describe_event(event: dict, names: dict) -> str:
     texts = {
         "play": _("%(who)s played %(cards)s"),
         "bomb": _("%(who)s bombed with %(cards)s"),
-        "pass": _("%(who)s passed"),
+        "pass": _("%(who)s's turn timed out: passed")
+        if event.get("timeout")
+        else _("%(who)s passed"),
         "hook": _("%(who)s hooked with %(cards)s"),
         "unhook": _("%(who)s unhooked with %(cards)s"),
         "answer": _("%(who)s answered the claim window"),
@@ -427,8 +432,8 @@ def describe_event(event: dict, names: dict) -> str:
         "timeout": _("%(who)s ran out of time"),
         "tribute": _("%(payer)s paid %(card)s to %(receiver)s"),
         "return": _("%(who)s returned %(card)s"),
-        "round_over": _("Round over: team %(team)s finished first"),
-        "match_over": _("Match over: team %(winner)s wins"),
+        "round_over": _("Round over: %(team)s finished first"),
+        "match_over": _("Match over: %(winner)s wins"),
         "deal": _("Round %(round)s dealt"),
         "resign": _("%(who)s resigned the match"),
     }
@@ -443,8 +448,8 @@ def describe_event(event: dict, names: dict) -> str:
         "payer": names.get(event.get("payer"), ""),
         "receiver": names.get(event.get("receiver"), ""),
         "card": _card_text(event["card"]) if event.get("card") else "",
-        "team": (event.get("team") or 0) + 1 if kind == "round_over" else "",
-        "winner": (event.get("winner") or 0) + 1 if kind == "match_over" else "",
+        "team": team_name(event.get("team") or 0) if kind == "round_over" else "",
+        "winner": team_name(event.get("winner") or 0) if kind == "match_over" else "",
         "round": event.get("round", ""),
     }
 

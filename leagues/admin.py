@@ -11,8 +11,10 @@ from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from games.models import Seat
+from games.teams import team_name, team_text_lazy
 from leagues import services, tournaments
 from leagues.models import (
     Fixture,
@@ -93,9 +95,17 @@ class FixturePlayerInline(admin.TabularInline):
     can_delete = False
 
 
+def _winner_column(obj) -> str:
+    """The winner as every page names it ("Team 1"), not the stored 0/1."""
+    return team_name(obj.winner_team) if obj.winner_team is not None else "—"
+
+
+_winner_column.short_description = _("winner")
+
+
 @admin.register(Fixture)
 class FixtureAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "season", "table", "winner_team", "processed_at")
+    list_display = ("__str__", "season", "table", _winner_column, "processed_at")
     list_filter = ("season__league",)
     readonly_fields = ("table", "match", "winner_team", "levels_team0", "levels_team1",
                        "caught_team0", "caught_team1", "processed_at")
@@ -301,7 +311,7 @@ class TournamentRoundAdmin(admin.ModelAdmin):
 
 @admin.register(Pairing)
 class PairingAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "table", "winner_team", "forfeit", "processed_at")
+    list_display = ("__str__", "table", _winner_column, "forfeit", "processed_at")
     list_filter = ("round__tournament",)
     readonly_fields = ("round", "board", "team_a", "team_b", "table", "match", "winner_team",
                        "levels_a", "levels_b", "caught_a", "caught_b", "forfeit", "processed_at")
@@ -310,12 +320,14 @@ class PairingAdmin(admin.ModelAdmin):
     def has_add_permission(self, request) -> bool:
         return False
 
-    @admin.action(description=_("Team A forfeits (team B wins)"))
+    @admin.action(description=team_text_lazy(gettext_noop("%(loser)s forfeits (%(winner)s wins)"),
+                                             loser=0, winner=1))
     def forfeit_a(self, request, queryset):
         _each(self, request, queryset, lambda p: tournaments.do_forfeit(p, request.user, 0),
               _("Forfeit recorded"))
 
-    @admin.action(description=_("Team B forfeits (team A wins)"))
+    @admin.action(description=team_text_lazy(gettext_noop("%(loser)s forfeits (%(winner)s wins)"),
+                                             loser=1, winner=0))
     def forfeit_b(self, request, queryset):
         _each(self, request, queryset, lambda p: tournaments.do_forfeit(p, request.user, 1),
               _("Forfeit recorded"))

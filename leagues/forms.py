@@ -5,8 +5,10 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_noop
 
 from games.models import Seat
+from games.teams import team_name_lazy, team_text_lazy
 from leagues.models import League, Season, Tournament
 
 
@@ -31,10 +33,12 @@ class UsernamesField(forms.CharField):
 
 
 class LeagueForm(forms.ModelForm):
+    """A league's own fields; its table options come from ``games.forms.TableOptionsForm``
+    beside it (the create-table form's fields), never a JSON box."""
+
     class Meta:
         model = League
-        fields = ["name", "slug", "description", "visibility", "join_policy", "players", "rated",
-                  "table_options"]
+        fields = ["name", "slug", "description", "visibility", "join_policy", "players", "rated"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -56,10 +60,10 @@ class UsernameForm(forms.Form):
 
 class FixtureForm(forms.Form):
     season = forms.ModelChoiceField(queryset=Season.objects.none(), label=_("Season"))
-    team0 = UsernamesField(label=_("Team 0 (even seats)"),
-                           help_text=_("Usernames, separated by commas."))
-    team1 = UsernamesField(label=_("Team 1 (odd seats)"),
-                           help_text=_("Usernames, separated by commas."))
+    team0 = UsernamesField(label=team_name_lazy(0),
+                           help_text=_("Usernames, separated by commas: seats 1, 3, … in order."))
+    team1 = UsernamesField(label=team_name_lazy(1),
+                           help_text=_("Usernames, separated by commas: seats 2, 4, … in order."))
     scheduled_at = forms.DateTimeField(label=_("Scheduled at"), required=False,
                                        widget=forms.DateTimeInput(attrs={"type":
                                                                          "datetime-local"}))
@@ -72,23 +76,37 @@ class FixtureForm(forms.Form):
 class ResultForm(forms.Form):
     fixture = forms.IntegerField(widget=forms.HiddenInput)
     winner_team = forms.TypedChoiceField(label=_("Winner"), coerce=int,
-                                         choices=[(0, _("Team 0")), (1, _("Team 1"))])
-    levels_team0 = forms.IntegerField(label=_("Levels gained by team 0"), min_value=0,
-                                      max_value=12, initial=0)
-    levels_team1 = forms.IntegerField(label=_("Levels gained by team 1"), min_value=0,
-                                      max_value=12, initial=0)
-    caught_team0 = forms.IntegerField(label=_("Caught by team 0"), min_value=0, initial=0)
-    caught_team1 = forms.IntegerField(label=_("Caught by team 1"), min_value=0, initial=0)
+                                         choices=[(0, team_name_lazy(0)), (1, team_name_lazy(1))])
+    levels_team0 = forms.IntegerField(
+        label=team_text_lazy(gettext_noop("Levels gained by %(team)s"), team=0),
+        min_value=0, max_value=12, initial=0)
+    levels_team1 = forms.IntegerField(
+        label=team_text_lazy(gettext_noop("Levels gained by %(team)s"), team=1),
+        min_value=0, max_value=12, initial=0)
+    caught_team0 = forms.IntegerField(
+        label=team_text_lazy(gettext_noop("Caught by %(team)s"), team=0), min_value=0, initial=0)
+    caught_team1 = forms.IntegerField(
+        label=team_text_lazy(gettext_noop("Caught by %(team)s"), team=1), min_value=0, initial=0)
 
 
 class TournamentForm(forms.ModelForm):
     class Meta:
         model = Tournament
         fields = ["name", "description", "format", "team_size", "planned_rounds",
-                  "registration_opens", "registration_closes", "league", "min_rating",
-                  "table_options", "rated"]
+                  "registration_opens", "registration_closes", "league", "min_rating", "rated"]
         widgets = {"registration_opens": forms.DateTimeInput(attrs={"type": "datetime-local"}),
                    "registration_closes": forms.DateTimeInput(attrs={"type": "datetime-local"})}
+
+
+class SeasonOptionsForm(forms.Form):
+    """Whether a season keeps the league's table options or has its own (then a
+    ``TableOptionsForm`` beside it says which)."""
+
+    own = forms.BooleanField(
+        label=_("This season has its own table options"),
+        required=False,
+        help_text=_("Unticked: its fixtures use the league's table options."),
+    )
 
 
 class RegisterTeamForm(forms.Form):
@@ -99,7 +117,8 @@ class RegisterTeamForm(forms.Form):
         super().__init__(*args, **kwargs)
         for i in range(1, tournament.team_size):
             self.fields[f"partner_{i}"] = forms.CharField(
-                label=_("Partner %(n)d (username)") % {"n": i}, max_length=150)
+                label=_("Partner %(n)d (username)") % {"n": i}, max_length=150,
+                help_text=_("They get a notice to accept; the team plays once all have."))
 
     def partners(self) -> list[str]:
         return [v for k, v in self.cleaned_data.items() if k.startswith("partner_")]
@@ -119,7 +138,7 @@ class GenerateRoundForm(forms.Form):
 class ForfeitForm(forms.Form):
     pairing = forms.IntegerField(widget=forms.HiddenInput)
     forfeiting = forms.TypedChoiceField(label=_("Forfeits"), coerce=int,
-                                        choices=[(0, _("Team A")), (1, _("Team B"))])
+                                        choices=[(0, team_name_lazy(0)), (1, team_name_lazy(1))])
 
 
 class ReplaceForm(forms.Form):

@@ -10,11 +10,10 @@ cannot drift from the results they summarise.
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-
-from django.core.exceptions import ValidationError
 
 from games.engine.cards import face_name
 from games.engine.options import Options, OptionsError
@@ -154,6 +153,12 @@ class Season(models.Model):
     class Meta:
         ordering = ["league", "-starts_on"]
 
+    def __str__(self) -> str:
+        return f"{self.league}: {self.name}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("leagues:season", args=[self.league.slug, self.pk])
+
     def clean(self) -> None:
         if self.table_options and self.league_id:
             check_options_field(self.table_options, self.league.players)
@@ -161,12 +166,6 @@ class Season(models.Model):
     def effective_options(self) -> dict:
         """The options its fixtures' tables get: the season's own, else the league's."""
         return self.table_options or self.league.table_options
-
-    def __str__(self) -> str:
-        return f"{self.league}: {self.name}"
-
-    def get_absolute_url(self) -> str:
-        return reverse("leagues:season", args=[self.league.slug, self.pk])
 
 
 class Fixture(models.Model):
@@ -362,11 +361,11 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def clean(self) -> None:
-        check_options_field(self.table_options, self.team_size * 2)
-
     def get_absolute_url(self) -> str:
         return reverse("tournaments:detail", args=[self.pk])
+
+    def clean(self) -> None:
+        check_options_field(self.table_options, self.team_size * 2)
 
     @property
     def seats(self) -> int:

@@ -17,7 +17,9 @@ from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from games import stewarding
+from games.engine.options import Options, OptionsError
 from games.tables import SEAT_COUNTS, TableError
+from games.teams import team_name
 from leagues import pairing
 from leagues.access import can_see_league
 from leagues.models import Fixture, FixturePlayer, League, Membership, Notice, Season
@@ -29,6 +31,18 @@ RESERVED_SLUGS = {"new", "notices"}
 
 class LeagueError(Exception):
     """A league action that cannot be done now (the message says why)."""
+
+
+def check_table_options(options: dict, players: int) -> None:
+    """Raise LeagueError unless ``options`` are §10 options a table of ``players`` seats
+    accepts (the engine's validator, ``Options.from_dict``): nothing is saved that could not
+    open a fixture's table."""
+    if not isinstance(options, dict):
+        raise LeagueError(_("Table options: %(error)s") % {"error": _("not a set of options")})
+    try:
+        Options.from_dict(options, players=players)
+    except OptionsError as e:
+        raise LeagueError(_("Table options: %(error)s") % {"error": e}) from None
 
 
 # --- leagues and members ------------------------------------------------------------------------
@@ -46,9 +60,11 @@ def do_create_league(
     players: int = 4,
     rated: bool = True,
 ) -> League:
-    """Create a league; its creator becomes its first organiser (and an active member)."""
+    """Create a league; its creator becomes its first organiser (and an active member).
+    Raises LeagueError for a bad name, address, seat count or table options."""
     if players not in SEAT_COUNTS:
         raise LeagueError(_("A table has 2, 4, 6 or 8 seats."))
+    check_table_options(table_options or {}, players)
     slug = slug or slugify(name)
     if not slug:
         raise LeagueError(_("Give the league a name made of letters or digits."))
@@ -76,6 +92,28 @@ def do_create_league(
 def check_organiser(league: League, user) -> None:
     if not league.is_organiser(user):
         raise LeagueError(_("Only the league's organisers can do that."))
+
+
+def do_set_league_options(league: League, by, options: dict) -> League:
+    """An organiser (or staff) sets the league's table options (§10 names), used by every
+    fixture scheduled from now on (tables already open keep theirs). Raises LeagueError."""
+    check_organiser(league, by)
+    check_table_options(options, league.players)
+    league.table_options = dict(options)
+    league.save(update_fields=["table_options"])
+    return league
+
+
+def do_set_season_options(season: Season, by, options: dict | None) -> Season:
+    """An organiser sets a season's own table options, or clears them (``None`` or ``{}``:
+    the season's fixtures use the league's). Raises LeagueError."""
+    check_organiser(season.league, by)
+    options = dict(options or {})
+    if options:
+        check_table_options(options, season.league.players)
+    season.table_options = options
+    season.save(update_fields=["table_options"])
+    return season
 
 
 def can_see(league: League, user) -> bool:
@@ -246,11 +284,20 @@ def check_fixture(season: Season, by, teams: Sequence[Sequence]) -> None:
 def do_create_fixture(
     season: Season, by, teams: Sequence[Sequence], scheduled_at: datetime | None = None
 ) -> Fixture:
-    """Schedule a fixture and open its table: the league's default options, team 0 at the even
-    seats and team 1 at the odd seats (§0), in the order given. The first player of team 0
-    hosts the table and starts it when everyone is there."""
+    """Schedule a fixture and open its table: the season's options (else the league's), team
+    0 ("Team 1") at the even seats and team 1 ("Team 2") at the odd seats (§0), in the order
+    given. The first player of team 0 hosts the table and starts it when everyone is there.
+    Options saved before they were checked (an unknown name) raise LeagueError saying where to
+    fix them."""
     check_fixture(season, by, teams)
     league = season.league
+    try:
+        check_table_options(season.effective_options(), league.players)
+    except LeagueError as e:
+        raise LeagueError(
+            _("%(error)s. An organiser can correct them under Organise → Table options.")
+            % {"error": e}
+        ) from None
     seats: list = [None] * league.players
     for team, members in enumerate(teams):
         for i, user in enumerate(members):
@@ -264,7 +311,7 @@ def do_create_fixture(
             table = stewarding.open_table(
                 seats[0],
                 name=f"{league.name} · {season.name}",
-                options=league.table_options,
+                options=season.effective_options(),
                 seats=[(u, "") for u in seats],
                 rated=league.rated,
             )
@@ -311,7 +358,10 @@ def do_record_result(
     Once only: a fixture with a result keeps it. Hand-recorded results are not rated."""
     check_organiser(fixture.season.league, by)
     if winner_team not in (0, 1):
-        raise LeagueError(_("The winner is team 0 or team 1."))
+        raise LeagueError(
+            _("The winner is %(first)s or %(second)s.")
+            % {"first": team_name(0), "second": team_name(1)}
+        )
     with transaction.atomic():
         fixture = Fixture.objects.select_for_update().get(pk=fixture.pk)
         if fixture.processed_at is not None:

@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from games.forms import TableOptionsForm
 from leagues import tournaments
 from leagues.forms import (
     ForfeitForm,
@@ -22,6 +23,7 @@ from leagues.forms import (
 from leagues.models import Pairing, Tournament, TournamentRound, TournamentTeam
 from leagues.tournament_views import rounds_with_pairings
 from leagues.tournaments import TournamentError
+from leagues.views import option_items
 
 
 @staff_member_required
@@ -34,15 +36,54 @@ def staff_list(request: HttpRequest) -> HttpResponse:
 @staff_member_required
 def create(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    options_form = TableOptionsForm(request.POST or None, prefix="options")
+    if request.method == "POST" and form.is_valid() and options_form.is_valid():
         try:
-            tournament = tournaments.do_create_tournament(request.user, **form.cleaned_data)
+            tournament = tournaments.do_create_tournament(
+                request.user, **form.cleaned_data, table_options=options_form.options()
+            )
         except TournamentError as e:
             form.add_error(None, str(e))
         else:
             messages.success(request, _("The tournament is created as a draft."))
             return redirect("tournaments:manage", tournament.pk)
-    return render(request, "leagues/tournament_form.html", {"form": form})
+    return render(
+        request, "leagues/tournament_form.html", {"form": form, "options_form": options_form}
+    )
+
+
+@staff_member_required
+def options(request: HttpRequest, pk: int) -> HttpResponse:
+    """Staff change a tournament's table options (the create-table fields) until it closes."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    initial, dropped = TableOptionsForm.initial_for(tournament.table_options)
+    form = TableOptionsForm(
+        request.POST if request.method == "POST" else None,
+        prefix="options",
+        initial=initial,
+        players=tournament.seats,
+    )
+    if request.method == "POST" and form.is_valid():
+        try:
+            tournaments.do_set_table_options(tournament, request.user, form.options())
+        except TournamentError as e:
+            form.add_error(None, str(e))
+        else:
+            messages.success(
+                request, _("The table options are saved: rounds paired from now on use them.")
+            )
+            return redirect("tournaments:manage", tournament.pk)
+    elif dropped:
+        messages.warning(
+            request,
+            _("These saved options are not valid and will be replaced when you save: %(names)s.")
+            % {"names": ", ".join(dropped)},
+        )
+    return render(
+        request,
+        "leagues/tournament_options.html",
+        {"tournament": tournament, "options_form": form},
+    )
 
 
 @staff_member_required
@@ -59,6 +100,7 @@ def manage(request: HttpRequest, pk: int) -> HttpResponse:
             "generate_form": GenerateRoundForm(),
             "stand_in_choices": StandInForm().fields["policy"].choices,
             "planned_rounds": tournaments.planned_rounds(tournament),
+            "tournament_options": option_items(tournament.table_options),
         },
     )
 

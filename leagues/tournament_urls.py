@@ -10,5 +10,7 @@ urlpatterns = [
     path("staff/", staff_views.staff_list, name="staff"),
     path("staff/new/", staff_views.create, name="create"),
     path("<int:pk>/manage/", staff_views.manage, name="manage"),
+    path("<int:pk>/manage/options/", staff_views.options, name="options"),
+    path("<int:pk>/partner/<int:team_id>/", tournament_views.answer_partner, name="answer_partner"),
     path("<int:pk>/manage/<slug:action>/", staff_views.act, name="act"),
 ]

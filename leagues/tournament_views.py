@@ -8,12 +8,14 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
 from games.models import Seat, Table
 from leagues import results, tournaments
 from leagues.forms import RegisterTeamForm
-from leagues.models import Pairing, TeamMember, Tournament, TournamentRound
+from leagues.models import Pairing, TeamMember, Tournament, TournamentRound, TournamentTeam
 from leagues.tournaments import TournamentError
 
 PUBLIC = [
@@ -56,7 +58,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
         for p in r.pairings.all()
         if p.table and p.table.status == Table.Status.PLAYING and not p.is_done
     ]
-    my_team = my_tables = None
+    my_team = my_tables = entry = None
     if request.user.is_authenticated:
         entry = (
             TeamMember.objects.filter(tournament=tournament, user=request.user)
@@ -84,6 +86,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "teams": teams,
             "standings": results.tournament_standings(tournament),
             "my_team": my_team,
+            "my_entry": entry,
             "my_tables": my_tables,
             "registration_open": tournament.status == Tournament.Status.REGISTRATION,
         },
@@ -104,8 +107,39 @@ def register(request: HttpRequest, pk: int) -> HttpResponse:
         except TournamentError as e:
             form.add_error(None, str(e))
         else:
-            messages.success(request, _("Team “%(team)s” is registered.") % {"team": team.name})
+            messages.success(
+                request,
+                _("Team “%(team)s” is registered; it plays once your partners accept.")
+                % {"team": team.name},
+            )
             return redirect(tournament)
     return render(
         request, "leagues/tournament_register.html", {"tournament": tournament, "form": form}
     )
+
+
+@login_required
+@require_POST
+def answer_partner(request: HttpRequest, pk: int, team_id: int) -> HttpResponse:
+    """A player named as a partner accepts (``answer=accept``) or declines the team."""
+    tournament = get_object_or_404(Tournament.objects.visible_to(request.user), pk=pk)
+    team = TournamentTeam.objects.filter(pk=team_id, tournament=tournament).first()
+    answer = request.POST.get("answer")
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        back = tournament.get_absolute_url()
+    if team is None or answer not in ("accept", "decline"):
+        messages.error(request, _("There is no request from this team for you to answer."))
+        return redirect(back)
+    try:
+        kept = tournaments.do_answer_partner(team, request.user, accept=answer == "accept")
+    except TournamentError as e:
+        messages.error(request, str(e))
+    else:
+        if kept is None:
+            messages.success(request, _("You declined; the registration is withdrawn."))
+        else:
+            messages.success(request, _("You are in team “%(team)s”.") % {"team": kept.name})
+    return redirect(back)

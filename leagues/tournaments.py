@@ -7,6 +7,12 @@ raises ``TournamentError`` with a message for people when the action does not fi
 
 Lifecycle: draft → registration → running ⇄ paused → closed. Pausing stops new rounds and
 registration; matches already running play on (a live match has no pause, §5 timers run).
+Closing names the winner (the first team of the standings) and tells every player.
+
+Registration: the player who registers names their partners; each partner gets a notice to
+accept or decline (``do_answer_partner``). The team is pending until all have accepted: only
+confirmed teams start and are paired; a decline removes the registration (the others are told),
+and teams still pending when the tournament starts are dropped.
 
 A round: pair (``leagues.pairing``: Swiss or round robin), open one table per pairing with the
 tournament's options — team A at the even seats (team 0), team B at the odd seats — seat the
@@ -71,10 +77,27 @@ def _check_status(tournament: Tournament, *allowed: str) -> None:
 
 
 def check_table_options(options: dict, team_size: int) -> None:
+    """Raise TournamentError unless ``options`` are §10 options a table of ``team_size * 2``
+    seats accepts (``Options.from_dict``)."""
+    if not isinstance(options, dict):
+        raise TournamentError(_("Table options: %(error)s") % {"error": _("not a set of options")})
     try:
         Options.from_dict(options, players=team_size * 2)
     except OptionsError as e:
         raise TournamentError(_("Table options: %(error)s") % {"error": e}) from None
+
+
+def do_set_table_options(tournament: Tournament, by, options: dict) -> Tournament:
+    """Staff set the tournament's table options (§10 names) for the rounds paired from now on
+    (tables already open keep theirs). Not once it is closed. Raises TournamentError."""
+    with transaction.atomic():
+        tournament = _locked(tournament)
+        _check_status(tournament, Status.DRAFT, Status.REGISTRATION, Status.RUNNING, Status.PAUSED)
+        check_table_options(options, tournament.team_size)
+        tournament.table_options = dict(options)
+        tournament.save(update_fields=["table_options"])
+        _log(tournament, by, "table_options", ", ".join(f"{k}={v}" for k, v in options.items()))
+    return tournament
 
 
 def do_create_tournament(
@@ -129,6 +152,14 @@ def check_entry(tournament: Tournament, players: Sequence) -> None:
         "user", "team"
     )
     for entry in taken:
+        if entry.pending:
+            raise TournamentError(
+                _(
+                    "%(name)s is named in team “%(team)s” and has not answered yet: they can "
+                    "decline it from their notices."
+                )
+                % {"name": entry.user.username, "team": entry.team.name}
+            )
         raise TournamentError(
             _("%(name)s is already in team “%(team)s”.")
             % {"name": entry.user.username, "team": entry.team.name}
@@ -178,7 +209,7 @@ def check_registration(
             _("Registration opens on %(when)s.")
             % {
                 "when": date_format(
-                    timezone.localtime(tournament.registration_opens), "DATETIME_FORMAT"
+                    timezone.localtime(tournament.registration_opens), "SHORT_DATETIME_FORMAT"
                 )
             }
         )
@@ -187,7 +218,7 @@ def check_registration(
             _("Registration closed on %(when)s.")
             % {
                 "when": date_format(
-                    timezone.localtime(tournament.registration_closes), "DATETIME_FORMAT"
+                    timezone.localtime(tournament.registration_closes), "SHORT_DATETIME_FORMAT"
                 )
             }
         )
@@ -205,7 +236,8 @@ def check_registration(
 def do_register_team(
     tournament: Tournament, user, partner_names: Sequence[str], name: str = ""
 ) -> TournamentTeam:
-    """Register ``user`` and the partners named by username as a team."""
+    """Register ``user`` and the partners named by username as a team. The partners are
+    pending until each accepts the notice they get (``do_answer_partner``)."""
     partners = _resolve(partner_names)
     with transaction.atomic():
         tournament = _locked(tournament)
@@ -222,10 +254,54 @@ def do_register_team(
                 _("A team called “%(name)s” is already registered.") % {"name": name}
             ) from None
         TeamMember.objects.bulk_create(
-            TeamMember(tournament=tournament, team=team, user=p, position=i)
+            TeamMember(tournament=tournament, team=team, user=p, position=i, pending=i > 0)
             for i, p in enumerate(players)
         )
-        _log(tournament, user, "register", f"{name}: {', '.join(p.username for p in players)}")
+        do_notify(
+            partners, Notice.Kind.PARTNER_REQUEST, tournament=tournament, team=team, about=user
+        )
+        _log(
+            tournament,
+            user,
+            "register",
+            f"{name}: {', '.join(p.username for p in players)} "
+            f"(waiting for {', '.join(p.username for p in partners)})",
+        )
+    return team
+
+
+def do_answer_partner(team: TournamentTeam, user, accept: bool) -> TournamentTeam | None:
+    """``user``, named as a partner in ``team``, accepts or declines, while registration is
+    open. Accepting confirms their place (once all have, the team is told it is confirmed);
+    declining removes the registration and tells the others. Returns the team, or None when it
+    was removed. Raises TournamentError when there is nothing for ``user`` to answer."""
+    with transaction.atomic():
+        tournament = _locked(team.tournament)
+        member = (
+            TeamMember.objects.select_for_update()
+            .filter(team_id=team.pk, user=user, pending=True)
+            .select_related("team")
+            .first()
+        )
+        if member is None:
+            raise TournamentError(_("There is no request from this team for you to answer."))
+        _check_status(tournament, Status.REGISTRATION)
+        team = member.team
+        Notice.objects.filter(
+            user=user, team=team, kind=Notice.Kind.PARTNER_REQUEST, seen_at__isnull=True
+        ).update(seen_at=timezone.now())
+        others = [m.user for m in team.members.select_related("user") if m.user_id != user.pk]
+        if not accept:
+            name = team.name
+            team.delete()  # its members and the notices naming it go with it
+            do_notify(others, Notice.Kind.PARTNER_DECLINED, tournament=tournament, about=user)
+            _log(tournament, user, "partner_decline", f"{name}: {user.username} declined")
+            return None
+        member.pending = False
+        member.save(update_fields=["pending"])
+        _log(tournament, user, "partner_accept", f"{team.name}: {user.username} accepted")
+        if not team.members.filter(pending=True).exists():
+            do_notify([*others, user], Notice.Kind.TEAM_CONFIRMED, tournament=tournament, team=team)
     return team
 
 
@@ -247,12 +323,21 @@ def do_withdraw_team(team: TournamentTeam, by) -> TournamentTeam:
 
 
 def do_start(tournament: Tournament, by) -> Tournament:
-    """Close registration and start: from now on rounds can be generated."""
+    """Close registration and start: from now on rounds can be generated. Teams whose
+    partners have not all accepted are dropped (and logged)."""
     with transaction.atomic():
         tournament = _locked(tournament)
         _check_status(tournament, Status.DRAFT, Status.REGISTRATION)
-        if tournament.teams.filter(withdrawn=False).count() < 2:
-            raise TournamentError(_("At least two teams are needed to start."))
+        unconfirmed = tournament.teams.filter(members__pending=True).distinct()
+        confirmed = tournament.teams.filter(withdrawn=False).exclude(pk__in=unconfirmed)
+        if confirmed.count() < 2:
+            raise TournamentError(
+                _("At least two teams whose partners have all accepted are needed to start.")
+            )
+        dropped = list(unconfirmed.values_list("name", flat=True))
+        if dropped:
+            TournamentTeam.objects.filter(pk__in=unconfirmed.values("pk")).delete()
+            _log(tournament, by, "drop_unconfirmed", ", ".join(dropped))
         tournament.status = Status.RUNNING
         tournament.save(update_fields=["status"])
         _log(tournament, by, "start", f"{tournament.teams.count()} teams")
@@ -280,7 +365,9 @@ def _switch(tournament: Tournament, by, before: str, after: str, action: str) ->
 
 
 def do_close(tournament: Tournament, by) -> Tournament:
-    """Close the tournament. Matches still in play must end or be forfeited first."""
+    """Close the tournament: the first team of the standings is its winner (none if nothing
+    was played), and every player of every team gets a notice saying so. Matches still in
+    play must end or be forfeited first."""
     with transaction.atomic():
         tournament = _locked(tournament)
         _check_status(tournament, Status.DRAFT, Status.REGISTRATION, Status.RUNNING, Status.PAUSED)
@@ -290,9 +377,18 @@ def do_close(tournament: Tournament, by) -> Tournament:
                 _("%(n)d matches have no result yet: let them finish or forfeit them first.")
                 % {"n": live.count()}
             )
+        table = results.tournament_standings(tournament)
+        winner = None
+        if table and table[0].played:
+            winner = TournamentTeam.objects.get(pk=table[0].entrant)
         tournament.status = Status.CLOSED
-        tournament.save(update_fields=["status"])
-        _log(tournament, by, "close")
+        tournament.winner = winner
+        tournament.save(update_fields=["status", "winner"])
+        players = [
+            m.user for m in TeamMember.objects.filter(tournament=tournament).select_related("user")
+        ]
+        do_notify(players, Notice.Kind.TOURNAMENT_CLOSED, tournament=tournament, team=winner)
+        _log(tournament, by, "close", f"winner: {winner.name}" if winner else "no winner")
     return tournament
 
 

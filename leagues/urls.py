@@ -11,10 +11,14 @@ urlpatterns = [
     path("<slug:slug>/join/", views.join, name="join"),
     path("<slug:slug>/leave/", views.leave, name="leave"),
     path("<slug:slug>/seasons/<int:season_id>/", views.season_detail, name="season"),
+    path(
+        "<slug:slug>/seasons/<int:season_id>/options/", views.season_options, name="season_options"
+    ),
     path("<slug:slug>/players/<str:username>/", views.player, name="player"),
     path("<slug:slug>/fixtures/new/", views.fixture_create, name="fixture_create"),
     path("<slug:slug>/fixtures/<int:fixture_id>/start/", views.fixture_start, name="fixture_start"),
     path("<slug:slug>/manage/", views.manage, name="manage"),
+    path("<slug:slug>/manage/options/", views.league_options, name="options"),
     path("<slug:slug>/manage/members/", views.manage_members, name="manage_members"),
     path("<slug:slug>/manage/season/", views.manage_season, name="manage_season"),
     path("<slug:slug>/manage/result/", views.manage_result, name="manage_result"),

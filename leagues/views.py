@@ -4,23 +4,48 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.conf import settings
 from django.contrib import messages
-from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from games.forms import TableOptionsForm
 from games.models import Table
 from leagues import results, services
-from leagues.forms import FixtureForm, LeagueForm, ResultForm, SeasonForm, UsernameForm
-from leagues.models import Fixture, League, Membership, Notice, Rating, RatingHistory, Season
+from leagues.forms import (
+    FixtureForm,
+    LeagueForm,
+    ResultForm,
+    SeasonForm,
+    SeasonOptionsForm,
+    UsernameForm,
+)
+from leagues.models import (
+    Fixture,
+    League,
+    Membership,
+    Notice,
+    Rating,
+    RatingHistory,
+    Season,
+    TeamMember,
+    Tournament,
+)
 from leagues.services import LeagueError
+
+
+def option_items(options) -> list[tuple]:
+    """Stored table options as sorted (name, value) pairs for ``_options_summary.html``
+    (nothing for a value that is not a set of options)."""
+    return sorted(options.items()) if isinstance(options, dict) else []
 
 
 def _league(request: HttpRequest, slug: str) -> League:
@@ -62,17 +87,38 @@ def league_list(request: HttpRequest) -> HttpResponse:
     return render(request, "leagues/list.html", {"leagues": leagues, "mine": mine})
 
 
-@staff_member_required
+#: How many staff members the "who can create a league" page names.
+STAFF_NAMED = 5
+
+
+@login_required
 def league_create(request: HttpRequest) -> HttpResponse:
+    """Staff create leagues, with the create-table form's rules fields. Anyone else gets a
+    page saying who can create one and how to ask (403), not the admin's log-in."""
+    if not request.user.is_staff:
+        staff = (
+            get_user_model()
+            .objects.filter(is_staff=True, is_active=True)
+            .order_by("username")[:STAFF_NAMED]
+        )
+        return render(
+            request,
+            "leagues/league_create_refused.html",
+            {"staff": staff, "contact_email": settings.CLUB_CONTACT_EMAIL},
+            status=403,
+        )
     form = LeagueForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    options_form = TableOptionsForm(request.POST or None, prefix="options")
+    if request.method == "POST" and form.is_valid() and options_form.is_valid():
         try:
-            league = services.do_create_league(request.user, **form.cleaned_data)
+            league = services.do_create_league(
+                request.user, **form.cleaned_data, table_options=options_form.options()
+            )
         except LeagueError as e:
             form.add_error(None, str(e))
         else:
             return redirect(league)
-    return render(request, "leagues/league_form.html", {"form": form})
+    return render(request, "leagues/league_form.html", {"form": form, "options_form": options_form})
 
 
 def _fixture_rows(fixtures) -> list:
@@ -148,6 +194,8 @@ def season_detail(request: HttpRequest, slug: str, season_id: int) -> HttpRespon
             "season": season,
             "standings": results.season_standings(season),
             "fixtures": _fixture_rows(season.fixtures.all()),
+            "season_options": option_items(season.effective_options()),
+            "is_organiser": league.is_organiser(request.user),
         },
     )
 
@@ -194,12 +242,27 @@ def _chart_points(values: list[float], width: int = 300, height: int = 80) -> st
 @login_required
 def notices(request: HttpRequest) -> HttpResponse:
     items = list(
-        Notice.objects.filter(user=request.user).select_related("tournament", "league", "table")[
-            :50
-        ]
+        Notice.objects.filter(user=request.user).select_related(
+            "tournament", "league", "table", "team", "about"
+        )[:50]
     )
-    Notice.objects.filter(user=request.user, seen_at__isnull=True).update(seen_at=timezone.now())
-    return render(request, "leagues/notices.html", {"notices": items})
+    # Partner requests still waiting for this player's answer get Accept / Decline buttons.
+    waiting = set(
+        TeamMember.objects.filter(
+            user=request.user,
+            pending=True,
+            tournament__status=Tournament.Status.REGISTRATION,
+        ).values_list("team_id", flat=True)
+    )
+    open_requests = {
+        n.pk for n in items if n.kind == Notice.Kind.PARTNER_REQUEST and n.team_id in waiting
+    }
+    Notice.objects.filter(user=request.user, seen_at__isnull=True).exclude(
+        pk__in=open_requests
+    ).update(seen_at=timezone.now())
+    return render(
+        request, "leagues/notices.html", {"notices": items, "open_requests": open_requests}
+    )
 
 
 # --- schedule and organise ----------------------------------------------------------------------
@@ -268,8 +331,79 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
             ),
             "result_form": ResultForm(),
             "seasons": league.seasons.all(),
+            "league_options": option_items(league.table_options),
         },
     )
+
+
+def _options_page(request: HttpRequest, context: dict, stored: dict, players: int) -> tuple:
+    """The options form for ``stored`` options (GET) or the posted one; and a warning naming
+    stored options no field can show (saved before they were checked)."""
+    initial, dropped = TableOptionsForm.initial_for(stored)
+    form = TableOptionsForm(
+        request.POST if request.method == "POST" else None,
+        prefix="options",
+        initial=initial,
+        players=players,
+    )
+    if dropped and request.method != "POST":
+        messages.warning(
+            request,
+            _("These saved options are not valid and will be replaced when you save: %(names)s.")
+            % {"names": ", ".join(dropped)},
+        )
+    context["options_form"] = form
+    return form
+
+
+@login_required
+def league_options(request: HttpRequest, slug: str) -> HttpResponse:
+    """Organisers (and staff) edit the league's table options: the create-table fields."""
+    league = _organiser_league(request, slug)
+    context = {"league": league, "title": _("Table options"), "back": reverse_manage(league)}
+    form = _options_page(request, context, league.table_options, league.players)
+    if request.method == "POST" and form.is_valid():
+        if _run(
+            request,
+            lambda: services.do_set_league_options(league, request.user, form.options()),
+            _("The table options are saved: fixtures scheduled from now on use them."),
+        ):
+            return redirect("leagues:manage", slug)
+    return render(request, "leagues/options_form.html", context)
+
+
+@login_required
+def season_options(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+    """Organisers give a season its own table options, or let it use the league's."""
+    league = _organiser_league(request, slug)
+    season = get_object_or_404(Season, pk=season_id, league=league)
+    context = {
+        "league": league,
+        "season": season,
+        "title": _("Table options of %(season)s") % {"season": season.name},
+        "back": season.get_absolute_url(),
+    }
+    own_form = SeasonOptionsForm(
+        request.POST if request.method == "POST" else None,
+        initial={"own": bool(season.table_options)},
+    )
+    context["own_form"] = own_form
+    form = _options_page(request, context, season.effective_options(), league.players)
+    if request.method == "POST" and own_form.is_valid():
+        own = own_form.cleaned_data["own"]
+        if not own or form.is_valid():
+            options = form.options() if own else None
+            if _run(
+                request,
+                lambda: services.do_set_season_options(season, request.user, options),
+                _("The season's table options are saved."),
+            ):
+                return redirect(season)
+    return render(request, "leagues/options_form.html", context)
+
+
+def reverse_manage(league: League) -> str:
+    return reverse("leagues:manage", args=[league.slug])
 
 
 @login_required

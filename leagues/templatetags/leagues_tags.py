@@ -21,6 +21,17 @@ def table_url(table) -> str:
         return f"/tables/{table.pk}/"
 
 
+@register.filter
+def team_players(fixture, team) -> list[str]:
+    """The usernames a fixture seats on engine team ``team`` (0 or 1), in seat order — for
+    the ``team`` partial's ``team_players``. Uses the prefetched ``players``."""
+    try:
+        team = int(team)
+    except (TypeError, ValueError):
+        return []
+    return [p.user.username for p in fixture.players.all() if p.team == team]
+
+
 @register.simple_tag(takes_context=True)
 def unseen_notices(context) -> int:
     request = context.get("request")

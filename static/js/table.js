@@ -6,7 +6,8 @@
  * - Hint cycles through the legal plays; Enter on the hand plays; Space toggles a card;
  * - the keyboard plays a whole round: arrows move between cards, shortcut keys act;
  * - a live region announces plays, your turn and claim windows; a beep and the tab title tell
- *   you when it is your turn or a window opens for you (both follow the player's preferences).
+ *   you when it is your turn or a window opens for you (both follow the player's preferences);
+ * - with the "confirm before playing" preference, a play is sent only after the player says yes.
  * Sentences come translated from the page (#table-strings, rendered by Django).
  */
 (function () {
@@ -40,8 +41,26 @@
   }
 
   // --- sending ------------------------------------------------------------------------------
+  // "Confirm before playing" (accounts preference, data-confirm-play="on"): ask, naming the
+  // cards, before a play leaves the page. No means nothing is sent and the cards stay picked.
+  function playConfirmed(params) {
+    var page = document.getElementById("table-page");
+    if (!page || page.dataset.confirmPlay !== "on" || params.action !== "play") return true;
+    var names = Array.prototype.map.call(
+      document.querySelectorAll("#hand-form .card-check:checked + label .playing-card"),
+      function (card) { return card.getAttribute("title") || card.dataset.card; });
+    var text = tableStrings().confirmPlay || "Play %(cards)s?";
+    return window.confirm(text.replace("%(cards)s", names.join(", ")));
+  }
+
   document.addEventListener("htmx:wsConfigSend", function (evt) {
     var params = evt.detail.parameters;
+    if (!playConfirmed(params)) {
+      evt.preventDefault();
+      // The extension cancels the form's own submit only once it sends: stop it here.
+      if (evt.detail.triggeringEvent) evt.detail.triggeringEvent.preventDefault();
+      return;
+    }
     params.client_id = newClientId();
     var version = parseInt(params.version, 10);
     if (isNaN(version)) version = shownVersion();

@@ -27,7 +27,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 PASSWORD = "e2e-long-passphrase-414"
 TEAMS = [("t_ana", "t_bo"), ("t_cy", "t_di"), ("t_ed", "t_flo"), ("t_gus", "t_hal")]
 #: Quick matches (RULES.md §10): target level 3, no claim windows, so AI seats finish fast.
-OPTIONS = '{"target_level": "3", "claim_window_seconds": 0, "turn_seconds": 20}'
+# The rules, set with the create-table form's fields (no JSON box).
+OPTIONS = {"target_level": "3", "claim_window_seconds": "0", "turn_seconds": "20"}
 
 
 def log_in(page, username: str) -> None:
@@ -74,14 +75,17 @@ def test_staff_run_a_tournament_round_that_ai_stand_ins_play_to_the_standings(ne
     staff.select_option("#id_format", "swiss")
     staff.select_option("#id_team_size", "2")
     staff.fill("#id_planned_rounds", "1")
-    staff.fill("#id_table_options", OPTIONS)
+    staff.select_option("#id_options-target_level", OPTIONS["target_level"])
+    staff.fill("#id_options-claim_window_seconds", OPTIONS["claim_window_seconds"])
+    staff.fill("#id_options-turn_seconds", OPTIONS["turn_seconds"])
     staff.locator("main form button[type=submit]").click()
     expect(staff.locator("#tournament-status")).to_have_text("Draft")
     staff_action(staff, "Open registration")
     expect(staff.locator("#tournament-status")).to_have_text("Registration open")
     tournament = Tournament.objects.get(name="E2E Swiss Open")
 
-    # Each team's first player registers it from the public page, naming the partner.
+    # Each team's first player registers it from the public page, naming the partner, who
+    # accepts from the notices page (the team is pending until then).
     for captain, partner in TEAMS:
         page = new_page()
         log_in(page, captain)
@@ -90,6 +94,17 @@ def test_staff_run_a_tournament_round_that_ai_stand_ins_play_to_the_standings(ne
         page.fill("#id_partner_1", partner)
         page.locator("main form button[type=submit]").click()
         expect(page.locator("main")).to_contain_text(f"You play in {captain} & {partner}")
+        expect(page.locator("main")).to_contain_text("waiting for your partners to accept")
+        page.context.close()
+        page = new_page()
+        log_in(page, partner)
+        expect(page.locator("#notices-link .badge")).to_have_text("1")
+        page.goto("/leagues/notices/")
+        request = page.locator(".notice-partner_request")
+        expect(request).to_contain_text(f"{captain} named you as a partner")
+        request.get_by_role("button", name="Accept").click()
+        welcome = f"You are in team “{captain} & {partner}”"
+        expect(page.locator(".messages")).to_contain_text(welcome)
         page.context.close()
 
     # Staff start the tournament and pair round 1 with AI stand-ins; the matches start at once.

@@ -397,3 +397,21 @@ def test_a_players_matches_page_lists_every_match_with_its_links(finished_match,
     mine = client_for(secret.host).get(url).content.decode()
     assert f'id="player-match-{secret_match.pk}"' in mine and "playing, round 1" in mine
     assert client.get(reverse("games:player_matches", args=["nobody"])).status_code == 404
+
+
+def test_the_clocks_moves_say_what_happened_in_the_record_and_replay(finished_match) -> None:
+    """Every move the clock made (cy never moves: her turns time out; windows close on their
+    own) has a line: "cy's turn timed out: passed", "Claim window closed, no claim" — in the
+    record's moves table and at that step of the replay (issue #10 item 9)."""
+    match = finished_match
+    context = history.record_context(match, None)
+    clock = [m for m in context["moves"] if m["who"] == "the clock"]
+    assert clock and all(m["lines"] for m in clock), [m for m in clock if not m["lines"]][:3]
+    lines = [line for m in clock for line in m["lines"]]
+    assert "cy's turn timed out: passed" in lines
+    assert "Claim window closed, no claim" in lines
+    step = next(m["seq"] for m in clock if "Claim window closed, no claim" in m["lines"])
+    replay_page = client_for().get(
+        reverse("games:match_replay", args=[match.pk]), {"step": step}
+    ).content.decode()
+    assert "Claim window closed, no claim" in replay_page

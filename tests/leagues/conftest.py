@@ -11,7 +11,8 @@ from games.engine.codec import state_to_json
 from games.engine.deal import start_round
 from games.models import Match, Seat, Table
 from leagues import services as league_services
-from leagues.models import League
+from leagues import tournaments
+from leagues.models import League, TournamentTeam
 
 #: Quick matches (§10 target_level) without claim windows, so a scripted trick needs no answers.
 QUICK = {"target_level": "3", "claim_window_seconds": 0}
@@ -35,6 +36,29 @@ def members(league, make_user) -> dict:
         people[name] = make_user(name)
         league_services.do_join(league, people[name])
     return people
+
+
+def options_post(prefix: str = "options", **changes) -> dict:
+    """The POST data of a ``games.forms.TableOptionsForm`` with its initial values (the §10
+    defaults), ``changes`` applied; a False flag is left out, as a browser does."""
+    from games.forms import TableOptionsForm
+
+    values = {name: field.initial for name, field in TableOptionsForm.base_fields.items()}
+    values.update(changes)
+    return {
+        f"{prefix}-{name}": ("on" if value is True else value)
+        for name, value in values.items()
+        if value is not False and value is not None
+    }
+
+
+def register_confirmed(tournament, user, partner_names, name: str = "") -> TournamentTeam:
+    """Register a team and have every named partner accept the notice (the team is then
+    confirmed and can be paired): ``leagues.tournaments.do_answer_partner``."""
+    team = tournaments.do_register_team(tournament, user, partner_names, name)
+    for member in team.members.filter(pending=True).select_related("user"):
+        tournaments.do_answer_partner(team, member.user, accept=True)
+    return team
 
 
 def install_winning_round(table: Table, winner_team: int) -> Match:

@@ -20,7 +20,7 @@ from leagues.models import (
     TournamentTeam,
 )
 
-from .conftest import QUICK
+from .conftest import QUICK, options_post, register_confirmed
 
 pytestmark = pytest.mark.django_db
 
@@ -55,7 +55,7 @@ def running(staff, players):
     t = tournaments.do_create_tournament(staff, name="Spring Cup", table_options=QUICK)
     tournaments.do_open_registration(t, staff)
     for a, b in zip(NAMES[::2], NAMES[1::2], strict=True):
-        tournaments.do_register_team(t, players[a], [b])
+        register_confirmed(t, players[a], [b])
     tournaments.do_start(t, staff)
     return Tournament.objects.get(pk=t.pk)
 
@@ -67,8 +67,9 @@ def actions_logged(t):
 
 
 def test_staff_run_a_tournament_through_the_staff_pages(staff_client, staff, players, client):
-    """Create, open registration, teams register on the public form, start, generate round 1:
-    four-seat tables with team A at the even seats, started, players notified; all logged."""
+    """Create (with the create-table rules fields), open registration, teams register on the
+    public form and each partner accepts from their notices, start, generate round 1: four-seat
+    tables with the first team at the even seats, started, players notified; all logged."""
     response = staff_client.post(
         "/tournaments/staff/new/",
         {
@@ -76,7 +77,7 @@ def test_staff_run_a_tournament_through_the_staff_pages(staff_client, staff, pla
             "format": "swiss",
             "team_size": "2",
             "planned_rounds": "0",
-            "table_options": '{"target_level": "3"}',
+            **options_post(target_level="3"),
         },
     )
     t = Tournament.objects.get(name="Club Cup")
@@ -86,6 +87,12 @@ def test_staff_run_a_tournament_through_the_staff_pages(staff_client, staff, pla
         client.force_login(players[a])
         response = client.post(f"/tournaments/{t.pk}/register/", {"name": "", "partner_1": b})
         assert response.status_code == 302, response.content.decode()
+        client.force_login(players[b])
+        team = t.teams.get(members__user=players[a])
+        notices = client.get("/leagues/notices/").content.decode()
+        assert f"/tournaments/{t.pk}/partner/{team.pk}/" in notices
+        response = client.post(f"/tournaments/{t.pk}/partner/{team.pk}/", {"answer": "accept"})
+        assert response.status_code == 302
     client.force_login(staff)
     staff_client.post(f"/tournaments/{t.pk}/manage/start/")
     response = staff_client.post(
@@ -97,7 +104,7 @@ def test_staff_run_a_tournament_through_the_staff_pages(staff_client, staff, pla
     pairing = Pairing.objects.get(round__tournament=t)
     assert (pairing.team_a.name, pairing.team_b.name) == ("ana & bo", "cy & di")
     table = pairing.table
-    assert (table.players, table.status, table.options) == (4, "playing", {"target_level": "3"})
+    assert (table.players, table.status, table.options["target_level"]) == (4, "playing", "3")
     assert [(s.number, s.user.username, s.ai_policy) for s in table.seats.all()] == [
         (0, "ana", ""),
         (1, "cy", ""),
@@ -115,7 +122,9 @@ def test_staff_run_a_tournament_through_the_staff_pages(staff_client, staff, pla
         "create",
         "open_registration",
         "register",
+        "partner_accept",
         "register",
+        "partner_accept",
         "start",
         "generate_round",
     ]
@@ -137,7 +146,7 @@ def test_admin_actions_call_the_same_services(superuser_client, staff, players):
 
     assert act("open_registration").status_code == 302
     for a, b in (("ana", "bo"), ("cy", "di"), ("ed", "flo")):
-        tournaments.do_register_team(t, players[a], [b])
+        register_confirmed(t, players[a], [b])
     act("start")
     act("generate_round", start_matches="on", stand_in="heuristic")
     t.refresh_from_db()
@@ -162,9 +171,7 @@ def test_admin_actions_call_the_same_services(superuser_client, staff, players):
     assert actions_logged(t) == [
         "create",
         "open_registration",
-        "register",
-        "register",
-        "register",
+        *["register", "partner_accept"] * 3,
         "start",
         "generate_round",
         "pause",
@@ -331,6 +338,8 @@ def test_registration_enforces_the_entry_conditions_with_clear_messages(
     assert "Name each partner once, and not yourself." in register("ana")
     assert client.post(url, {"name": "Aces", "partner_1": "cy"}).status_code == 302
     client.force_login(players["bo"])
+    assert "cy is named in team “Aces” and has not answered yet" in register("cy")
+    tournaments.do_answer_partner(TournamentTeam.objects.get(name="Aces"), players["cy"], True)
     assert "cy is already in team “Aces”." in register("cy")
     Tournament.objects.filter(pk=t.pk).update(
         registration_closes=timezone.now() - datetime.timedelta(hours=1)
@@ -416,7 +425,7 @@ def test_round_robin_plays_everyone_once_with_byes_and_withdrawals(staff, player
     )
     tournaments.do_open_registration(t, staff)
     for a, b in (("ana", "bo"), ("cy", "di"), ("ed", "flo")):
-        tournaments.do_register_team(t, players[a], [b])
+        register_confirmed(t, players[a], [b])
     tournaments.do_start(t, staff)
     assert tournaments.planned_rounds(t) == 3
 

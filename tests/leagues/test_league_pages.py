@@ -11,6 +11,8 @@ from games import tables
 from leagues import services
 from leagues.models import League, Membership, Season
 
+from .conftest import options_post
+
 pytestmark = pytest.mark.django_db
 
 
@@ -91,7 +93,7 @@ def test_the_league_page_shows_season_table_fixtures_and_live_matches(
     html = client.get(f"/leagues/{league.slug}/").content.decode()
     live = html.split('id="live-matches"')[1].split("</section>")[0]
     assert f'href="/tables/{second.table_id}/"' in live and f"/tables/{first.table_id}/" not in live
-    assert "Team 0 won" in html
+    assert '<span class="fixture-result">Team 1 won</span>' in html
     standings = html.split('id="standings"')[1].split("</table>")[0]
     order = [
         name
@@ -101,7 +103,7 @@ def test_the_league_page_shows_season_table_fixtures_and_live_matches(
     assert order == ["ana", "cy", "bo", "di", "ed", "flo", "olga"]
     assert standings.index(">ana<") < standings.index(">cy<") < standings.index(">bo<")
     season_page = client.get(f"/leagues/{league.slug}/seasons/{season.pk}/").content.decode()
-    assert "Spring" in season_page and "Team 0 won" in season_page
+    assert "Spring" in season_page and "Team 1 won" in season_page
 
 
 def test_a_member_schedules_a_fixture_in_an_open_season_but_not_for_others(
@@ -149,10 +151,16 @@ def test_the_player_page_shows_rating_history_and_partners(
 
 
 def test_staff_create_leagues_and_players_cannot(client, make_user):
-    """The new-league page is staff only."""
+    """The new-league page is staff only: a player gets a page saying who creates leagues
+    and naming the staff to ask (403), not the admin's log-in."""
     client.force_login(make_user("ana"))
-    assert client.get("/leagues/new/").status_code == 302
-    client.force_login(make_user("boss", is_staff=True))
+    boss = make_user("boss", is_staff=True)
+    response = client.get("/leagues/new/")
+    page = response.content.decode()
+    assert response.status_code == 403
+    assert "Who can create a league" in page and "/admin/login" not in page
+    assert 'href="/accounts/boss/"' in page
+    client.force_login(boss)
     response = client.post(
         "/leagues/new/",
         {
@@ -163,9 +171,15 @@ def test_staff_create_leagues_and_players_cannot(client, make_user):
             "join_policy": "open",
             "players": "4",
             "rated": "on",
-            "table_options": "{}",
+            **options_post(target_level="5", turn_seconds="20"),
         },
     )
     league = League.objects.get(name="Night Owls")
     assert response.status_code == 302 and response.url == "/leagues/night-owls/"
     assert league.organisers.get().username == "boss"
+    # The create-table form's rules fields, stored under §10's names.
+    assert (league.table_options["target_level"], league.table_options["turn_seconds"]) == (
+        "5",
+        20,
+    )
+    assert league.table_options["two_position"] == "low"

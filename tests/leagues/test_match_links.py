@@ -12,6 +12,8 @@ from leagues import services as league_services
 from leagues import tournaments
 from leagues.models import Pairing
 
+from .conftest import register_confirmed
+
 pytestmark = pytest.mark.django_db
 
 
@@ -24,7 +26,7 @@ def test_a_played_tournament_pairing_links_its_record_and_replay(client, league,
     )
     tournaments.do_open_registration(t, members["ed"])
     for a, b in (("ana", "bo"), ("cy", "di")):
-        tournaments.do_register_team(t, members[a], [members[b].username])
+        register_confirmed(t, members[a], [members[b].username])
     tournaments.do_start(t, members["ed"])
     pairing = tournaments.do_generate_round(t, members["ed"]).pairings.get(board=1)
     play_out(pairing.table, winner_team=0)

@@ -14,7 +14,7 @@ from leagues import results, tournaments
 from leagues import services as league_services
 from leagues.models import Fixture, League, Pairing, Rating, RatingHistory, TournamentRound
 
-from .conftest import QUICK, install_winning_round
+from .conftest import QUICK, install_winning_round, register_confirmed
 
 pytestmark = pytest.mark.django_db
 
@@ -183,7 +183,7 @@ def test_a_rated_tournament_match_feeds_its_pairing_round_and_league_ratings(
     )
     tournaments.do_open_registration(t, members["ed"])
     for a, b in (("ana", "bo"), ("cy", "di"), ("ed", "flo")):
-        tournaments.do_register_team(t, members[a], [members[b].username])
+        register_confirmed(t, members[a], [members[b].username])
     tournaments.do_start(t, members["ed"])
     rnd = tournaments.do_generate_round(t, members["ed"])
     pairing = rnd.pairings.get(board=1)

@@ -14,7 +14,10 @@ from django.utils import timezone
 from games import services
 from games.engine.rules import seats_to_act
 from games.models import Match
+from leagues import tournaments
 from leagues.models import Pairing, Tournament, TournamentRound
+
+from .conftest import options_post
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -66,7 +69,7 @@ def test_ai_stand_ins_play_round_one_to_the_end_and_the_standings_show_the_winne
             "format": "swiss",
             "team_size": "2",
             "planned_rounds": "0",
-            "table_options": '{"target_level": "3"}',
+            **options_post(target_level="3"),
         },
     )
     t = Tournament.objects.get(name="AI Open")
@@ -74,6 +77,8 @@ def test_ai_stand_ins_play_round_one_to_the_end_and_the_standings_show_the_winne
     for a, b in zip(names[::2], names[1::2], strict=True):
         client.force_login(people[a])
         assert client.post(f"/tournaments/{t.pk}/register/", {"partner_1": b}).status_code == 302
+        team = t.teams.get(members__user=people[a])
+        tournaments.do_answer_partner(team, people[b], accept=True)
     client.force_login(staff)
     client.post(f"/tournaments/{t.pk}/manage/start/")
     client.post(

@@ -1,0 +1,18 @@
+"""``{{ team|team_name }}``: a team's shown name ("Team 1", "Team 2"), from ``games.teams``."""
+
+from __future__ import annotations
+
+from django import template
+
+from games import teams
+
+register = template.Library()
+
+
+@register.filter
+def team_name(team) -> str:
+    """The shown name of engine team ``team`` (0 or 1, or its string); "" for anything else."""
+    try:
+        return teams.team_name(int(team))
+    except (TypeError, ValueError):
+        return ""
