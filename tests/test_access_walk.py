@@ -191,6 +191,10 @@ class World:
             ],
             "season_id": [(str(self.season.pk), "league"), (str(MISSING), "missing")],
             "fixture_id": [(str(self.fixture.pk), "league"), (str(MISSING), "missing")],
+            "team_id": [
+                (str(self.public_tournament.teams.first().pk), ""),
+                (str(MISSING), "missing"),
+            ],
             "pk": [
                 (str(self.public_tournament.pk), ""),
                 (str(self.hidden_tournament.pk), "hidden_cup"),
