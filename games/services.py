@@ -63,17 +63,29 @@ def load_state(match: Match) -> State:
 
 # --- starting a match -------------------------------------------------------------------------
 
+
 def do_start_match(table: Table, seed: int | None = None) -> Match:
     """Deal round 1 of the table's match. Precondition: the caller holds the table row lock and
     every seat is taken."""
     seed = secrets.randbits(48) if seed is None else seed
     state = new_match(table.engine_options(), seed)
-    match = Match(table=table, seed=seed, state=state_to_json(state), version=state.version,
-                  phase=state.phase, round_no=state.round_no)
+    match = Match(
+        table=table,
+        seed=seed,
+        state=state_to_json(state),
+        version=state.version,
+        phase=state.phase,
+        round_no=state.round_no,
+    )
     match.save()
-    Round.objects.create(match=match, number=1, level=state.level,
-                         levels_before=list(state.levels), dealer=state.dealer,
-                         leader=state.leader)
+    Round.objects.create(
+        match=match,
+        number=1,
+        level=state.level,
+        levels_before=list(state.levels),
+        dealer=state.dealer,
+        leader=state.leader,
+    )
     table.status = Table.Status.PLAYING
     table.save(update_fields=["status"])
     _set_timer(match, state, state, (), timezone.now())
@@ -84,6 +96,7 @@ def do_start_match(table: Table, seed: int | None = None) -> Match:
 
 
 # --- the one writer -----------------------------------------------------------------------------
+
 
 def submit(match_id: int, user, payload: dict) -> Result:
     """A person's action from a page: ``{"action", "cards"|"card", "version", "client_id"}``.
@@ -117,8 +130,15 @@ def action_kind(payload: object) -> str:
     return "unknown"
 
 
-def log_action(event: str, match_id: int | None, seat: int | None, payload: object,
-               result: Result | str, started: float, **fields: object) -> None:
+def log_action(
+    event: str,
+    match_id: int | None,
+    seat: int | None,
+    payload: object,
+    result: Result | str,
+    started: float,
+    **fields: object,
+) -> None:
     """Log one line for an action: ``event`` (e.g. ``"game.action"``) with the match id, the
     version the action made (or the match was at when refused), the seat number, the action
     kind (``action_kind``), the outcome (``"ok"`` or the rejection code; or ``result`` itself
@@ -128,14 +148,23 @@ def log_action(event: str, match_id: int | None, seat: int | None, payload: obje
         outcome, version = result, None
     else:
         outcome, version = ("ok" if result.ok else result.code), result.version
-    log.info(event, extra={
-        "match": match_id, "version": version, "seat": seat, "action": action_kind(payload),
-        "outcome": outcome, "ms": round((time.perf_counter() - started) * 1000, 1), **fields,
-    })
+    log.info(
+        event,
+        extra={
+            "match": match_id,
+            "version": version,
+            "seat": seat,
+            "action": action_kind(payload),
+            "outcome": outcome,
+            "ms": round((time.perf_counter() - started) * 1000, 1),
+            **fields,
+        },
+    )
 
 
-def _submit_locked(match_id: int, user, payload: dict, client_id: str,
-                   found_seat: list[int]) -> Result:
+def _submit_locked(
+    match_id: int, user, payload: dict, client_id: str, found_seat: list[int]
+) -> Result:
     with transaction.atomic():
         match = Match.objects.select_for_update().select_related("table").get(pk=match_id)
         if match.table.status == Table.Status.ABANDONED:
@@ -217,8 +246,14 @@ def _stale(match: Match, state: State, action, version) -> str:
     return ""
 
 
-def _apply_and_save(match: Match, state: State, action, seat: int | None,
-                    client_id: str = "", seats: list[Seat] | None = None) -> Result:
+def _apply_and_save(
+    match: Match,
+    state: State,
+    action,
+    seat: int | None,
+    client_id: str = "",
+    seats: list[Seat] | None = None,
+) -> Result:
     """Apply ``action`` to the locked ``match`` (loaded with its table), log and save it, and
     push the move after commit. Precondition: the caller holds the match row lock."""
     outcome = engine_apply(state, action)
@@ -228,9 +263,15 @@ def _apply_and_save(match: Match, state: State, action, seat: int | None,
     now = timezone.now()
     # No savepoint: under the match's row lock the sequence and the client id are checked
     # already; should the constraint fire all the same, the caller's transaction rolls back.
-    Move.objects.create(match=match, seq=new.version, round_no=state.round_no, seat=seat,
-                        action=action_to_json(action), events=list(outcome.events),
-                        client_id=client_id)
+    Move.objects.create(
+        match=match,
+        seq=new.version,
+        round_no=state.round_no,
+        seat=seat,
+        action=action_to_json(action),
+        events=list(outcome.events),
+        client_id=client_id,
+    )
     _record(match, new, outcome.events, now)
     old_token = match.deadline_token
     _set_timer(match, state, new, outcome.events, now)
@@ -241,8 +282,13 @@ def _apply_and_save(match: Match, state: State, action, seat: int | None,
     match.level_team0, match.level_team1 = new.levels
     match.save()
     seats = _seats(match) if seats is None else seats
-    _after_commit(match, new, timer_changed=match.deadline_token != old_token, seats=seats,
-                  move=(state, list(outcome.events)))
+    _after_commit(
+        match,
+        new,
+        timer_changed=match.deadline_token != old_token,
+        seats=seats,
+        move=(state, list(outcome.events)),
+    )
     return Result(True, version=new.version)
 
 
@@ -253,27 +299,42 @@ def _record(match: Match, state: State, events, now) -> None:
         if kind == "round_over":
             Round.objects.filter(match=match, number=state.round_no).update(
                 levels_after=[parse_face(x) for x in event["levels"]],
-                finish_order=list(state.finished), caught=event["caught"],
-                winner_team=event["team"], ended_at=now)
+                finish_order=list(state.finished),
+                caught=event["caught"],
+                winner_team=event["team"],
+                ended_at=now,
+            )
         elif kind == "match_over":
             match.winner_team = event["winner"]
             match.finished_at = now
             Table.objects.filter(pk=match.table_id).update(status=Table.Status.FINISHED)
         elif kind == "deal":
-            Round.objects.create(match=match, number=event["round"], level=event["level"],
-                                 levels_before=list(state.levels), dealer=event["dealer"],
-                                 leader=state.leader)
+            Round.objects.create(
+                match=match,
+                number=event["round"],
+                level=event["level"],
+                levels_before=list(state.levels),
+                dealer=event["dealer"],
+                leader=state.leader,
+            )
         elif kind == "tribute":
-            TributeRecord.objects.create(match=match, round_no=state.round_no,
-                                         payer=event["payer"], receiver=event["receiver"],
-                                         card=event["card"])
+            TributeRecord.objects.create(
+                match=match,
+                round_no=state.round_no,
+                payer=event["payer"],
+                receiver=event["receiver"],
+                card=event["card"],
+            )
         elif kind == "return":
             TributeRecord.objects.filter(
-                match=match, round_no=state.round_no, receiver=event["seat"],
+                match=match,
+                round_no=state.round_no,
+                receiver=event["seat"],
             ).update(returned_card=event["card"], returned_at=now)
 
 
 # --- timers -------------------------------------------------------------------------------------
+
 
 def _set_timer(match: Match, old: State, new: State, events, now) -> None:
     """Set the one running deadline for the new state (DESIGN.md rule 3).
@@ -306,8 +367,13 @@ def _set_timer(match: Match, old: State, new: State, events, now) -> None:
         match.deadline_token = new.version
 
 
-def _after_commit(match: Match, state: State, timer_changed: bool, seats: list[Seat],
-                  move: tuple[State, list[dict]] | None = None) -> None:
+def _after_commit(
+    match: Match,
+    state: State,
+    timer_changed: bool,
+    seats: list[Seat],
+    move: tuple[State, list[dict]] | None = None,
+) -> None:
     """After commit: push the move to every audience (``move`` = the state before it and its
     events), then schedule the wake-ups (rules 2, 3). A failed push is logged, never raised:
     the move stands, and pages catch up at their next heartbeat."""
@@ -332,11 +398,9 @@ def _after_commit(match: Match, state: State, timer_changed: bool, seats: list[S
         delay = max(0.0, (deadline - timezone.now()).total_seconds())
         ai_seats, auto_passers = _seats_acting_for_themselves(seats, state)
         for seat in ai_seats:
-            tasks.ai_act.apply_async((match_id, seat, token),
-                                     countdown=_ai_delay(state, delay))
+            tasks.ai_act.apply_async((match_id, seat, token), countdown=_ai_delay(state, delay))
         for seat in auto_passers:
-            tasks.auto_pass.apply_async((match_id, seat, token),
-                                        countdown=_ai_delay(state, delay))
+            tasks.auto_pass.apply_async((match_id, seat, token), countdown=_ai_delay(state, delay))
 
     transaction.on_commit(send)
 
@@ -347,8 +411,11 @@ def _seats_acting_for_themselves(seats: list[Seat], state: State) -> tuple[list[
     ai = [s.number for s in seats if s.number in acting and s.ai_policy]
     passers = []
     if state.phase == WINDOW:
-        passers = [s.number for s in seats if s.number in acting and not s.ai_policy
-                   and s.user_id and s.user.auto_pass_hooks]
+        passers = [
+            s.number
+            for s in seats
+            if s.number in acting and not s.ai_policy and s.user_id and s.user.auto_pass_hooks
+        ]
     return ai, passers
 
 
@@ -364,8 +431,9 @@ def expire(match_id: int, token: int) -> bool:
     """The timer set with ``token`` rang: apply the timeout (or deal the next round) if the
     match is still waiting on that very deadline. Returns whether anything was applied."""
     with transaction.atomic():
-        match = (Match.objects.select_for_update().select_related("table")
-                 .filter(pk=match_id).first())
+        match = (
+            Match.objects.select_for_update().select_related("table").filter(pk=match_id).first()
+        )
         if match is None or match.deadline_token != token or match.deadline is None:
             return False
         if match.deadline > timezone.now() + timedelta(milliseconds=50):
@@ -397,8 +465,9 @@ def ai_act(match_id: int, seat: int, token: int) -> bool:
     if pause:
         time.sleep(pause)
     with transaction.atomic():
-        match = (Match.objects.select_for_update().select_related("table")
-                 .filter(pk=match_id).first())
+        match = (
+            Match.objects.select_for_update().select_related("table").filter(pk=match_id).first()
+        )
         if match is None or match.deadline_token != token:
             return False
         state = load_state(match)
@@ -414,8 +483,9 @@ def auto_pass(match_id: int, seat: int, token: int) -> bool:
     """Pass the open window for a person who asked for it (``auto_pass_hooks``). It runs after
     the same pause as an AI's answer and never looks at the hand (DESIGN.md rule 4)."""
     with transaction.atomic():
-        match = (Match.objects.select_for_update().select_related("table")
-                 .filter(pk=match_id).first())
+        match = (
+            Match.objects.select_for_update().select_related("table").filter(pk=match_id).first()
+        )
         if match is None or match.deadline_token != token:
             return False
         state = load_state(match)
@@ -453,18 +523,25 @@ def sweep_lost_decisions(grace_seconds: float = 2.0) -> int:
     pause = settings.GAMES_AI_DELAY_SECONDS * 1.3
     cutoff = timezone.now() - timedelta(seconds=pause + grace_seconds)
     asked_at = Coalesce(
-        Subquery(Move.objects.filter(match=OuterRef("pk"), seq=OuterRef("deadline_token"))
-                 .values("created_at")[:1]),
+        Subquery(
+            Move.objects.filter(match=OuterRef("pk"), seq=OuterRef("deadline_token")).values(
+                "created_at"
+            )[:1]
+        ),
         F("started_at"),
     )
     acting_for_themselves = Seat.objects.filter(table=OuterRef("table_id")).filter(
-        Q(ai_policy__gt="") | Q(user__auto_pass_hooks=True))
-    waiting = (Match.objects
-               .filter(winner_team__isnull=True, deadline__isnull=False,
-                       phase__in=(PLAY, WINDOW, TRIBUTE))
-               .filter(Exists(acting_for_themselves))
-               .annotate(asked_at=asked_at).filter(asked_at__lt=cutoff)
-               .only("pk", "table_id", "deadline_token", "state"))
+        Q(ai_policy__gt="") | Q(user__auto_pass_hooks=True)
+    )
+    waiting = (
+        Match.objects.filter(
+            winner_team__isnull=True, deadline__isnull=False, phase__in=(PLAY, WINDOW, TRIBUTE)
+        )
+        .filter(Exists(acting_for_themselves))
+        .annotate(asked_at=asked_at)
+        .filter(asked_at__lt=cutoff)
+        .only("pk", "table_id", "deadline_token", "state")
+    )
     acted = 0
     for match in waiting.iterator(chunk_size=200):
         state = load_state(match)  # unlocked: only to skip a person's turn without a lock
