@@ -256,6 +256,7 @@ class Site:
                 self._stopping.wait(RESTART_SECONDS)
                 if self._stopping.is_set():
                     return
+                event["log_offset"] = service.log.stat().st_size  # the new start appends
                 event["restarted_pid"] = self.start(role).proc.pid
                 event["restarted_at"] = time.time()
                 self.events.append(event)
@@ -268,6 +269,19 @@ class Site:
         for role in ("daphne2", "daphne1", "beat", "worker", "redis"):
             if role in self.services:
                 self.services[role].stop()
+
+
+def worker_ready_after(site: Site, pid: int, since: float, timeout: float = 90) -> float | None:
+    """Seconds from ``since`` until the worker that replaced ``pid`` logged "ready.", or None."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        event = next((e for e in site.events if e["role"] == "worker" and e["pid"] == pid), None)
+        if event is not None:
+            text = site.services["worker"].log.read_bytes()[event["log_offset"] :]
+            if b"ready." in text:
+                return time.time() - since
+        time.sleep(0.05)
+    return None
 
 
 def wait_text(service: load_procs.Service, text: str, since: int, timeout: float) -> None:
@@ -709,6 +723,7 @@ def fault_worker_window(site: Site, game: Game, state: dict) -> dict:
     current = game.fresh(match.pk)
     version, deadline = current.version, current.deadline
     pid, killed_at = site.kill("worker")
+    ready = worker_ready_after(site, pid, killed_at)
     move = game.wait_move(match.pk, version + 1, 60)
     restarted = [e for e in site.events if e["role"] == "worker" and e["pid"] == pid]
     log = game.check_log(match.pk)
@@ -728,8 +743,9 @@ def fault_worker_window(site: Site, game: Game, state: dict) -> dict:
             f"closed by {describe(move)} "
             f"{move.created_at.timestamp() - deadline.timestamp():+.2f} s from its "
             f"deadline; worker restarted "
-            f"{restarted[0]['restarted_at'] - killed_at:.1f} s after the kill"
-            if move and restarted
+            f"{restarted[0]['restarted_at'] - killed_at:.1f} s after the kill, ready after "
+            f"{ready:.1f} s"
+            if move and restarted and ready is not None
             else "the window did not close within 60 s"
         ),
         "pending_made": len(timeouts),
@@ -738,26 +754,35 @@ def fault_worker_window(site: Site, game: Game, state: dict) -> dict:
     }
 
 
-def fault_worker_ai(site: Site, game: Game, state: dict) -> dict:
-    """kill -9 of the worker the moment an AI seat is asked to play."""
+def ai_turn_asked(game: Game, match_id: int):
+    """The match, the moment (within ~10 ms) a version asks one of its AI seats to play (not a
+    window answer, not a deal): its ``ai_act`` countdown task is then held by the worker."""
     from games.engine.state import PLAY
 
-    table, match = game.ai_table("faults ai")
-    if not wait_until(lambda: game.fresh(match.pk).version >= 6, 60):
+    if not wait_until(lambda: game.fresh(match_id).version >= 6, 60):
         raise RuntimeError("the AI table does not play")
-    seen = game.fresh(match.pk).version
-    while True:  # the next version that asks an AI seat to play (not a window, not a deal)
-        current = game.fresh(match.pk)
+    seen = game.fresh(match_id).version
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        current = game.fresh(match_id)
         if current.version != seen:
             seen = current.version
             if current.phase == PLAY:
-                break
+                return current
         time.sleep(0.005)
+    raise RuntimeError("no AI turn within 60 s")
+
+
+def fault_worker_ai(site: Site, game: Game, state: dict) -> dict:
+    """kill -9 of the worker the moment an AI seat is asked to play."""
+    table, match = game.ai_table("faults ai")
+    current = ai_turn_asked(game, match.pk)
     pid, killed_at = site.kill("worker")
     from games import services
 
     turn = services.load_state(current).turn
     asked_at = game.moves_after(match.pk, current.version - 1)[0].created_at.timestamp()
+    ready = worker_ready_after(site, pid, killed_at)
     move = game.wait_move(match.pk, current.version + 1, 60)
     log = game.check_log(match.pk)
     by_ai = move is not None and move.seat == turn and move.action["type"] != "timeout"
@@ -768,7 +793,8 @@ def fault_worker_ai(site: Site, game: Game, state: dict) -> dict:
         f"{killed_at - asked_at:.2f} s before the kill (its pause: "
         "0.7-1.3 s; turn 30 s)",
         "resumed_seconds": round(move.created_at.timestamp() - killed_at, 2) if move else None,
-        "detail": f"version {current.version + 1}: {describe(move)}",
+        "detail": f"version {current.version + 1}: {describe(move)}; the new worker ready "
+        + (f"{ready:.1f} s after the kill" if ready is not None else "never"),
         "pending_made": 1 if by_ai else 0,
         "killed_pid": pid,
         "log": log,
@@ -777,12 +803,14 @@ def fault_worker_ai(site: Site, game: Game, state: dict) -> dict:
 
 def fault_redis(site: Site, game: Game, state: dict) -> dict:
     """kill -9 of Redis mid-match, started again (empty) 1 s later by the supervisor."""
+    from games import services
+
     table, match = game.ai_table("faults redis")
-    if not wait_until(lambda: game.fresh(match.pk).version >= 6, 60):
-        raise RuntimeError("the AI table does not play")
     people = state.get("people")
     pids = {role: site.pid(role) for role in ("worker", "beat", "daphne1", "daphne2")}
-    version = game.fresh(match.pk).version
+    current = ai_turn_asked(game, match.pk)
+    version, turn = current.version, services.load_state(current).turn
+    time.sleep(0.3)  # its countdown task (0.7-1.3 s) has reached the worker: held, unacked
     pid, killed_at = site.kill("redis")
     wait_until(lambda: any(e["role"] == "redis" and e["pid"] == pid for e in site.events), 30)
     back = next((e for e in site.events if e["role"] == "redis" and e["pid"] == pid), None)
@@ -791,7 +819,7 @@ def fault_redis(site: Site, game: Game, state: dict) -> dict:
     # The AI table: its countdown tasks and its timer were in the Redis that is gone.
     wait_until(lambda: game.fresh(match.pk).version > version + 1, 60)
     after = game.moves_after(match.pk, version)
-    first_after = next((m for m in after if m.created_at.timestamp() > back["restarted_at"]), None)
+    first_after = after[0] if after else None
     socks_detail = "no people's table"
     people_log = None
     if people is not None:
@@ -808,27 +836,35 @@ def fault_redis(site: Site, game: Game, state: dict) -> dict:
             f"people's table: {played}/3 moves over its sockets after the restart "
             f"(version {before} -> {game.fresh(p_match.pk).version}), every socket "
             f"{'current' if current else 'NOT current'} "
-            f"{time.time() - started:.1f} s after the first of them, "
+            f"{time.time() - started:.1f} s after the first was sent, "
             f"{sum(s.gaps for s in socks.socks) - gaps} lost push(es) repaired; closes "
             f"{[c for s in socks.socks for c in s.closes]}"
         )
         people_log = game.check_log(p_match.pk)
     survived = {role: site.pid(role) == old for role, old in pids.items()}
+    deaths = [
+        f"{e['role']} exited with code {e['returncode']} and was started again"
+        for e in site.events
+        if e["at"] > killed_at and e["role"] != "redis"
+    ]
     log = game.check_log(match.pk)
     game.abandon([table.pk])
     return {
         "fault": "kill -9 of Redis, restarted empty 1 s later",
-        "pending": f"an all-AI match at version {version} (its countdown tasks and timer in "
-        "Redis), the people's table of fault 1 idle",
+        "pending": f"AI seat {turn}'s play at version {version} (its countdown task held by the "
+        "worker, unacked, its deadline in the clock's set), the people's table of fault 1 idle",
         "resumed_seconds": round(first_after.created_at.timestamp() - killed_at, 2)
         if first_after
         else None,
         "detail": (
-            f"Redis back {back['restarted_at'] - killed_at:.1f} s after the kill; first "
-            f"move after it: {describe(first_after)}; processes kept running (same pid): "
-            f"{survived}; {socks_detail}"
+            f"Redis back {back['restarted_at'] - killed_at:.1f} s after the kill; version "
+            f"{version + 1}: {describe(after[0] if after else None)}; processes kept running "
+            "(same pid): "
+            f"{survived}{''.join('; ' + d for d in deaths)}; {socks_detail}"
         ),
-        "pending_made": 1 if first_after else 0,
+        "pending_made": int(
+            bool(after) and after[0].seat == turn and after[0].action["type"] != "timeout"
+        ),
         "killed_pid": pid,
         "log": log,
         "people_log": people_log,
@@ -938,6 +974,12 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(args.out).resolve() / f"run-{datetime.now(UTC).strftime('%Y%m%d-%H%M%S')}"
     work.mkdir(parents=True)
     app_dir = prepare_app(args.app_rev, work) if args.app_rev else REPO_DIR
+    if args.app_rev:
+        # The venv's editable install would still import a module the copy lacks from the work
+        # tree (setuptools' finder comes after sys.path): only the copy counts here.
+        sys.meta_path[:] = [f for f in sys.meta_path if type(f).__name__ != "_EditableFinder"]
+        # And Django's start-up puts the current directory on sys.path: make it the copy's.
+        os.chdir(app_dir)
     site = Site(work, load_procs.free_port(), app_dir)
     say(
         f"faults: {args.faults}; app {app_dir}; database {DB_NAME}; private Redis on "
