@@ -93,3 +93,45 @@ def test_confirm_before_playing_asks_and_no_sends_nothing(new_page) -> None:
     page.click("#play-button")
     assert len(asked) == 2
     expect(page.locator("#hand-form .card-check")).not_to_have_count(before)
+
+
+def test_a_staff_member_creates_a_league_with_the_rules_fields_and_a_player_is_told_who_can(
+    new_page,
+) -> None:
+    """The new-league page has the create-table form's rules fields (no JSON box); the rules
+    saved are the league's and its Organise page edits them; a player at /leagues/new/ reads
+    who creates leagues. Screenshots: league-new.png, league-options.png, league-refused.png."""
+    from accounts.models import User
+    from leagues.models import League
+
+    player = new_page(1280, 900)
+    sign_up_in(player, "hopeful")
+    player.goto("/leagues/new/")
+    expect(player.locator("#league-create-refused h1")).to_have_text("Who can create a league")
+    player.screenshot(path=str(SCREENSHOTS / "league-refused.png"), full_page=True)
+
+    page = new_page(1280, 900)
+    sign_up_in(page, "organiser_boss")
+    User.objects.filter(username="organiser_boss").update(is_staff=True)
+    page.goto("/leagues/new/")
+    assert page.locator("#id_table_options").count() == 0
+    page.fill("#id_name", "Thursday Club")
+    page.select_option("#id_options-target_level", "5")
+    page.fill("#id_options-turn_seconds", "25")
+    page.locator("details.advanced summary").click()
+    page.check("#id_options-joker_hook")
+    page.screenshot(path=str(SCREENSHOTS / "league-new.png"), full_page=True)
+    page.locator("#league-form button[type=submit]").click()
+    expect(page.locator("h1")).to_have_text("Thursday Club")
+    league = League.objects.get(name="Thursday Club")
+    assert league.table_options["target_level"] == "5"
+    assert (league.table_options["turn_seconds"], league.table_options["joker_hook"]) == (25, True)
+    page.goto(f"/leagues/{league.slug}/manage/")
+    page.click("#edit-league-options")
+    expect(page.locator("#id_options-target_level")).to_have_value("5")
+    page.select_option("#id_options-target_level", "A")
+    page.screenshot(path=str(SCREENSHOTS / "league-options.png"), full_page=True)
+    page.locator("#options-form button[type=submit]").click()
+    expect(page.locator(".messages")).to_contain_text("The table options are saved")
+    league.refresh_from_db()
+    assert league.table_options["target_level"] == "A"
