@@ -279,7 +279,7 @@ class TournamentTeamAdmin(admin.ModelAdmin):
 class PairingInline(admin.TabularInline):
     model = Pairing
     extra = 0
-    fields = ("board", "team_a", "team_b", "table", "winner_team", "forfeit", "processed_at")
+    fields = ("board", "team_a", "team_b", "table", _winner_column, "forfeit", "processed_at")
     readonly_fields = fields
     can_delete = False
 

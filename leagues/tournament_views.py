@@ -33,7 +33,7 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
         {
             "tournaments": Tournament.objects.visible_to(request.user)
             .filter(status__in=PUBLIC)
-            .select_related("league"),
+            .select_related("league", "winner"),
         },
     )
 

@@ -274,6 +274,7 @@ def test_a_closed_tournament_names_its_winner_and_tells_every_player(
     assert 'id="tournament-winner"' in page and "Winner: cy &amp; di" in page
     notices = client.get("/leagues/notices/").content.decode()
     assert "Final Cup is over: “cy &amp; di” won." in notices
+    assert "Winner: cy &amp; di" in client.get("/tournaments/").content.decode()
 
 
 def test_a_tournament_closed_before_any_match_has_no_winner(staff, players):
