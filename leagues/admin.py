@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 from games.models import Seat
-from games.teams import team_name, team_text_lazy
+from games.teams import team_label, team_name, team_text_lazy
 from leagues import services, tournaments
 from leagues.models import (
     Fixture,
@@ -103,13 +103,27 @@ def _winner_column(obj) -> str:
 _winner_column.short_description = _("winner")
 
 
+def _teams_column(fixture) -> str:
+    """Both teams with their players: "Team 1 (ana, cy) · Team 2 (bo, di)"."""
+    players = list(fixture.players.all())
+    return " · ".join(
+        team_label(team, [p.user.username for p in players if p.team == team]) for team in (0, 1)
+    )
+
+
+_teams_column.short_description = _("Teams")
+
+
 @admin.register(Fixture)
 class FixtureAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "season", "table", _winner_column, "processed_at")
+    list_display = ("__str__", "season", _teams_column, "table", _winner_column, "processed_at")
     list_filter = ("season__league",)
     readonly_fields = ("table", "match", "winner_team", "levels_team0", "levels_team1",
                        "caught_team0", "caught_team1", "processed_at")
     inlines = [FixturePlayerInline]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("players__user")
 
 
 @admin.register(Rating)

@@ -89,7 +89,7 @@ def test_the_same_league_match_is_named_alike_on_the_record_and_the_league_pages
 
 
 def test_the_organisers_page_and_forms_name_teams_as_the_table_does(
-    client, league, organiser, members, season
+    client, make_user, league, organiser, members, season
 ):
     services.do_create_fixture(
         season, organiser, [[members["ana"], members["cy"]], [members["bo"], members["di"]]]
@@ -110,6 +110,9 @@ def test_the_organisers_page_and_forms_name_teams_as_the_table_does(
     assert str(result.fields["levels_team1"].label) == "Levels gained by Team 2"
     with translation.override("id"):
         assert str(ForfeitForm().fields["forfeiting"].choices[0][1]) == "Tim 1"
+    client.force_login(make_user("root", is_staff=True, is_superuser=True))
+    changelist = client.get("/admin/leagues/fixture/").content.decode()
+    assert "Team 1 (ana, cy) · Team 2 (bo, di)" in changelist
 
 
 def test_tournament_rounds_and_admin_actions_name_teams_as_the_table_does(
