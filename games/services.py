@@ -308,6 +308,16 @@ def _record(match: Match, state: State, events, now) -> None:
             match.winner_team = event["winner"]
             match.finished_at = now
             Table.objects.filter(pk=match.table_id).update(status=Table.Status.FINISHED)
+        elif kind == "resign":
+            # The round ends with the match: the other team takes it, nobody caught. A round
+            # already over (a resignation in the pause before the next deal) keeps its result.
+            Round.objects.filter(match=match, number=state.round_no, ended_at__isnull=True).update(
+                levels_after=list(state.levels),
+                finish_order=list(state.finished),
+                caught=[],
+                winner_team=1 - event["team"],
+                ended_at=now,
+            )
         elif kind == "deal":
             Round.objects.create(
                 match=match,

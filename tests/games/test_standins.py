@@ -7,6 +7,10 @@ but what the test sends. The worker plays a stand-in in ``test_standins_worker.p
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
+import jsonschema
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -14,11 +18,15 @@ from django.urls import reverse
 from games import services, standins, tables
 from games.engine.deal import start_round
 from games.engine.rules import legal_actions
-from games.models import Match, Move, Seat, Table
+from games.models import Match, Move, Round, Seat, Table
 
 from .conftest import install_state
 
 pytestmark = pytest.mark.django_db
+
+SCHEMA = json.loads(
+    (Path(__file__).resolve().parents[2] / "docs" / "match_format.schema.json").read_text()
+)
 
 #: Two seats, no claim windows, every deadline due at once.
 OPTIONS = {"claim_window_seconds": 0, "turn_seconds": 0}
@@ -183,6 +191,12 @@ def test_a_resignation_ends_the_match_for_the_other_team(duel):
     assert services.load_state(match).result.resigned == 0
     record = Client().get(reverse("games:match_record", args=[match.pk])).content.decode()
     assert "ana resigned the match" in record
+    exported = Client().get(reverse("games:match_export", args=[match.pk])).json()
+    jsonschema.validate(exported, SCHEMA)  # docs/match_format.schema.json knows "resign"
+    assert exported["moves"][-1]["action"] == {"type": "resign", "seat": 0}
+    assert exported["match"]["winner_team"] == 1
+    replay = Client().get(reverse("games:match_replay", args=[match.pk]), {"step": 10**6})
+    assert replay.status_code == 200 and "ana resigned" in replay.content.decode()
     assert act(match, bo, action="resign").code == "match_over"
     assert act(match, ana, action="resign", client_id="r1").code == "duplicate"
     late = standins.control(match.pk, bo, {"action": "stand_in", "stand_in_seq": 0})
@@ -194,3 +208,26 @@ def test_a_resignation_from_the_future_is_refused(duel):
     refused = services.submit(match.pk, ana, {"action": "resign", "version": 99})
     assert (refused.ok, refused.code) == (False, "stale")
     assert now(match).winner_team is None
+
+
+def test_a_resignation_in_the_pause_after_a_round_keeps_that_rounds_result(make_table):
+    """ana goes out and her team takes round 1 (bo caught); bo resigns before the next deal:
+    the match is ana's team's, and round 1's record is the round as it was played."""
+    table = make_table(["ana", "bo"], OPTIONS)
+    match = tables.start(table.pk, table.host, seed=4)
+    install_state(match, start_round(table.engine_options(), [("3S",), ("4S", "5S")], 2))
+    ana, bo = seat_of(match, 0).user, seat_of(match, 1).user
+    assert act(match, ana, action="play", cards=["3S"]).ok
+    assert now(match).phase == "round_over"
+    assert act(match, bo, action="resign").ok
+    assert now(match).winner_team == 0
+    first = Round.objects.get(match=match, number=1)
+    assert (first.winner_team, first.caught, first.levels_after) == (0, [1], [3, 2])
+
+
+def test_a_resigned_rounds_record_names_the_other_team(duel):
+    match, ana, _bo = duel
+    assert act(match, ana, action="resign").ok
+    first = Round.objects.get(match=match, number=1)
+    assert (first.winner_team, first.caught, first.levels_after) == (1, [], [2, 2])
+    assert first.ended_at is not None
