@@ -168,7 +168,8 @@ def table_context(
     }
     context.update(spectators_context(table, spectators, delay))
     if match is None or state is None:
-        context["seats"] = [_seat_row(s, None, seat) for s in seats]
+        rows = [_seat_row(s, None, seat) for s in seats]
+        context["seats"] = _around_the_table(rows, None, seat, table.players)
         return context
     view = view_for(state, seat)
     names = seat_names(seats)
@@ -176,7 +177,9 @@ def table_context(
         view=view,
         version=view.version,
         phase=view.phase,
-        seats=[_seat_row(s, view, seat) for s in seats],
+        seats=_around_the_table(
+            [_seat_row(s, view, seat) for s in seats], view, seat, table.players
+        ),
         round_level=face_name(view.level),
         levels=[face_name(x) for x in view.levels],
         hand=hand_groups(view.hand, view.level, view.options) if seat is not None else [],
@@ -278,6 +281,38 @@ def _seat_row(seat: Seat, view: View | None, me: int | None) -> dict:
             is_owner=bool(view.window and view.window.owner == seat.number),
         )
     return row
+
+
+def seat_position(number: int, me: int | None, players: int) -> int:
+    """Where a seat sits around the table as this viewer sees it: 0 at the bottom (the viewer's
+    own seat, or seat 1 for a spectator), then clockwise in the order of play — at a 4-seat
+    table 1 left, 2 top (the partner, opposite), 3 right."""
+    return (number - (me or 0)) % players
+
+
+def _around_the_table(
+    rows: list[dict], view: View | None, me: int | None, players: int
+) -> list[dict]:
+    """Each seat row with its place (``pos``, ``seat_position``) and, during a match, its last
+    step in the current trick (``last``: ``{"kind": play|pass|hook|unhook|bomb, "cards":
+    [CardFace…], "top": bool}`` or None), shown in front of the seat until the trick ends.
+    Both are part of the row, so of the seat's delta key (``frames.seat_keys``)."""
+    last: dict[int, dict] = {}
+    if view is not None:
+        for entry in view.trick:
+            last[entry.seat] = {
+                "kind": entry.kind,
+                "cards": cards_faces(entry.cards, view.level),
+                "top": False,
+            }
+        if view.top is not None and view.top.seat in last:
+            mine = last[view.top.seat]
+            mine["top"] = mine["kind"] != "pass"
+    for row in rows:
+        row["pos"] = seat_position(row["number"], me, players)
+        if view is not None:
+            row["last"] = last.get(row["number"])
+    return rows
 
 
 def _countdown(match: Match) -> dict | None:

@@ -356,7 +356,13 @@
 
   // --- keyboard: one tab stop for the hand, arrows between cards, shortcut keys -------------
   function cardBoxes() {
-    return Array.prototype.slice.call(document.querySelectorAll("#hand-form .card-check"));
+    // In the order shown: table_view.js may sort the hand with the CSS `order` of the labels.
+    var boxes = Array.prototype.slice.call(document.querySelectorAll("#hand-form .card-check"));
+    function shown(box) {
+      var label = box.nextElementSibling;
+      return (label && parseInt(label.style.order, 10)) || 0;
+    }
+    return boxes.sort(function (a, b) { return shown(a) - shown(b); });
   }
 
   // Roving tab stop: Tab reaches the hand once (the focused, first selected or first card).
