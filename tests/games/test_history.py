@@ -411,7 +411,9 @@ def test_the_clocks_moves_say_what_happened_in_the_record_and_replay(finished_ma
     assert "cy's turn timed out: passed" in lines
     assert "Claim window closed, no claim" in lines
     step = next(m["seq"] for m in clock if "Claim window closed, no claim" in m["lines"])
-    replay_page = client_for().get(
-        reverse("games:match_replay", args=[match.pk]), {"step": step}
-    ).content.decode()
+    replay_page = (
+        client_for()
+        .get(reverse("games:match_replay", args=[match.pk]), {"step": step})
+        .content.decode()
+    )
     assert "Claim window closed, no claim" in replay_page
