@@ -17,6 +17,7 @@ from leagues import results, tournaments
 from leagues.forms import RegisterTeamForm
 from leagues.models import Pairing, TeamMember, Tournament, TournamentRound, TournamentTeam
 from leagues.tournaments import TournamentError
+from leagues.views import option_items
 
 PUBLIC = [
     Tournament.Status.REGISTRATION,
@@ -89,6 +90,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "my_entry": entry,
             "my_tables": my_tables,
             "registration_open": tournament.status == Tournament.Status.REGISTRATION,
+            "tournament_options": option_items(tournament.table_options),
         },
     )
 

@@ -156,6 +156,9 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "is_organiser": league.is_organiser(request.user),
             "fixture_form": fixture_form,
             "tournaments": league.tournaments.exclude(status="draft")[:10],
+            "league_options": option_items(
+                season.effective_options() if season else league.table_options
+            ),
         },
     )
 

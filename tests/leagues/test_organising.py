@@ -99,6 +99,9 @@ def test_an_organiser_mends_options_saved_before_they_were_checked(
     assert fixture.table.engine_options().joker_hook is True
     manage = client.get(f"/leagues/{league.slug}/manage/").content.decode()
     assert 'id="edit-league-options"' in manage and "Play to level" in manage
+    # Everyone sees the league's rules on its page, named as the create-table form names them.
+    rules = client.get(f"/leagues/{league.slug}/").content.decode().split('id="league-rules"')[1]
+    assert 'data-option="joker_hook"' in rules.split("</section>")[0]
 
 
 def test_only_organisers_edit_league_and_season_options(client, league, members, season):
@@ -152,6 +155,8 @@ def test_staff_set_tournament_options_with_the_fields_and_new_rounds_use_them(
     assert rnd.pairings.get().table.engine_options().target_level == 4
     client.force_login(players["ana"])
     assert client.get(url).status_code == 302  # staff only: to the log-in
+    rules = client.get(f"/tournaments/{t.pk}/").content.decode().split('id="tournament-rules"')[1]
+    assert '<div data-option="target_level"><dt>Play to level</dt>' in rules
 
 
 # --- who can create a league --------------------------------------------------------------------
