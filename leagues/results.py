@@ -9,6 +9,8 @@ is the second guard. ``leagues_catch_up`` (a management command) replays missed 
 What a result holds (``leagues.standings`` scores it):
 - winner team (§0: team 0 = even seats = the fixture's team 0 / the pairing's team A);
 - levels gained per team: the final level minus 2 (§8: teams start at 2, never move down);
+  pages show the final levels again (``Fixture.final_levels``, ``Pairing.final_levels``), as
+  the table and its record do — "levels 1–1" beside a table's 3–3 read as a different result;
 - players caught per team: opponents still holding cards in the rounds that team won (§7).
 
 The result counts for the people seated when the match ended. A match is rated only if its
