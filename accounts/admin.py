@@ -13,7 +13,9 @@ admin.site.login_form = AdminLoginForm
 class PlayerAdmin(UserAdmin):
     fieldsets = (
         *UserAdmin.fieldsets,
-        (_("Preferences"), {"fields": ("language", "sound_on", "title_alerts", "auto_pass_hooks",
-                                       "confirm_play")}),
+        (
+            _("Preferences"),
+            {"fields": ("language", "sound_on", "title_alerts", "auto_pass_hooks", "confirm_play")},
+        ),
     )
     list_display = ("username", "email", "language", "is_staff", "date_joined")

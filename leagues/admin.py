@@ -52,6 +52,7 @@ def _each(modeladmin, request, queryset, service: Callable, done: str) -> None:
 
 # --- leagues ------------------------------------------------------------------------------------
 
+
 class MembershipInline(admin.TabularInline):
     model = Membership
     extra = 0
@@ -78,8 +79,13 @@ class MembershipAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Approve the selected requests"))
     def approve(self, request, queryset):
-        _each(self, request, queryset.select_related("league", "user"),
-              lambda m: services.do_approve(m.league, request.user, m.user), _("Approved"))
+        _each(
+            self,
+            request,
+            queryset.select_related("league", "user"),
+            lambda m: services.do_approve(m.league, request.user, m.user),
+            _("Approved"),
+        )
 
 
 @admin.register(Season)
@@ -118,8 +124,16 @@ _teams_column.short_description = _("Teams")
 class FixtureAdmin(admin.ModelAdmin):
     list_display = ("__str__", "season", _teams_column, "table", _winner_column, "processed_at")
     list_filter = ("season__league",)
-    readonly_fields = ("table", "match", "winner_team", "levels_team0", "levels_team1",
-                       "caught_team0", "caught_team1", "processed_at")
+    readonly_fields = (
+        "table",
+        "match",
+        "winner_team",
+        "levels_team0",
+        "levels_team1",
+        "caught_team0",
+        "caught_team1",
+        "processed_at",
+    )
     inlines = [FixturePlayerInline]
 
     def get_queryset(self, request):
@@ -148,13 +162,14 @@ class RatingHistoryAdmin(admin.ModelAdmin):
 
 # --- tournaments --------------------------------------------------------------------------------
 
+
 class TournamentActionForm(ActionForm):
     """Extra fields beside the admin's action menu, for actions that need a choice."""
 
-    stand_in = forms.ChoiceField(label=_("AI stand-ins"), required=False,
-                                 choices=[("", "—")] + list(Seat.Policy.choices))
-    start_matches = forms.BooleanField(label=_("start the matches"), required=False,
-                                       initial=True)
+    stand_in = forms.ChoiceField(
+        label=_("AI stand-ins"), required=False, choices=[("", "—")] + list(Seat.Policy.choices)
+    )
+    start_matches = forms.BooleanField(label=_("start the matches"), required=False, initial=True)
 
 
 class TournamentTeamInline(admin.TabularInline):
@@ -181,12 +196,15 @@ class TournamentAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change):
         if not change:  # a new tournament goes through the service (checks, log)
-            data = {f: form.cleaned_data[f] for f in form.cleaned_data
-                    if f not in ("name", "format", "team_size")}
+            data = {
+                f: form.cleaned_data[f]
+                for f in form.cleaned_data
+                if f not in ("name", "format", "team_size")
+            }
             try:
                 created = tournaments.do_create_tournament(
-                    request.user, name=obj.name, format=obj.format, team_size=obj.team_size,
-                    **data)
+                    request.user, name=obj.name, format=obj.format, team_size=obj.team_size, **data
+                )
             except TournamentError as e:
                 self.message_user(request, str(e), messages.ERROR)
                 return
@@ -197,46 +215,58 @@ class TournamentAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Open registration"))
     def open_registration(self, request, queryset):
-        _each(self, request, queryset,
-              lambda t: tournaments.do_open_registration(t, request.user),
-              _("Registration opened"))
+        _each(
+            self,
+            request,
+            queryset,
+            lambda t: tournaments.do_open_registration(t, request.user),
+            _("Registration opened"),
+        )
 
     @admin.action(description=_("Start"))
     def start(self, request, queryset):
-        _each(self, request, queryset, lambda t: tournaments.do_start(t, request.user),
-              _("Started"))
+        _each(
+            self, request, queryset, lambda t: tournaments.do_start(t, request.user), _("Started")
+        )
 
     @admin.action(description=_("Generate the next round (pair, open tables, notify)"))
     def generate_round(self, request, queryset):
         start = bool(request.POST.get("start_matches"))
         stand_in = request.POST.get("stand_in", "")
-        _each(self, request, queryset,
-              lambda t: tournaments.do_generate_round(t, request.user, start=start,
-                                                      stand_in=stand_in),
-              _("Round generated"))
+        _each(
+            self,
+            request,
+            queryset,
+            lambda t: tournaments.do_generate_round(
+                t, request.user, start=start, stand_in=stand_in
+            ),
+            _("Round generated"),
+        )
 
     @admin.action(description=_("Pause"))
     def pause(self, request, queryset):
-        _each(self, request, queryset, lambda t: tournaments.do_pause(t, request.user),
-              _("Paused"))
+        _each(self, request, queryset, lambda t: tournaments.do_pause(t, request.user), _("Paused"))
 
     @admin.action(description=_("Resume"))
     def resume(self, request, queryset):
-        _each(self, request, queryset, lambda t: tournaments.do_resume(t, request.user),
-              _("Resumed"))
+        _each(
+            self, request, queryset, lambda t: tournaments.do_resume(t, request.user), _("Resumed")
+        )
 
     @admin.action(description=_("Close"))
     def close(self, request, queryset):
-        _each(self, request, queryset, lambda t: tournaments.do_close(t, request.user),
-              _("Closed"))
+        _each(self, request, queryset, lambda t: tournaments.do_close(t, request.user), _("Closed"))
 
 
 class TeamActionForm(ActionForm):
     old_username = forms.CharField(label=_("player"), required=False, max_length=150)
     new_username = forms.CharField(label=_("replaced by"), required=False, max_length=150)
-    stand_in = forms.ChoiceField(label=_("seat played by"), required=False,
-                                 choices=[("", _("the player"))] + list(Seat.Policy.choices),
-                                 initial=Seat.Policy.EXPERT)
+    stand_in = forms.ChoiceField(
+        label=_("seat played by"),
+        required=False,
+        choices=[("", _("the player"))] + list(Seat.Policy.choices),
+        initial=Seat.Policy.EXPERT,
+    )
 
 
 class TeamMemberInline(admin.TabularInline):
@@ -272,22 +302,34 @@ class TournamentTeamAdmin(admin.ModelAdmin):
     @admin.action(description=_("Replace the player (fields above)"))
     def replace_player(self, request, queryset):
         new = request.POST.get("new_username", "")
-        _each(self, request, queryset,
-              lambda t: tournaments.do_replace_player(t, request.user, self._player(request),
-                                                      new),
-              _("Player replaced"))
+        _each(
+            self,
+            request,
+            queryset,
+            lambda t: tournaments.do_replace_player(t, request.user, self._player(request), new),
+            _("Player replaced"),
+        )
 
     @admin.action(description=_("Hand the player's seat to an AI stand-in (fields above)"))
     def stand_in(self, request, queryset):
         policy = request.POST.get("stand_in", "")
-        _each(self, request, queryset,
-              lambda t: tournaments.do_stand_in(t, request.user, self._player(request), policy),
-              _("Seat handed over"))
+        _each(
+            self,
+            request,
+            queryset,
+            lambda t: tournaments.do_stand_in(t, request.user, self._player(request), policy),
+            _("Seat handed over"),
+        )
 
     @admin.action(description=_("Withdraw"))
     def withdraw(self, request, queryset):
-        _each(self, request, queryset, lambda t: tournaments.do_withdraw_team(t, request.user),
-              _("Withdrawn"))
+        _each(
+            self,
+            request,
+            queryset,
+            lambda t: tournaments.do_withdraw_team(t, request.user),
+            _("Withdrawn"),
+        )
 
 
 class PairingInline(admin.TabularInline):
@@ -314,37 +356,76 @@ class TournamentRoundAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Start the matches"))
     def start_round(self, request, queryset):
-        _each(self, request, queryset, lambda r: tournaments.do_start_round(r, request.user),
-              _("Round started"))
+        _each(
+            self,
+            request,
+            queryset,
+            lambda r: tournaments.do_start_round(r, request.user),
+            _("Round started"),
+        )
 
     @admin.action(description=_("Re-pair (only before its matches started)"))
     def repair_round(self, request, queryset):
-        _each(self, request, queryset, lambda r: tournaments.do_repair_round(r, request.user),
-              _("Round re-paired"))
+        _each(
+            self,
+            request,
+            queryset,
+            lambda r: tournaments.do_repair_round(r, request.user),
+            _("Round re-paired"),
+        )
 
 
 @admin.register(Pairing)
 class PairingAdmin(admin.ModelAdmin):
     list_display = ("__str__", "table", _winner_column, "forfeit", "processed_at")
     list_filter = ("round__tournament",)
-    readonly_fields = ("round", "board", "team_a", "team_b", "table", "match", "winner_team",
-                       "levels_a", "levels_b", "caught_a", "caught_b", "forfeit", "processed_at")
+    readonly_fields = (
+        "round",
+        "board",
+        "team_a",
+        "team_b",
+        "table",
+        "match",
+        "winner_team",
+        "levels_a",
+        "levels_b",
+        "caught_a",
+        "caught_b",
+        "forfeit",
+        "processed_at",
+    )
     actions = ["forfeit_a", "forfeit_b"]
 
     def has_add_permission(self, request) -> bool:
         return False
 
-    @admin.action(description=team_text_lazy(gettext_noop("%(loser)s forfeits (%(winner)s wins)"),
-                                             loser=0, winner=1))
+    @admin.action(
+        description=team_text_lazy(
+            gettext_noop("%(loser)s forfeits (%(winner)s wins)"), loser=0, winner=1
+        )
+    )
     def forfeit_a(self, request, queryset):
-        _each(self, request, queryset, lambda p: tournaments.do_forfeit(p, request.user, 0),
-              _("Forfeit recorded"))
+        _each(
+            self,
+            request,
+            queryset,
+            lambda p: tournaments.do_forfeit(p, request.user, 0),
+            _("Forfeit recorded"),
+        )
 
-    @admin.action(description=team_text_lazy(gettext_noop("%(loser)s forfeits (%(winner)s wins)"),
-                                             loser=1, winner=0))
+    @admin.action(
+        description=team_text_lazy(
+            gettext_noop("%(loser)s forfeits (%(winner)s wins)"), loser=1, winner=0
+        )
+    )
     def forfeit_b(self, request, queryset):
-        _each(self, request, queryset, lambda p: tournaments.do_forfeit(p, request.user, 1),
-              _("Forfeit recorded"))
+        _each(
+            self,
+            request,
+            queryset,
+            lambda p: tournaments.do_forfeit(p, request.user, 1),
+            _("Forfeit recorded"),
+        )
 
 
 @admin.register(TournamentLog)

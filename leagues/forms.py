@@ -21,13 +21,16 @@ class UsernamesField(forms.CharField):
 
     def clean(self, value):
         names = _usernames(super().clean(value) or "")
-        users = {u.username.casefold(): u for u in get_user_model().objects.filter(
-            username__in=names, is_active=True)}
+        users = {
+            u.username.casefold(): u
+            for u in get_user_model().objects.filter(username__in=names, is_active=True)
+        }
         found = []
         for name in names:
             if name.casefold() not in users:
-                raise forms.ValidationError(_("No player is called “%(name)s”."),
-                                            params={"name": name})
+                raise forms.ValidationError(
+                    _("No player is called “%(name)s”."), params={"name": name}
+                )
             found.append(users[name.casefold()])
         return found
 
@@ -50,8 +53,10 @@ class SeasonForm(forms.ModelForm):
     class Meta:
         model = Season
         fields = ["name", "starts_on", "ends_on", "format", "status"]
-        widgets = {"starts_on": forms.DateInput(attrs={"type": "date"}),
-                   "ends_on": forms.DateInput(attrs={"type": "date"})}
+        widgets = {
+            "starts_on": forms.DateInput(attrs={"type": "date"}),
+            "ends_on": forms.DateInput(attrs={"type": "date"}),
+        }
 
 
 class UsernameForm(forms.Form):
@@ -60,13 +65,19 @@ class UsernameForm(forms.Form):
 
 class FixtureForm(forms.Form):
     season = forms.ModelChoiceField(queryset=Season.objects.none(), label=_("Season"))
-    team0 = UsernamesField(label=team_name_lazy(0),
-                           help_text=_("Usernames, separated by commas: seats 1, 3, … in order."))
-    team1 = UsernamesField(label=team_name_lazy(1),
-                           help_text=_("Usernames, separated by commas: seats 2, 4, … in order."))
-    scheduled_at = forms.DateTimeField(label=_("Scheduled at"), required=False,
-                                       widget=forms.DateTimeInput(attrs={"type":
-                                                                         "datetime-local"}))
+    team0 = UsernamesField(
+        label=team_name_lazy(0),
+        help_text=_("Usernames, separated by commas: seats 1, 3, … in order."),
+    )
+    team1 = UsernamesField(
+        label=team_name_lazy(1),
+        help_text=_("Usernames, separated by commas: seats 2, 4, … in order."),
+    )
+    scheduled_at = forms.DateTimeField(
+        label=_("Scheduled at"),
+        required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
+    )
 
     def __init__(self, *args, league: League, **kwargs):
         super().__init__(*args, **kwargs)
@@ -75,27 +86,48 @@ class FixtureForm(forms.Form):
 
 class ResultForm(forms.Form):
     fixture = forms.IntegerField(widget=forms.HiddenInput)
-    winner_team = forms.TypedChoiceField(label=_("Winner"), coerce=int,
-                                         choices=[(0, team_name_lazy(0)), (1, team_name_lazy(1))])
+    winner_team = forms.TypedChoiceField(
+        label=_("Winner"), coerce=int, choices=[(0, team_name_lazy(0)), (1, team_name_lazy(1))]
+    )
     levels_team0 = forms.IntegerField(
         label=team_text_lazy(gettext_noop("Levels gained by %(team)s"), team=0),
-        min_value=0, max_value=12, initial=0)
+        min_value=0,
+        max_value=12,
+        initial=0,
+    )
     levels_team1 = forms.IntegerField(
         label=team_text_lazy(gettext_noop("Levels gained by %(team)s"), team=1),
-        min_value=0, max_value=12, initial=0)
+        min_value=0,
+        max_value=12,
+        initial=0,
+    )
     caught_team0 = forms.IntegerField(
-        label=team_text_lazy(gettext_noop("Caught by %(team)s"), team=0), min_value=0, initial=0)
+        label=team_text_lazy(gettext_noop("Caught by %(team)s"), team=0), min_value=0, initial=0
+    )
     caught_team1 = forms.IntegerField(
-        label=team_text_lazy(gettext_noop("Caught by %(team)s"), team=1), min_value=0, initial=0)
+        label=team_text_lazy(gettext_noop("Caught by %(team)s"), team=1), min_value=0, initial=0
+    )
 
 
 class TournamentForm(forms.ModelForm):
     class Meta:
         model = Tournament
-        fields = ["name", "description", "format", "team_size", "planned_rounds",
-                  "registration_opens", "registration_closes", "league", "min_rating", "rated"]
-        widgets = {"registration_opens": forms.DateTimeInput(attrs={"type": "datetime-local"}),
-                   "registration_closes": forms.DateTimeInput(attrs={"type": "datetime-local"})}
+        fields = [
+            "name",
+            "description",
+            "format",
+            "team_size",
+            "planned_rounds",
+            "registration_opens",
+            "registration_closes",
+            "league",
+            "min_rating",
+            "rated",
+        ]
+        widgets = {
+            "registration_opens": forms.DateTimeInput(attrs={"type": "datetime-local"}),
+            "registration_closes": forms.DateTimeInput(attrs={"type": "datetime-local"}),
+        }
 
 
 class SeasonOptionsForm(forms.Form):
@@ -110,15 +142,21 @@ class SeasonOptionsForm(forms.Form):
 
 
 class RegisterTeamForm(forms.Form):
-    name = forms.CharField(label=_("Team name"), max_length=60, required=False,
-                           help_text=_("Leave empty to use your names."))
+    name = forms.CharField(
+        label=_("Team name"),
+        max_length=60,
+        required=False,
+        help_text=_("Leave empty to use your names."),
+    )
 
     def __init__(self, *args, tournament: Tournament, **kwargs):
         super().__init__(*args, **kwargs)
         for i in range(1, tournament.team_size):
             self.fields[f"partner_{i}"] = forms.CharField(
-                label=_("Partner %(n)d (username)") % {"n": i}, max_length=150,
-                help_text=_("They get a notice to accept; the team plays once all have."))
+                label=_("Partner %(n)d (username)") % {"n": i},
+                max_length=150,
+                help_text=_("They get a notice to accept; the team plays once all have."),
+            )
 
     def partners(self) -> list[str]:
         return [v for k, v in self.cleaned_data.items() if k.startswith("partner_")]
@@ -128,17 +166,24 @@ STAND_IN_CHOICES = [("", _("No: the players play"))] + list(Seat.Policy.choices)
 
 
 class GenerateRoundForm(forms.Form):
-    start = forms.BooleanField(label=_("Start the matches now"), required=False, initial=True,
-                               help_text=_("Leave unticked to check the pairings first (a round "
-                                           "can be re-paired until it starts)."))
-    stand_in = forms.ChoiceField(label=_("AI stand-ins play every seat"), required=False,
-                                 choices=STAND_IN_CHOICES)
+    start = forms.BooleanField(
+        label=_("Start the matches now"),
+        required=False,
+        initial=True,
+        help_text=_(
+            "Leave unticked to check the pairings first (a round can be re-paired until it starts)."
+        ),
+    )
+    stand_in = forms.ChoiceField(
+        label=_("AI stand-ins play every seat"), required=False, choices=STAND_IN_CHOICES
+    )
 
 
 class ForfeitForm(forms.Form):
     pairing = forms.IntegerField(widget=forms.HiddenInput)
-    forfeiting = forms.TypedChoiceField(label=_("Forfeits"), coerce=int,
-                                        choices=[(0, team_name_lazy(0)), (1, team_name_lazy(1))])
+    forfeiting = forms.TypedChoiceField(
+        label=_("Forfeits"), coerce=int, choices=[(0, team_name_lazy(0)), (1, team_name_lazy(1))]
+    )
 
 
 class ReplaceForm(forms.Form):
@@ -151,6 +196,9 @@ class StandInForm(forms.Form):
     team = forms.IntegerField(widget=forms.HiddenInput)
     username = forms.CharField(label=_("Player"), max_length=150)
     # An organiser's stand-in plays as the expert unless they pick another level (issue 11).
-    policy = forms.ChoiceField(label=_("Seat played by"), required=False,
-                               choices=[("", _("The player"))] + list(Seat.Policy.choices),
-                               initial=Seat.Policy.EXPERT)
+    policy = forms.ChoiceField(
+        label=_("Seat played by"),
+        required=False,
+        choices=[("", _("The player"))] + list(Seat.Policy.choices),
+        initial=Seat.Policy.EXPERT,
+    )
