@@ -61,7 +61,14 @@ class SignUpForm(UserCreationForm):
 class PreferencesForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ("language", "sound_on", "title_alerts", "auto_pass_hooks", "confirm_play")
+        fields = (
+            "language",
+            "sound_on",
+            "title_alerts",
+            "auto_pass_hooks",
+            "confirm_play",
+            "card_tracker",
+        )
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)

@@ -37,3 +37,11 @@ class User(AbstractUser):
         default=False,
         help_text=_("Ask “Play these cards?” before a play is sent."),
     )
+    # Counted from the player's own view only (their hand and the cards played this round).
+    card_tracker = models.BooleanField(
+        _("cards not seen yet"),
+        default=True,
+        help_text=_(
+            "At the table, count the jokers, level cards, 4s and As you have not seen yet."
+        ),
+    )

@@ -43,6 +43,7 @@ DELTA_REGIONS = {
     "hand": "games/partials/hand.html",
     "hand_actions": "games/partials/hand_actions.html",
     "seat_menu": "games/partials/seat_menu.html",
+    "tracker": "games/partials/tracker.html",
 }
 STATUS_TEMPLATE = "games/partials/status.html"
 SEAT_TEMPLATE = "games/partials/seat.html"
@@ -105,6 +106,8 @@ def region_keys(context: dict) -> dict[str, object]:
         ),
         # The own seat's stand-in state and its hand-over count (games.standins).
         "seat_menu": (context["me"], context.get("seat_menu")),
+        # The cards this seat has not seen yet (presenters.unseen_cards).
+        "tracker": (context["me"], context.get("tracker")),
     }
 
 

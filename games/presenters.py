@@ -7,6 +7,7 @@ show another seat's cards. Names, deadlines and the move log are added here.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -17,7 +18,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import legal_actions
 from games.engine.actions import Hook, Pass, Play, Return, Unhook
-from games.engine.cards import FACE, JOKERS, SUIT_INDEX, face_name
+from games.engine.cards import BLACK_JOKER, DECK, FACE, JOKERS, RED_JOKER, SUIT_INDEX, face_name
 from games.engine.combos import classify
 from games.engine.power import table_for
 from games.engine.state import MATCH_OVER, PLAY, TRIBUTE, WINDOW, State
@@ -216,6 +217,7 @@ def table_context(
         result=_result(view, names),
         log=_log(match, seat, names, view.version, recent_moves),
         match_over=view.phase == MATCH_OVER,
+        tracker=unseen_cards(view) if seat is not None else None,
     )
     context.update(_choices(state, view, seat))
     context["seat_menu"] = _seat_menu(table, seats, seat, view)
@@ -281,6 +283,20 @@ def _seat_row(seat: Seat, view: View | None, me: int | None) -> dict:
             is_owner=bool(view.window and view.window.owner == seat.number),
         )
     return row
+
+
+def unseen_cards(view: View) -> list[dict]:
+    """The cards that matter most that this seat has not seen yet this round, counted from its
+    own view only: the decks minus its hand and the cards played (``view.played``) — never
+    from another seat's hand. ``[{"face": "BJ", "left": 2, "level": False}, …]`` for the
+    black and red jokers, the level rank, the 4s and the As, in that order."""
+    seen = Counter(view.hand) + Counter(view.played)
+    rows = []
+    for face in dict.fromkeys([BLACK_JOKER, RED_JOKER, view.level, 4, 14]):  # level 4 or A: once
+        cards = [c for c in DECK if FACE[c] == face]
+        left = view.options.decks * len(cards) - sum(seen[c] for c in cards)
+        rows.append({"face": face_name(face), "left": left, "level": face == view.level})
+    return rows
 
 
 def seat_position(number: int, me: int | None, players: int) -> int:

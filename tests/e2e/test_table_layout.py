@@ -92,6 +92,10 @@ def test_the_table_fits_the_screen(new_page, width, height) -> None:
     expect(page.locator("#hand .card-check").nth(13)).not_to_be_checked()
     assert_fits(page, width)
 
+    # The cards not seen yet: jokers, level cards, 4s and As, above the hand.
+    expect(page.locator(".tracker-box")).to_be_visible()
+    expect(page.locator("#tracker .tracker-list li")).to_have_count(5)
+
     # Teams: a label and a shape on every seat, at both widths.
     marks = page.evaluate(TEAM_MARKS)
     assert len(marks) == 4 and all(m["shown"] and m["text"] for m in marks), marks
@@ -200,6 +204,12 @@ def test_partners_sit_opposite_and_each_seat_shows_its_play(new_page, width, hei
     expect(page.locator("#seats .seat-play.top")).to_have_count(1)  # the play to beat glows
     assert_fits(page, width)
     page.screenshot(path=str(SCREENSHOTS / f"square-{width}.png"), full_page=True)
+    # A play slides in, unless the player asks for reduced motion.
+    motion = "() => getComputedStyle(document.querySelector('#trick .trick-entry:last-child'))"
+    assert page.evaluate(motion + ".animationName") == "play-in"
+    page.emulate_media(reduced_motion="reduce")
+    assert page.evaluate(motion + ".animationName") == "none"
+    page.emulate_media(reduced_motion="no-preference")
 
     # The hand sorted by suit, remembered across a reload.
     page.click(".hand-sort [data-sort=suit]")

@@ -26,6 +26,7 @@ REGION_IDS = (
     "tribute",
     "result",
     "seat-menu",
+    "tracker",
     "hand",
     "log",
 )
