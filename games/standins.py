@@ -46,11 +46,14 @@ def threshold() -> int:
     return settings.GAMES_STAND_IN_AFTER_TIMEOUTS
 
 
-def policy_name() -> str:
+def policy_name(rated: bool = False) -> str:
     """The stand-in's AI policy: the strongest the engine has — ``expert`` when the engine
-    registers it and a seat may hold it, else ``heuristic``."""
+    registers it and a seat may hold it, else ``heuristic``. At a ``rated`` table it is the
+    casual ``heuristic``: handing a seat to the AI (asked, or by timing out on purpose) must
+    never be a way to a better rating."""
     known = set(ai.POLICIES) | set(getattr(ai, "NAMES", ()))
-    return "expert" if "expert" in known and "expert" in Seat.Policy.values else "heuristic"
+    strongest = "expert" if "expert" in known and "expert" in Seat.Policy.values else "heuristic"
+    return "heuristic" if rated else strongest
 
 
 # --- inside the writer's transaction (games.services) -------------------------------------------
@@ -85,7 +88,7 @@ def note_timeout(match: Match, state: State) -> list[int]:
         )
     )
     for seat in seats:
-        _hand_over(seat, Seat.StandIn.AWAY)
+        _hand_over(seat, Seat.StandIn.AWAY, match.table.rated)
     if seats:
         _seating_changed(match)
     return [seat.number for seat in seats]
@@ -186,13 +189,13 @@ def _control_locked(match_id: int, user, payload: dict, kind: str, found: list[i
         elif kind == "stand_in":
             if seat.stand_in:
                 return Result(False, "stand_in", "the AI already plays for you", match.version)
-            _hand_over(seat, Seat.StandIn.ASKED)
+            _hand_over(seat, Seat.StandIn.ASKED, match.table.rated)
         else:
             if match.table.rated:
                 return Result(
                     False, "leave_rated", "a rated table's seat stays yours", match.version
                 )
-            _hand_over(seat, Seat.StandIn.LEFT)
+            _hand_over(seat, Seat.StandIn.LEFT, match.table.rated)
         _seating_changed(match)
         if seat.ai_policy:
             _wake(match, seat.number)
@@ -202,9 +205,9 @@ def _control_locked(match_id: int, user, payload: dict, kind: str, found: list[i
 # --- changing hands -----------------------------------------------------------------------------
 
 
-def _hand_over(seat: Seat, reason: str) -> None:
+def _hand_over(seat: Seat, reason: str, rated: bool) -> None:
     seat.stand_in = reason
-    seat.ai_policy = policy_name()
+    seat.ai_policy = policy_name(rated)
     seat.stand_in_seq += 1
     seat.save(update_fields=["stand_in", "ai_policy", "stand_in_seq"])
 

@@ -176,6 +176,18 @@ def test_leaving_a_rated_table_is_refused(make_table):
     assert now(match).table.revision == revision
 
 
+def test_at_a_rated_table_the_stand_in_plays_no_better_than_casual(make_table):
+    """Handing a rated seat to the AI, asked or after timeouts, gives it the casual policy:
+    it is never a way to a better rating (the expert keeps casual tables' seats warm)."""
+    table = make_table(["ana", "bo"], OPTIONS, rated=True)
+    match = tables.start(table.pk, table.host, seed=4)
+    ana = seat_of(match, 0).user
+    assert standins.control(match.pk, ana, {"action": "stand_in", "stand_in_seq": 0}).ok
+    seat = seat_of(match, 0)
+    assert (seat.stand_in, seat.ai_policy) == ("asked", "heuristic")
+    assert standins.policy_name(rated=False) == "expert"
+
+
 def test_a_resignation_ends_the_match_for_the_other_team(duel):
     """ana resigns: team 2 (seat 1) wins, the table is finished, the move log says so, and
     nothing more is taken from anyone."""
