@@ -16,7 +16,9 @@ asks for a snapshot). htmx ignores the comment; ``static/js/table.js`` reads it.
 A delta always holds the status (it carries the version) and only the other regions whose inputs
 changed (``region_keys``): the seats' counts and markers (an AI stand-in's too), the trick, the
 claim bar, the tribute, the result, the hand (only when the seat's cards changed) and its buttons
-and hints, the own seat's stand-in controls, plus the new log lines appended. Every render here
+and hints, the own seat's stand-in controls, the cards the seat has not seen yet (the
+tracker), plus the new log lines appended. A seat's row holds its place at the table and its
+last step of the trick (``presenters._around_the_table``), so both are in its key. Every render here
 is for one audience — a seat, or the spectators — in the language active when it is called, from
 that audience's view only (``games.presenters``).
 """
