@@ -232,3 +232,36 @@ def test_partners_sit_opposite_and_each_seat_shows_its_play(new_page, width, hei
     assert play_until(page, lambda p: p.evaluate("() => window.__lastTricks") > 0, 120), (
         "no trick ended while watching"
     )
+
+
+@pytest.mark.parametrize("players", [6, 8])
+def test_six_and_eight_seats_sit_around_an_oval(new_page, players) -> None:
+    """You at the bottom, the seat opposite at the top, the others around; nothing overflows
+    at 375 px, and the desktop shows the same places."""
+    page = new_page(375, 740)
+    sign_up_in(page, f"oval_{players}")
+    page.goto("/tables/new/")
+    page.fill("#id_name", f"oval {players}")
+    page.select_option("#id_seats", str(players))
+    page.fill("#id_claim_window_seconds", "0")
+    page.fill("#id_turn_seconds", "60")
+    page.click("#create-table-form button[type=submit]")
+    expect(page.locator("#fill-ai")).to_be_visible()
+    page.click("#fill-ai")
+    expect(page.locator("#start-match")).to_be_enabled()
+    page.click("#start-match")
+    expect(page.locator("#hand-form")).to_be_visible(timeout=15_000)
+    for width in (375, 1280):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(200)
+        seats = seats_by_pos(page)
+        assert len(seats) == players and seats["pos-0"]["me"]
+        top = seats[f"pos-{players // 2}"]
+        assert top["y"] <= min(s["y"] for s in seats.values()) + 2, seats
+        assert seats["pos-0"]["y"] >= max(s["y"] for s in seats.values()) - 2, seats
+        assert abs(top["x"] - seats["pos-0"]["x"]) < 2
+        left = [seats[f"pos-{n}"] for n in range(1, players // 2)]
+        right = [seats[f"pos-{n}"] for n in range(players // 2 + 1, players)]
+        assert max(s["x"] for s in left) < top["x"] < min(s["x"] for s in right), seats
+        assert_fits(page, width)
+        page.screenshot(path=str(SCREENSHOTS / f"oval-{players}-{width}.png"), full_page=True)
