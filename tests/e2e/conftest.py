@@ -7,38 +7,18 @@ No browser is ever downloaded: chromium comes from Debian (`apt-get install chro
 from __future__ import annotations
 
 import os
-import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from django.db import connection
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests import servers
+
+ROOT = servers.ROOT
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def _wait_http(url: str, proc: subprocess.Popen, seconds: float = 60) -> None:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if proc.poll() is not None:
-            raise RuntimeError(f"server exited with {proc.returncode}")
-        try:
-            urllib.request.urlopen(url, timeout=2).read()
-            return
-        except OSError:
-            time.sleep(0.2)
-    raise RuntimeError(f"{url} did not answer within {seconds} s")
 
 
 @pytest.fixture(scope="session")
@@ -46,16 +26,13 @@ def server_env(django_db_setup, django_db_blocker) -> dict:
     """The environment of the live processes: the test database, fast AI and round pauses."""
     with django_db_blocker.unblock():
         db = connection.settings_dict
-    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    return {
-        **env,
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        "DJANGO_DEBUG": "1",
-        "GAMES_AI_DELAY_SECONDS": "0.05",
-        "GAMES_NEXT_ROUND_SECONDS": "3",
+    return servers.test_database_env(
+        db,
+        GAMES_AI_DELAY_SECONDS="0.05",
+        GAMES_NEXT_ROUND_SECONDS="3",
         # Every browser signs up from 127.0.0.1, and the count lives in Redis for the whole run.
-        "ACCOUNTS_SIGNUP_RATE": "1000/h",
-    }
+        ACCOUNTS_SIGNUP_RATE="1000/h",
+    )
 
 
 @pytest.fixture(scope="module")
@@ -64,7 +41,7 @@ def live_url(server_env) -> Iterator[str]:
 
     Module-scoped: once a browser module is done, its worker must not go on writing while the
     suite's later transactional tests flush the database (a flush deadlocked once)."""
-    port = _free_port()
+    port = servers.free_port()
     celery = [sys.executable, "-m", "celery", "-A", "config"]
     subprocess.run(
         [*celery, "purge", "-f"],
@@ -77,22 +54,7 @@ def live_url(server_env) -> Iterator[str]:
     logs = ROOT / "var" / "e2e"
     logs.mkdir(parents=True, exist_ok=True)
     with (logs / "daphne.log").open("wb") as out, (logs / "worker.log").open("wb") as wout:
-        daphne = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "config.asgi:application",
-            ],
-            cwd=ROOT,
-            env=server_env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+        daphne = servers.start_daphne(port, server_env, out)
         worker = subprocess.Popen(
             [
                 *celery,
@@ -114,16 +76,10 @@ def live_url(server_env) -> Iterator[str]:
         )
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_http(f"{url}/", daphne)
+        servers.wait_http(f"{url}/", daphne)
         yield url
     finally:
-        for proc in (daphne, worker):
-            proc.terminate()
-        for proc in (daphne, worker):
-            try:
-                proc.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        servers.stop(daphne, worker)
 
 
 @pytest.fixture(scope="module")

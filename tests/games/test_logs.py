@@ -5,11 +5,7 @@ card of the deal nor its seed in any line it printed."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import socket
-import subprocess
-import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -23,16 +19,11 @@ from websockets.sync.client import connect
 from games import services, tables
 from games.engine import legal_actions
 from games.models import Match, Move, Seat
+from tests import servers
 from tests.test_settings import read_settings, run_django
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture
@@ -40,49 +31,20 @@ def daphne(tmp_path: Path) -> Iterator[tuple[str, Path, Path]]:
     """Daphne on the test database at DJANGO_LOG_LEVEL=INFO: (its URL, its stderr file, its
     stdout file — Daphne's own access log)."""
     db = connection.settings_dict
-    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    env.update(
-        DATABASE_URL=f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-        DJANGO_DEBUG="1",
-        DJANGO_LOG_LEVEL="INFO",
-    )
-    port = _free_port()
+    env = servers.test_database_env(db, DJANGO_LOG_LEVEL="INFO")
+    port = servers.free_port()
     err, out = tmp_path / "daphne.err", tmp_path / "daphne.out"
     with err.open("wb") as err_file, out.open("wb") as out_file:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "config.asgi:application",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out_file,
-            stderr=err_file,
-        )
+        proc = servers.start_daphne(port, env, out_file, err_file)
     url = f"http://127.0.0.1:{port}"
     try:
-        end = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, err.read_text()
-            try:
-                urllib.request.urlopen(f"{url}/rules/", timeout=2).read()
-                break
-            except OSError:
-                assert time.monotonic() < end, "Daphne did not answer"
-                time.sleep(0.2)
+        try:
+            servers.wait_http(f"{url}/rules/", proc)
+        except RuntimeError as error:
+            raise AssertionError(err.read_text()) from error
         yield url, err, out
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        servers.stop(proc)
 
 
 def lines_of(path: Path, event: str) -> list[dict]:

@@ -10,10 +10,6 @@ smaller one reached the consumer. Sent just after the connect, neither may log a
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,16 +21,11 @@ from websockets.sync.client import connect
 
 from games import tables
 from games.models import Seat
+from tests import servers
 
 from .test_consumers import cookie_for
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -42,45 +33,19 @@ def daphne(django_db_setup, django_db_blocker, tmp_path_factory) -> Iterator[tup
     """A Daphne process serving the app on the test database: (port, its log file)."""
     with django_db_blocker.unblock():
         db = connection.settings_dict
-    env = {k: v for k, v in os.environ.items() if k != "DJANGO_ALLOW_ASYNC_UNSAFE"}
-    env["DATABASE_URL"] = f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
-    env["DJANGO_DEBUG"] = "1"
-    port = _free_port()
+    env = servers.test_database_env(db)
+    port = servers.free_port()
     log = tmp_path_factory.mktemp("daphne") / "daphne.log"
     with log.open("wb") as out:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "config.asgi:application",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
+        proc = servers.start_daphne(port, env, out)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, log.read_text()
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=1).close()
-                break
-            except OSError:
-                assert time.monotonic() < deadline, "Daphne did not start"
-                time.sleep(0.2)
+        try:
+            servers.wait_http(f"http://127.0.0.1:{port}/rules/", proc)
+        except RuntimeError as error:
+            raise AssertionError(log.read_text()) from error
         yield port, log
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        servers.stop(proc)
 
 
 def close_code_after_sending(url: str, message: str) -> int | None:
