@@ -48,7 +48,17 @@ def open_started_table(page, claim_seconds: int = 3, turn_seconds: int = 30) -> 
 
 
 def axe_violations(page, impacts: tuple[str, ...] = ("serious", "critical")) -> list[dict]:
-    """Run axe-core (vendored, injected into the page) and keep the violations of ``impacts``."""
+    """Run axe-core (vendored, injected into the page) and keep the violations of ``impacts``.
+
+    The page is checked as it rests: with reduced motion (the site then runs no animation) and
+    once the animations already running are over, so a card fading in is not measured
+    half-transparent (its contrast is its final colour's)."""
+    page.emulate_media(reduced_motion="reduce")
+    page.evaluate(
+        """() => Promise.all(document.getAnimations()
+               .filter(a => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+               .map(a => a.finished.catch(() => null)))"""
+    )
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):
         # As DevTools runs code, not as an inline <script> (the site's CSP refuses those).
         session = page.context.new_cdp_session(page)
