@@ -142,6 +142,9 @@ def test_a_page_that_loses_a_push_catches_up(new_page):
     spectator = new_page()
     spectator.goto(table_url)
     expect(spectator.locator("#status")).to_contain_text("Round 1")
+    # The page's HTML already shows round 1: wait for the socket's connect snapshot too, or the
+    # frame dropped below could be that snapshot (same version: nothing to repair, none counted).
+    spectator.wait_for_function("() => window.club414.snapshots >= 1")
     snapshots = spectator.evaluate("() => window.club414.snapshots")
     spectator.evaluate("() => { window.club414.dropFrames = 1; }")
     # The AI seats play on until it is this person's turn (the table then waits for them, at
