@@ -139,6 +139,16 @@ SEATS = """() => [...document.querySelectorAll('#seats .seat')].map(s => {
                    && p.bottom <= r.bottom + 1; })()};
 })"""
 
+# The started table is on the page: the trick region shown between the seats and the socket's
+# first snapshot applied.
+SETTLED = """() => { const t = document.getElementById('trick');
+  return !!t && !t.hidden && t.getBoundingClientRect().height > 0
+    && !!window.club414 && window.club414.snapshots >= 1; }"""
+
+ANIMATIONS_DONE = """() => Promise.all(document.getAnimations()
+  .filter(a => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+  .map(a => a.finished.catch(() => null)))"""
+
 WATCH_LAST_TRICK = """() => { window.__lastTricks = 0;
   new MutationObserver(records => { for (const r of records) for (const n of r.addedNodes)
     if (n.classList && n.classList.contains('last-trick')) window.__lastTricks += 1; })
@@ -172,6 +182,9 @@ def test_partners_sit_opposite_and_each_seat_shows_its_play(new_page, width, hei
     page = new_page(width, height)
     sign_up_in(page, f"square_{width}")
     open_started_table(page, claim_seconds=0, turn_seconds=60)
+    # The hand can show before the start's whole frame has settled (CI once measured a hidden
+    # trick, and once the trick of the waiting room): measure once the table is laid out.
+    page.wait_for_function(SETTLED, timeout=10_000)
     seats = seats_by_pos(page)
     me, left, partner, right = (seats[f"pos-{n}"] for n in range(4))
     trick = page.locator("#trick").bounding_box()
@@ -189,6 +202,8 @@ def test_partners_sit_opposite_and_each_seat_shows_its_play(new_page, width, hei
         return any("kind-pass" in c for c in plays) and any("kind-play" in c for c in plays)
 
     assert play_until(page, mid_trick, seconds=120), "no trick with a play and a pass came"
+    # Measure the plays where they rest, not halfway through sliding in.
+    page.evaluate(ANIMATIONS_DONE)
     seats = page.evaluate(SEATS)
     assert all(s["inside"] for s in seats), seats
     spill = page.evaluate(
