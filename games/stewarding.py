@@ -5,7 +5,9 @@ as the host), optionally starting its match. ``hand_seat`` gives a seat to anoth
 an AI stand-in, also during a match: a seat with both a user and ``ai_policy`` is the person's
 seat played by the AI. ``abandon`` stops a table whose match will not be finished (a forfeit).
 
-Each takes the table row lock (then the match row lock, the order ``tables.start`` uses) and
+Each locks a running match's row with its table's in one statement, as the writer
+(``games.services``) does, so a hand-over racing a move waits instead of deadlocking; a table
+without a match is locked alone (``tables.start`` creates the match under that lock). Each
 notifies after commit. Errors are ``tables.TableError``.
 """
 
@@ -25,6 +27,21 @@ from games.tables import SEAT_COUNTS, TableError
 
 #: ``hand_seat(user=KEEP)`` leaves the seat's person as is.
 KEEP = object()
+
+
+def _lock(table_id: int) -> tuple[Table, Match | None]:
+    """Lock the table and its match, if it has one, in the writer's order (see the module doc).
+
+    Raises ``Table.DoesNotExist`` for an unknown table."""
+    match = (
+        Match.objects.select_for_update().select_related("table").filter(table_id=table_id).first()
+    )
+    if match is not None:
+        return match.table, match
+    table = Table.objects.select_for_update().get(pk=table_id)
+    # A start that committed between the two statements made a match: lock it too (behind the
+    # table, which only the start also takes first).
+    return table, Match.objects.select_for_update().filter(table=table).first()
 
 
 def _notify(table_id: int, left: int | None = None) -> None:
@@ -112,13 +129,12 @@ def hand_seat(table_id: int, number: int, *, user=KEEP, ai_policy: str | None = 
     if ai_policy and ai_policy not in Seat.Policy.values:
         raise TableError(_("Unknown AI player."))
     with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table_id)
+        table, match = _lock(table_id)
         if table.status in (Table.Status.FINISHED, Table.Status.ABANDONED):
             raise TableError(_("The match at this table is over."))
         seat = Seat.objects.select_for_update().filter(table=table, number=number).first()
         if seat is None:
             raise TableError(_("There is no such seat."))
-        match = Match.objects.select_for_update().filter(table=table).first()
         left = seat.user_id
         if user is not KEEP:
             if (
@@ -161,10 +177,9 @@ def abandon(table_id: int) -> None:
     timeouts and AI turns do nothing (DESIGN.md rule 3). The match keeps its record.
     """
     with transaction.atomic():
-        table = Table.objects.select_for_update().get(pk=table_id)
+        table, match = _lock(table_id)
         if table.status == Table.Status.FINISHED:
             raise TableError(_("The match at this table is over."))
-        match = Match.objects.select_for_update().filter(table=table).first()
         if match is not None:
             match.deadline = None
             match.deadline_kind = ""
