@@ -45,3 +45,12 @@ class User(AbstractUser):
             "At the table, count the jokers, level cards, 4s and As you have not seen yet."
         ),
     )
+    # Off by default: a player opts in to mail (invitations, "your turn" while away).
+    email_notices = models.BooleanField(
+        _("notices by email"),
+        default=False,
+        help_text=_(
+            "Also send me an email when someone invites me to a table or it is my turn while "
+            "I am away from it."
+        ),
+    )

@@ -19,6 +19,7 @@ from accounts.forms import LoginForm, PreferencesForm, SignUpForm
 from accounts.middleware import remember_language
 from accounts.models import User
 from accounts.records import match_record
+from social import friends
 
 
 def _remember_language(response: HttpResponse, language: str) -> HttpResponse:
@@ -82,7 +83,11 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     return render(
         request,
         "accounts/profile.html",
-        {"player": player, "record": match_record(player, request.user, request.session)},
+        {
+            "player": player,
+            "record": match_record(player, request.user, request.session),
+            "following": friends.follows(request.user, player),
+        },
     )
 
 

@@ -27,6 +27,7 @@ from games.engine.codec import state_from_json
 from games.engine.state import State
 from games.models import Match, Move, Seat, Table
 from games.presenters import recent_moves, spectators_context, table_context
+from social import turns
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +64,8 @@ def publish_move(
     delayed = delay.is_delayed(table)
     messages = []
     renders = frames.Renders()  # the trick, the other seats… once per language
-    for audience in audiences.live(table.pk):
+    live = audiences.live(table.pk)
+    for audience in live:
         if audience.seat is None and delayed:
             continue
         with translation.override(audience.language):
@@ -80,6 +82,7 @@ def publish_move(
     notify.send_many(messages)
     if delayed:
         delay.note_move(match)
+    turns.notify_if_away(match.pk, seats, old, new, live)  # "your turn" for a page not open
 
 
 def publish_watched(match_id: int, old_version: int, new_version: int) -> tuple[int, int]:

@@ -20,6 +20,7 @@ from games.forms import CreateTableForm
 from games.lobby import lobby_context, options_summary
 from games.models import Match, Seat, Table
 from games.presenters import table_context, table_strings
+from social import mutes
 
 
 @require_GET
@@ -90,6 +91,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     )
     context["summary"] = options_summary(table)
     context["table_strings"] = table_strings()
+    context.update(mutes.table_page_context(request.user, table, seat))  # chat, invitations
     return render(request, "games/table.html", context)
 
 
