@@ -154,3 +154,54 @@ async def test_a_reconnecting_page_gets_the_rooms_last_lines_and_anonymous_canno
     assert {a.seat for a in await sync_to_async(audiences.live)(match.table_id)} >= {0, None}
     await again.disconnect()
     await anonymous.disconnect()
+
+
+def setup_delayed(make_user):
+    """ana and bo seated at a table whose spectators watch 3 plays late; a spectator."""
+    from games import tables
+    from games.engine.deal import start_round
+    from games.models import Seat
+    from tests.games.conftest import install_state
+
+    ana, bo = make_user("ana"), make_user("bo")
+    table = tables.create_table(
+        ana,
+        name="late",
+        players=4,
+        options={"claim_window_seconds": 60, "turn_seconds": 300},
+        spectator_delay=3,
+    )
+    tables.take_seat(table.pk, bo, 1)
+    tables.fill_with_ai(table.pk, ana, Seat.Policy.HEURISTIC)
+    match = tables.start(table.pk, ana, seed=2)
+    install_state(match, start_round(table.engine_options(), HANDS, 2, leader=1, seed=2))
+    return match, ana, bo, make_user("late_watcher")
+
+
+async def test_a_delayed_spectator_hears_nothing_of_the_players_and_sees_no_hand(make_user):
+    """No-leak: on a table whose spectators are 3 plays behind, the players' talk and play
+    never reach the spectator's socket: every message it receives names no card of any hand
+    (nothing was played for it yet) and none carries the players' lines."""
+    match, ana, bo, watcher = await sync_to_async(setup_delayed)(make_user)
+    ana_ws = await connect(match.table_id, ana)
+    bo_ws = await connect(match.table_id, bo)
+    spectator = await connect(match.table_id, watcher)
+    seen = [await frame(spectator)]
+    await frame(ana_ws), await frame(bo_ws)
+    await say(bo_ws, phrase="bomb")
+    await say(ana_ws, phrase="", text="I hold 9H and 9C")
+    await bo_ws.send_to(
+        json.dumps({"action": "play", "cards": ["5H"], "version": 0, "client_id": "x"})
+    )
+    for ws in (ana_ws, bo_ws):  # the two lines, in either order, and the play
+        heard = await chat_message(ws) + await chat_message(ws)
+        assert "Nice bomb!" in heard and "I hold 9H" in heard
+    assert header(await frame(ana_ws))["v"] == 1
+    await spectator.send_to('{"chat_room":1}')
+    seen += await messages_for(spectator, 1.5)
+    assert any('id="chat-room"' in m for m in seen)  # it did get its own room
+    for text in seen:
+        assert "Nice bomb" not in text and "I hold" not in text
+        assert cards_in(text) == set(), text[:200]
+    for ws in (ana_ws, bo_ws, spectator):
+        await ws.disconnect()

@@ -3,6 +3,8 @@ and "your turn" notices, with email where the player allows it."""
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 from django.core import mail
 from django.test import Client
@@ -141,3 +143,36 @@ def test_the_turn_arrives_only_when_it_changes_hands(make_table, start_with_hand
     moved = state._replace(turn=1)
     assert turns.arrived(state, state._replace(phase="window", turn=None)) is None
     assert turns.arrived(state, moved) == 1
+
+
+@contextlib.contextmanager
+def eager_tasks():
+    """Celery runs a queued task in this thread (the real task code, no worker needed)."""
+    from config.celery import app
+
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = False
+
+
+@pytest.mark.django_db(transaction=True)  # the eager task gives its connection back
+def test_the_writer_queues_a_turn_notice_only_for_an_absent_person(make_table, start_with_hands):
+    from games.services import load_state
+
+    table = make_table(["ana", "bo", None, None])
+    match = start_with_hands(
+        table, [("3S", "9H"), ("9D", "5H"), ("JS", "JH"), ("4C", "4D")], leader=0
+    )
+    seats = list(table.seats.all())
+    before = load_state(match)
+    after = before._replace(turn=1, version=match.version)
+    bo = seats[1].user
+    with eager_tasks():
+        turns.notify_if_away(match.pk, seats, before, after, [Audience(1, "es")])  # bo looks
+        assert not Notice.objects.exists()
+        turns.notify_if_away(match.pk, seats, before, after._replace(turn=2), [])  # an AI
+        assert not Notice.objects.exists()
+        turns.notify_if_away(match.pk, seats, before, after, [Audience(0, "en")])  # bo away
+    assert list(Notice.objects.values_list("user", "kind")) == [(bo.pk, "your_turn")]
