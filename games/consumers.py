@@ -291,7 +291,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
 
     async def send_chat_room(self) -> None:
         """This page's chat room with its last lines: asked by the page when its socket opens
-        (table.js: a reconnect may have missed lines), sent on a change of room."""
+        again (table.js: a reconnect may have missed lines), sent on a change of room."""
         html = await in_pool(chat.room_html)(self.table_id, self.seat, self.language)
         await self.send(text_data=html)
 

@@ -49,13 +49,18 @@ def page_context(user, table_id: int, seat: int | None) -> dict:
 
 
 def table_page_context(user, table, seat: int | None) -> dict:
-    """What the table page adds for chat and invitations: ``chat`` (``page_context``),
+    """What the table page adds for chat and invitations (and, for a seated player, marks
+    their "your turn" notices of the table seen): ``chat`` (``page_context``),
     ``can_invite`` (the host or a seated player, while the table is not over) and ``followed``
     (the usernames the viewer follows, offered in the invite box)."""
     from games.models import Table
     from social.models import Follow
 
     signed_in = user is not None and user.is_authenticated
+    if signed_in and seat is not None:
+        from social.notices import seen_at_table
+
+        seen_at_table(user, table)  # "your turn" there: they are looking now
     can_invite = (
         signed_in
         and (seat is not None or table.host_id == user.pk)

@@ -59,3 +59,12 @@ def your_turn(table, user) -> Notice | None:
     notice.table = table
     _email(user, notice)
     return notice
+
+
+def seen_at_table(user, table) -> None:
+    """``user`` opened ``table``: its unseen "your turn" notices are done with."""
+    from django.utils import timezone
+
+    Notice.objects.filter(
+        user=user, kind=Notice.Kind.YOUR_TURN, table=table, seen_at__isnull=True
+    ).update(seen_at=timezone.now())

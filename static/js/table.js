@@ -221,10 +221,13 @@
   });
 
   var tableSocket = null;
+  var socketOpens = 0;
   document.addEventListener("htmx:wsOpen", function (evt) {
     tableSocket = evt.detail.socketWrapper;
-    // The chat room's last lines (social.chat): lines said while the socket was away.
-    if (document.getElementById("chat")) tableSocket.send('{"chat_room":1}');
+    socketOpens += 1;
+    // After a reconnect, the chat room's last lines (social.chat): lines said while the
+    // socket was away. The first open needs none: the page came with them.
+    if (socketOpens > 1 && document.getElementById("chat")) tableSocket.send('{"chat_room":1}');
   });
   function askSnapshot() {
     window.club414.resyncs += 1;

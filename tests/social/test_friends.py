@@ -13,7 +13,7 @@ from games import audiences, tables
 from games.audiences import Audience
 from games.models import Table
 from leagues.models import Notice
-from social import friends, presence, tasks, turns
+from social import friends, notices, presence, tasks, turns
 from social.models import Follow
 
 pytestmark = pytest.mark.django_db
@@ -176,3 +176,13 @@ def test_the_writer_queues_a_turn_notice_only_for_an_absent_person(make_table, s
         assert not Notice.objects.exists()
         turns.notify_if_away(match.pk, seats, before, after, [Audience(0, "en")])  # bo away
     assert list(Notice.objects.values_list("user", "kind")) == [(bo.pk, "your_turn")]
+
+
+def test_opening_the_table_marks_its_turn_notice_seen(make_table):
+    table = make_table(["ana", "bo", None, None])
+    bo = table.seats.get(number=1).user
+    notices.your_turn(table, bo)
+    assert '<span class="badge">1</span>' in client_for(bo).get("/").content.decode()
+    client_for(bo).get(f"/tables/{table.pk}/")
+    assert Notice.objects.get(user=bo).seen_at is not None
+    assert '<span class="badge">' not in client_for(bo).get("/").content.decode()
