@@ -11,6 +11,7 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.db.models import Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
@@ -53,8 +54,10 @@ def friends_page(request: HttpRequest) -> HttpResponse:
         {
             "friends": friends.followed_with_presence(request.user, request.session),
             "muted": muted,
+            # The tables the player may invite to: hosted or seated at, not over.
             "my_tables": Table.objects.filter(
-                pk__in=Seat.objects.filter(user=request.user).values("table_id"),
+                Q(host=request.user)
+                | Q(pk__in=Seat.objects.filter(user=request.user).values("table_id")),
                 status__in=(Table.Status.OPEN, Table.Status.PLAYING),
             ).order_by("-pk")[:10],
         },

@@ -137,3 +137,12 @@ def test_a_spectator_cannot_report_what_they_cannot_read(table, make_user):
     client.force_login(make_user("watcher"))
     assert client.post(f"/social/report/{line.pk}/").status_code == 404
     assert not ChatReport.objects.exists()
+
+
+def test_an_anonymous_spectator_reads_the_spectators_room_only(table, make_user):
+    chat.post(table.pk, table.host, text="players only")
+    chat.post(table.pk, make_user("watcher"), text="from the stands")
+    html = Client().get(f"/tables/{table.pk}/").content.decode()
+    assert "from the stands" in html and "players only" not in html
+    assert "chat-readonly" in html and 'id="chat-form"' not in html
+    assert 'id="invite-form"' not in html

@@ -186,3 +186,19 @@ def test_opening_the_table_marks_its_turn_notice_seen(make_table):
     client_for(bo).get(f"/tables/{table.pk}/")
     assert Notice.objects.get(user=bo).seen_at is not None
     assert '<span class="badge">' not in client_for(bo).get("/").content.decode()
+
+
+def test_the_friends_page_invites_to_a_hosted_table(make_user):
+    ana, bo = make_user("ana"), make_user("bo")
+    hosted = tables.create_table(ana, name="Hosted", players=4, options={})
+    tables.leave_seat(hosted.pk, ana)  # the host stood up: still their table
+    friends.follow(ana, bo)
+    client = client_for(ana)
+    assert (
+        f'<option value="{hosted.pk}">Hosted</option>'
+        in client.get("/social/friends/").content.decode()
+    )
+    client.post("/social/invite/", {"table": str(hosted.pk), "username": "bo"})
+    assert Notice.objects.filter(user=bo, kind="table_invite", table=hosted).exists()
+    answer = client.post("/social/invite/", {"table": "x", "username": "bo"})
+    assert answer.status_code == 302 and Notice.objects.count() == 1
