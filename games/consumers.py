@@ -29,10 +29,12 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from accounts import presence
 from accounts.middleware import saved_language
 from games import (
     access,
     audiences,
+    chat,
     notify,
     push,
     services,
@@ -43,7 +45,6 @@ from games import (
 )
 from games.audiences import Audience
 from games.models import Match, Seat, Table
-from social import chat, presence
 
 #: The longest message a page may send (``games.socket_limits``: a longer one closes the socket).
 MAX_MESSAGE_BYTES = socket_limits.MAX_MESSAGE_BYTES
@@ -287,7 +288,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         if room_changed:
             await self.send_chat_room()
 
-    # --- chat (social.chat): not a frame of the match, no version, never a card ------------
+    # --- chat (games.chat): not a frame of the match, no version, never a card ------------
 
     async def send_chat_room(self) -> None:
         """This page's chat room with its last lines: asked by the page when its socket opens

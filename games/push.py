@@ -22,12 +22,12 @@ import time
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from accounts import turns
 from games import audiences, delay, frames, notify, replay, spectating
 from games.engine.codec import state_from_json
 from games.engine.state import State
 from games.models import Match, Move, Seat, Table
 from games.presenters import recent_moves, spectators_context, table_context
-from social import turns
 
 log = logging.getLogger(__name__)
 

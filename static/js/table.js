@@ -56,7 +56,7 @@
   document.addEventListener("htmx:wsConfigSend", function (evt) {
     var params = evt.detail.parameters;
     if (params.chat) {
-      // A chat line (social.chat): not a move, so no version, no cards, no lock. A phrase
+      // A chat line (games.chat): not a move, so no version, no cards, no lock. A phrase
       // button leaves the typed text alone; Send empties the box once the line is sent.
       evt.detail.headers = null;
       clearFlash();
@@ -225,7 +225,7 @@
   document.addEventListener("htmx:wsOpen", function (evt) {
     tableSocket = evt.detail.socketWrapper;
     socketOpens += 1;
-    // After a reconnect, the chat room's last lines (social.chat): lines said while the
+    // After a reconnect, the chat room's last lines (games.chat): lines said while the
     // socket was away. The first open needs none: the page came with them.
     if (socketOpens > 1 && document.getElementById("chat")) tableSocket.send('{"chat_room":1}');
   });
@@ -257,7 +257,7 @@
     scrollLog();
   });
 
-  // --- chat (social.chat): lines arrive without a frame header, so they never touch the
+  // --- chat (games.chat): lines arrive without a frame header, so they never touch the
   // version above. Muted players' lines are hidden here (the reader's own choice), the viewer's
   // own lines offer no mute or report, and the room keeps its last lines.
   var CHAT_KEEP = 30;
@@ -285,7 +285,7 @@
     var id = evt.detail.target && evt.detail.target.id;
     if (id === "chat-lines" || id === "chat-room") tidyChat();
   });
-  // The server answers a mute with an HX-Trigger naming the player (social.views.mute); the
+  // The server answers a mute with an HX-Trigger naming the player (games.chat_views.mute); the
   // event bubbles from the button to the document.
   document.addEventListener("chat-muted", onMuted);
   function onMuted(evt) {

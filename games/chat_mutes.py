@@ -1,6 +1,6 @@
 """Muting: a reader hides a player's chat lines at every table until they unmute.
 
-The lines are rendered once per room and language for everyone (``social.chat``), so a mute
+The lines are rendered once per room and language for everyone (``games.chat``), so a mute
 is applied on the reader's own page: the table page leaves muted players' lines out of its
 first render and lists their ids (``#chat[data-muted]``), and table.js hides their later lines.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from social.models import ChatMute
+from games.models import ChatMute
 
 
 def mute(user, muted) -> None:
@@ -34,8 +34,8 @@ def page_context(user, table_id: int, seat: int | None) -> dict:
     muted ids as JSON, the quick phrases and the length limit."""
     from django.conf import settings
 
-    from social.chat import latest, room_for
-    from social.phrases import PHRASES
+    from games.chat import latest, room_for
+    from games.chat_phrases import PHRASES
 
     muted = muted_ids(user)
     room = room_for(seat)
@@ -53,12 +53,12 @@ def table_page_context(user, table, seat: int | None) -> dict:
     their "your turn" notices of the table seen): ``chat`` (``page_context``),
     ``can_invite`` (the host or a seated player, while the table is not over) and ``followed``
     (the usernames the viewer follows, offered in the invite box)."""
+    from accounts.models import Follow
     from games.models import Table
-    from social.models import Follow
 
     signed_in = user is not None and user.is_authenticated
     if signed_in and seat is not None:
-        from social.notices import seen_at_table
+        from accounts.notices import seen_at_table
 
         seen_at_table(user, table)  # "your turn" there: they are looking now
     can_invite = (

@@ -1,8 +1,8 @@
-"""Chat lines, mutes, reports and follows.
+"""Table chat: chat lines, mutes and reports (imported by ``games.models``).
 
 A chat line belongs to one room of one table: the seated players' room or the spectators'
 (``ChatLine.Room``). The two never meet: a line is sent only to its room's sockets
-(``social.chat``), so a spectator cannot signal to the players, and a delayed spectator learns
+(``games.chat``), so a spectator cannot signal to the players, and a delayed spectator learns
 nothing live from the players' talk. A quick phrase is stored as its code and shown in each
 reader's language; free text is stored as typed and escaped when shown.
 """
@@ -11,14 +11,13 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 USER = settings.AUTH_USER_MODEL
 
 
 class ChatLine(models.Model):
-    """One line said at a table, in one room; ``phrase`` (a ``social.phrases`` code) or
+    """One line said at a table, in one room; ``phrase`` (a ``games.chat_phrases`` code) or
     ``text`` (free text, at most ``SOCIAL_CHAT_MAX_CHARS`` characters)."""
 
     class Room(models.TextChoices):
@@ -40,7 +39,7 @@ class ChatLine(models.Model):
 
     def shown(self) -> str:
         """The line as the reader sees it: its phrase in the active language, or its text."""
-        from social.phrases import phrase_text
+        from games.chat_phrases import phrase_text
 
         return phrase_text(self.phrase) if self.phrase else self.text
 
@@ -77,21 +76,3 @@ class ChatReport(models.Model):
 
     def __str__(self) -> str:
         return f"report of line {self.line_id} by {self.reporter_id}"
-
-
-class Follow(models.Model):
-    """``follower`` follows ``followed``: sees whether they are online and where."""
-
-    follower = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="following")
-    followed = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="followers")
-    created_at = models.DateTimeField(auto_now_add=True)
-
-    class Meta:
-        ordering = ["followed__username"]
-        constraints = [
-            models.UniqueConstraint(fields=["follower", "followed"], name="follow_once"),
-            models.CheckConstraint(condition=~Q(follower=F("followed")), name="follow_not_self"),
-        ]
-
-    def __str__(self) -> str:
-        return f"{self.follower_id} follows {self.followed_id}"

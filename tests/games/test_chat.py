@@ -7,9 +7,8 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from games import tables
-from social import chat, mutes
-from social.models import ChatLine, ChatMute, ChatReport
+from games import chat, chat_mutes, tables
+from games.models import ChatLine, ChatMute, ChatReport
 
 pytestmark = pytest.mark.django_db
 
@@ -111,7 +110,7 @@ def test_a_mute_is_remembered_and_hides_the_players_lines_from_the_page(table):
     assert f'data-muted="[{bo.pk}]"' in html
     assert "noisy line" in page(bo, table.pk)  # muting is the reader's own
     client.post(f"/social/unmute/{bo.pk}/")
-    assert mutes.muted_ids(table.host) == []
+    assert chat_mutes.muted_ids(table.host) == []
     assert "noisy line" in page(table.host, table.pk)
 
 
@@ -127,7 +126,7 @@ def test_a_report_is_stored_for_the_staff_once(table, make_user):
     staff = make_user("staff", is_staff=True, is_superuser=True)
     admin = Client()
     admin.force_login(staff)
-    listing = admin.get("/admin/social/chatreport/").content.decode()
+    listing = admin.get("/admin/games/chatreport/").content.decode()
     assert "rude words" in listing and "bo" in listing
 
 

@@ -12,7 +12,7 @@ from asgiref.sync import sync_to_async
 from django.db import connections
 
 from games import audiences
-from social.models import ChatLine
+from games.models import ChatLine
 from tests.games.pages import header
 from tests.games.test_consumers import HANDS, cards_in, connect, frame, setup_match
 
@@ -111,7 +111,7 @@ async def test_a_line_is_rendered_once_per_language_not_per_socket(make_user, mo
     sockets = [await connect(match.table_id, u) for u in watchers]
     for ws in sockets:
         await frame(ws)
-    from social import chat
+    from games import chat
 
     renders = []
     original = chat.render_to_string

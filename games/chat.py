@@ -16,7 +16,7 @@ limited to ``SOCIAL_CHAT_MAX_CHARS`` and escaped by the template (autoescape). E
 say ``SOCIAL_CHAT_RATE`` lines (django-ratelimit in the shared cache, so the limit holds across
 Daphne processes). The room keeps every line (reports point at them); a page shows the last
 ``KEEP`` (``room_html``, sent on connect and on a change of room, so a reload or a reconnect
-shows them). Muting is the reader's own choice and is applied on their page (``social.mutes``).
+shows them). Muting is the reader's own choice and is applied on their page (``games.chat_mutes``).
 """
 
 from __future__ import annotations
@@ -31,17 +31,16 @@ from django.utils.translation import gettext as _
 from django_ratelimit.core import get_usage
 
 from games import audiences, notify
-from games.models import Seat
-from social.models import ChatLine
-from social.phrases import PHRASES
+from games.chat_phrases import PHRASES
+from games.models import ChatLine, Seat
 
 log = logging.getLogger(__name__)
 
 #: A page shows this many lines of its room.
 KEEP = 30
-RATE_GROUP = "social.chat"
-LINE_TEMPLATE = "social/partials/chat_line.html"
-ROOM_TEMPLATE = "social/partials/chat_room.html"
+RATE_GROUP = "games.chat"
+LINE_TEMPLATE = "games/partials/chat_line.html"
+ROOM_TEMPLATE = "games/partials/chat_room.html"
 
 
 class ChatError(Exception):
@@ -89,7 +88,7 @@ def _rate_exceeded(user_id: int) -> bool:
 
 
 def post(table_id: int, user, phrase: object = "", text: object = "") -> ChatLine:
-    """Say a quick phrase (``phrase``, a ``social.phrases`` code) or ``text`` at ``table_id``,
+    """Say a quick phrase (``phrase``, a ``games.chat_phrases`` code) or ``text`` at ``table_id``,
     in the room of the user's place there now: their seat's, else the spectators'. The caller
     has checked the user may watch the table (the socket did on connect).
 
