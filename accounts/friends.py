@@ -14,12 +14,11 @@ from django.conf import settings
 from django.utils.translation import gettext as _
 from django_ratelimit.core import get_usage
 
-from accounts.models import User
+from accounts import notices, presence
+from accounts.models import Follow, User
 from games.models import Seat, Table
-from social import notices, presence
-from social.models import Follow
 
-INVITE_GROUP = "social.invite"
+INVITE_GROUP = "accounts.invite"
 
 
 class InviteError(Exception):

@@ -1,4 +1,4 @@
-"""Notices of the social side: an invitation to a table, and "your turn" for a player who is not
+"""Notices of the friends side: an invitation to a table, and "your turn" for a player who is not
 looking at the table. Stored as ``leagues.models.Notice`` (the header's badge counts them) and,
 where the player allows it (``User.email_notices``, off by default), sent by email in their
 language.
@@ -24,8 +24,8 @@ def _email(user, notice: Notice) -> None:
     language = user.language or settings.LANGUAGE_CODE
     with translation.override(language):
         context = {"notice": notice, "site": settings.SOCIAL_SITE_URL.rstrip("/")}
-        subject = render_to_string("social/notice_email_subject.txt", context).strip()
-        body = render_to_string("social/notice_email.txt", context)
+        subject = render_to_string("accounts/notice_email_subject.txt", context).strip()
+        body = render_to_string("accounts/notice_email.txt", context)
     try:
         send_mail(subject, body, None, [user.email])
     except Exception:  # a mail server away must not undo the notice

@@ -5,7 +5,7 @@ socket caps' per-user set (``games.socket_limits``: socket ids scored by expiry,
 10 s by each Daphne process). Where: each signed-in table socket adds its table to a sorted set
 of the player's, scored by expiry, on connect and on every heartbeat (``TableConsumer.renew``),
 and takes it out when it closes. Nothing here says whether the viewer may watch the table:
-``social.friends`` filters by ``games.access``.
+``accounts.friends`` filters by ``games.access``.
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
-"""Celery tasks of the social side."""
+"""Celery tasks of the accounts app: the "your turn" notice for a player away from the table."""
 
 from __future__ import annotations
 
 from celery import shared_task
 
+from accounts import notices
 from games import audiences
 from games.models import Match, Seat
-from social import notices
 
 
 @shared_task(ignore_result=True)

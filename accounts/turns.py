@@ -2,8 +2,8 @@
 
 The writer already knows which audiences have a socket open (``games.audiences.live``): when a
 move hands the turn to a person's seat (not an AI, not their stand-in) and no socket of that
-seat is registered, it queues ``social.tasks.turn_notice``, which checks again (they may have
-opened the table meanwhile) and leaves a notice (``social.notices.your_turn``). A player at the
+seat is registered, it queues ``accounts.tasks.turn_notice``, which checks again (they may have
+opened the table meanwhile) and leaves a notice (``accounts.notices.your_turn``). A player at the
 table costs the writer nothing more.
 """
 
@@ -39,7 +39,7 @@ def notify_if_away(
     row = next((s for s in seats if s.number == seat), None)
     if row is None or row.user_id is None or row.ai_policy:
         return
-    from social import tasks
+    from accounts import tasks
 
     try:
         tasks.turn_notice.delay(match_id, seat, new.version)

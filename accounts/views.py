@@ -14,12 +14,11 @@ from django.utils.translation import gettext as _
 from django.views import i18n
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts import throttle
+from accounts import friends, throttle
 from accounts.forms import LoginForm, PreferencesForm, SignUpForm
 from accounts.middleware import remember_language
 from accounts.models import User
 from accounts.records import match_record
-from social import friends
 
 
 def _remember_language(response: HttpResponse, language: str) -> HttpResponse:

@@ -9,12 +9,12 @@ import pytest
 from django.core import mail
 from django.test import Client
 
+from accounts import friends, notices, presence, tasks, turns
+from accounts.models import Follow
 from games import audiences, tables
 from games.audiences import Audience
 from games.models import Table
 from leagues.models import Notice
-from social import friends, notices, presence, tasks, turns
-from social.models import Follow
 
 pytestmark = pytest.mark.django_db
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from social.models import ChatLine, ChatMute
+from games.models import ChatLine, ChatMute
 
 from .helpers import (  # noqa: F401 - stop_tables_after_the_test is an autouse fixture
     SCREENSHOTS,
