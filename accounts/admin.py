@@ -3,7 +3,7 @@ from django.contrib.auth.admin import UserAdmin
 from django.utils.translation import gettext_lazy as _
 
 from accounts.forms import AdminLoginForm
-from accounts.models import User
+from accounts.models import Follow, User
 
 # The admin's log-in says when too many failures locked it out (accounts.throttle).
 admin.site.login_form = AdminLoginForm
@@ -19,3 +19,9 @@ class PlayerAdmin(UserAdmin):
         ),
     )
     list_display = ("username", "email", "language", "is_staff", "date_joined")
+
+
+@admin.register(Follow)
+class FollowAdmin(admin.ModelAdmin):
+    list_display = ("follower", "followed", "created_at")
+    raw_id_fields = ("follower", "followed")

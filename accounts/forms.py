@@ -68,6 +68,7 @@ class PreferencesForm(forms.ModelForm):
             "auto_pass_hooks",
             "confirm_play",
             "card_tracker",
+            "email_notices",
         )
 
     def __init__(self, *args, **kwargs) -> None:

@@ -1,10 +1,11 @@
-"""The user model: Django's user plus a player's preferences."""
+"""The user model (Django's user plus a player's preferences) and follows between players."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 
@@ -45,3 +46,30 @@ class User(AbstractUser):
             "At the table, count the jokers, level cards, 4s and As you have not seen yet."
         ),
     )
+    # Off by default: a player opts in to mail (invitations, "your turn" while away).
+    email_notices = models.BooleanField(
+        _("notices by email"),
+        default=False,
+        help_text=_(
+            "Also send me an email when someone invites me to a table or it is my turn while "
+            "I am away from it."
+        ),
+    )
+
+
+class Follow(models.Model):
+    """``follower`` follows ``followed``: sees whether they are online and where."""
+
+    follower = models.ForeignKey(User, on_delete=models.CASCADE, related_name="following")
+    followed = models.ForeignKey(User, on_delete=models.CASCADE, related_name="followers")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["followed__username"]
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="follow_once"),
+            models.CheckConstraint(condition=~Q(follower=F("followed")), name="follow_not_self"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.follower_id} follows {self.followed_id}"

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from django.views import i18n
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts import throttle
+from accounts import friends, throttle
 from accounts.forms import LoginForm, PreferencesForm, SignUpForm
 from accounts.middleware import remember_language
 from accounts.models import User
@@ -82,7 +82,11 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
     return render(
         request,
         "accounts/profile.html",
-        {"player": player, "record": match_record(player, request.user, request.session)},
+        {
+            "player": player,
+            "record": match_record(player, request.user, request.session),
+            "following": friends.follows(request.user, player),
+        },
     )
 
 

@@ -14,5 +14,8 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("leagues/", include("leagues.urls")),
     path("tournaments/", include("leagues.tournament_urls")),
+    # The table chat's actions and the friends pages keep their /social/ addresses.
+    path("social/", include("games.chat_urls")),
+    path("social/", include("accounts.friends_urls")),
     path("", include("games.urls")),
 ]

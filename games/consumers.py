@@ -29,10 +29,12 @@ from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from accounts import presence
 from accounts.middleware import saved_language
 from games import (
     access,
     audiences,
+    chat,
     notify,
     push,
     services,
@@ -161,6 +163,9 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         await self.channel_layer.group_discard(
             audiences.group(self.table_id, self.audience), self.channel_name
         )
+        await self.channel_layer.group_discard(self.chat_group(self.audience), self.channel_name)
+        if self.signed_in:
+            await in_pool(presence.left_table)(self.user.pk, self.table_id)
         if self.counted and await in_pool(spectating.leave)(
             self.table_id, self.channel_name, self.person
         ):
@@ -191,11 +196,16 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
             await self.channel_layer.group_discard(
                 audiences.group(self.table_id, self.audience), self.channel_name
             )
+            await self.channel_layer.group_discard(
+                self.chat_group(self.audience), self.channel_name
+            )
         self.audience = audience
         await self.channel_layer.group_add(
             audiences.group(self.table_id, audience), self.channel_name
         )
-        await in_pool(audiences.register)(self.table_id, audience)
+        # The chat room of this page's place: the players' for a seat, else the spectators'.
+        await self.channel_layer.group_add(self.chat_group(audience), self.channel_name)
+        await in_pool(self.register)(audience)
         spectator = seat is None
         if spectator != self.counted:
             self.counted = spectator
@@ -206,6 +216,19 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
     @property
     def seat(self) -> int | None:
         return self.audience.seat if self.audience is not None else None
+
+    @property
+    def signed_in(self) -> bool:
+        return self.user is not None and self.user.is_authenticated
+
+    def chat_group(self, audience: Audience) -> str:
+        return chat.group(self.table_id, chat.room_for(audience.seat), audience.language)
+
+    def register(self, audience: Audience) -> None:
+        """Count this page in its audience and, signed in, its player as at this table."""
+        audiences.register(self.table_id, audience)
+        if self.signed_in:
+            presence.at_table(self.user.pk, self.table_id)
 
     # --- frames to the page ---------------------------------------------------------------
 
@@ -258,9 +281,44 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         if self.user is not None and self.user.is_authenticated:
             seat = event["seating"].get(str(self.user.pk))
         changed = seat != self.seat
+        room_changed = chat.room_for(seat) != chat.room_for(self.seat)
         await self.take_audience(seat)
         if changed or not event["has_match"]:
             await self.send_snapshot()
+        if room_changed:
+            await self.send_chat_room()
+
+    # --- chat (games.chat): not a frame of the match, no version, never a card ------------
+
+    async def send_chat_room(self) -> None:
+        """This page's chat room with its last lines: asked by the page when its socket opens
+        again (table.js: a reconnect may have missed lines), sent on a change of room."""
+        html = await in_pool(chat.room_html)(self.table_id, self.seat, self.language)
+        await self.send(text_data=html)
+
+    async def table_chat(self, event: dict) -> None:
+        """A line said in this page's room, rendered for its language: forwarded as it is."""
+        await self.send(text_data=event["text"])
+
+    async def say(self, payload: dict) -> None:
+        """The page said a chat line: store and send it, or answer the refusal here."""
+        if not self.signed_in:
+            await self.send_flash(_("Log in to chat."))
+            return
+        refusal = await in_pool(self.post_line)(payload)
+        if refusal:
+            await self.send_flash(refusal)
+
+    def post_line(self, payload: dict) -> str:
+        """``chat.post`` in this page's language: "" when said, else the refusal."""
+        with translation.override(self.language):
+            try:
+                chat.post(
+                    self.table_id, self.user, payload.get("phrase", ""), payload.get("text", "")
+                )
+            except chat.ChatError as e:
+                return str(e)
+        return ""
 
     async def spectators_count(self, event: dict) -> None:
         html = event["html"].get(self.language, {}).get("watch" if self.seat is None else "seat")
@@ -290,6 +348,10 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
                 await self.heartbeat(payload.get("version"))
             elif payload is not None and payload.get("resync"):
                 await self.resync()
+            elif payload is not None and payload.get("chat"):
+                await self.say(payload)
+            elif payload is not None and payload.get("chat_room"):
+                await self.send_chat_room()
             else:
                 await self.answer(payload)
 
@@ -315,7 +377,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
             await self.resync()
 
     def renew(self) -> tuple[int, int] | None:
-        audiences.register(self.table_id, self.audience)
+        self.register(self.audience)
         if self.counted:
             spectating.join(self.table_id, self.channel_name, self.person)
         return audiences.latest(self.table_id, spectator=self.seat is None)

@@ -315,3 +315,8 @@ class TributeRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match} round {self.round_no}: {self.payer} pays {self.receiver}"
+
+
+# The table chat's models live in their own module; importing them here registers them with
+# the games app (its migrations, its admin section).
+from games.models_chat import ChatLine, ChatMute, ChatReport  # noqa: E402, F401

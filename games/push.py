@@ -22,6 +22,7 @@ import time
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from accounts import turns
 from games import audiences, delay, frames, notify, replay, spectating
 from games.engine.codec import state_from_json
 from games.engine.state import State
@@ -63,7 +64,8 @@ def publish_move(
     delayed = delay.is_delayed(table)
     messages = []
     renders = frames.Renders()  # the trick, the other seats… once per language
-    for audience in audiences.live(table.pk):
+    live = audiences.live(table.pk)
+    for audience in live:
         if audience.seat is None and delayed:
             continue
         with translation.override(audience.language):
@@ -80,6 +82,7 @@ def publish_move(
     notify.send_many(messages)
     if delayed:
         delay.note_move(match)
+    turns.notify_if_away(match.pk, seats, old, new, live)  # "your turn" for a page not open
 
 
 def publish_watched(match_id: int, old_version: int, new_version: int) -> tuple[int, int]:

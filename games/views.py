@@ -15,7 +15,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import access, services, spectating, standins, tables
+from games import access, chat_mutes, services, spectating, standins, tables
 from games.forms import CreateTableForm
 from games.lobby import lobby_context, options_summary
 from games.models import Match, Seat, Table
@@ -90,6 +90,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     )
     context["summary"] = options_summary(table)
     context["table_strings"] = table_strings()
+    context.update(chat_mutes.table_page_context(request.user, table, seat))  # chat, invitations
     return render(request, "games/table.html", context)
 
 

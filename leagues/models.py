@@ -524,6 +524,8 @@ class Notice(models.Model):
         PARTNER_DECLINED = "partner_declined", _("A partner declined")
         TEAM_CONFIRMED = "team_confirmed", _("Your team is confirmed")
         TOURNAMENT_CLOSED = "tournament_closed", _("A tournament is over")
+        TABLE_INVITE = "table_invite", _("A player invites you to a table")
+        YOUR_TURN = "your_turn", _("It is your turn at a table")
 
     user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="notices")
     kind = models.CharField(max_length=20, choices=Kind)

@@ -207,6 +207,8 @@ class World:
             "token": [("abc-def", "")],
             "object_id": [(str(self.private_table.pk), "")],
             "id": [(str(self.member.pk), "")],
+            "user_id": [(str(self.member.pk), ""), (str(MISSING), "missing")],
+            "line_id": [(str(MISSING), "missing")],
             "app_label": [("games", "")],
             "content_type_id": [("1", "")],
             "url": [("nothing", "")],

@@ -55,6 +55,18 @@
 
   document.addEventListener("htmx:wsConfigSend", function (evt) {
     var params = evt.detail.parameters;
+    if (params.chat) {
+      // A chat line (games.chat): not a move, so no version, no cards, no lock. A phrase
+      // button leaves the typed text alone; Send empties the box once the line is sent.
+      evt.detail.headers = null;
+      clearFlash();
+      if (!params.phrase) {
+        var box = document.getElementById("chat-text");
+        if (!params.text || !String(params.text).trim()) { evt.preventDefault(); return; }
+        setTimeout(function () { if (box) box.value = ""; }, 0);
+      }
+      return;
+    }
     if (!playConfirmed(params)) {
       evt.preventDefault();
       // The extension cancels the form's own submit only once it sends: stop it here.
@@ -209,7 +221,14 @@
   });
 
   var tableSocket = null;
-  document.addEventListener("htmx:wsOpen", function (evt) { tableSocket = evt.detail.socketWrapper; });
+  var socketOpens = 0;
+  document.addEventListener("htmx:wsOpen", function (evt) {
+    tableSocket = evt.detail.socketWrapper;
+    socketOpens += 1;
+    // After a reconnect, the chat room's last lines (games.chat): lines said while the
+    // socket was away. The first open needs none: the page came with them.
+    if (socketOpens > 1 && document.getElementById("chat")) tableSocket.send('{"chat_room":1}');
+  });
   function askSnapshot() {
     window.club414.resyncs += 1;
     if (tableSocket) tableSocket.send('{"resync":1}');
@@ -237,6 +256,47 @@
     while (target.children.length > LOG_KEEP) target.removeChild(target.firstElementChild);
     scrollLog();
   });
+
+  // --- chat (games.chat): lines arrive without a frame header, so they never touch the
+  // version above. Muted players' lines are hidden here (the reader's own choice), the viewer's
+  // own lines offer no mute or report, and the room keeps its last lines.
+  var CHAT_KEEP = 30;
+  function mutedPlayers() {
+    var chat = document.getElementById("chat");
+    try { return JSON.parse((chat && chat.dataset.muted) || "[]").map(String); } catch (e) { return []; }
+  }
+  function tidyChat() {
+    var lines = document.getElementById("chat-lines");
+    if (!lines) return;
+    var muted = mutedPlayers();
+    var me = (document.getElementById("table-page") || {}).dataset || {};
+    var seen = {};
+    Array.prototype.slice.call(lines.children).reverse().forEach(function (li) {
+      if (seen[li.id]) { li.remove(); return; }  // a line sent while the room was re-read
+      seen[li.id] = true;
+      if (muted.indexOf(li.dataset.author) >= 0) li.hidden = true;
+      if (me.player && li.dataset.author === me.player) li.classList.add("mine");
+    });
+    while (lines.children.length > CHAT_KEEP) lines.removeChild(lines.firstElementChild);
+    lines.scrollTop = lines.scrollHeight;
+  }
+  document.addEventListener("DOMContentLoaded", tidyChat);
+  document.addEventListener("htmx:oobAfterSwap", function (evt) {
+    var id = evt.detail.target && evt.detail.target.id;
+    if (id === "chat-lines" || id === "chat-room") tidyChat();
+  });
+  // The server answers a mute with an HX-Trigger naming the player (games.chat_views.mute); the
+  // event bubbles from the button to the document.
+  document.addEventListener("chat-muted", onMuted);
+  function onMuted(evt) {
+    var chat = document.getElementById("chat");
+    var user = evt.detail && String(evt.detail.user);
+    if (!chat || !user) return;
+    var muted = mutedPlayers();
+    if (muted.indexOf(user) < 0) muted.push(user);
+    chat.dataset.muted = JSON.stringify(muted);
+    tidyChat();
+  }
 
   // --- countdown bars -------------------------------------------------------------------------
   // The bar counts down from the remaining time the server rendered, measured on this page's

@@ -1,0 +1,115 @@
+"""Following players, seeing where they are, inviting them to a table.
+
+``followed_with_presence`` lists whom a player follows with whether each is online and the
+tables each has open — only the tables the viewer may watch (``games.access``), so a private
+table or a hidden league fixture is never named. ``invite`` sends an invitation notice to a
+followed player or any username, for a table the inviter hosts or sits at.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+from django_ratelimit.core import get_usage
+
+from accounts import notices, presence
+from accounts.models import Follow, User
+from games.models import Seat, Table
+
+INVITE_GROUP = "accounts.invite"
+
+
+class InviteError(Exception):
+    """An invitation refused: the message is a translated sentence for the inviter."""
+
+
+@dataclass
+class Friend:
+    """A followed player: ``online``, and the tables of theirs the viewer may watch."""
+
+    user: User
+    online: bool
+    tables: list[Table]
+
+
+def follow(user, other) -> bool:
+    """``user`` follows ``other`` (following oneself does nothing). Returns whether it is new."""
+    if user.pk == other.pk:
+        return False
+    return Follow.objects.get_or_create(follower=user, followed=other)[1]
+
+
+def unfollow(user, other) -> None:
+    Follow.objects.filter(follower=user, followed=other).delete()
+
+
+def follows(user, other) -> bool:
+    if user is None or not user.is_authenticated:
+        return False
+    return Follow.objects.filter(follower=user, followed=other).exists()
+
+
+def followed_with_presence(user, session=None) -> list[Friend]:
+    """Whom ``user`` follows, by name, with presence. Tables are filtered by what ``user``
+    (with ``session``'s invite links) may watch, in one query."""
+    people = [
+        f.followed
+        for f in Follow.objects.filter(follower=user, followed__is_active=True).select_related(
+            "followed"
+        )
+    ]
+    seen = presence.of([p.pk for p in people])
+    wanted = {t for _online, tables in seen.values() for t in tables}
+    watchable = {t.pk: t for t in Table.objects.visible_to(user, session).filter(pk__in=wanted)}
+    return [
+        Friend(
+            user=p,
+            online=seen[p.pk][0],
+            tables=[watchable[t] for t in seen[p.pk][1] if t in watchable],
+        )
+        for p in people
+    ]
+
+
+def can_invite_to(user, table: Table) -> bool:
+    """Whether ``user`` may invite people to ``table``: its host or a player seated there."""
+    if user is None or not user.is_authenticated:
+        return False
+    return table.host_id == user.pk or Seat.objects.filter(table=table, user=user).exists()
+
+
+def _too_many(user_id: int) -> bool:
+    try:
+        usage = get_usage(
+            None,
+            group=INVITE_GROUP,
+            key=lambda group, request: str(user_id),
+            rate=settings.SOCIAL_INVITE_RATE,
+            increment=True,
+        )
+    except Exception:
+        return False
+    return bool(usage and usage["should_limit"] and usage["time_left"] != -1)
+
+
+def invite(inviter, table: Table, username: str) -> User:
+    """Invite the player named ``username`` (any case) to ``table``: they get a notice (and an
+    email, if they allow it). Returns the invited player. Raises InviteError (nothing sent) if
+    the inviter neither hosts nor sits at the table, the table is over, the name is unknown or
+    the inviter's own, or past ``SOCIAL_INVITE_RATE``."""
+    if not can_invite_to(inviter, table):
+        raise InviteError(_("Only the host and the seated players can invite to this table."))
+    if table.status in (Table.Status.FINISHED, Table.Status.ABANDONED):
+        raise InviteError(_("This table is over."))
+    username = (username or "").strip()
+    invitee = User.objects.filter(username__iexact=username, is_active=True).first()
+    if invitee is None:
+        raise InviteError(_("There is no player named “%(name)s”.") % {"name": username[:40]})
+    if invitee.pk == inviter.pk:
+        raise InviteError(_("You are already at this table."))
+    if _too_many(inviter.pk):
+        raise InviteError(_("You sent many invitations: wait a while."))
+    notices.invitation(table, inviter, invitee)
+    return invitee

@@ -1,0 +1,102 @@
+"""Friends pages and actions: the friends page, follow/unfollow, invite to a table.
+
+The actions are POST forms (CSRF-protected) answered like the chat's (``games.chat_views``):
+a flash out of band for htmx, else a redirect with a message.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.db.models import Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from accounts import friends
+from accounts.models import User
+from games import access
+from games.chat_views import answer, back
+from games.models import ChatMute, Seat, Table
+
+
+@login_required
+@require_GET
+def friends_page(request: HttpRequest) -> HttpResponse:
+    muted = User.objects.filter(
+        pk__in=ChatMute.objects.filter(user=request.user).values("muted_id")
+    ).order_by("username")
+    return render(
+        request,
+        "accounts/friends.html",
+        {
+            "friends": friends.followed_with_presence(request.user, request.session),
+            "muted": muted,
+            # The tables the player may invite to: hosted or seated at, not over.
+            "my_tables": Table.objects.filter(
+                Q(host=request.user)
+                | Q(pk__in=Seat.objects.filter(user=request.user).values("table_id")),
+                status__in=(Table.Status.OPEN, Table.Status.PLAYING),
+            ).order_by("-pk")[:10],
+        },
+    )
+
+
+@login_required
+@require_POST
+def follow(request: HttpRequest, username: str) -> HttpResponse:
+    other = get_object_or_404(User, username=username, is_active=True)
+    friends.follow(request.user, other)
+    return answer(
+        request,
+        _("You follow %(name)s.") % {"name": other.username},
+        back(request, f"/accounts/{other.username}/"),
+    )
+
+
+@login_required
+@require_POST
+def unfollow(request: HttpRequest, username: str) -> HttpResponse:
+    other = get_object_or_404(User, username=username)
+    friends.unfollow(request.user, other)
+    return answer(
+        request,
+        _("You no longer follow %(name)s.") % {"name": other.username},
+        back(request, f"/accounts/{other.username}/"),
+    )
+
+
+@login_required
+@require_POST
+def invite(request: HttpRequest, table_id: int) -> HttpResponse:
+    table = get_object_or_404(Table, pk=table_id)
+    if not access.can_watch(request.user, table, request.session):
+        raise Http404
+    try:
+        invitee = friends.invite(request.user, table, request.POST.get("username", ""))
+    except friends.InviteError as e:
+        return answer(request, str(e), table.get_absolute_url(), error=True)
+    return answer(
+        request,
+        _("Invitation sent to %(name)s.") % {"name": invitee.username},
+        table.get_absolute_url(),
+    )
+
+
+@login_required
+@require_POST
+def invite_any(request: HttpRequest) -> HttpResponse:
+    """The friends page's invitation: the table comes with the form (``table``)."""
+    table_id = request.POST.get("table", "")
+    if not table_id.isdigit():
+        return answer(request, _("Choose a table."), "/social/friends/", error=True)
+    table = get_object_or_404(Table, pk=int(table_id))
+    if not access.can_watch(request.user, table, request.session):
+        raise Http404
+    try:
+        invitee = friends.invite(request.user, table, request.POST.get("username", ""))
+    except friends.InviteError as e:
+        return answer(request, str(e), "/social/friends/", error=True)
+    return answer(
+        request, _("Invitation sent to %(name)s.") % {"name": invitee.username}, "/social/friends/"
+    )

@@ -1,0 +1,70 @@
+"""Notices of the friends side: an invitation to a table, and "your turn" for a player who is not
+looking at the table. Stored as ``leagues.models.Notice`` (the header's badge counts them) and,
+where the player allows it (``User.email_notices``, off by default), sent by email in their
+language.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.conf import settings
+from django.core.mail import send_mail
+from django.template.loader import render_to_string
+from django.utils import translation
+
+from leagues.models import Notice
+
+log = logging.getLogger(__name__)
+
+
+def _email(user, notice: Notice) -> None:
+    if not user.email_notices or not user.email:
+        return
+    language = user.language or settings.LANGUAGE_CODE
+    with translation.override(language):
+        context = {"notice": notice, "site": settings.SOCIAL_SITE_URL.rstrip("/")}
+        subject = render_to_string("accounts/notice_email_subject.txt", context).strip()
+        body = render_to_string("accounts/notice_email.txt", context)
+    try:
+        send_mail(subject, body, None, [user.email])
+    except Exception:  # a mail server away must not undo the notice
+        log.warning("notice email to user %s not sent", user.pk, exc_info=True)
+
+
+def invitation(table, inviter, invitee) -> Notice | None:
+    """Tell ``invitee`` that ``inviter`` invites them to ``table``. None (nothing new) if an
+    invitation to that table is still unseen."""
+    if Notice.objects.filter(
+        user=invitee, kind=Notice.Kind.TABLE_INVITE, table=table, seen_at__isnull=True
+    ).exists():
+        return None
+    notice = Notice.objects.create(
+        user=invitee, kind=Notice.Kind.TABLE_INVITE, table=table, about=inviter
+    )
+    notice.table = table
+    notice.about = inviter
+    _email(invitee, notice)
+    return notice
+
+
+def your_turn(table, user) -> Notice | None:
+    """Tell ``user`` it is their turn at ``table``. None if such a notice is still unseen (one
+    is enough until they look)."""
+    if Notice.objects.filter(
+        user=user, kind=Notice.Kind.YOUR_TURN, table=table, seen_at__isnull=True
+    ).exists():
+        return None
+    notice = Notice.objects.create(user=user, kind=Notice.Kind.YOUR_TURN, table=table)
+    notice.table = table
+    _email(user, notice)
+    return notice
+
+
+def seen_at_table(user, table) -> None:
+    """``user`` opened ``table``: its unseen "your turn" notices are done with."""
+    from django.utils import timezone
+
+    Notice.objects.filter(
+        user=user, kind=Notice.Kind.YOUR_TURN, table=table, seen_at__isnull=True
+    ).update(seen_at=timezone.now())

@@ -1,0 +1,78 @@
+"""Muting: a reader hides a player's chat lines at every table until they unmute.
+
+The lines are rendered once per room and language for everyone (``games.chat``), so a mute
+is applied on the reader's own page: the table page leaves muted players' lines out of its
+first render and lists their ids (``#chat[data-muted]``), and table.js hides their later lines.
+"""
+
+from __future__ import annotations
+
+import json
+
+from games.models import ChatMute
+
+
+def mute(user, muted) -> None:
+    """``user`` hides ``muted``'s lines from now on (muting twice changes nothing)."""
+    if user.pk != muted.pk:
+        ChatMute.objects.get_or_create(user=user, muted=muted)
+
+
+def unmute(user, muted) -> None:
+    ChatMute.objects.filter(user=user, muted=muted).delete()
+
+
+def muted_ids(user) -> list[int]:
+    """The ids of the players ``user`` muted ([] for an anonymous viewer)."""
+    if user is None or not user.is_authenticated:
+        return []
+    return list(ChatMute.objects.filter(user=user).values_list("muted_id", flat=True))
+
+
+def page_context(user, table_id: int, seat: int | None) -> dict:
+    """The chat section of a table page: its room, last lines without muted players', the
+    muted ids as JSON, the quick phrases and the length limit."""
+    from django.conf import settings
+
+    from games.chat import latest, room_for
+    from games.chat_phrases import PHRASES
+
+    muted = muted_ids(user)
+    room = room_for(seat)
+    return {
+        "room": room,
+        "lines": [line for line in latest(table_id, room) if line.author_id not in muted],
+        "muted": json.dumps(muted),
+        "phrases": list(PHRASES.items()),
+        "max_chars": settings.SOCIAL_CHAT_MAX_CHARS,
+    }
+
+
+def table_page_context(user, table, seat: int | None) -> dict:
+    """What the table page adds for chat and invitations (and, for a seated player, marks
+    their "your turn" notices of the table seen): ``chat`` (``page_context``),
+    ``can_invite`` (the host or a seated player, while the table is not over) and ``followed``
+    (the usernames the viewer follows, offered in the invite box)."""
+    from accounts.models import Follow
+    from games.models import Table
+
+    signed_in = user is not None and user.is_authenticated
+    if signed_in and seat is not None:
+        from accounts.notices import seen_at_table
+
+        seen_at_table(user, table)  # "your turn" there: they are looking now
+    can_invite = (
+        signed_in
+        and (seat is not None or table.host_id == user.pk)
+        and table.status in (Table.Status.OPEN, Table.Status.PLAYING)
+    )
+    followed = (
+        list(Follow.objects.filter(follower=user).values_list("followed__username", flat=True))
+        if can_invite
+        else []
+    )
+    return {
+        "chat": page_context(user, table.pk, seat),
+        "can_invite": can_invite,
+        "followed": followed,
+    }
