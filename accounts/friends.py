@@ -86,7 +86,7 @@ def _too_many(user_id: int) -> bool:
             None,
             group=INVITE_GROUP,
             key=lambda group, request: str(user_id),
-            rate=settings.SOCIAL_INVITE_RATE,
+            rate=settings.ACCOUNTS_INVITE_RATE,
             increment=True,
         )
     except Exception:
@@ -98,7 +98,7 @@ def invite(inviter, table: Table, username: str) -> User:
     """Invite the player named ``username`` (any case) to ``table``: they get a notice (and an
     email, if they allow it). Returns the invited player. Raises InviteError (nothing sent) if
     the inviter neither hosts nor sits at the table, the table is over, the name is unknown or
-    the inviter's own, or past ``SOCIAL_INVITE_RATE``."""
+    the inviter's own, or past ``ACCOUNTS_INVITE_RATE``."""
     if not can_invite_to(inviter, table):
         raise InviteError(_("Only the host and the seated players can invite to this table."))
     if table.status in (Table.Status.FINISHED, Table.Status.ABANDONED):

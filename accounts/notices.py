@@ -23,7 +23,7 @@ def _email(user, notice: Notice) -> None:
         return
     language = user.language or settings.LANGUAGE_CODE
     with translation.override(language):
-        context = {"notice": notice, "site": settings.SOCIAL_SITE_URL.rstrip("/")}
+        context = {"notice": notice, "site": settings.SITE_URL.rstrip("/")}
         subject = render_to_string("accounts/notice_email_subject.txt", context).strip()
         body = render_to_string("accounts/notice_email.txt", context)
     try:

@@ -252,11 +252,11 @@ CLUB_CONTACT_EMAIL = os.environ.get("CLUB_CONTACT_EMAIL", "")
 
 # Table chat (games.chat) and friends (accounts.friends): the longest free-text line, lines
 # per player (django-ratelimit's "count/period": 5 per 10 s), invitations per player, and the
-# site's address for the links in notice emails. The SOCIAL_ names are kept: deployments set them.
-SOCIAL_CHAT_MAX_CHARS = int(os.environ.get("SOCIAL_CHAT_MAX_CHARS", "200"))
-SOCIAL_CHAT_RATE = os.environ.get("SOCIAL_CHAT_RATE", "5/10s")
-SOCIAL_INVITE_RATE = os.environ.get("SOCIAL_INVITE_RATE", "30/h")
-SOCIAL_SITE_URL = os.environ.get("SOCIAL_SITE_URL", "http://localhost:8000")
+# site's address for the links in notice emails.
+GAMES_CHAT_MAX_CHARS = int(os.environ.get("GAMES_CHAT_MAX_CHARS", "200"))
+GAMES_CHAT_RATE = os.environ.get("GAMES_CHAT_RATE", "5/10s")
+ACCOUNTS_INVITE_RATE = os.environ.get("ACCOUNTS_INVITE_RATE", "30/h")
+SITE_URL = os.environ.get("SITE_URL", "http://localhost:8000")
 
 # --- Languages -------------------------------------------------------------------------
 LANGUAGE_CODE = "en"

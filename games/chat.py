@@ -12,8 +12,8 @@ lines either, because a spectator may watch with a delay (``games.delay``) and l
 anyone's hand: a line is its author's name and their phrase or text, nothing else.
 
 A quick phrase is stored as its code and rendered in each reader's language; free text is
-limited to ``SOCIAL_CHAT_MAX_CHARS`` and escaped by the template (autoescape). Each player may
-say ``SOCIAL_CHAT_RATE`` lines (django-ratelimit in the shared cache, so the limit holds across
+limited to ``GAMES_CHAT_MAX_CHARS`` and escaped by the template (autoescape). Each player may
+say ``GAMES_CHAT_RATE`` lines (django-ratelimit in the shared cache, so the limit holds across
 Daphne processes). The room keeps every line (reports point at them); a page shows the last
 ``KEEP`` (``room_html``, sent on connect and on a change of room, so a reload or a reconnect
 shows them). Muting is the reader's own choice and is applied on their page (``games.chat_mutes``).
@@ -59,13 +59,13 @@ def group(table_id: int, room: str, language: str) -> str:
 
 def clean_text(text: object) -> str:
     """Free text as stored: a string, control characters dropped, spaces collapsed at the
-    ends. Raises ChatError if it is longer than ``SOCIAL_CHAT_MAX_CHARS``."""
+    ends. Raises ChatError if it is longer than ``GAMES_CHAT_MAX_CHARS``."""
     if not isinstance(text, str):
         return ""
     text = "".join(c for c in text if unicodedata.category(c)[0] != "C" or c == " ").strip()
-    if len(text) > settings.SOCIAL_CHAT_MAX_CHARS:
+    if len(text) > settings.GAMES_CHAT_MAX_CHARS:
         raise ChatError(
-            _("A message is at most %(n)d characters.") % {"n": settings.SOCIAL_CHAT_MAX_CHARS}
+            _("A message is at most %(n)d characters.") % {"n": settings.GAMES_CHAT_MAX_CHARS}
         )
     return text
 
@@ -76,7 +76,7 @@ def _rate_exceeded(user_id: int) -> bool:
             None,
             group=RATE_GROUP,
             key=lambda group, request: str(user_id),
-            rate=settings.SOCIAL_CHAT_RATE,
+            rate=settings.GAMES_CHAT_RATE,
             increment=True,
         )
     except Exception:  # a cache outage must not stop the table talking

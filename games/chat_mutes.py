@@ -44,7 +44,7 @@ def page_context(user, table_id: int, seat: int | None) -> dict:
         "lines": [line for line in latest(table_id, room) if line.author_id not in muted],
         "muted": json.dumps(muted),
         "phrases": list(PHRASES.items()),
-        "max_chars": settings.SOCIAL_CHAT_MAX_CHARS,
+        "max_chars": settings.GAMES_CHAT_MAX_CHARS,
     }
 
 

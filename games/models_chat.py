@@ -18,7 +18,7 @@ USER = settings.AUTH_USER_MODEL
 
 class ChatLine(models.Model):
     """One line said at a table, in one room; ``phrase`` (a ``games.chat_phrases`` code) or
-    ``text`` (free text, at most ``SOCIAL_CHAT_MAX_CHARS`` characters)."""
+    ``text`` (free text, at most ``GAMES_CHAT_MAX_CHARS`` characters)."""
 
     class Room(models.TextChoices):
         PLAYERS = "p", _("players")

@@ -65,7 +65,7 @@ def test_free_text_is_escaped_wherever_it_is_shown(table, make_user):
 
 
 def test_bad_lines_are_refused_and_change_nothing(table, make_user, settings):
-    settings.SOCIAL_CHAT_MAX_CHARS = 20
+    settings.GAMES_CHAT_MAX_CHARS = 20
     with translation.override("es"):
         for phrase, text in (("", ""), ("", "   "), ("no-such-phrase", ""), ("", "x" * 21)):
             with pytest.raises(chat.ChatError):
@@ -85,7 +85,7 @@ def test_control_characters_are_dropped(table):
 
 
 def test_a_player_past_the_rate_is_refused(table, settings):
-    settings.SOCIAL_CHAT_RATE = "3/m"
+    settings.GAMES_CHAT_RATE = "3/m"
     for _ in range(3):
         chat.post(table.pk, table.host, phrase="thanks")
     with translation.override("en"), pytest.raises(chat.ChatError, match="too fast"):
