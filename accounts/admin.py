@@ -15,7 +15,16 @@ class PlayerAdmin(UserAdmin):
         *UserAdmin.fieldsets,
         (
             _("Preferences"),
-            {"fields": ("language", "sound_on", "title_alerts", "auto_pass_hooks", "confirm_play")},
+            {
+                "fields": (
+                    "language",
+                    "sound_on",
+                    "title_alerts",
+                    "auto_pass_hooks",
+                    "confirm_play",
+                    "is_bot",
+                )
+            },
         ),
     )
     list_display = ("username", "email", "language", "is_staff", "date_joined")

@@ -45,3 +45,11 @@ class User(AbstractUser):
             "At the table, count the jokers, level cards, 4s and As you have not seen yet."
         ),
     )
+    # A bot account is played by a program through the bot API (docs/BOT_API.md): marked as a
+    # bot on every page, seated only at casual tables unless a league allows bots. Its owner
+    # sets it, and only before the account has played a rated match (``botapi.bots``).
+    is_bot = models.BooleanField(
+        _("bot account"),
+        default=False,
+        help_text=_("This account is played by a program through the bot API."),
+    )

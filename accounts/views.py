@@ -78,12 +78,13 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
+    from botapi.views import bot_context
+
     player = get_object_or_404(User, username=username, is_active=True)
-    return render(
-        request,
-        "accounts/profile.html",
-        {"player": player, "record": match_record(player, request.user, request.session)},
-    )
+    context = {"player": player, "record": match_record(player, request.user, request.session)}
+    if request.user == player:
+        context.update(bot_context(request))
+    return render(request, "accounts/profile.html", context)
 
 
 @login_required

@@ -10,6 +10,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
+from botapi import bots
 from games import lobby, notify, services
 from games.engine.options import Options, OptionsError
 from games.models import Match, Seat, Table
@@ -81,6 +82,9 @@ def take_seat(table_id: int, user, number: int) -> None:
             return
         if not seat.is_empty:
             raise TableError(_("That seat is taken."))
+        refused = bots.seat_refusal(user, table)
+        if refused:
+            raise TableError(refused)
         Seat.objects.filter(table=table, user=user).update(user=None)
         seat.user = user
         seat.save(update_fields=["user"])

@@ -266,6 +266,11 @@ def check_fixture(season: Season, by, teams: Sequence[Sequence]) -> None:
         )
     if len({u.pk for u in players}) != len(players):
         raise LeagueError(_("A player can be on only one team."))
+    bots = [u.username for u in players if getattr(u, "is_bot", False)]
+    if bots and not league.allow_bots:
+        raise LeagueError(
+            _("This league does not allow bots: %(names)s.") % {"names": ", ".join(bots)}
+        )
     if not league.is_organiser(by):
         if season.format != Season.Format.OPEN:
             raise LeagueError(_("Only the league's organisers schedule fixtures this season."))

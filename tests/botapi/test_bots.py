@@ -1,0 +1,71 @@
+"""Bot accounts: marked by their owner before a rated match, casual tables only unless a league
+allows them, and shown as bots."""
+
+from __future__ import annotations
+
+from datetime import date
+
+import pytest
+from django.test import Client
+
+from botapi import bots
+from games import tables
+from games.models import Seat
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_owner_marks_a_bot_before_any_rated_match(user, password):
+    client = Client()
+    client.login(username=user.username, password=password)
+    client.post("/accounts/bot/", {"is_bot": "1"})
+    user.refresh_from_db()
+    assert user.is_bot
+    html = client.get(f"/accounts/{user.username}/").content.decode()
+    assert 'class="badge bot"' in html
+
+
+def test_after_a_rated_match_the_mark_is_locked(make_user):
+    host = make_user("host")
+    table = tables.create_table(host, name="rated", players=2, options={}, rated=True)
+    tables.fill_with_ai(table.pk, host, Seat.Policy.HEURISTIC)
+    tables.start(table.pk, host, seed=1)
+    with pytest.raises(bots.BotError):
+        bots.set_bot(host, True)
+    host.refresh_from_db()
+    assert not host.is_bot
+
+
+def test_a_bot_sits_at_casual_tables_only(make_user):
+    host = make_user("host")
+    bot = make_user("robo", is_bot=True)
+    rated = tables.create_table(host, name="rated", players=4, options={}, rated=True)
+    casual = tables.create_table(host, name="casual", players=4, options={})
+    with pytest.raises(tables.TableError):
+        tables.take_seat(rated.pk, bot, 1)
+    assert not Seat.objects.filter(table=rated, user=bot).exists()
+    tables.take_seat(casual.pk, bot, 1)
+    assert Seat.objects.get(table=casual, number=1).user == bot
+
+
+def test_a_league_that_allows_bots_lets_them_play_its_fixtures(make_user):
+    from leagues import services as league_services
+    from leagues.models import League, Membership, Season
+
+    staff = make_user("staff", is_staff=True)
+    people = [make_user(f"p{n}") for n in range(3)] + [make_user("robo", is_bot=True)]
+    league = League.objects.create(name="L", slug="l", players=4, created_by=staff)
+    league.organisers.add(staff)
+    for person in people:
+        Membership.objects.create(league=league, user=person, status=Membership.Status.ACTIVE)
+    season = Season.objects.create(
+        league=league, name="S1", starts_on=date(2026, 1, 1), ends_on=date(2026, 12, 31)
+    )
+    teams = [[people[0], people[1]], [people[2], people[3]]]
+    with pytest.raises(league_services.LeagueError):
+        league_services.do_create_fixture(season, staff, teams)
+    league.allow_bots = True
+    league.save()
+    fixture = league_services.do_create_fixture(season, staff, teams)
+    assert Seat.objects.filter(table=fixture.table, user=people[3]).exists()
+    assert bots.seat_refusal(people[3], fixture.table) == ""
