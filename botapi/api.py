@@ -165,21 +165,24 @@ def open_tables(request: HttpRequest) -> dict[str, Any]:
 
 
 def _sit(request: HttpRequest, table: Table, seat: int | None):
+    """Take ``seat``, or (None) the person's own seat, else the first empty seat that is still
+    empty when its lock is taken: bots sitting at once each get their own."""
     user = request.auth.user
     if seat is None:
-        empty = table.seats.filter(user__isnull=True, ai_policy="").order_by("number").first()
-        mine = table.seats.filter(user=user).first()
-        if mine is not None:
-            seat = mine.number
-        elif empty is None:
-            return error(request, 409, "refused", "no empty seat at this table")
-        else:
-            seat = empty.number
-    try:
-        tables.take_seat(table.pk, user, seat)
-    except tables.TableError as e:
-        return error(request, 409, "refused", str(e))
-    return {"table": table.pk, "seat": seat}
+        mine = table.seats.filter(user=user).values_list("number", flat=True).first()
+        empty = table.seats.filter(user__isnull=True, ai_policy="").order_by("number")
+        candidates = [mine] if mine is not None else list(empty.values_list("number", flat=True))
+    else:
+        candidates = [seat]
+    refusal = "no empty seat at this table"
+    for number in candidates:
+        try:
+            tables.take_seat(table.pk, user, number)
+        except tables.TableError as e:
+            refusal = str(e)
+            continue
+        return {"table": table.pk, "seat": number}
+    return error(request, 409, "refused", refusal)
 
 
 @api.post(

@@ -15,6 +15,7 @@ import urllib.error
 import urllib.request
 
 import pytest
+from django.db import connection
 from playwright.sync_api import expect
 
 from botapi import tokens
@@ -70,6 +71,8 @@ class RecordingBot(threading.Thread):
             self.play()
         except BaseException as e:  # noqa: BLE001 - reported by the test
             self.error = e
+        finally:
+            connection.close()  # this thread's: the test database is dropped at the end
 
     def play(self) -> None:
         sat = self.api.call("POST", f"/tables/{self.table_id}/sit", {})
