@@ -243,3 +243,34 @@ def test_the_schema_and_the_docs_page_are_served(api):
     assert "<script>" not in html and "style=" not in html  # nothing inline (the CSP)
     assert "script-src 'self'" in docs["Content-Security-Policy"]
     assert json.loads(schema.content)["info"]["title"] == "414 Club bot API"
+
+
+def test_another_seats_pending_claim_shows_who_never_what(api, make_table, start_with_hands):
+    """§6.4: seat 2's pending hook is in the bot's view and stream events as "answered", its
+    cards nowhere in the bytes."""
+    from botapi import seat_state
+
+    table = make_table(["ana", "bot", "cy", None], {"turn_seconds": 120})
+    hands = [
+        ("5S", "5S", "9C", "9C"),
+        ("6H", "6H", "7H", "7H"),  # the bot
+        ("5D", "5D", "KC", "KC"),
+        ("QC", "QC", "8S", "8S"),
+    ]
+    match = start_with_hands(table, hands, leader=0)
+    ana, bot, cy = (User.objects.get(username=n) for n in ("ana", "bot", "cy"))
+    assert services.submit(match.pk, ana, {"action": "play", "cards": ["5S"], "version": 0}).ok
+    hooked = services.submit(match.pk, cy, {"action": "hook", "cards": ["5D", "5D"], "version": 1})
+    assert hooked.ok, hooked
+    response = api(bot).get(f"/matches/{match.pk}/view")
+    data = response.json()
+    assert data["view"]["window"]["answered"] == [False, False, True, False]
+    assert data["view"]["hand_sizes"][2] == 4  # a pending claim's cards stay in its hand
+    assert {"action": "pass"} in data["legal_actions"]
+    assert '"5D"' not in response.content.decode()
+    match.refresh_from_db()
+    events = seat_state.events_since(match, 0, match.version, 1)
+    assert {"version": 2, "type": "answer", "seat": 2} in events
+    assert '"5D"' not in json.dumps(events)
+    own = seat_state.events_since(match, 0, match.version, 2)  # cy sees its own claim
+    assert {"version": 2, "type": "answer", "seat": 2, "cards": ["5D", "5D"]} in own

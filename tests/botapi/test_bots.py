@@ -69,3 +69,39 @@ def test_a_league_that_allows_bots_lets_them_play_its_fixtures(make_user):
     fixture = league_services.do_create_fixture(season, staff, teams)
     assert Seat.objects.filter(table=fixture.table, user=people[3]).exists()
     assert bots.seat_refusal(people[3], fixture.table) == ""
+
+
+def test_bots_are_marked_in_the_lobby_at_the_table_and_in_the_record(make_user):
+    from games.models import Match
+
+    host = make_user("host")
+    bot = make_user("robo", is_bot=True)
+    table = tables.create_table(host, name="with a bot", players=4, options={})
+    tables.take_seat(table.pk, bot, 1)
+    lobby = Client().get("/").content.decode()
+    row = lobby.split(f'id="lobby-table-{table.pk}"')[1].split("</li>")[0]
+    assert "1 bot" in row and 'class="badge bot"' in row
+    page = Client().get(f"/tables/{table.pk}/").content.decode()
+    seat = page.split('id="seat-1"')[1].split('id="seat-2"')[0]
+    assert "robo" in seat and 'class="badge bot"' in seat
+    assert 'class="badge bot"' not in page.split('id="seat-0"')[1].split('id="seat-1"')[0]
+    tables.fill_with_ai(table.pk, host, Seat.Policy.HEURISTIC)
+    match = tables.start(table.pk, host, seed=2)
+    record = Client().get(f"/matches/{Match.objects.get(pk=match.pk).pk}/").content.decode()
+    assert record.count('class="badge bot"') == 1
+
+
+def test_bots_are_marked_in_league_standings(make_user):
+    from leagues.models import League, Membership, Season
+
+    staff = make_user("staff", is_staff=True)
+    league = League.objects.create(name="L", slug="l", players=4, created_by=staff)
+    for person in (make_user("ana"), make_user("robo", is_bot=True)):
+        Membership.objects.create(league=league, user=person, status=Membership.Status.ACTIVE)
+    season = Season.objects.create(
+        league=league, name="S1", starts_on=date(2026, 1, 1), ends_on=date(2026, 12, 31)
+    )
+    html = Client().get(f"/leagues/l/seasons/{season.pk}/").content.decode()
+    standings = html.split('id="standings"')[1].split("</table>")[0]
+    rows = {r.split("</a>")[0].rsplit(">", 1)[1]: r for r in standings.split("<tr>")[2:]}
+    assert 'class="badge bot"' in rows["robo"] and 'class="badge bot"' not in rows["ana"]
