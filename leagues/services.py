@@ -104,6 +104,15 @@ def do_set_league_options(league: League, by, options: dict) -> League:
     return league
 
 
+def do_set_allow_bots(league: League, by, allow: bool) -> League:
+    """An organiser (or staff) lets bot accounts (the bot API, ``User.is_bot``) play the
+    league's fixtures from now on, or stops them. Raises LeagueError."""
+    check_organiser(league, by)
+    league.allow_bots = bool(allow)
+    league.save(update_fields=["allow_bots"])
+    return league
+
+
 def do_set_season_options(season: Season, by, options: dict | None) -> Season:
     """An organiser sets a season's own table options, or clears them (``None`` or ``{}``:
     the season's fixtures use the league's). Raises LeagueError."""

@@ -105,3 +105,24 @@ def test_bots_are_marked_in_league_standings(make_user):
     standings = html.split('id="standings"')[1].split("</table>")[0]
     rows = {r.split("</a>")[0].rsplit(">", 1)[1]: r for r in standings.split("<tr>")[2:]}
     assert 'class="badge bot"' in rows["robo"] and 'class="badge bot"' not in rows["ana"]
+
+
+def test_an_organiser_allows_bots_from_the_organise_page(make_user, password):
+    from leagues.models import League
+
+    organiser, stranger = make_user("org"), make_user("stranger")
+    league = League.objects.create(name="L", slug="l", players=4, created_by=organiser)
+    league.organisers.add(organiser)
+    client = Client()
+    client.login(username=stranger.username, password=password)
+    assert client.post("/leagues/l/manage/bots/", {"allow_bots": "1"}).status_code == 403
+    league.refresh_from_db()
+    assert not league.allow_bots
+    client.login(username=organiser.username, password=password)
+    assert 'id="allow-bots"' in client.get("/leagues/l/manage/").content.decode()
+    client.post("/leagues/l/manage/bots/", {"allow_bots": "1"})
+    league.refresh_from_db()
+    assert league.allow_bots
+    client.post("/leagues/l/manage/bots/", {"allow_bots": "0"})
+    league.refresh_from_db()
+    assert not league.allow_bots
