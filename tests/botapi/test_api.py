@@ -274,3 +274,29 @@ def test_another_seats_pending_claim_shows_who_never_what(api, make_table, start
     assert '"5D"' not in json.dumps(events)
     own = seat_state.events_since(match, 0, match.version, 2)  # cy sees its own claim
     assert {"version": 2, "type": "answer", "seat": 2, "cards": ["5D", "5D"]} in own
+
+
+def test_a_stream_event_costs_four_queries(
+    table_with_bot, start_with_hands, django_assert_num_queries
+):
+    """Each wake-up of a stream reads the token, the match, the seat and the new moves: no
+    render, nothing for other seats."""
+    from botapi import stream, tokens
+
+    table, bot = table_with_bot
+    match = start_with_hands(table, HANDS, leader=1)
+    row, _raw = tokens.create(bot, "s")
+    with django_assert_num_queries(3):  # the first line: no moves to read yet
+        lines, done = stream._lines_now(match.pk, row.pk, bot.pk, 1, -1)
+    assert [line["type"] for line in lines] == ["view"] and not done
+    assert services.submit(match.pk, bot, {"action": "play", "cards": ["6H"], "version": 0}).ok
+    with django_assert_num_queries(4):
+        lines, done = stream._lines_now(match.pk, row.pk, bot.pk, 1, 0)
+    assert lines[0]["version"] == 1 and lines[0]["events"][0]["version"] == 1
+    with django_assert_num_queries(3):  # nothing moved: no line
+        assert stream._lines_now(match.pk, row.pk, bot.pk, 1, 1) == ([], False)
+    tokens.revoke(bot, row.pk)
+    assert stream._lines_now(match.pk, row.pk, bot.pk, 1, 1) == (
+        [{"type": "end", "reason": "revoked"}],
+        True,
+    )
