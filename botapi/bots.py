@@ -44,4 +44,9 @@ def seat_refusal(user, table) -> str:
         league = None
     if league is not None and league.allow_bots:
         return ""
+    return casual_only()
+
+
+def casual_only() -> str:
+    """The refusal a bot account gets at a rated table, for people."""
     return _("Bot accounts play casual tables only (or a league that allows bots).")

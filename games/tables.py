@@ -51,6 +51,8 @@ def create_table(
     """
     if players not in SEAT_COUNTS:
         raise TableError(_("A table has 2, 4, 6 or 8 seats."))
+    if rated and getattr(host, "is_bot", False):  # the host sits at seat 0 (botapi.bots)
+        raise TableError(bots.casual_only())
     try:
         Options.from_dict(options, players=players)
     except OptionsError as e:

@@ -46,6 +46,8 @@ def test_a_bot_sits_at_casual_tables_only(make_user):
     assert not Seat.objects.filter(table=rated, user=bot).exists()
     tables.take_seat(casual.pk, bot, 1)
     assert Seat.objects.get(table=casual, number=1).user == bot
+    with pytest.raises(tables.TableError):  # nor host one, where it would sit at seat 0
+        tables.create_table(bot, name="mine", players=4, options={}, rated=True)
 
 
 def test_a_league_that_allows_bots_lets_them_play_its_fixtures(make_user):
