@@ -1,5 +1,5 @@
-"""The bot API under /api/v1/ (django-ninja): the schema at ``openapi.json``, the docs at
-``docs/`` (docs/BOT_API.md says why django-ninja, and how to use each endpoint).
+"""The bot API under /api/v1/ (django-ninja): the schema at ``openapi.json``, the browsable
+docs at ``docs`` (docs/BOT_API.md says why django-ninja, and how to use each endpoint).
 
 Every endpoint takes a personal access token (``Authorization: Bearer c414_…``), counts
 against that token's rate limit, and answers JSON, errors included:
@@ -62,6 +62,7 @@ api = NinjaAPI(
 
 
 def error(request: HttpRequest, status: int, code: str, message: str, **extra: Any):
+    """A JSON error answer: ``{"code", "message", **extra}`` with HTTP ``status``."""
     return api.create_response(request, {"code": code, "message": message, **extra}, status=status)
 
 
