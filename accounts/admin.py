@@ -3,7 +3,7 @@ from django.contrib.auth.admin import UserAdmin
 from django.utils.translation import gettext_lazy as _
 
 from accounts.forms import AdminLoginForm
-from accounts.models import User
+from accounts.models import AccessToken, User
 
 # The admin's log-in says when too many failures locked it out (accounts.throttle).
 admin.site.login_form = AdminLoginForm
@@ -28,3 +28,18 @@ class PlayerAdmin(UserAdmin):
         ),
     )
     list_display = ("username", "email", "language", "is_staff", "date_joined")
+
+
+@admin.register(AccessToken)
+class AccessTokenAdmin(admin.ModelAdmin):
+    """Tokens as their owners see them (never the token, nor its hash): staff can revoke one
+    by setting ``revoked_at``."""
+
+    list_display = ("name", "user", "prefix", "scope", "created_at", "last_used_at", "revoked_at")
+    list_filter = ("scope",)
+    search_fields = ("user__username", "name", "prefix")
+    fields = ("user", "name", "prefix", "scope", "created_at", "last_used_at", "revoked_at")
+    readonly_fields = ("user", "name", "prefix", "scope", "created_at", "last_used_at")
+
+    def has_add_permission(self, request) -> bool:
+        return False  # made on the owner's profile page only: shown once, to its owner

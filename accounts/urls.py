@@ -3,8 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from accounts import views
-from botapi import views as bot_views
+from accounts import bot_views, views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),

@@ -15,6 +15,7 @@ from django.views import i18n
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import throttle
+from accounts.bot_views import bot_context
 from accounts.forms import LoginForm, PreferencesForm, SignUpForm
 from accounts.middleware import remember_language
 from accounts.models import User
@@ -78,8 +79,6 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
-    from botapi.views import bot_context
-
     player = get_object_or_404(User, username=username, is_active=True)
     context = {"player": player, "record": match_record(player, request.user, request.session)}
     if request.user == player:

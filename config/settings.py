@@ -69,7 +69,6 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "leagues",
-    "botapi",
 ]
 
 MIDDLEWARE = [
@@ -229,7 +228,7 @@ AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
 ACCOUNTS_SIGNUP_RATE = os.environ.get("ACCOUNTS_SIGNUP_RATE", "10/h")
 RATELIMIT_USE_CACHE = "default"
 
-# --- Bot API (botapi/, docs/BOT_API.md) -------------------------------------------------------
+# --- Bot API (games/api/, accounts/tokens.py, docs/BOT_API.md) ---------------------------------
 # Requests per personal access token (django-ratelimit, counted in the cache): every endpoint,
 # the stream's opening included. CORS stays off: no Access-Control-* header is ever sent, so
 # browsers on other sites cannot call the API with someone's token.

@@ -57,7 +57,7 @@ def group(table_id: int, audience: Audience) -> str:
 
 
 def bot_group(table_id: int) -> str:
-    """The channel group of a table's bot API streams (``botapi.stream``). Each move sends it
+    """The channel group of a table's bot API streams (``games.api.stream``). Each move sends it
     ``bot_message(version)`` — the version alone, no card, no view: a stream reads its own seat's
     view itself, so nothing rendered for one seat can reach another."""
     return f"table-{table_id}.api"

@@ -10,7 +10,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
-from botapi import bots
+from accounts import bots
 from games import lobby, notify, services
 from games.engine.options import Options, OptionsError
 from games.models import Match, Seat, Table
@@ -51,7 +51,7 @@ def create_table(
     """
     if players not in SEAT_COUNTS:
         raise TableError(_("A table has 2, 4, 6 or 8 seats."))
-    if rated and getattr(host, "is_bot", False):  # the host sits at seat 0 (botapi.bots)
+    if rated and getattr(host, "is_bot", False):  # the host sits at seat 0 (accounts.bots)
         raise TableError(bots.casual_only())
     try:
         Options.from_dict(options, players=players)

@@ -66,7 +66,7 @@ class League(models.Model):
         _("rated"), default=True, help_text=_("League matches change ratings.")
     )
     #: Whether bot accounts (``User.is_bot``) may play this league's fixtures; elsewhere a bot
-    #: plays casual tables only (``botapi.bots``).
+    #: plays casual tables only (``accounts.bots``).
     allow_bots = models.BooleanField(
         _("allow bots"),
         default=False,

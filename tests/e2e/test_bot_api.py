@@ -18,7 +18,7 @@ import pytest
 from django.db import connection
 from playwright.sync_api import expect
 
-from botapi import tokens
+from accounts import tokens
 from games import replay, tables
 from games.models import Match, Move, Seat, Table
 from tests import servers
@@ -211,7 +211,7 @@ def _one_bot(make_user) -> tuple[Table, list[str]]:
 
 
 def _token_row(raw: str):
-    from botapi.models import AccessToken
+    from accounts.models import AccessToken
 
     return AccessToken.objects.get(digest=tokens.digest(raw))
 

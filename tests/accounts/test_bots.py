@@ -8,7 +8,7 @@ from datetime import date
 import pytest
 from django.test import Client
 
-from botapi import bots
+from accounts import bots
 from games import tables
 from games.models import Seat
 

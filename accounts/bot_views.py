@@ -14,8 +14,8 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from botapi import bots, tokens
-from botapi.models import AccessToken
+from accounts import bots, tokens
+from accounts.models import AccessToken
 
 NEW_TOKEN_SESSION_KEY = "botapi_new_token"
 

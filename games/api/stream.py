@@ -3,7 +3,7 @@
 A long-lived response, one JSON object per line:
 
 - ``{"type": "view", "version": v, "events": [...], ...}`` first, then each time the match
-  moves: the seat's view, deadline and legal actions (``botapi.seat_state.seat_json``) and the
+  moves: the seat's view, deadline and legal actions (``games.api.seat_state.seat_json``) and the
   events since the last line, as that seat may see them;
 - ``{"type": "ping", "version": v}`` every ``PING_SECONDS`` while nothing moves;
 - ``{"type": "end", "reason": ...}`` last: ``match_over``, ``abandoned``, ``unseated`` (the
@@ -26,13 +26,13 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
-from django_ratelimit.core import is_ratelimited
 
-from botapi import seat_state, seats, tokens
+from accounts import tokens
 from games import audiences, services
+from games.api import seat_state, seats
+from games.api.ratelimit import over_rate, refusal_message
 from games.models import Match, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -60,14 +60,8 @@ def _open(request: HttpRequest, match_id: int) -> tuple[int, int, int, int] | Js
     token = tokens.authenticate(raw.strip()) if scheme.lower() == "bearer" else None
     if token is None:
         return _error(401, "unauthorized", "a valid token is needed: Bearer c414_…")
-    if is_ratelimited(
-        request,
-        group="botapi",
-        key=lambda _group, _request: f"token:{token.pk}",
-        rate=settings.BOTAPI_RATE,
-        increment=True,
-    ):
-        return _error(429, "rate_limited", f"at most {settings.BOTAPI_RATE} per token")
+    if over_rate(request, token.pk):
+        return _error(429, "rate_limited", refusal_message())
     try:
         match, seat = seats.my_seat(match_id, token.user)
     except seats.NotFound:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from botapi import tokens
-from botapi.models import AccessToken
+from accounts import tokens
+from accounts.models import AccessToken
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from botapi.models import AccessToken
+from accounts.models import AccessToken
 from games import notify
 
 log = logging.getLogger(__name__)

@@ -1,4 +1,4 @@
-"""Fixtures for the bot API tests: tables (the games tests' own) and tokens."""
+"""Fixtures for the bot API tests: tokens and an API client (tables come from tests/games)."""
 
 from __future__ import annotations
 
@@ -7,8 +7,7 @@ from collections.abc import Callable
 import pytest
 from django.test import Client
 
-from botapi import tokens
-from tests.games.conftest import make_table, start_with_hands  # noqa: F401 (fixtures)
+from accounts import tokens
 
 
 @pytest.fixture

@@ -248,7 +248,7 @@ def test_the_schema_and_the_docs_page_are_served(api):
 def test_another_seats_pending_claim_shows_who_never_what(api, make_table, start_with_hands):
     """§6.4: seat 2's pending hook is in the bot's view and stream events as "answered", its
     cards nowhere in the bytes."""
-    from botapi import seat_state
+    from games.api import seat_state
 
     table = make_table(["ana", "bot", "cy", None], {"turn_seconds": 120})
     hands = [
@@ -281,7 +281,8 @@ def test_a_stream_event_costs_four_queries(
 ):
     """Each wake-up of a stream reads the token, the match, the seat and the new moves: no
     render, nothing for other seats."""
-    from botapi import stream, tokens
+    from accounts import tokens
+    from games.api import stream
 
     table, bot = table_with_bot
     match = start_with_hands(table, HANDS, leader=1)
