@@ -3,7 +3,7 @@ from django.contrib.auth.admin import UserAdmin
 from django.utils.translation import gettext_lazy as _
 
 from accounts.forms import AdminLoginForm
-from accounts.models import Follow, User
+from accounts.models import AccessToken, Follow, User
 
 # The admin's log-in says when too many failures locked it out (accounts.throttle).
 admin.site.login_form = AdminLoginForm
@@ -15,7 +15,16 @@ class PlayerAdmin(UserAdmin):
         *UserAdmin.fieldsets,
         (
             _("Preferences"),
-            {"fields": ("language", "sound_on", "title_alerts", "auto_pass_hooks", "confirm_play")},
+            {
+                "fields": (
+                    "language",
+                    "sound_on",
+                    "title_alerts",
+                    "auto_pass_hooks",
+                    "confirm_play",
+                    "is_bot",
+                )
+            },
         ),
     )
     list_display = ("username", "email", "language", "is_staff", "date_joined")
@@ -25,3 +34,18 @@ class PlayerAdmin(UserAdmin):
 class FollowAdmin(admin.ModelAdmin):
     list_display = ("follower", "followed", "created_at")
     raw_id_fields = ("follower", "followed")
+
+
+@admin.register(AccessToken)
+class AccessTokenAdmin(admin.ModelAdmin):
+    """Tokens as their owners see them (never the token, nor its hash): staff can revoke one
+    by setting ``revoked_at``."""
+
+    list_display = ("name", "user", "prefix", "scope", "created_at", "last_used_at", "revoked_at")
+    list_filter = ("scope",)
+    search_fields = ("user__username", "name", "prefix")
+    fields = ("user", "name", "prefix", "scope", "created_at", "last_used_at", "revoked_at")
+    readonly_fields = ("user", "name", "prefix", "scope", "created_at", "last_used_at")
+
+    def has_add_permission(self, request) -> bool:
+        return False  # made on the owner's profile page only: shown once, to its owner

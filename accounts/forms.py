@@ -17,7 +17,7 @@ from accounts.models import User
 RESERVED_USERNAMES = frozenset(
     {
         "login", "logout", "signup", "preferences", "password_change", "password_reset",
-        "reset", "admin",
+        "reset", "admin", "tokens", "bot",
     }
 )  # fmt: skip
 

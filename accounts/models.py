@@ -1,4 +1,11 @@
-"""The user model (Django's user plus a player's preferences) and follows between players."""
+"""The user model: Django's user plus a player's preferences; follows between players; and
+personal access tokens.
+
+A personal access token is what a bot shows the API instead of a session (docs/BOT_API.md).
+Only the SHA-256 of a token is stored: the token itself is shown once, when it is made
+(``accounts.tokens.create``). A token is long and random, so a fast hash is enough; a slow
+password hash would only slow every request down.
+"""
 
 from __future__ import annotations
 
@@ -56,6 +63,15 @@ class User(AbstractUser):
         ),
     )
 
+    # A bot account is played by a program through the bot API (docs/BOT_API.md): marked as a
+    # bot on every page, seated only at casual tables unless a league allows bots. Its owner
+    # sets it, and only before the account has played a rated match (``accounts.bots``).
+    is_bot = models.BooleanField(
+        _("bot account"),
+        default=False,
+        help_text=_("This account is played by a program through the bot API."),
+    )
+
 
 class Follow(models.Model):
     """``follower`` follows ``followed``: sees whether they are online and where."""
@@ -73,3 +89,33 @@ class Follow(models.Model):
 
     def __str__(self) -> str:
         return f"{self.follower_id} follows {self.followed_id}"
+
+
+class AccessToken(models.Model):
+    """One personal access token of ``user``: its name, the first characters shown to tell
+    tokens apart (``prefix``), the hash of the whole token, its scope, and whether it was
+    revoked (a revoked token is refused at once, ``accounts.tokens``)."""
+
+    class Scope(models.TextChoices):
+        PLAY = "play", _("play: sit, read my seat, act for my seat")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="access_tokens"
+    )
+    name = models.CharField(_("name"), max_length=60)
+    prefix = models.CharField(max_length=16)
+    digest = models.CharField(max_length=64, unique=True)
+    scope = models.CharField(_("scope"), max_length=10, choices=Scope, default=Scope.PLAY)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.user} · {self.name} ({self.prefix}…)"
+
+    @property
+    def active(self) -> bool:
+        return self.revoked_at is None

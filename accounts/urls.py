@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from accounts import views
+from accounts import bot_views, views
 
 urlpatterns = [
     path("signup/", views.signup, name="signup"),
@@ -32,6 +32,9 @@ urlpatterns = [
         name="password_reset_complete",
     ),
     path("preferences/", views.preferences, name="preferences"),
+    path("tokens/new/", bot_views.create_token, name="botapi_create_token"),
+    path("tokens/<int:pk>/revoke/", bot_views.revoke_token, name="botapi_revoke_token"),
+    path("bot/", bot_views.set_bot, name="botapi_set_bot"),
     # Last, so the fixed pages above win; forms.RESERVED_USERNAMES keeps them apart.
     path("<str:username>/", views.profile, name="profile"),
 ]

@@ -15,6 +15,7 @@ from django.views import i18n
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts import friends, throttle
+from accounts.bot_views import bot_context
 from accounts.forms import LoginForm, PreferencesForm, SignUpForm
 from accounts.middleware import remember_language
 from accounts.models import User
@@ -79,15 +80,14 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     player = get_object_or_404(User, username=username, is_active=True)
-    return render(
-        request,
-        "accounts/profile.html",
-        {
-            "player": player,
-            "record": match_record(player, request.user, request.session),
-            "following": friends.follows(request.user, player),
-        },
-    )
+    context = {
+        "player": player,
+        "record": match_record(player, request.user, request.session),
+        "following": friends.follows(request.user, player),
+    }
+    if request.user == player:
+        context.update(bot_context(request))
+    return render(request, "accounts/profile.html", context)
 
 
 @login_required

@@ -65,6 +65,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "django_htmx",
+    "ninja",  # the bot API's schema and docs page (its Swagger UI is served from static)
     "accounts",
     "games",
     "leagues",
@@ -226,6 +227,12 @@ AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
 ACCOUNTS_SIGNUP_RATE = os.environ.get("ACCOUNTS_SIGNUP_RATE", "10/h")
 RATELIMIT_USE_CACHE = "default"
+
+# --- Bot API (games/api/, accounts/tokens.py, docs/BOT_API.md) ---------------------------------
+# Requests per personal access token (django-ratelimit, counted in the cache): every endpoint,
+# the stream's opening included. CORS stays off: no Access-Control-* header is ever sent, so
+# browsers on other sites cannot call the API with someone's token.
+BOTAPI_RATE = os.environ.get("BOTAPI_RATE", "600/m")
 
 # --- Email (password reset) ------------------------------------------------------------
 # Django 6.1's MAILERS (the EMAIL_* settings are deprecated). Development prints to the console,

@@ -5,12 +5,17 @@ from django.urls import include, path
 
 from accounts.views import set_language
 from config.views import rules
+from games.api import api as bot_api
+from games.api.stream import stream as bot_stream
 
 urlpatterns = [
     path("admin/", admin.site.urls),
     # The language switcher: Django's set_language, which also saves a player's choice.
     path("i18n/setlang/", set_language, name="set_language"),
     path("rules/", rules, name="rules"),
+    # The stream first: the API's own entry for this path only documents it (games.api.endpoints).
+    path("api/v1/matches/<int:match_id>/stream", bot_stream, name="botapi_stream"),
+    path("api/v1/", bot_api.urls),
     path("accounts/", include("accounts.urls")),
     path("leagues/", include("leagues.urls")),
     path("tournaments/", include("leagues.tournament_urls")),

@@ -56,6 +56,18 @@ def group(table_id: int, audience: Audience) -> str:
     return f"table-{table_id}.{audience.code}"
 
 
+def bot_group(table_id: int) -> str:
+    """The channel group of a table's bot API streams (``games.api.stream``). Each move sends it
+    ``bot_message(version)`` — the version alone, no card, no view: a stream reads its own seat's
+    view itself, so nothing rendered for one seat can reach another."""
+    return f"table-{table_id}.api"
+
+
+def bot_message(version: int) -> dict:
+    """What the table's bot streams are sent when the match or its seating changed."""
+    return {"type": "api.version", "v": version}
+
+
 def _registry_key(table_id: int) -> str:
     return redis_store.key("audiences", table_id)
 

@@ -57,6 +57,7 @@ def players(table: Table) -> list[dict]:
             "team": s.team,
             "name": seat_name(s),
             "username": s.user.username if s.user_id else None,
+            "is_bot": bool(s.user_id and s.user.is_bot),
             "ai_policy": s.ai_policy,
             "policy_label": s.get_ai_policy_display(),
         }

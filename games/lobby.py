@@ -85,6 +85,7 @@ class _Seat(NamedTuple):
     user_id: int | None
     ai_policy: str
     username: str | None
+    is_bot: bool | None = False  # a bot account (the bot API), marked in the row
 
     @property
     def is_empty(self) -> bool:
@@ -107,7 +108,7 @@ def _with_seats(*lists: list[Table]) -> None:
     seats = (
         Seat.objects.filter(table_id__in=by_table)
         .order_by("table_id", "number")
-        .values_list("table_id", "number", "user_id", "ai_policy", "user__username")
+        .values_list("table_id", "number", "user_id", "ai_policy", "user__username", "user__is_bot")
     )
     for table_id, *seat in seats:
         by_table[table_id].append(_Seat(*seat))
@@ -204,6 +205,7 @@ def _rows(
             "taken": sum(1 for s in seats if not s.is_empty),
             "humans": sum(1 for s in seats if s.user_id),
             "ai": sum(1 for s in seats if s.ai_policy),
+            "bots": sum(1 for s in seats if s.is_bot),
             "summary": options_summary(table),
             "progress": _progress(table, seated),
         }

@@ -267,6 +267,7 @@ def _seat_row(seat: Seat, view: View | None, me: int | None) -> dict:
         "team": seat.team,
         "name": _seat_name(seat),
         "is_ai": seat.is_ai,
+        "is_bot": bool(seat.user_id and seat.user.is_bot),
         "is_me": seat.number == me,
         "is_empty": seat.is_empty,
         "policy": seat.get_ai_policy_display() if seat.is_ai else "",

@@ -78,6 +78,7 @@ def publish_move(
                 _frame_message(text, new.version, revision, old.version),
             )
         )
+    messages.append((audiences.bot_group(table.pk), audiences.bot_message(new.version)))
     audiences.set_latest(table.pk, revision, new.version, None if delayed else new.version)
     notify.send_many(messages)
     if delayed:
@@ -175,6 +176,7 @@ def publish_table(table_id: int) -> None:
     if match is not None:
         match.table = table
         messages.extend(_snapshots(table, match, seats))
+        messages.append((audiences.bot_group(table_id), audiences.bot_message(match.version)))
     notify.send_many(messages)
 
 

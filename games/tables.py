@@ -10,6 +10,7 @@ from django.db import transaction
 from django.db.models import F
 from django.utils.translation import gettext as _
 
+from accounts import bots
 from games import lobby, notify, services
 from games.engine.options import Options, OptionsError
 from games.models import Match, Seat, Table
@@ -50,6 +51,8 @@ def create_table(
     """
     if players not in SEAT_COUNTS:
         raise TableError(_("A table has 2, 4, 6 or 8 seats."))
+    if rated and getattr(host, "is_bot", False):  # the host sits at seat 0 (accounts.bots)
+        raise TableError(bots.casual_only())
     try:
         Options.from_dict(options, players=players)
     except OptionsError as e:
@@ -81,6 +84,9 @@ def take_seat(table_id: int, user, number: int) -> None:
             return
         if not seat.is_empty:
             raise TableError(_("That seat is taken."))
+        refused = bots.seat_refusal(user, table)
+        if refused:
+            raise TableError(refused)
         Seat.objects.filter(table=table, user=user).update(user=None)
         seat.user = user
         seat.save(update_fields=["user"])

@@ -65,6 +65,13 @@ class League(models.Model):
     rated = models.BooleanField(
         _("rated"), default=True, help_text=_("League matches change ratings.")
     )
+    #: Whether bot accounts (``User.is_bot``) may play this league's fixtures; elsewhere a bot
+    #: plays casual tables only (``accounts.bots``).
+    allow_bots = models.BooleanField(
+        _("allow bots"),
+        default=False,
+        help_text=_("Bot accounts may play this league's fixtures."),
+    )
     organisers = models.ManyToManyField(
         USER, blank=True, related_name="organised_leagues", verbose_name=_("organisers")
     )

@@ -188,7 +188,12 @@ def season_standings(season: Season) -> list[standings.Row]:
         "user"
     )
     names.update({m.user_id: m.user.username for m in members})
-    return standings.standings(results, [m.user_id for m in members], names)
+    bots = {p.user_id for f in fixtures for p in f.players.all() if p.user.is_bot}
+    bots |= {m.user_id for m in members if m.user.is_bot}
+    rows = standings.standings(results, [m.user_id for m in members], names)
+    for row in rows:
+        row.bot = row.entrant in bots  # a bot account (the bot API): marked in the table
+    return rows
 
 
 def league_partner_stats(league: League, user) -> list[standings.Partnership]:

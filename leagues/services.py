@@ -104,6 +104,15 @@ def do_set_league_options(league: League, by, options: dict) -> League:
     return league
 
 
+def do_set_allow_bots(league: League, by, allow: bool) -> League:
+    """An organiser (or staff) lets bot accounts (the bot API, ``User.is_bot``) play the
+    league's fixtures from now on, or stops them. Raises LeagueError."""
+    check_organiser(league, by)
+    league.allow_bots = bool(allow)
+    league.save(update_fields=["allow_bots"])
+    return league
+
+
 def do_set_season_options(season: Season, by, options: dict | None) -> Season:
     """An organiser sets a season's own table options, or clears them (``None`` or ``{}``:
     the season's fixtures use the league's). Raises LeagueError."""
@@ -266,6 +275,11 @@ def check_fixture(season: Season, by, teams: Sequence[Sequence]) -> None:
         )
     if len({u.pk for u in players}) != len(players):
         raise LeagueError(_("A player can be on only one team."))
+    bots = [u.username for u in players if getattr(u, "is_bot", False)]
+    if bots and not league.allow_bots:
+        raise LeagueError(
+            _("This league does not allow bots: %(names)s.") % {"names": ", ".join(bots)}
+        )
     if not league.is_organiser(by):
         if season.format != Season.Format.OPEN:
             raise LeagueError(_("Only the league's organisers schedule fixtures this season."))

@@ -19,6 +19,7 @@ urlpatterns = [
     path("<slug:slug>/fixtures/<int:fixture_id>/start/", views.fixture_start, name="fixture_start"),
     path("<slug:slug>/manage/", views.manage, name="manage"),
     path("<slug:slug>/manage/options/", views.league_options, name="options"),
+    path("<slug:slug>/manage/bots/", views.league_bots, name="bots"),
     path("<slug:slug>/manage/members/", views.manage_members, name="manage_members"),
     path("<slug:slug>/manage/season/", views.manage_season, name="manage_season"),
     path("<slug:slug>/manage/result/", views.manage_result, name="manage_result"),

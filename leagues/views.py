@@ -376,6 +376,22 @@ def league_options(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
+@require_POST
+def league_bots(request: HttpRequest, slug: str) -> HttpResponse:
+    """Organisers let bot accounts play the league's fixtures (``allow_bots`` = "1"), or not."""
+    league = _organiser_league(request, slug)
+    allow = request.POST.get("allow_bots") == "1"
+    _run(
+        request,
+        lambda: services.do_set_allow_bots(league, request.user, allow),
+        _("Bot accounts may play this league's fixtures.")
+        if allow
+        else _("Bot accounts may no longer play this league's fixtures."),
+    )
+    return redirect("leagues:manage", slug)
+
+
+@login_required
 def season_options(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
     """Organisers give a season its own table options, or let it use the league's."""
     league = _organiser_league(request, slug)

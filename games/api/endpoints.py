@@ -1,0 +1,177 @@
+"""The bot API's endpoints (``games.api`` mounts them at /api/v1/ with token authentication).
+
+The seat is always the token's person's own seat; reads go through the engine's per-seat view
+(``games.api.seat_state``), writes through the one writer (``games.services.submit``). The
+event stream is ``games.api.stream`` (declared here for the schema).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from ninja import Router, Status
+from ninja.errors import HttpError
+
+from games import access, services, tables
+from games.api import seat_state, seats
+from games.api.errors import Refused
+from games.api.schemas import ActionIn, ActionOut, ErrorOut, RefusalOut, SitIn
+from games.models import Table
+
+#: HTTP status for each refusal code of ``services.submit``; any other code is 409 Conflict.
+REFUSAL_STATUS = {"malformed": 400, "not_seated": 403}
+
+router = Router()
+
+
+# --- account and tables --------------------------------------------------------------------------
+
+
+@router.get("/me", summary="My account and where I sit")
+def me(request: HttpRequest) -> dict[str, Any]:
+    """The token's person: name, whether it is a bot account, the token's name and scope, and
+    the tables they sit at that are open or playing (with the match id once it started)."""
+    user = request.auth.user
+    return {
+        "id": user.pk,
+        "username": user.username,
+        "bot": user.is_bot,
+        "token": {"name": request.auth.name, "scope": request.auth.scope},
+        "seats": seats.my_tables(user),
+    }
+
+
+@router.get("/tables", summary="Open tables I may sit at")
+def open_tables(request: HttpRequest) -> dict[str, Any]:
+    """Tables not started yet that the token's person may see (public ones, their own, those
+    they sit at), newest first: seats with who sits there (bots marked), options, rated."""
+    return {"tables": seats.open_tables(request.auth.user)}
+
+
+def _sit(request: HttpRequest, table: Table, seat: int | None):
+    """Take ``seat``, or (None) the person's own seat, else the first empty seat that is still
+    empty when its lock is taken: bots sitting at once each get their own."""
+    user = request.auth.user
+    if seat is None:
+        mine = table.seats.filter(user=user).values_list("number", flat=True).first()
+        empty = table.seats.filter(user__isnull=True, ai_policy="").order_by("number")
+        candidates = [mine] if mine is not None else list(empty.values_list("number", flat=True))
+    else:
+        candidates = [seat]
+    refusal = "no empty seat at this table"
+    for number in candidates:
+        try:
+            tables.take_seat(table.pk, user, number)
+        except tables.TableError as e:
+            refusal = str(e)
+            continue
+        return {"table": table.pk, "seat": number}
+    raise Refused(refusal)
+
+
+@router.post(
+    "/tables/{table_id}/sit",
+    summary="Sit at an open table",
+    response={200: dict, 404: ErrorOut, 409: ErrorOut},
+)
+def sit(request: HttpRequest, table_id: int, body: SitIn):
+    """Take seat ``seat`` (or the first empty one) at an open table the person may see. A bot
+    account sits at casual tables only (or in a league that allows bots)."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or not access.can_watch(request.auth.user, table):
+        raise Http404
+    return _sit(request, table, body.seat)
+
+
+@router.post(
+    "/invitations/{invite_code}/accept",
+    summary="Accept an invitation to a private table",
+    response={200: dict, 404: ErrorOut, 409: ErrorOut},
+)
+def accept_invitation(request: HttpRequest, invite_code: str, body: SitIn):
+    """Sit at the table of an invite link (``/tables/join/<invite_code>/``): seat ``seat`` or
+    the first empty one."""
+    table = Table.objects.filter(invite_code=invite_code).first()
+    if table is None:
+        raise Http404
+    return _sit(request, table, body.seat)
+
+
+@router.post(
+    "/tables/{table_id}/leave",
+    summary="Stand up from a table before its match starts",
+    response={200: dict, 404: ErrorOut, 409: ErrorOut},
+)
+def leave(request: HttpRequest, table_id: int):
+    """Leave the table's seat before the start (after it: resign instead)."""
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None or not access.can_watch(request.auth.user, table):
+        raise Http404
+    try:
+        tables.leave_seat(table.pk, request.auth.user)
+    except tables.TableError as e:
+        raise Refused(str(e)) from None
+    return {"table": table.pk, "seat": None}
+
+
+# --- a match, from my seat -----------------------------------------------------------------------
+
+
+def _my_seat(request: HttpRequest, match_id: int):
+    try:
+        return seats.my_seat(match_id, request.auth.user)
+    except seats.NotFound:
+        raise Http404 from None
+    except seats.NotSeated:
+        raise HttpError(403, "you have no seat at this match") from None
+
+
+@router.get(
+    "/matches/{match_id}/view",
+    summary="My seat's view and legal actions",
+    response={200: dict, 403: ErrorOut, 404: ErrorOut},
+)
+def view(request: HttpRequest, match_id: int):
+    """The engine's view of my seat (my hand, every seat's card count, the top play, the open
+    window, levels, finish order, tributes, the cards played this round), the running
+    deadline, and my legal actions now, in the form ``actions`` takes them."""
+    match, seat = _my_seat(request, match_id)
+    return seat_state.seat_json(match, services.load_state(match), seat)
+
+
+@router.post(
+    "/matches/{match_id}/actions",
+    summary="Act for my seat",
+    response={200: ActionOut, 400: RefusalOut, 403: RefusalOut, 404: ErrorOut, 409: RefusalOut},
+)
+def act(request: HttpRequest, match_id: int, body: ActionIn):
+    """Submit ``action`` (play, pass, hook, unhook, return, resign) made against ``version``,
+    with a ``client_id`` of your choice (a resend with the same id is answered ``duplicate``
+    and not applied twice). Goes through the same writer as the table page; a refusal changed
+    nothing and carries the engine's code (``stale``, ``not_your_turn``, ``does_not_beat``…)."""
+    match, _seat = _my_seat(request, match_id)
+    payload = body.model_dump(exclude_none=True)
+    result = services.submit(match.pk, request.auth.user, payload)
+    if result.ok:
+        return Status(200, {"ok": True, "version": result.version})
+    status = REFUSAL_STATUS.get(result.code, 409)
+    return Status(
+        status,
+        {"ok": False, "code": result.code, "message": result.message, "version": result.version},
+    )
+
+
+@router.get(
+    "/matches/{match_id}/stream",
+    summary="My seat's events, as newline-delimited JSON",
+    response={200: str, 403: ErrorOut, 404: ErrorOut},
+)
+def stream_schema(request: HttpRequest, match_id: int) -> HttpResponse:
+    """A long-lived ``application/x-ndjson`` response: one JSON object per line — a ``view``
+    line (the seat's view, deadline, legal actions and the events since the last line) each
+    time the match's version moves, a ``ping`` line every few seconds, and an ``end`` line
+    when the match ends, the seat is no longer the person's, or the token is revoked.
+    Served by ``games.api.stream``, which config/urls.py routes first: this entry only documents
+    it in the schema."""
+    raise Http404

@@ -1,0 +1,78 @@
+"""The bot API's errors: always JSON, ``{"code": "...", "message": "...", ...}``."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import Http404, HttpRequest, HttpResponse
+from ninja import NinjaAPI
+from ninja.errors import AuthenticationError, HttpError, ValidationError
+
+from games.api.ratelimit import RateLimited, refusal_message
+
+
+class Refused(Exception):
+    """An endpoint's refusal (seat taken, match started, a bot at a rated table…): answered
+    409 ``refused`` with the message, for people."""
+
+
+def error(
+    api: NinjaAPI, request: HttpRequest, status: int, code: str, message: str, **extra: Any
+) -> HttpResponse:
+    """A JSON error answer of ``api``: ``{"code", "message", **extra}`` with HTTP ``status``."""
+    return api.create_response(request, {"code": code, "message": message, **extra}, status=status)
+
+
+def install_handlers(api: NinjaAPI) -> None:
+    """Answer ``api``'s failures as JSON errors: 401 unauthorized, 429 rate_limited,
+    400 malformed (where, never the input echoed back), 404 not_found, and ninja's HttpError
+    by its status, an endpoint's Refused 409 refused."""
+
+    @api.exception_handler(AuthenticationError)
+    def _unauthorized(request, exc):
+        response = error(
+            api, request, 401, "unauthorized", "a valid token is needed: Bearer c414_…"
+        )
+        response["WWW-Authenticate"] = "Bearer"
+        return response
+
+    @api.exception_handler(RateLimited)
+    def _rate_limited(request, exc):
+        response = error(api, request, 429, "rate_limited", refusal_message())
+        response["Retry-After"] = "60"
+        return response
+
+    @api.exception_handler(ValidationError)
+    def _malformed(request, exc):
+        return error(
+            api,
+            request,
+            400,
+            "malformed",
+            "the request does not fit the schema",
+            errors=_plain(exc.errors),
+        )
+
+    @api.exception_handler(Http404)
+    def _not_found(request, exc):
+        return error(api, request, 404, "not_found", "no such match or table")
+
+    @api.exception_handler(Refused)
+    def _refused(request, exc):
+        return error(api, request, 409, "refused", str(exc))
+
+    @api.exception_handler(HttpError)
+    def _http_error(request, exc):
+        code = {400: "malformed", 403: "forbidden", 404: "not_found"}.get(exc.status_code, "error")
+        return error(api, request, exc.status_code, code, str(exc))
+
+
+def _plain(errors: Any) -> list[dict[str, Any]]:
+    """Validation errors as plain JSON (where, what), never the input echoed back."""
+    found = []
+    for item in errors if isinstance(errors, list) else []:
+        if isinstance(item, dict):
+            found.append(
+                {"loc": [str(x) for x in item.get("loc", ())], "msg": str(item.get("msg", ""))}
+            )
+    return found

@@ -1,0 +1,52 @@
+"""Fixtures for the bot API tests: tokens and an API client (tables come from tests/games)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from django.test import Client
+
+from accounts import tokens
+
+
+@pytest.fixture
+def token_for() -> Callable[..., str]:
+    """``token_for(user)``: a fresh play token of ``user`` (the token's text)."""
+
+    def make(user, name: str = "bot") -> str:
+        return tokens.create(user, name)[1]
+
+    return make
+
+
+class Api:
+    """A test client that speaks to /api/v1/ with one token (or none)."""
+
+    def __init__(self, token: str | None) -> None:
+        self.client = Client()
+        self.headers = {"Authorization": f"Bearer {token}"} if token else {}
+
+    def get(self, path: str, **headers):
+        return self.client.get(f"/api/v1{path}", headers={**self.headers, **headers})
+
+    def post(self, path: str, data=None, raw: str | None = None, **headers):
+        import json
+
+        body = raw if raw is not None else json.dumps(data if data is not None else {})
+        return self.client.post(
+            f"/api/v1{path}",
+            body,
+            content_type="application/json",
+            headers={**self.headers, **headers},
+        )
+
+
+@pytest.fixture
+def api(token_for) -> Callable[..., Api]:
+    """``api(user)``: an API client holding a new token of ``user``; ``api(None)``: none."""
+
+    def make(user=None) -> Api:
+        return Api(token_for(user) if user is not None else None)
+
+    return make
