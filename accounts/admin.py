@@ -15,7 +15,18 @@ class PlayerAdmin(UserAdmin):
         *UserAdmin.fieldsets,
         (
             _("Preferences"),
-            {"fields": ("language", "sound_on", "title_alerts", "auto_pass_hooks", "confirm_play")},
+            {
+                "fields": (
+                    "language",
+                    "sound_on",
+                    "title_alerts",
+                    "auto_pass_hooks",
+                    "confirm_play",
+                    "card_tracker",
+                    "effect_sounds",
+                    "animations",
+                )
+            },
         ),
     )
     list_display = ("username", "email", "language", "is_staff", "date_joined")

@@ -68,6 +68,8 @@ class PreferencesForm(forms.ModelForm):
             "auto_pass_hooks",
             "confirm_play",
             "card_tracker",
+            "effect_sounds",
+            "animations",
         )
 
     def __init__(self, *args, **kwargs) -> None:

@@ -45,3 +45,18 @@ class User(AbstractUser):
             "At the table, count the jokers, level cards, 4s and As you have not seen yet."
         ),
     )
+    # Heard and seen at the table only (static/js/table_effects.js, site.css); the turn beep
+    # is ``sound_on``. Neither changes what the server sends.
+    effect_sounds = models.BooleanField(
+        _("sounds for plays, hooks and bombs"),
+        default=True,
+        help_text=_("A short sound at the table when someone plays, hooks or bombs."),
+    )
+    animations = models.BooleanField(
+        _("animations"),
+        default=True,
+        help_text=_(
+            "Plays slide in, hooks pulse, bombs shake. Off, or when your system asks for "
+            "reduced motion, nothing moves."
+        ),
+    )
