@@ -172,10 +172,16 @@ def test_partners_sit_opposite_and_each_seat_shows_its_play(new_page, width, hei
     page = new_page(width, height)
     sign_up_in(page, f"square_{width}")
     open_started_table(page, claim_seconds=0, turn_seconds=60)
-    seats = seats_by_pos(page)
+    # The seats and the middle measured in one go: the AI seats play meanwhile, and a frame
+    # between two measurements moved the felt (or replaced #trick) under the second one.
+    layout = page.evaluate(
+        f"""() => {{ const t = document.getElementById('trick').getBoundingClientRect();
+              return {{seats: ({SEATS})(),
+                       trick: [t.left + t.width / 2, t.top + t.height / 2]}}; }}"""
+    )
+    seats = {s["pos"]: s for s in layout["seats"]}
     me, left, partner, right = (seats[f"pos-{n}"] for n in range(4))
-    trick = page.locator("#trick").bounding_box()
-    middle = (trick["x"] + trick["width"] / 2, trick["y"] + trick["height"] / 2)
+    middle = layout["trick"]
     assert me["me"] and partner["team"] == me["team"] and left["team"] != me["team"]
     assert partner["y"] < middle[1] < me["y"], (partner, middle, me)
     assert left["x"] < middle[0] < right["x"], (left, middle, right)
