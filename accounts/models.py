@@ -48,7 +48,7 @@ class User(AbstractUser):
     # Heard and seen at the table only (static/js/table_effects.js, site.css); the turn beep
     # is ``sound_on``. Neither changes what the server sends.
     effect_sounds = models.BooleanField(
-        _("sounds for plays, hooks and bombs"),
+        _("table sounds"),
         default=True,
         help_text=_("A short sound at the table when someone plays, hooks or bombs."),
     )

@@ -18,6 +18,6 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name='user',
             name='effect_sounds',
-            field=models.BooleanField(default=True, help_text='A short sound at the table when someone plays, hooks or bombs.', verbose_name='sounds for plays, hooks and bombs'),
+            field=models.BooleanField(default=True, help_text='A short sound at the table when someone plays, hooks or bombs.', verbose_name='table sounds'),
         ),
     ]

@@ -81,7 +81,10 @@
       if (used[c.index]) return;
       // A card the order never had: right after the placed card rendered just before it.
       var at = 0;
-      placed.forEach(function (p, i) { if (p.index < c.index) at = i + 1; });
+      var nearest = -1;
+      placed.forEach(function (p, i) {
+        if (p.index < c.index && p.index > nearest) { nearest = p.index; at = i + 1; }
+      });
       placed.splice(at, 0, c);
     });
     return placed;

@@ -2,7 +2,7 @@
  *
  * Made with the Web Audio API (no audio files), on the context table.js wakes up at the
  * player's first click or key. A sound is played only when
- * - the player's "sounds for plays, hooks and bombs" preference is on (data-effect-sounds);
+ * - the player's "table sounds" preference is on (data-effect-sounds);
  * - the tab is in view (a tab in the background stays quiet);
  * - the browser lets this tab make sound now (the context is running): a tab it keeps muted
  *   until a gesture never queues sounds that would all burst out later.

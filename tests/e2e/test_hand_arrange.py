@@ -140,6 +140,21 @@ def test_drag_with_the_mouse_and_move_with_keys(new_page) -> None:
     expect(page.locator(f"#{shown(page, 'id')[1].replace('label-', 'card-')}")).to_be_focused()
     page.screenshot(path=str(SCREENSHOTS / "arrange-1280.png"), full_page=True)
 
+    # A card the order never had (a tribute received) goes right after the card rendered
+    # before it; the others keep the own order.
+    placed = page.evaluate(
+        """() => { const all = [...document.querySelectorAll('#hand-form .card-check')]
+                     .map((b, i) => ({code: b.value, index: i * 2}));
+                   all.splice(4, 0, {code: 'XX', index: 7});
+                   return window.club414.arrangement.order(all).map(c => c.code); }"""
+    )
+    rendered = page.evaluate(
+        "() => [...document.querySelectorAll('#hand-form .card-check')].map(b => b.value)"
+    )
+    at = placed.index("XX")
+    assert placed[:at] + placed[at + 1 :] == order
+    assert placed[at - 1] == rendered[3], (placed, rendered)
+
     # Another sort and back: the own order is kept for this deal.
     page.click(".hand-sort [data-sort=suit]")
     expect(page.locator("#hand .hand-cards")).to_have_attribute("data-sort", "suit")
@@ -287,9 +302,13 @@ def test_sounds_and_animations_off_in_the_preferences(new_page) -> None:
     page.uncheck("#id_effect_sounds")
     page.uncheck("#id_animations")
     page.click("form[action$='/preferences/'] button[type=submit]")
+    page.set_viewport_size({"width": 375, "height": 740})
     page.goto("/accounts/preferences/")
     expect(page.locator("#id_effect_sounds")).not_to_be_checked()
     expect(page.locator("#id_animations")).not_to_be_checked()
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "preferences-375.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
     open_started_table(page, claim_seconds=1, turn_seconds=60)
     assert page.get_attribute("#table-page", "data-effect-sounds") == "off"
     assert page.get_attribute("#table-page", "data-animations") == "off"
