@@ -50,6 +50,12 @@ def left_edge(page, label_id: str) -> tuple[float, float]:
     return box["x"] + 3, box["y"] + box["height"] / 2
 
 
+def wait_for_a_still_table(page) -> None:
+    """Until it is this seat's turn: the AI seats then wait (60 s turns, no claim windows), so
+    no seat grows with a play and moves the hand under the pointer between two steps."""
+    expect(page.locator("#status.my-turn")).to_have_count(1, timeout=30_000)
+
+
 def moved(codes: list[str], start: int, to: int) -> list[str]:
     """``codes`` with the card at ``start`` taken out and put back at index ``to``."""
     rest = codes[:start] + codes[start + 1 :]
@@ -102,6 +108,7 @@ def test_drag_with_the_mouse_and_move_with_keys(new_page) -> None:
     open_started_table(page, claim_seconds=0, turn_seconds=60)
     expect(page.locator("#hand input[name=cards]")).to_have_count(27)
     expect(page.locator(".hand-sort [data-sort=custom]")).to_be_hidden()
+    wait_for_a_still_table(page)
     codes, ids = shown(page), shown(page, "id")
 
     x, y = centre(page, ids[0])
@@ -177,6 +184,7 @@ def test_slide_and_hold_with_a_finger_on_a_phone(browser, live_url) -> None:
         sign_up_in(page, "arrange_touch")
         open_started_table(page, claim_seconds=0, turn_seconds=60)
         expect(page.locator("#hand input[name=cards]")).to_have_count(27)
+        wait_for_a_still_table(page)
         page.evaluate("() => document.querySelector('#hand .hand-cards').scrollIntoView()")
         codes, ids = shown(page), shown(page, "id")
         cdp = context.new_cdp_session(page)
