@@ -195,7 +195,13 @@ def test_partners_sit_opposite_and_each_seat_shows_its_play(new_page, width, hei
         return any("kind-pass" in c for c in plays) and any("kind-play" in c for c in plays)
 
     assert play_until(page, mid_trick, seconds=120), "no trick with a play and a pass came"
-    seats = page.evaluate(SEATS)
+    # Measured at rest: a play that just came in still slides up into its seat (play-in).
+    seats = page.evaluate(
+        f"""async () => {{ await Promise.all(document.getAnimations()
+              .filter(a => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+              .map(a => a.finished.catch(() => null)));
+            return ({SEATS})(); }}"""
+    )
     assert all(s["inside"] for s in seats), seats
     spill = page.evaluate(
         """() => { const t = document.getElementById('trick').getBoundingClientRect();
