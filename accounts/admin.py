@@ -22,6 +22,10 @@ class PlayerAdmin(UserAdmin):
                     "title_alerts",
                     "auto_pass_hooks",
                     "confirm_play",
+                    "card_tracker",
+                    "effect_sounds",
+                    "animations",
+                    "email_notices",
                     "is_bot",
                 )
             },

@@ -69,6 +69,8 @@ class PreferencesForm(forms.ModelForm):
             "confirm_play",
             "card_tracker",
             "email_notices",
+            "effect_sounds",
+            "animations",
         )
 
     def __init__(self, *args, **kwargs) -> None:

@@ -72,6 +72,22 @@ class User(AbstractUser):
         help_text=_("This account is played by a program through the bot API."),
     )
 
+    # Heard and seen at the table only (static/js/table_effects.js, site.css); the turn beep
+    # is ``sound_on``. Neither changes what the server sends.
+    effect_sounds = models.BooleanField(
+        _("table sounds"),
+        default=True,
+        help_text=_("A short sound at the table when someone plays, hooks or bombs."),
+    )
+    animations = models.BooleanField(
+        _("animations"),
+        default=True,
+        help_text=_(
+            "Plays slide in, hooks pulse, bombs shake. Off, or when your system asks for "
+            "reduced motion, nothing moves."
+        ),
+    )
+
 
 class Follow(models.Model):
     """``follower`` follows ``followed``: sees whether they are online and where."""

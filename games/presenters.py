@@ -124,6 +124,8 @@ def table_strings() -> dict:
         "tableFull": _("This table is full of spectators: reload this page later to watch."),
         # Asked before a play when the player's "confirm before playing" preference is on.
         "confirmPlay": _("Play %(cards)s?"),
+        # Read out when Shift+arrows move a card in the hand (static/js/hand_arrange.js).
+        "cardMoved": _("%(card)s moved: place %(place)s of %(count)s"),
     }
 
 

@@ -7,6 +7,7 @@
  * - the keyboard plays a whole round: arrows move between cards, shortcut keys act;
  * - a live region announces plays, your turn and claim windows; a beep and the tab title tell
  *   you when it is your turn or a window opens for you (both follow the player's preferences);
+ *   Shift+arrows are left to hand_arrange.js, which moves the focused card;
  * - with the "confirm before playing" preference, a play is sent only after the player says yes.
  * Sentences come translated from the page (#table-strings, rendered by Django).
  */
@@ -449,6 +450,7 @@
   document.addEventListener("keydown", function (evt) {
     var box = evt.target;
     if (!box.classList || !box.classList.contains("card-check")) return;
+    if (evt.shiftKey) return;  // Shift+arrows move the card itself (hand_arrange.js)
     var boxes = cardBoxes();
     var i = boxes.indexOf(box);
     var next = null;
@@ -554,9 +556,15 @@
   // Browsers start sound only after a gesture: the first click or key wakes the audio up.
   ["pointerdown", "keydown"].forEach(function (type) {
     document.addEventListener(type, function () {
-      if (document.getElementById("table-page") && preference("sound")) audioContext();
+      if (!document.getElementById("table-page")) return;
+      if (preference("sound") || preference("effectSounds")) audioContext();
     }, { capture: true });
   });
+  // table_effects.js plays on the same context, only once a gesture has woken it up: a tab
+  // the browser keeps silent never queues sounds to burst out later.
+  window.club414.runningAudio = function () {
+    return audio && audio.state === "running" ? audio : null;
+  };
 
   function beep(high) {
     var ctx = audioContext();

@@ -1,9 +1,10 @@
 /* 414 Club table page: how this page shows the table, beside what the server renders.
  *
- * - The hand's sort order (by rank, as rendered; by suit; bombs and straights grouped first),
- *   chosen with the buttons of .hand-sort and remembered per player in localStorage. Cards are
- *   reordered with the CSS `order` property only: every card stays in its rank group, so the
- *   socket's deltas (which delete played cards and emptied rank groups by id) still apply.
+ * - The hand's sort order (by rank, as rendered; by suit; bombs and straights grouped first;
+ *   the player's own order, dragged or moved with Shift+arrows: hand_arrange.js), chosen with
+ *   the buttons of .hand-sort and remembered per player in localStorage. Cards are reordered
+ *   with the CSS `order` property only: every card stays in its rank group, so the socket's
+ *   deltas (which delete played cards and emptied rank groups by id) still apply.
  *   table.js moves the keyboard through the cards in this visual order.
  * - The trick just ended stays readable, dimmed, under "Last trick", until the next lead
  *   replaces the trick region.
@@ -12,7 +13,7 @@
 (function () {
   "use strict";
 
-  var MODES = ["rank", "suit", "combos"];
+  var MODES = ["rank", "suit", "combos", "custom"];
   var SUITS = { S: 0, H: 1, C: 2, D: 3 };
   var NATURAL = { J: 11, Q: 12, K: 13, A: 14 };
 
@@ -105,11 +106,27 @@
     return null;
   }
 
+  // The player's own order for this deal (hand_arrange.js), or null when they made none.
+  function arranged(all) {
+    var arrangement = window.club414 && window.club414.arrangement;
+    return arrangement ? arrangement.order(all) : null;
+  }
+
   function applySort(mode) {
     var hand = document.querySelector("#hand-form .hand-cards");
     if (!hand) return;
     var all = cards();
-    var groups = orderOf(mode, all);
+    var own = arranged(all);
+    var groups;
+    if (mode === "custom" && own) {
+      groups = [own];
+    } else {
+      // No own order for this deal (a new deal): the order it was arranged from.
+      if (mode === "custom") {
+        mode = (window.club414.arrangement && window.club414.arrangement.base()) || "rank";
+      }
+      groups = orderOf(mode, all);
+    }
     hand.classList.toggle("sorted", !!groups);
     hand.dataset.sort = mode;
     all.forEach(function (c) {
@@ -124,12 +141,13 @@
           // Positioned cards paint in document order: the z-index keeps each card under the next.
           c.label.style.zIndex = String(n);
           c.label.style.order = String(n++);
-          if (i === 0) c.label.classList.add("group-start");
+          if (i === 0 && groups.length > 1) c.label.classList.add("group-start");
         });
       });
     }
     document.querySelectorAll(".hand-sort [data-sort]").forEach(function (button) {
       button.setAttribute("aria-pressed", button.dataset.sort === mode ? "true" : "false");
+      if (button.dataset.sort === "custom") button.hidden = !own;
     });
   }
 
@@ -179,4 +197,13 @@
 
   window.club414 = window.club414 || { beeps: 0, alerts: 0 };
   window.club414.sortHand = applySort;
+  // hand_arrange.js: the mode shown, and a new mode chosen (saved, then shown).
+  window.club414.sortMode = function () {
+    var hand = document.querySelector("#hand-form .hand-cards");
+    return (hand && hand.dataset.sort) || savedMode();
+  };
+  window.club414.setSort = function (mode) {
+    saveMode(mode);
+    applySort(mode);
+  };
 })();

@@ -145,10 +145,6 @@ SETTLED = """() => { const t = document.getElementById('trick');
   return !!t && !t.hidden && t.getBoundingClientRect().height > 0
     && !!window.club414 && window.club414.snapshots >= 1; }"""
 
-ANIMATIONS_DONE = """() => Promise.all(document.getAnimations()
-  .filter(a => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
-  .map(a => a.finished.catch(() => null)))"""
-
 WATCH_LAST_TRICK = """() => { window.__lastTricks = 0;
   new MutationObserver(records => { for (const r of records) for (const n of r.addedNodes)
     if (n.classList && n.classList.contains('last-trick')) window.__lastTricks += 1; })
@@ -185,10 +181,16 @@ def test_partners_sit_opposite_and_each_seat_shows_its_play(new_page, width, hei
     # The hand can show before the start's whole frame has settled (CI once measured a hidden
     # trick, and once the trick of the waiting room): measure once the table is laid out.
     page.wait_for_function(SETTLED, timeout=10_000)
-    seats = seats_by_pos(page)
+    # The seats and the middle measured in one go: the AI seats play meanwhile, and a frame
+    # between two measurements moved the felt (or replaced #trick) under the second one.
+    layout = page.evaluate(
+        f"""() => {{ const t = document.getElementById('trick').getBoundingClientRect();
+              return {{seats: ({SEATS})(),
+                       trick: [t.left + t.width / 2, t.top + t.height / 2]}}; }}"""
+    )
+    seats = {s["pos"]: s for s in layout["seats"]}
     me, left, partner, right = (seats[f"pos-{n}"] for n in range(4))
-    trick = page.locator("#trick").bounding_box()
-    middle = (trick["x"] + trick["width"] / 2, trick["y"] + trick["height"] / 2)
+    middle = layout["trick"]
     assert me["me"] and partner["team"] == me["team"] and left["team"] != me["team"]
     assert partner["y"] < middle[1] < me["y"], (partner, middle, me)
     assert left["x"] < middle[0] < right["x"], (left, middle, right)
@@ -202,9 +204,13 @@ def test_partners_sit_opposite_and_each_seat_shows_its_play(new_page, width, hei
         return any("kind-pass" in c for c in plays) and any("kind-play" in c for c in plays)
 
     assert play_until(page, mid_trick, seconds=120), "no trick with a play and a pass came"
-    # Measure the plays where they rest, not halfway through sliding in.
-    page.evaluate(ANIMATIONS_DONE)
-    seats = page.evaluate(SEATS)
+    # Measured at rest: a play that just came in still slides up into its seat (play-in).
+    seats = page.evaluate(
+        f"""async () => {{ await Promise.all(document.getAnimations()
+              .filter(a => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+              .map(a => a.finished.catch(() => null)));
+            return ({SEATS})(); }}"""
+    )
     assert all(s["inside"] for s in seats), seats
     spill = page.evaluate(
         """() => { const t = document.getElementById('trick').getBoundingClientRect();
