@@ -68,6 +68,7 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "leagues",
+    "stats",
 ]
 
 MIDDLEWARE = [
@@ -165,6 +166,11 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-delayed-views": {
         "task": "games.tasks.sweep_delayed",
         "schedule": float(os.environ.get("GAMES_SWEEP_SECONDS", "5")),
+    },
+    # Finished matches whose statistics a lost signal left uncounted (stats.record).
+    "stats-catch-up": {
+        "task": "stats.tasks.catch_up",
+        "schedule": float(os.environ.get("STATS_CATCH_UP_SECONDS", "60")),
     },
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
@@ -299,6 +305,8 @@ if not DEBUG:
 GAMES_NEXT_ROUND_SECONDS = float(os.environ.get("GAMES_NEXT_ROUND_SECONDS", "6"))
 # An AI seat's pause before it acts (seconds, ±30%); it never depends on the AI's cards.
 GAMES_AI_DELAY_SECONDS = float(os.environ.get("GAMES_AI_DELAY_SECONDS", "1.0"))
+# How long the players asked to a rematch have to accept or leave (games.rematches).
+GAMES_REMATCH_SECONDS = float(os.environ.get("GAMES_REMATCH_SECONDS", "60"))
 # A person's seat is handed to an AI stand-in once the clock has made this many of their
 # decisions in a row (games.standins); 0: never (the clock goes on deciding for them).
 GAMES_STAND_IN_AFTER_TIMEOUTS = int(os.environ.get("GAMES_STAND_IN_AFTER_TIMEOUTS", "2"))

@@ -315,3 +315,44 @@ class TributeRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match} round {self.round_no}: {self.payer} pays {self.receiver}"
+
+
+class Rematch(models.Model):
+    """A rematch asked for at a finished table (``games.rematches`` alone writes it): the same
+    seats and options at a new table, once the people asked have answered or ``deadline``
+    passed.
+
+    ``people`` maps each person's seat number (a string, as JSON keys are) to their user id,
+    as seated when the rematch was asked; ``answers`` maps seat numbers to ``"yes"`` or
+    ``"no"``. ``new_table`` is set when the rematch is settled.
+    """
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="rematch")
+    new_table = models.OneToOneField(
+        Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_of"
+    )
+    proposer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    people = models.JSONField(default=dict)
+    answers = models.JSONField(default=dict)
+    deadline = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    settled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # The sweep: rematches still asking whose deadline passed.
+            models.Index(
+                fields=["deadline"],
+                name="rematch_asking_deadline_idx",
+                condition=models.Q(settled_at__isnull=True),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"rematch of {self.table}"
+
+    @property
+    def settled(self) -> bool:
+        return self.settled_at is not None

@@ -29,6 +29,12 @@ def rate_teams(
     return [(r.mu, r.sigma) for r in new0], [(r.mu, r.sigma) for r in new1]
 
 
+def ordinal(mu: float, sigma: float) -> float:
+    """The shown rating of a skill: openskill's ordinal, mu − 3·sigma (0 for a new player).
+    The site rating (``stats.ratings``) shows it too."""
+    return MODEL.rating(mu=mu, sigma=sigma).ordinal()
+
+
 def ratings_for(league: League, users: Sequence) -> dict[int, Rating]:
     """Each user's rating row in ``league``, created at the defaults if missing (unsaved
     rows are not created: they are returned with the defaults)."""

@@ -1,0 +1,160 @@
+"""Statistics and the site rating (``stats``, issue #10 item 6): counted once per finished
+match from its rounds and move log, rated once when the table is rated and every seat a
+person, shown on the profile and the leaderboard with a fixed number of statements."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games.models import Match, Table
+from games.signals import match_finished
+from stats import record
+from stats.models import MatchTally, PlayerMatch, SiteRating, SiteRatingChange
+from stats.tally import tally
+
+pytestmark = pytest.mark.django_db
+
+
+def test_tally_counts_rounds_first_outs_levels_claims_and_bombs():
+    """Pure counting: round 1 taken by team 1 (seat 3 out first), round 2 by team 0 (seat 0
+    first); a hook and an unhook that won their windows, a pending answer that did not count,
+    two bombs; the final levels 5 and 3 mean 3 and 1 levels gained (§8)."""
+    events = [
+        {"type": "play", "seat": 0, "cards": ["9S"]},
+        {"type": "answer", "seat": 1, "cards": ["9H", "9C"]},  # pending: not a hook yet
+        {"type": "hook", "seat": 1, "cards": ["9H", "9C"], "owner": 0},
+        {"type": "unhook", "seat": 2, "cards": ["9D"], "owner": 1},
+        {"type": "play", "seat": 3, "cards": ["5S", "5H", "5D"], "combination": "kind_bomb"},
+        {"type": "bomb", "seat": 3, "cards": ["BJ", "RJ"], "combination": "joker_bomb"},
+        {"type": "play", "seat": 2, "cards": ["6S", "6H"], "combination": "pair"},
+        {"type": "round_over", "team": 1},
+        {"type": "resign", "seat": 2, "team": 0},
+    ]
+    seats = tally(4, 1, (5, 3), [(1, [3, 1]), (0, [0, 2])], events)
+    assert [(s.rounds_played, s.rounds_won, s.first_out) for s in seats] == [
+        (2, 1, 1),
+        (2, 1, 0),
+        (2, 1, 0),
+        (2, 1, 1),
+    ]
+    assert [(s.hooks, s.unhooks, s.bombs) for s in seats] == [
+        (0, 0, 0),
+        (1, 0, 0),
+        (0, 1, 0),
+        (0, 0, 2),
+    ]
+    assert [s.levels_gained for s in seats] == [3, 1, 3, 1]
+    assert [s.won for s in seats] == [False, True, False, True]
+    assert [s.resigned for s in seats] == [False, False, True, False]
+
+
+def test_a_rated_match_is_counted_and_rated_exactly_once(bomb_to_win):
+    match = bomb_to_win(rated=True)
+    tally_row = MatchTally.objects.get(match=match)
+    assert tally_row.rated
+    rows = {r.user.username: r for r in PlayerMatch.objects.select_related("user")}
+    assert set(rows) == {"ana", "bo", "cy", "di"}
+    ana, cy, bo = rows["ana"], rows["cy"], rows["bo"]
+    assert (ana.won, ana.rounds_won, ana.levels_gained, ana.bombs, ana.first_out) == (
+        True,
+        1,
+        1,
+        1,
+        0,
+    )
+    assert (cy.first_out, cy.bombs) == (1, 0)
+    assert (bo.won, bo.rounds_won, bo.levels_gained) == (False, 0, 0)
+    ratings = {r.user.username: r for r in SiteRating.objects.select_related("user")}
+    assert ratings["ana"].ordinal > ratings["bo"].ordinal
+    assert (ratings["ana"].matches, ratings["ana"].wins, ratings["bo"].wins) == (1, 1, 0)
+    before = {name: (r.mu, r.sigma) for name, r in ratings.items()}
+
+    # The signal again (a redelivery), and the catch-up: nothing is counted twice.
+    match_finished.send(sender=Match, match_id=match.pk)
+    assert not record.do_record_match(match.pk)
+    assert record.do_catch_up() == 0
+    assert PlayerMatch.objects.count() == 4 and SiteRatingChange.objects.count() == 4
+    assert {r.user.username: (r.mu, r.sigma) for r in SiteRating.objects.all()} == before
+
+
+def test_a_match_with_an_ai_seat_is_counted_but_not_rated(resigned):
+    match = resigned(["ana", None, "bo", None], by=2, rated=True)
+    assert not MatchTally.objects.get(match=match).rated
+    rows = {r.user.username: r for r in PlayerMatch.objects.select_related("user")}
+    assert set(rows) == {"ana", "bo"}
+    assert rows["bo"].resigned and not rows["bo"].won and not rows["ana"].won
+    assert not SiteRating.objects.exists()
+
+
+def test_a_casual_match_is_not_rated(bomb_to_win):
+    bomb_to_win(rated=False)
+    assert PlayerMatch.objects.count() == 4 and not SiteRating.objects.exists()
+
+
+def test_a_lost_signal_is_caught_up(resigned):
+    match = resigned(["ana", "bo"], by=1, callbacks=False)
+    assert not MatchTally.objects.exists()
+    assert record.do_catch_up() == 1
+    assert MatchTally.objects.get().match_id == match.pk
+    assert record.do_catch_up() == 0
+
+
+def test_the_profile_shows_statistics_partners_and_rating(bomb_to_win, client):
+    bomb_to_win(rated=True)
+    html = client.get("/accounts/ana/").content.decode()
+    assert 'id="rounds-won">1<' in html and 'id="levels-gained">1<' in html
+    assert 'id="bombs">1<' in html and 'id="hooks">0<' in html
+    partners = html.split('id="favourite-partners"')[1].split("</ol>")[0]
+    assert ">cy</a>" in partners and "1 match together, 1 won" in partners
+    rating = SiteRating.objects.get(user__username="ana").display
+    assert f">{rating}</a>" in html.split('id="site-rating"')[1].split("</dd>")[0]
+
+
+def test_the_profile_counts_only_what_the_viewer_may_see(bomb_to_win, client, make_user):
+    match = bomb_to_win(rated=True, visibility=Table.Visibility.PRIVATE)
+    stranger = make_user("eve")
+    client.force_login(stranger)
+    html = client.get("/accounts/ana/").content.decode()
+    assert 'id="rounds-won">0<' in html and 'id="bombs">0<' in html
+    assert "No partner yet." in html
+    client.force_login(match.table.seats.get(number=2).user)  # cy sat there
+    assert 'id="bombs">1<' in client.get("/accounts/ana/").content.decode()
+
+
+def statements(client, url: str) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return len(queries)
+
+
+def test_the_profile_and_leaderboard_cost_the_same_statements_for_many_matches(
+    bomb_to_win, resigned, client
+):
+    """The profile adds stored rows up: its statements do not grow with the matches a player
+    played (or the leaderboard's with the players rated)."""
+    bomb_to_win(rated=True)
+    client.force_login(Match.objects.get().table.host)
+    one_profile = statements(client, "/accounts/ana/")
+    one_board = statements(client, "/leaderboard/")
+    for n in range(3):
+        bomb_to_win(names=("ana", f"b{n}", f"c{n}", f"d{n}"), rated=True)
+        resigned(["ana", f"e{n}"], by=1)
+    assert PlayerMatch.objects.filter(user__username="ana").count() == 7
+    assert statements(client, "/accounts/ana/") == one_profile
+    assert statements(client, "/leaderboard/") == one_board
+    assert one_profile <= 20 and one_board <= 8
+
+
+def test_the_leaderboard_ranks_by_rating(bomb_to_win, client, make_user):
+    bomb_to_win(rated=True)
+    html = client.get("/leaderboard/").content.decode()
+    order = [name for name in ("ana", "bo", "cy", "di") if f'id="leaderboard-{name}"' in html]
+    assert order == ["ana", "bo", "cy", "di"]
+    ranks = sorted(html.index(f'id="leaderboard-{name}"') for name in order)
+    winners = {html.index('id="leaderboard-ana"'), html.index('id="leaderboard-cy"')}
+    assert set(ranks[:2]) == winners, "the winners rank first"
+    client.force_login(make_user("newbie"))
+    page = client.get("/leaderboard/").content.decode()
+    assert 'id="leaderboard-link"' in page and 'id="my-rating"' not in page
