@@ -212,8 +212,8 @@ def _changed(table: Table, rematch: Rematch, asked: bool = False) -> None:
 
 
 def _loaded(table: Table) -> tuple[bool, Rematch | None]:
-    """Whether ``table`` may have a rematch, and its rematch: kept on the table object, so one
-    push renders every page from one or two statements."""
+    """Whether ``table`` may have a rematch once its match is over, and its rematch: kept on
+    the table object, so one push renders every page from one or two statements."""
     cached = table.__dict__.get("_rematch_loaded")
     if cached is None:
         rematch = (
@@ -221,9 +221,8 @@ def _loaded(table: Table) -> tuple[bool, Rematch | None]:
             .select_related("new_table", "proposer")
             .first()
         )
-        eligible = rematch is not None or (
-            table.status == Table.Status.FINISHED and not _scheduled_elsewhere(table.pk)
-        )
+        # Not the table's status: the writer's copy of the table is from before the last move.
+        eligible = rematch is not None or not _scheduled_elsewhere(table.pk)
         cached = table.__dict__["_rematch_loaded"] = (eligible, rematch)
     return cached
 

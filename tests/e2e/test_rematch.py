@@ -31,7 +31,7 @@ def install_last_round(table: Table) -> None:
     move made so far, so no earlier timer or AI wake-up applies to it."""
     with transaction.atomic():
         match = Match.objects.select_for_update().get(table=table)
-        hands = [("KH",), ("3D", "4D"), ("JH",), ("3S", "4S")]
+        hands = [("KH",), ("2D", "4D"), ("JH",), ("2S", "4S")]
         state = start_round(table.engine_options(), hands, 3, (3, 2), leader=2, seed=9)
         state = state._replace(version=match.version + 1)
         match.state = state_to_json(state)
