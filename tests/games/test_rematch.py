@@ -227,3 +227,21 @@ def test_play_again_opens_a_table_like_the_last_one(finished, client, make_user)
     assert 'id="play-again-button"' not in client.get("/").content.decode()
     refused = client.post("/tables/again/", follow=True)
     assert "You have not played a match yet" in refused.content.decode()
+
+
+def test_a_player_who_left_for_good_is_not_asked(make_table):
+    """bo left the casual match for good (the AI finished it for him): ana's rematch asks
+    nobody else, so it is settled at once, with bo's seat open at the new table."""
+    from games import standins
+
+    table = make_table(["ana", None, "bo", None], QUICK)
+    match = tables.start(table.pk, table.host, seed=3)
+    ana, bo = table.host, Seat.objects.get(table=table, number=2).user
+    assert standins.control(match.pk, bo, {"action": "leave", "stand_in_seq": 0}).ok
+    assert services.submit(match.pk, ana, {"action": "resign", "version": 0}).ok
+    settled = rematches.do_ask(table.pk, ana)
+    assert settled.people == {"0": ana.pk} and settled.settled
+    assert seating(settled.new_table)[2] == (2, None, "")
+    assert settled.new_table.status == Table.Status.OPEN
+    with pytest.raises(rematches.RematchError, match="not asked"):
+        rematches.do_answer(table.pk, bo, accept=True)
