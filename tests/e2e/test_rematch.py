@@ -19,7 +19,13 @@ from games.engine.codec import state_to_json
 from games.engine.deal import start_round
 from games.models import Match, Rematch, Seat, Table
 
-from .helpers import SCREENSHOTS, axe_violations, describe, sign_up_in
+from .helpers import (
+    SCREENSHOTS,
+    axe_violations,
+    describe,
+    sign_up_in,
+    stop_tables_after_the_test,  # noqa: F401 - autouse fixture: the rematch's match stops
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
