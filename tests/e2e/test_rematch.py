@@ -2,8 +2,8 @@
 1280 px) and bo (a 375 px phone) play a quick match to 3 with two AI seats; its last round is
 set up so that their team wins in one trick, bo going out first. The result panel explains
 it; ana asks for a rematch, bo accepts, and both pages go by themselves to the new table,
-where the new match has started with the same seats. Screenshots in
-var/screenshots/rematch-*-{375,1280}.png."""
+where the new match has started with the same seats; ana's profile counts the match. Screenshots
+in var/screenshots/rematch-*-{375,1280}.png."""
 
 from __future__ import annotations
 
@@ -140,6 +140,17 @@ def test_a_finished_match_is_explained_and_rematched_with_the_same_seats(new_pag
     for page, width in ((ana, 1280), (bo, 375)):
         page.screenshot(path=str(SCREENSHOTS / f"rematch-new-table-{width}.png"))
         no_overflow(page)
+
+    # The finished match was counted once it ended (stats): on ana's profile, her partner bo.
+    ana.goto("/accounts/ana_rm/")
+    expect(ana.locator("#rounds-won")).to_have_text("1")
+    expect(ana.locator("#levels-gained")).to_have_text("1")
+    expect(ana.locator("#favourite-partners")).to_contain_text("bo_rm")
+    ana.screenshot(path=str(SCREENSHOTS / "rematch-profile-1280.png"), full_page=True)
+    bo.goto("/leaderboard/")
+    expect(bo.locator("#leaderboard")).to_contain_text("No rated match")  # AI seats: casual
+    bo.screenshot(path=str(SCREENSHOTS / "rematch-leaderboard-375.png"), full_page=True)
+    no_overflow(bo)
 
     # Back on the finished table, nobody is sent away again; the way to the rematch is shown.
     ana.goto(first_url)
