@@ -26,7 +26,7 @@ class MatchRecord:
 def seen_finished_q(viewer=None, session=None, prefix: str = "table__") -> Q:
     """The ``Q`` of the finished matches ``viewer`` (with ``session``'s invites) may count, on
     the table reached by ``prefix`` (``"table__"`` from a seat, ``"match__table__"`` from a
-    ``stats.models.PlayerMatch``): a table they may watch (``games.access``) whose match they
+    ``games.models.PlayerMatch``): a table they may watch (``games.access``) whose match they
     know to be over — at a delayed table without their seat, once the spectators' view
     reached its end (``games.delay``). ``viewer`` None: public tables only."""
     from games.access import watchable_q

@@ -19,7 +19,7 @@ from accounts.forms import LoginForm, PreferencesForm, SignUpForm
 from accounts.middleware import remember_language
 from accounts.models import User
 from accounts.records import match_record
-from stats.profile import player_statistics
+from accounts.statistics import player_statistics
 
 
 def _remember_language(response: HttpResponse, language: str) -> HttpResponse:
@@ -80,7 +80,7 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
     """A player's page: matches played and won, their statistics and site rating
-    (``stats.profile``), recent matches — counting only what the viewer may see."""
+    (``accounts.statistics``), recent matches — counting only what the viewer may see."""
     player = get_object_or_404(User, username=username, is_active=True)
     return render(
         request,

@@ -68,7 +68,6 @@ INSTALLED_APPS = [
     "accounts",
     "games",
     "leagues",
-    "stats",
 ]
 
 MIDDLEWARE = [
@@ -167,9 +166,9 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep_delayed",
         "schedule": float(os.environ.get("GAMES_SWEEP_SECONDS", "5")),
     },
-    # Finished matches whose statistics a lost signal left uncounted (stats.record).
-    "stats-catch-up": {
-        "task": "stats.tasks.catch_up",
+    # Finished matches whose statistics a lost signal left uncounted (games.player_stats).
+    "player-stats-catch-up": {
+        "task": "games.tasks.catch_up_player_stats",
         "schedule": float(os.environ.get("STATS_CATCH_UP_SECONDS", "60")),
     },
 }

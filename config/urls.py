@@ -14,6 +14,6 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("leagues/", include("leagues.urls")),
     path("tournaments/", include("leagues.tournament_urls")),
-    path("leaderboard/", include("stats.urls")),
+    path("leaderboard/", include("leagues.leaderboard_urls")),
     path("", include("games.urls")),
 ]

@@ -9,6 +9,7 @@ by the next ``sweep``.
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from celery import shared_task
 from celery.signals import worker_ready
@@ -92,3 +93,19 @@ def sweep_delayed() -> int:
     from games import delay
 
     return delay.sweep_overdue()
+
+
+#: How far back the periodic catch-up looks: a lost signal is found within minutes, and older
+#: matches are the ``stats_catch_up`` command's (it reads every finished match).
+CATCH_UP_WINDOW = timedelta(days=1)
+
+
+@shared_task(ignore_result=True)
+def catch_up_player_stats() -> int:
+    """Count the matches of the last day still without statistics; logs only when it did."""
+    from games import player_stats
+
+    done = player_stats.do_catch_up(CATCH_UP_WINDOW)
+    if done:
+        log.warning("stats: counted %d finished match(es) whose signal was lost", done)
+    return done

@@ -4,7 +4,7 @@ rounds a seat went out first, levels gained (§8: the team's final level − 2; 
 down), hooks and unhooks (§6: a claim that won its window) and bombs (§4: a play whose
 combination is a bomb, or a bomb into a claim window) made from the seat.
 
-Pure: no database. ``stats.record`` feeds it one match's rows and stores the result.
+Pure: no database. ``games.player_stats`` feeds it one match's rows and stores the result.
 """
 
 from __future__ import annotations

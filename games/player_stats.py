@@ -1,14 +1,14 @@
 """Every finished match is counted once: its players' statistics and, for a rated table, the
-site rating (``stats.ratings``).
+site rating (``leagues.ratings.do_rate_site_match``).
 
 ``games.signals.match_finished`` arrives after the commit that ended a match — in the writer's
 after-commit step, as for the leagues' results — possibly more than once. ``do_record_match``
 locks the match row, returns at once if its ``MatchTally`` exists, and otherwise writes one
 ``PlayerMatch`` per person seated at the end, rates the match if it counts, and creates the
 tally, all in one transaction: counted exactly once. ``do_catch_up`` (the beat's
-``stats.tasks.catch_up`` for the last day, and the ``stats_catch_up`` command for all time)
-counts the finished matches a lost signal left out, oldest first, so ratings follow the order
-the matches ended in.
+``games.tasks.catch_up_player_stats`` for the last day, and the ``stats_catch_up`` command for
+all time) counts the finished matches a lost signal left out, oldest first, so ratings follow
+the order the matches ended in.
 """
 
 from __future__ import annotations
@@ -20,17 +20,16 @@ from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone
 
-from games.models import Match, Move, Seat
+from games.models import Match, MatchTally, Move, PlayerMatch, Seat
+from games.player_tally import tally
 from games.signals import match_finished
+from leagues import ratings
 from leagues.results import seated_teams
-from stats import ratings
-from stats.models import MatchTally, PlayerMatch
-from stats.tally import tally
 
 logger = logging.getLogger(__name__)
 
 
-@receiver(match_finished, dispatch_uid="stats.record.on_match_finished")
+@receiver(match_finished, dispatch_uid="games.player_stats.on_match_finished")
 def on_match_finished(sender, match_id: int, **kwargs) -> None:
     """Count a finished match. Never raises into the sender (the games writer's after-commit
     step): a failure is logged and left to ``do_catch_up``."""
@@ -99,7 +98,7 @@ def do_record_match(match_id: int) -> bool:
             for number, user_id in people
         )
         if rated:
-            ratings.do_rate_match(match, team0, team1, match.winner_team)
+            ratings.do_rate_site_match(match, team0, team1, match.winner_team)
         MatchTally.objects.create(match=match, rated=rated)
     return True
 

@@ -1,4 +1,4 @@
-"""The leaderboard: everyone's site rating (``stats.ratings``), best first."""
+"""The leaderboard: everyone's site rating (``leagues.ratings.do_rate_site_match``), best first."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 
-from stats.models import SiteRating
+from leagues.models import SiteRating
 
 PAGE_SIZE = 50
 
@@ -28,4 +28,4 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     mine = None
     if request.user.is_authenticated and not any(r.user_id == request.user.pk for _, r in rows):
         mine = SiteRating.objects.filter(user=request.user, matches__gt=0).first()
-    return render(request, "stats/leaderboard.html", {"page": page, "rows": rows, "mine": mine})
+    return render(request, "leagues/leaderboard.html", {"page": page, "rows": rows, "mine": mine})

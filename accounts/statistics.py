@@ -1,5 +1,6 @@
-"""A player's statistics on their profile, added up from ``PlayerMatch`` rows (``stats.record``
-counted them when each match ended): three statements, whatever the number of matches.
+"""A player's statistics on their profile, added up from ``PlayerMatch`` rows
+(``games.player_stats`` counted them when each match ended): three statements, whatever the
+number of matches.
 
 Only matches the viewer may count are added up (``accounts.records.seen_finished_q``: a table
 they may watch, whose end they may know), as the profile's played and won counts do.
@@ -12,7 +13,8 @@ from dataclasses import dataclass, field
 from django.db.models import Count, Exists, OuterRef, Q, Sum
 
 from accounts.records import seen_finished_q
-from stats.models import PlayerMatch, SiteRating
+from games.models import PlayerMatch
+from leagues.models import SiteRating
 
 #: How many partners the profile names.
 PARTNERS_SHOWN = 3
