@@ -5,10 +5,15 @@ tests/leagues/test_leaderboard.py)."""
 
 from __future__ import annotations
 
+from io import StringIO
+
 import pytest
+from django.conf import settings
+from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from config import celery_app
 from games import player_stats as record
 from games.models import Match, MatchTally, PlayerMatch, Table
 from games.player_tally import tally
@@ -100,6 +105,22 @@ def test_a_lost_signal_is_caught_up(resigned):
     assert record.do_catch_up() == 1
     assert MatchTally.objects.get().match_id == match.pk
     assert record.do_catch_up() == 0
+
+
+def test_the_command_and_the_beat_entry_catch_up(resigned):
+    """``manage.py stats_catch_up`` counts a match whose signal was lost; the beat's entry
+    names a registered task that counts the next one (the last day's)."""
+    resigned(["ana", "bo"], by=1, callbacks=False)
+    out = StringIO()
+    call_command("stats_catch_up", stdout=out)
+    assert out.getvalue().strip() == "counted 1 finished match(es)"
+    resigned(["cy", "di"], by=0, callbacks=False)
+    entry = settings.CELERY_BEAT_SCHEDULE["player-stats-catch-up"]
+    celery_app.loader.import_default_modules()  # the worker's autodiscovery of tasks.py
+    task = celery_app.tasks[entry["task"]]
+    assert task.name == "games.tasks.catch_up_player_stats"
+    assert task() == 1
+    assert MatchTally.objects.count() == 2
 
 
 def test_the_profile_shows_statistics_partners_and_rating(bomb_to_win, client):
