@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.db.models import Q
+
 from accounts.models import User
 
 RECENT_LENGTH = 10
@@ -21,14 +23,37 @@ class MatchRecord:
     recent: list[dict] = field(default_factory=list)
 
 
+def seen_finished_q(viewer=None, session=None, prefix: str = "table__") -> Q:
+    """The ``Q`` of the finished matches ``viewer`` (with ``session``'s invites) may count, on
+    the table reached by ``prefix`` (``"table__"`` from a seat, ``"match__table__"`` from a
+    ``games.models.PlayerMatch``): a table they may watch (``games.access``) whose match they
+    know to be over — at a delayed table without their seat, once the spectators' view
+    reached its end (``games.delay``). ``viewer`` None: public tables only."""
+    from games.access import watchable_q
+    from games.models import Seat
+
+    seated = Seat.objects.none().values("table_id")
+    if viewer is not None and viewer.is_authenticated:
+        seated = Seat.objects.filter(user=viewer).values("table_id")
+    known = (
+        Q(**{f"{prefix}spectator_delay": 0})
+        | Q(**{f"{prefix}match__delayed__isnull": True})
+        | Q(**{f"{prefix}match__delayed__winner_team__isnull": False})
+        | Q(**{f"{prefix}pk__in": seated})
+    )
+    return (
+        watchable_q(viewer, session, prefix=prefix)
+        & known
+        & Q(**{f"{prefix}match__winner_team__isnull": False})
+    )
+
+
 def match_record(user: User, viewer=None, session=None) -> MatchRecord:
     """Matches ``user`` played (finished, with a seat) and won, and their latest matches, as
     ``viewer`` (with ``session``'s invites) may see them: a table the viewer may not watch
     (``games.access``) is neither listed nor counted, and a delayed table the viewer has no
     seat at shows its round and result as its spectators see them (``games.delay``: a match
     counts as played once their view reached its end). ``viewer`` None: public tables only."""
-    from django.db.models import Q
-
     from games import delay
     from games.access import watchable_q
     from games.models import Seat
@@ -37,13 +62,7 @@ def match_record(user: User, viewer=None, session=None) -> MatchRecord:
     seated = Seat.objects.none().values("table_id")
     if viewer is not None and viewer.is_authenticated:
         seated = Seat.objects.filter(user=viewer).values("table_id")
-    known = (
-        Q(table__spectator_delay=0)
-        | Q(table__match__delayed__isnull=True)
-        | Q(table__match__delayed__winner_team__isnull=False)
-        | Q(table_id__in=seated)
-    )
-    finished = seats.filter(known, table__match__winner_team__isnull=False)
+    finished = Seat.objects.filter(user=user).filter(seen_finished_q(viewer, session))
     played = finished.count()
     won = sum(
         1

@@ -20,6 +20,7 @@ from accounts.forms import LoginForm, PreferencesForm, SignUpForm
 from accounts.middleware import remember_language
 from accounts.models import User
 from accounts.records import match_record
+from accounts.statistics import player_statistics
 
 
 def _remember_language(response: HttpResponse, language: str) -> HttpResponse:
@@ -79,10 +80,13 @@ def signup(request: HttpRequest) -> HttpResponse:
 
 
 def profile(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's page: matches played and won, their statistics and site rating
+    (``accounts.statistics``), recent matches — counting only what the viewer may see."""
     player = get_object_or_404(User, username=username, is_active=True)
     context = {
         "player": player,
         "record": match_record(player, request.user, request.session),
+        "statistics": player_statistics(player, request.user, request.session),
         "following": friends.follows(request.user, player),
     }
     if request.user == player:

@@ -167,6 +167,11 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep_delayed",
         "schedule": float(os.environ.get("GAMES_SWEEP_SECONDS", "5")),
     },
+    # Finished matches whose statistics a lost signal left uncounted (games.player_stats).
+    "player-stats-catch-up": {
+        "task": "games.tasks.catch_up_player_stats",
+        "schedule": float(os.environ.get("STATS_CATCH_UP_SECONDS", "60")),
+    },
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A worker without its broker can do nothing else: it retries for as long as Redis is away
@@ -314,6 +319,8 @@ if not DEBUG:
 GAMES_NEXT_ROUND_SECONDS = float(os.environ.get("GAMES_NEXT_ROUND_SECONDS", "6"))
 # An AI seat's pause before it acts (seconds, ±30%); it never depends on the AI's cards.
 GAMES_AI_DELAY_SECONDS = float(os.environ.get("GAMES_AI_DELAY_SECONDS", "1.0"))
+# How long the players asked to a rematch have to accept or leave (games.rematches).
+GAMES_REMATCH_SECONDS = float(os.environ.get("GAMES_REMATCH_SECONDS", "60"))
 # A person's seat is handed to an AI stand-in once the clock has made this many of their
 # decisions in a row (games.standins); 0: never (the clock goes on deciding for them).
 GAMES_STAND_IN_AFTER_TIMEOUTS = int(os.environ.get("GAMES_STAND_IN_AFTER_TIMEOUTS", "2"))

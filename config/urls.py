@@ -22,5 +22,6 @@ urlpatterns = [
     # The table chat's actions and the friends pages keep their /social/ addresses.
     path("social/", include("games.chat_urls")),
     path("social/", include("accounts.friends_urls")),
+    path("leaderboard/", include("leagues.leaderboard_urls")),
     path("", include("games.urls")),
 ]

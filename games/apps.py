@@ -11,3 +11,5 @@ class GamesConfig(AppConfig):
 
         # Ending a session (log-out, password, deactivation, a deleted session) ends its sockets.
         session_guard.connect_signals()
+        # Finished matches feed statistics and the site rating (games.signals.match_finished).
+        from games import player_stats  # noqa: F401

@@ -15,9 +15,9 @@ asks for a snapshot). htmx ignores the comment; ``static/js/table.js`` reads it.
 
 A delta always holds the status (it carries the version) and only the other regions whose inputs
 changed (``region_keys``): the seats' counts and markers (an AI stand-in's too), the trick, the
-claim bar, the tribute, the result, the hand (only when the seat's cards changed) and its buttons
-and hints, the own seat's stand-in controls, the cards the seat has not seen yet (the
-tracker), plus the new log lines appended. A seat's row holds its place at the table and its
+claim bar, the tribute, the result, the rematch offer, the hand (only when the seat's cards changed)
+and its buttons and hints, the own seat's stand-in controls, the cards the seat has not seen yet
+(the tracker), plus the new log lines appended. A seat's row holds its place at the table and its
 last step of the trick (``presenters._around_the_table``), so both are in its key. Every render here
 is for one audience — a seat, or the spectators — in the language active when it is called, from
 that audience's view only (``games.presenters``).
@@ -42,6 +42,7 @@ DELTA_REGIONS = {
     "claim_bar": "games/partials/claim_bar.html",
     "tribute": "games/partials/tribute.html",
     "result": "games/partials/result.html",
+    "rematch": "games/partials/rematch.html",
     "hand": "games/partials/hand.html",
     "hand_actions": "games/partials/hand_actions.html",
     "seat_menu": "games/partials/seat_menu.html",
@@ -99,6 +100,8 @@ def region_keys(context: dict) -> dict[str, object]:
         "claim_bar": (window, context.get("claim"), context["me"]),
         "tribute": (phase == "tribute", context.get("tributes"), context.get("returns")),
         "result": (context.get("result"), context.get("match_over"), context.get("levels")),
+        # The rematch offer and answers (games.rematches), without its running countdown.
+        "rematch": (context["me"], _without_countdown(context.get("rematch"))),
         "hand": (context["me"], context.get("hand")),
         "hand_actions": (
             context.get("hand_size"),
@@ -111,6 +114,12 @@ def region_keys(context: dict) -> dict[str, object]:
         # The cards this seat has not seen yet (presenters.unseen_cards).
         "tracker": (context["me"], context.get("tracker")),
     }
+
+
+def _without_countdown(region: dict | None) -> dict | None:
+    if region is None:
+        return None
+    return {key: value for key, value in region.items() if key != "countdown"}
 
 
 def seat_keys(context: dict) -> list[object]:

@@ -22,6 +22,7 @@ from games import delay, replay, services, spectating
 from games.engine.cards import face_name
 from games.engine.state import MATCH_OVER, ROUND_OVER, State
 from games.engine.views import event_for
+from games.explain import RoundFacts, explain_round, first_out_team
 from games.models import Match, Move, Round, Seat, Table, TributeRecord
 from games.presenters import SUIT_SYMBOLS, describe_event
 
@@ -152,11 +153,15 @@ def rounds(match: Match, cut: Cut, names: dict) -> list[dict]:
             winner = result.team if result else None
             paid = [tuple(t) for t in state.tributes]
             ended_at = rnd.ended_at if over else None
+            # Only the last round can end the match (a win at the target, or a resignation).
+            match_winner = result.match_winner if result else None
+            resigned = result.resigned if result else None
         else:
             finish, caught, winner = rnd.finish_order, rnd.caught, rnd.winner_team
             levels_after = rnd.levels_after
             paid = tributes[rnd.number]
             ended_at = rnd.ended_at
+            match_winner = resigned = None
         rows.append(
             {
                 "number": rnd.number,
@@ -168,6 +173,8 @@ def rounds(match: Match, cut: Cut, names: dict) -> list[dict]:
                 "finish_order": finish,
                 "caught": caught,
                 "winner_team": winner,
+                "match_winner": match_winner,
+                "resigned": resigned,
                 "tributes": [
                     {"payer": p, "receiver": r, "card": c, "returned": back}
                     for p, r, c, back in paid
@@ -208,11 +215,26 @@ def record_context(match: Match, seat: int | None) -> dict:
     def level(x):
         return face_name(x) if x is not None else None
 
+    target = replay.match_options(match).target_level
     round_rows = []
     for r in rounds(match, cut, names):
+        facts = RoundFacts(
+            players=table.players,
+            finish_order=r["finish_order"],
+            team=r["winner_team"],
+            caught=r["caught"],
+            levels_before=r["levels_before"],
+            levels_after=r["levels_after"],
+            target=target,
+            match_winner=r["match_winner"],
+            resigned=r["resigned"],
+        )
         round_rows.append(
             {
                 **r,
+                # The record says what the table's result panel said (games.explain).
+                "first_team": first_out_team(facts),
+                "explained": explain_round(facts, names),
                 "level": level(r["level"]),
                 "levels_before": [level(x) for x in r["levels_before"]],
                 "levels_after": [level(x) for x in r["levels_after"]]

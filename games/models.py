@@ -3,6 +3,8 @@
 The engine state of a running match lives in ``Match.state`` (``engine.codec`` JSON, holding every
 hand: never render it). ``Move`` is the append-only move log with a per-match sequence; ``Round``
 and ``TributeRecord`` are its summaries for history pages. Only ``games.services`` writes a match.
+``PlayerMatch`` (one person's statistics of one finished match) and ``MatchTally`` (the match was
+counted) are written once per finished match by ``games.player_stats``.
 """
 
 from __future__ import annotations
@@ -315,6 +317,101 @@ class TributeRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.match} round {self.round_no}: {self.payer} pays {self.receiver}"
+
+
+class Rematch(models.Model):
+    """A rematch asked for at a finished table (``games.rematches`` alone writes it): the same
+    seats and options at a new table, once the people asked have answered or ``deadline``
+    passed.
+
+    ``people`` maps each person's seat number (a string, as JSON keys are) to their user id,
+    as seated when the rematch was asked; ``answers`` maps seat numbers to ``"yes"`` or
+    ``"no"``. ``new_table`` is set when the rematch is settled.
+    """
+
+    table = models.OneToOneField(Table, on_delete=models.CASCADE, related_name="rematch")
+    new_table = models.OneToOneField(
+        Table, null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch_of"
+    )
+    proposer = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    people = models.JSONField(default=dict)
+    answers = models.JSONField(default=dict)
+    deadline = models.DateTimeField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    settled_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            # The sweep: rematches still asking whose deadline passed.
+            models.Index(
+                fields=["deadline"],
+                name="rematch_asking_deadline_idx",
+                condition=models.Q(settled_at__isnull=True),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"rematch of {self.table}"
+
+    @property
+    def settled(self) -> bool:
+        return self.settled_at is not None
+
+
+# --- per-match player statistics (games.player_stats) ---------------------------------------
+
+
+class MatchTally(models.Model):
+    """A finished match whose statistics (and, if ``rated``, site ratings) are recorded: the
+    marker that makes ``games.player_stats`` count a match once, whatever the signals."""
+
+    match = models.OneToOneField(
+        "games.Match", on_delete=models.CASCADE, primary_key=True, related_name="tally"
+    )
+    rated = models.BooleanField(default=False)
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"tally of {self.match}"
+
+
+class PlayerMatch(models.Model):
+    """One person's part in one finished match (RULES.md §6–§8): the seat they held when it
+    ended, whether their team won, the rounds their team took (§7: all its seats out first),
+    the rounds they went out first, the levels their team gained (its final level − 2, §8),
+    and the hooks, unhooks and bombs made from their seat (an AI stand-in's too). Counted once
+    when the match ends (``games.player_stats``): profiles add these rows up instead of reading
+    move logs."""
+
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="player_stats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="match_stats"
+    )
+    seat = models.PositiveSmallIntegerField()
+    team = models.PositiveSmallIntegerField()
+    won = models.BooleanField()
+    rated = models.BooleanField(default=False)
+    resigned = models.BooleanField(default=False)
+    rounds_played = models.PositiveSmallIntegerField(default=0)
+    rounds_won = models.PositiveSmallIntegerField(default=0)
+    first_out = models.PositiveSmallIntegerField(default=0)
+    levels_gained = models.PositiveSmallIntegerField(default=0)
+    hooks = models.PositiveSmallIntegerField(default=0)
+    unhooks = models.PositiveSmallIntegerField(default=0)
+    bombs = models.PositiveSmallIntegerField(default=0)
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-finished_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "user"], name="one_tally_per_player")
+        ]
+        indexes = [models.Index(fields=["user", "-finished_at"], name="player_match_user_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.match}"
 
 
 # The table chat's models live in their own module; importing them here registers them with

@@ -16,6 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games import rematches
 from games.engine import legal_actions
 from games.engine.actions import Hook, Pass, Play, Return, Unhook
 from games.engine.cards import BLACK_JOKER, DECK, FACE, JOKERS, RED_JOKER, SUIT_INDEX, face_name
@@ -23,6 +24,7 @@ from games.engine.combos import classify
 from games.engine.power import table_for
 from games.engine.state import MATCH_OVER, PLAY, TRIBUTE, WINDOW, State
 from games.engine.views import View, event_for, seat_view, spectator_view
+from games.explain import RoundFacts, explain_round, first_out_team
 from games.models import Match, Move, Seat, Table
 from games.teams import team_name
 
@@ -223,6 +225,9 @@ def table_context(
     )
     context.update(_choices(state, view, seat))
     context["seat_menu"] = _seat_menu(table, seats, seat, view)
+    context["rematch"] = rematches.rematch_context(
+        table, view.phase == MATCH_OVER, seat, seats, names
+    )
     return context
 
 
@@ -384,11 +389,27 @@ def _window(view: View, names: dict, seat: int | None) -> dict | None:
 
 
 def _result(view: View, names: dict) -> dict | None:
+    """The round's (or match's) result: the facts, and the sentences that explain them
+    (``games.explain``). ``first_team`` is the team of the seat that went out first, which
+    "finished first" names — not necessarily ``team``, the one whose seats all went out."""
     result = view.result
     if result is None:
         return None
+    facts = RoundFacts(
+        players=view.players,
+        finish_order=tuple(view.finished),
+        team=result.team,
+        caught=tuple(result.caught),
+        levels_before=tuple(view.levels),
+        levels_after=tuple(result.levels),
+        target=view.options.target_level,
+        match_winner=result.match_winner,
+        resigned=result.resigned,
+    )
     return {
         "team": result.team,
+        "first_team": first_out_team(facts),
+        "explained": explain_round(facts, names),
         "caught": [names[s] for s in result.caught],
         "levels": [face_name(x) for x in result.levels],
         "next_level": face_name(result.next_level) if result.next_level else None,
@@ -486,7 +507,8 @@ def describe_event(event: dict, names: dict) -> str:
         "timeout": _("%(who)s ran out of time"),
         "tribute": _("%(payer)s paid %(card)s to %(receiver)s"),
         "return": _("%(who)s returned %(card)s"),
-        "round_over": _("Round over: %(team)s finished first"),
+        # The event's team is §7's T (all its seats out), not the team of the first out.
+        "round_over": _("Round over: every player of %(team)s is out"),
         "match_over": _("Match over: %(winner)s wins"),
         "deal": _("Round %(round)s dealt"),
         "resign": _("%(who)s resigned the match"),

@@ -22,9 +22,10 @@ class TableError(Exception):
     """A table action that cannot be done now (the message says why)."""
 
 
-def _notify(table: Table, left: int | None = None) -> None:
-    """Bump the table's revision (we hold its lock) and, after commit, tell its pages and the
-    lobby — the public lists, and the "my tables" of its people and of ``left``, who stood up."""
+def notify_changed(table: Table, left: int | None = None) -> None:
+    """Bump the table's revision (the caller holds its lock) and, after commit, tell its pages
+    and the lobby — the public lists, and the "my tables" of its people and of ``left``, who
+    stood up. ``games.rematches`` calls it too."""
     table_id = table.pk
     Table.objects.filter(pk=table_id).update(revision=F("revision") + 1)
     people = [*lobby.people_at(table), left]
@@ -69,8 +70,64 @@ def create_table(
         )
         Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(players))
         Seat.objects.filter(table=table, number=0).update(user=host)
-        _notify(table)
+        notify_changed(table)
     return table
+
+
+def copy_table(source: Table, host, seating: dict[int, tuple[int | None, str]]) -> Table:
+    """Open a new table with ``source``'s name, seats and options (rated, visibility, spectator
+    delay), hosted by ``host``: a rematch (``games.rematches``) or "play again" (``play_again``).
+
+    ``seating`` maps seat numbers to ``(user id or None, AI policy or "")``; seats it leaves out
+    are empty. Precondition: the caller is inside a transaction. The new table is locked here
+    and notified after commit."""
+    table = Table.objects.create(
+        name=source.name,
+        host=host,
+        players=source.players,
+        options=source.options,
+        rated=source.rated,
+        visibility=source.visibility,
+        spectator_delay=source.spectator_delay,
+    )
+    seats = []
+    for number in range(source.players):
+        user_id, policy = seating.get(number, (None, ""))
+        seats.append(
+            Seat(table=table, number=number, user_id=user_id, ai_policy="" if user_id else policy)
+        )
+    Seat.objects.bulk_create(seats)
+    table = _locked(table.pk)
+    notify_changed(table)
+    return table
+
+
+def last_played(user) -> Table | None:
+    """The table of ``user``'s latest match (seated, started; any status), or None: what
+    "play again" copies."""
+    return (
+        Table.objects.filter(seats__user=user, match__isnull=False)
+        .order_by("-match__started_at")
+        .first()
+    )
+
+
+def play_again(user) -> Table:
+    """Open a table like ``user``'s last one (``last_played``): the same options and seats,
+    ``user`` hosting at the seat they had, its AI seats again at theirs (people who played an
+    AI stand-in's seat are people: their seats open). Raises TableError when ``user`` has
+    played nowhere yet."""
+    with transaction.atomic():
+        source = last_played(user)
+        if source is None:
+            raise TableError(_("You have not played a match yet: create a table instead."))
+        seating: dict[int, tuple[int | None, str]] = {}
+        for seat in source.seats.all():
+            if seat.user_id == user.pk:
+                seating[seat.number] = (user.pk, "")
+            elif seat.user_id is None and seat.ai_policy:
+                seating[seat.number] = (None, seat.ai_policy)
+        return copy_table(source, user, seating)
 
 
 def take_seat(table_id: int, user, number: int) -> None:
@@ -90,7 +147,7 @@ def take_seat(table_id: int, user, number: int) -> None:
         Seat.objects.filter(table=table, user=user).update(user=None)
         seat.user = user
         seat.save(update_fields=["user"])
-        _notify(table)
+        notify_changed(table)
 
 
 def leave_seat(table_id: int, user) -> None:
@@ -98,7 +155,7 @@ def leave_seat(table_id: int, user) -> None:
     with transaction.atomic():
         table = _open(table_id)
         Seat.objects.filter(table=table, user=user).update(user=None)
-        _notify(table, left=user.pk)
+        notify_changed(table, left=user.pk)
 
 
 def set_ai(table_id: int, host, number: int, policy: str) -> None:
@@ -112,7 +169,7 @@ def set_ai(table_id: int, host, number: int, policy: str) -> None:
             raise TableError(_("Only an empty seat or an AI seat can change."))
         seat.ai_policy = policy
         seat.save(update_fields=["ai_policy"])
-        _notify(table)
+        notify_changed(table)
 
 
 def fill_with_ai(table_id: int, host, policy: str = Seat.Policy.HEURISTIC) -> int:
@@ -124,7 +181,7 @@ def fill_with_ai(table_id: int, host, policy: str = Seat.Policy.HEURISTIC) -> in
         filled = Seat.objects.filter(table=table, user__isnull=True, ai_policy="").update(
             ai_policy=policy
         )
-        _notify(table)
+        notify_changed(table)
     return filled
 
 
@@ -135,7 +192,7 @@ def start(table_id: int, host, seed: int | None = None) -> Match:
         if any(seat.is_empty for seat in table.seats.all()):
             raise TableError(_("Fill every seat (invite players or add AI seats) first."))
         match = services.do_start_match(table, seed)
-        _notify(table)
+        notify_changed(table)
     return match
 
 

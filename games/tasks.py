@@ -9,11 +9,12 @@ by the next ``sweep``.
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from celery import shared_task
 from celery.signals import worker_ready
 
-from games import services, timers
+from games import rematches, services, timers
 
 log = logging.getLogger(__name__)
 
@@ -41,18 +42,28 @@ def sweep() -> int:
     """Catch what a crash or a restart lost: deadlines overdue (``services.sweep_overdue``) and
     AI moves or auto-passes whose countdown task vanished (``services.sweep_lost_decisions``).
 
-    Returns how many matches or seats moved; logs a line only when something did (it runs every
-    few seconds, so a quiet sweep says nothing).
+    Also settles rematches whose answer time ended (``rematches.sweep_expired``: their wake-up
+    was lost). Returns how many matches, seats or rematches moved; logs a line only when
+    something did (it runs every few seconds, so a quiet sweep says nothing).
     """
     expired = services.sweep_overdue()
     decided = services.sweep_lost_decisions()
-    if expired or decided:
+    settled = rematches.sweep_expired()
+    if expired or decided or settled:
         log.warning(
-            "sweep: applied %d overdue deadline(s) and %d lost AI/auto-pass decision(s)",
+            "sweep: applied %d overdue deadline(s) and %d lost AI/auto-pass decision(s); "
+            "settled %d rematch(es) past their answer time",
             expired,
             decided,
+            settled,
         )
-    return expired + decided
+    return expired + decided + settled
+
+
+@shared_task(ignore_result=True)
+def rematch_expire(rematch_id: int) -> bool:
+    """A rematch's answer time is over: settle it without those who did not answer."""
+    return rematches.expire(rematch_id)
 
 
 @shared_task(ignore_result=True)
@@ -82,3 +93,19 @@ def sweep_delayed() -> int:
     from games import delay
 
     return delay.sweep_overdue()
+
+
+#: How far back the periodic catch-up looks: a lost signal is found within minutes, and older
+#: matches are the ``stats_catch_up`` command's (it reads every finished match).
+CATCH_UP_WINDOW = timedelta(days=1)
+
+
+@shared_task(ignore_result=True)
+def catch_up_player_stats() -> int:
+    """Count the matches of the last day still without statistics; logs only when it did."""
+    from games import player_stats
+
+    done = player_stats.do_catch_up(CATCH_UP_WINDOW)
+    if done:
+        log.warning("stats: counted %d finished match(es) whose signal was lost", done)
+    return done

@@ -15,7 +15,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import access, chat_mutes, services, spectating, standins, tables
+from games import access, chat_mutes, rematches, services, spectating, standins, tables
 from games.forms import CreateTableForm
 from games.lobby import lobby_context, options_summary
 from games.models import Match, Seat, Table
@@ -24,7 +24,23 @@ from games.presenters import table_context, table_strings
 
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    return render(request, "games/lobby.html", lobby_context(request.user))
+    context = lobby_context(request.user)
+    if request.user.is_authenticated:
+        context["again"] = _play_again_offer(request.user)
+    return render(request, "games/lobby.html", context)
+
+
+def _play_again_offer(user) -> dict | None:
+    """What "play again" would open: the player's last table's name, seats, AI seats and
+    options (two statements), or None before their first match."""
+    last = tables.last_played(user)
+    if last is None:
+        return None
+    return {
+        "table": last,
+        "ai": last.seats.filter(user__isnull=True).exclude(ai_policy="").count(),
+        "summary": options_summary(last),
+    }
 
 
 @require_GET
@@ -173,6 +189,60 @@ def fill_with_ai(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def start(request: HttpRequest, table_id: int) -> HttpResponse:
     return _seat_action(request, table_id, lambda table: tables.start(table.pk, request.user))
+
+
+# --- after the match: rematch, play again ------------------------------------------------------
+
+
+@login_required
+@require_POST
+def rematch(request: HttpRequest, table_id: int) -> HttpResponse:
+    """``answer`` = ``ask`` (ask for a rematch, or accept one asked already), ``yes`` or ``no``
+    (``games.rematches``). htmx gets 204 (every page of the table gets a snapshot, and the
+    pages of those seated at the new table go there) or the refusal as a flash; a plain form
+    a redirect: to the new table once the person sits there, else back to this one."""
+    table = _watchable(request, table_id)
+    answer = request.POST.get("answer", "")
+    try:
+        if answer == "ask":
+            found = rematches.do_ask(table.pk, request.user)
+        elif answer in (rematches.YES, rematches.NO):
+            found = rematches.do_answer(table.pk, request.user, answer == rematches.YES)
+        else:
+            raise rematches.RematchError(_("Accept the rematch or leave it."))
+    except rematches.RematchError as e:
+        return _refused(request, table, str(e))
+    if request.htmx:
+        return HttpResponse(status=204)
+    new = found.new_table
+    if new is not None and new.seats.filter(user=request.user).exists():
+        return redirect(new)
+    return redirect(table)
+
+
+@login_required
+@require_POST
+def play_again(request: HttpRequest) -> HttpResponse:
+    """The lobby's "play again": a new table like the player's last one
+    (``tables.play_again``), then its page; the refusal as a message on the lobby."""
+    try:
+        table = tables.play_again(request.user)
+    except tables.TableError as e:
+        messages.error(request, str(e))
+        return redirect("games:lobby")
+    return redirect(table)
+
+
+def _refused(request: HttpRequest, table: Table, message: str) -> HttpResponse:
+    """A refusal: out of band as a flash for htmx, else a message on the table's page."""
+    if request.htmx:
+        return HttpResponse(
+            render_to_string(
+                "games/partials/flash.html", {"message": message, "oob": True}, request=request
+            )
+        )
+    messages.error(request, message)
+    return redirect(table)
 
 
 # --- during the match: the AI stand-in, resigning, leaving ----------------------------------------

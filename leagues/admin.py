@@ -26,6 +26,7 @@ from leagues.models import (
     Rating,
     RatingHistory,
     Season,
+    SiteRating,
     TeamMember,
     Tournament,
     TournamentLog,
@@ -155,6 +156,18 @@ class RatingHistoryAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+
+@admin.register(SiteRating)
+class SiteRatingAdmin(admin.ModelAdmin):
+    """Read-only: ``leagues.ratings.do_rate_site_match`` alone writes the site ratings."""
+
+    list_display = ("user", "display", "matches", "wins", "updated_at")
+    search_fields = ("user__username",)
+    readonly_fields = ("user", "mu", "sigma", "ordinal", "matches", "wins", "updated_at")
 
     def has_add_permission(self, request) -> bool:
         return False

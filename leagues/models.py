@@ -560,3 +560,66 @@ class Notice(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user}: {self.kind}"
+
+
+# --- the site-wide rating (leagues.ratings.do_rate_site_match, the leaderboard) -------------
+
+
+class SiteRating(models.Model):
+    """A person's openskill rating over every rated table of the site, leagues' included
+    (PlackettLuce: mu, sigma; a league keeps its own too, ``Rating``).
+    ``ordinal`` (mu − 3·sigma, the shown rating) is stored so the leaderboard reads it from
+    an index."""
+
+    user = models.OneToOneField(USER, on_delete=models.CASCADE, related_name="site_rating")
+    mu = models.FloatField(default=DEFAULT_MU)
+    sigma = models.FloatField(default=DEFAULT_SIGMA)
+    ordinal = models.FloatField(default=0.0, db_index=True)
+    matches = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-ordinal"]
+        verbose_name = _("site rating")
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.display}"
+
+    @property
+    def display(self) -> str:
+        return f"{self.ordinal:.1f}"
+
+
+class SiteRatingChange(models.Model):
+    """One rated match's change of a person's site rating (at most once per match)."""
+
+    user = models.ForeignKey(USER, on_delete=models.CASCADE, related_name="site_rating_changes")
+    match = models.ForeignKey("games.Match", on_delete=models.CASCADE, related_name="+")
+    won = models.BooleanField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "match"], name="one_site_rating_change")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user}: {self.before:.1f} → {self.after:.1f}"
+
+    @property
+    def before(self) -> float:
+        from leagues.ratings import ordinal  # leagues.ratings imports these models
+
+        return ordinal(self.mu_before, self.sigma_before)
+
+    @property
+    def after(self) -> float:
+        from leagues.ratings import ordinal
+
+        return ordinal(self.mu_after, self.sigma_after)

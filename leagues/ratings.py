@@ -4,15 +4,27 @@ A finished rated match rates its two teams against each other: the winning team 
 Each player's new (mu, sigma) comes from ``PlackettLuce.rate``; the shown rating is openskill's
 ordinal, mu − 3·sigma. ``do_rate_match`` writes the ratings and one ``RatingHistory`` row per
 player; the unique (league, user, match) constraint means a match is never rated twice.
+
+The site-wide rating (``SiteRating``, the leaderboard) uses the same maths over every rated table
+of the site, leagues' included: ``do_rate_site_match`` keeps its rows.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from leagues.models import DEFAULT_MU, DEFAULT_SIGMA, League, Rating, RatingHistory
+from leagues.models import (
+    DEFAULT_MU,
+    DEFAULT_SIGMA,
+    League,
+    Rating,
+    RatingHistory,
+    SiteRating,
+    SiteRatingChange,
+)
 
 MODEL = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
 
@@ -27,6 +39,12 @@ def rate_teams(
     ranks = [1, 2] if winner == 0 else [2, 1]
     new0, new1 = MODEL.rate(teams, ranks=ranks)
     return [(r.mu, r.sigma) for r in new0], [(r.mu, r.sigma) for r in new1]
+
+
+def ordinal(mu: float, sigma: float) -> float:
+    """The shown rating of a skill: openskill's ordinal, mu − 3·sigma (0 for a new player).
+    The site rating (``do_rate_site_match``) shows it too."""
+    return MODEL.rating(mu=mu, sigma=sigma).ordinal()
 
 
 def ratings_for(league: League, users: Sequence) -> dict[int, Rating]:
@@ -79,3 +97,59 @@ def do_rate_match(
             row.save(update_fields=["mu", "sigma", "matches", "updated_at"])
     RatingHistory.objects.bulk_create(history)
     return history
+
+
+def do_rate_site_match(
+    match, team0: Sequence, team1: Sequence, winner: int
+) -> list[SiteRatingChange]:
+    """The site-wide rating: rate finished ``match`` between the users of ``team0`` and
+    ``team1``, ``winner`` (0 or 1) having won: update each player's ``SiteRating`` and add one
+    ``SiteRatingChange`` each. A match is rated here under the rule leagues use
+    (``leagues.results.seated_teams``: a rated table, every seat a person playing for
+    themselves); the caller decides. A resignation is a loss like any other.
+
+    Precondition: the caller is inside a transaction and has made sure the match was not
+    rated yet (``games.player_stats`` holds its ``MatchTally`` guard); ``SiteRatingChange``'s unique
+    (user, match) is the second guard. Rating rows are made and locked in user-id order, so
+    two matches ending at once never deadlock on them. Five statements, whatever the number
+    of players."""
+    users = list(team0) + list(team1)
+    # Missing rows first, in user-id order (as the locks below), in one statement.
+    SiteRating.objects.bulk_create(
+        [SiteRating(user=user) for user in sorted(users, key=lambda u: u.pk)],
+        ignore_conflicts=True,
+    )
+    rows = {
+        r.user_id: r
+        for r in SiteRating.objects.select_for_update().filter(user__in=users).order_by("user_id")
+    }
+    new0, new1 = rate_teams(
+        [(rows[u.pk].mu, rows[u.pk].sigma) for u in team0],
+        [(rows[u.pk].mu, rows[u.pk].sigma) for u in team1],
+        winner,
+    )
+    changes = []
+    now = timezone.now()
+    for team, new, won in ((team0, new0, winner == 0), (team1, new1, winner == 1)):
+        for user, (mu, sigma) in zip(team, new, strict=True):
+            row = rows[user.pk]
+            changes.append(
+                SiteRatingChange(
+                    user=user,
+                    match=match,
+                    won=won,
+                    mu_before=row.mu,
+                    sigma_before=row.sigma,
+                    mu_after=mu,
+                    sigma_after=sigma,
+                )
+            )
+            row.mu, row.sigma, row.ordinal = mu, sigma, ordinal(mu, sigma)
+            row.matches += 1
+            row.wins += won
+            row.updated_at = now
+    SiteRating.objects.bulk_update(
+        rows.values(), ["mu", "sigma", "ordinal", "matches", "wins", "updated_at"]
+    )
+    SiteRatingChange.objects.bulk_create(changes)
+    return changes

@@ -22,7 +22,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from games import tables
+from games import services, tables
 from games.models import Seat
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -174,7 +174,12 @@ def world(db, make_user):
     tables.fill_with_ai(table.pk, host, Seat.Policy.HEURISTIC)
     tables.start(table.pk, host, seed=7)
     open_table = tables.create_table(host, name="★ 2", players=4, options={})
-    return {"table": table, "open_table": open_table}
+    # A finished match (ana resigns): its result explained, the rematch offered, play again.
+    finished = tables.create_table(host, name="★ 3", players=4, options={})
+    tables.fill_with_ai(finished.pk, host, Seat.Policy.HEURISTIC)
+    match = tables.start(finished.pk, host, seed=8)
+    services.submit(match.pk, host, {"action": "resign", "version": match.version})
+    return {"table": table, "open_table": open_table, "finished": finished}
 
 
 def key_pages(world) -> list[tuple[str, str | None]]:
@@ -196,6 +201,8 @@ def key_pages(world) -> list[tuple[str, str | None]]:
         (reverse("password_reset"), None),
         (reverse("games:match_record", args=[world["table"].match.pk]), "ana"),
         (reverse("games:player_matches", args=["ana"]), "ana"),
+        (reverse("games:table", args=[world["finished"].pk]), "ana"),
+        (reverse("leaderboard:index"), "ana"),
     ]
 
 
@@ -226,7 +233,7 @@ def same_in(language: str) -> re.Pattern:
 def test_key_pages_show_no_english_interface_string(world, language: str) -> None:
     fragments = english_fragments()
     legitimate = same_in(language)
-    user_data = {"ana", "budi", "414 ★", "★ 2"}
+    user_data = {"ana", "budi", "414 ★", "★ 2", "★ 3"}
     problems = []
     for url, username in key_pages(world):
         english = set(page_chunks(render(url, username, "en")))

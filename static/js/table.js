@@ -298,6 +298,20 @@
     chat.dataset.muted = JSON.stringify(muted);
     tidyChat();
   }
+  // --- rematch: a player seated at the new table goes there ---------------------------------
+  // Only when the rematch region comes to say so while the page is open (games.rematches): a
+  // finished table opened later, its rematch long settled, stays where it is.
+  var rematchGo = "";
+  document.addEventListener("DOMContentLoaded", function () {
+    var region = document.getElementById("rematch");
+    rematchGo = (region && region.dataset.go) || "";
+  });
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    var region = document.getElementById("rematch");
+    var go = (region && region.dataset.go) || "";
+    if (go && go !== rematchGo) window.location.assign(go);
+    rematchGo = go;
+  });
 
   // --- countdown bars -------------------------------------------------------------------------
   // The bar counts down from the remaining time the server rendered, measured on this page's

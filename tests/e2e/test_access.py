@@ -37,7 +37,13 @@ def test_axe_finds_no_serious_problem_on_the_main_pages(new_page, language: str)
     player = new_page()
     name = f"axe_{language}"
     sign_up_in(player, name, language)
-    for path in ("/", f"/accounts/{name}/", "/accounts/preferences/", "/tables/new/"):
+    for path in (
+        "/",
+        f"/accounts/{name}/",
+        "/accounts/preferences/",
+        "/tables/new/",
+        "/leaderboard/",
+    ):
         player.goto(path)
         assert_accessible(player, f"{path} ({language}, signed in)")
 

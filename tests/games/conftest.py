@@ -6,11 +6,13 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
-from games import tables
+from accounts.models import User
+from games import services, tables
 from games.engine.codec import state_to_json
 from games.engine.deal import start_round
 from games.engine.state import State
 from games.models import Match, Seat, Table
+from tests.conftest import PASSWORD
 
 
 @pytest.fixture
@@ -58,3 +60,85 @@ def start_with_hands() -> Callable[..., Match]:
         return install_state(match, state)
 
     return start
+
+
+# --- finished matches for the player statistics and site rating tests --------------------------
+# Ended through the real writer (its last commit's callbacks run, so ``match_finished`` arrives
+# as in production); tests/leagues/conftest.py shares them for the leaderboard.
+
+#: A quick match to 3 without claim windows (RULES.md §10).
+FINISH_QUICK = {"target_level": "3", "claim_window_seconds": 0}
+
+
+def finished_table(names, options: dict, **fields) -> Table:
+    """A table with the people ``names`` (created on first use; None: an AI seat), the first
+    hosting at seat 0."""
+
+    def person(name: str) -> User:
+        user = User.objects.filter(username=name).first()
+        return user or User.objects.create_user(username=name, password=PASSWORD)
+
+    host = person(names[0])
+    table = tables.create_table(
+        host, name="stats table", players=len(names), options=options, **fields
+    )
+    for number, name in enumerate(names):
+        if number and name:
+            tables.take_seat(table.pk, person(name), number)
+    tables.fill_with_ai(table.pk, host, Seat.Policy.HEURISTIC)
+    return table
+
+
+def people_of(table: Table) -> dict:
+    return {s.number: s.user for s in Seat.objects.filter(table=table).select_related("user")}
+
+
+@pytest.fixture
+def bomb_to_win(db, django_capture_on_commit_callbacks) -> Callable[..., Match]:
+    """A four-person table (``names``, seats 0–3) whose team 1 (seats 0, 2) is at the target
+    level 3 and wins in one trick: seat 2 leads its last card (out first), seat 3 beats it,
+    seat 0 bombs 5-5-5 with its last cards. Team 2 (seats 1, 3) is caught whole: match won."""
+
+    def play(names=("ana", "bo", "cy", "di"), **fields) -> Match:
+        table = finished_table(list(names), FINISH_QUICK, **fields)
+        match = tables.start(table.pk, table.host, seed=11)
+        hands = [("5S", "5H", "5D"), ("3D", "4D"), ("JH",), ("3C", "QC")]
+        state = start_round(table.engine_options(), hands, 3, (3, 2), leader=2, seed=11)
+        install_state(match, state)
+        Match.objects.filter(pk=match.pk).update(level_team0=3)
+        match.rounds.update(level=3, levels_before=[3, 2])
+        people = people_of(table)
+
+        def act(number: int, **payload) -> None:
+            version = Match.objects.get(pk=match.pk).version
+            result = services.submit(match.pk, people[number], {"version": version, **payload})
+            assert result.ok, result
+
+        act(2, action="play", cards=["JH"])
+        act(3, action="play", cards=["QC"])
+        with django_capture_on_commit_callbacks(execute=True):
+            act(0, action="play", cards=["5S", "5H", "5D"])
+        match = Match.objects.select_related("table").get(pk=match.pk)
+        assert match.winner_team == 0
+        return match
+
+    return play
+
+
+@pytest.fixture
+def resigned(db, django_capture_on_commit_callbacks) -> Callable[..., Match]:
+    """A started table of ``names`` (None: an AI seat) where seat ``by`` resigns at once."""
+
+    def play(names, by: int = 0, callbacks: bool = True, **fields) -> Match:
+        table = finished_table(list(names), FINISH_QUICK, **fields)
+        match = tables.start(table.pk, table.host, seed=5)
+        person = people_of(table)[by]
+        payload = {"action": "resign", "version": match.version}
+        if callbacks:
+            with django_capture_on_commit_callbacks(execute=True):
+                assert services.submit(match.pk, person, payload).ok
+        else:
+            assert services.submit(match.pk, person, payload).ok
+        return Match.objects.select_related("table").get(pk=match.pk)
+
+    return play

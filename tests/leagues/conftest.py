@@ -13,6 +13,7 @@ from games.models import Match, Seat, Table
 from leagues import services as league_services
 from leagues import tournaments
 from leagues.models import League, TournamentTeam
+from tests.games.conftest import bomb_to_win, resigned  # noqa: F401 (shared fixtures)
 
 #: Quick matches (§10 target_level) without claim windows, so a scripted trick needs no answers.
 QUICK = {"target_level": "3", "claim_window_seconds": 0}

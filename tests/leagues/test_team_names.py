@@ -140,6 +140,6 @@ def test_tournament_rounds_and_admin_actions_name_teams_as_the_table_does(
 def test_log_lines_name_the_teams_as_the_table_does():
     names = {0: "ana", 1: "bo"}
     assert describe_event({"type": "round_over", "team": 1}, names) == (
-        "Round over: Team 2 finished first"
+        "Round over: every player of Team 2 is out"
     )
     assert describe_event({"type": "match_over", "winner": 0}, names) == "Match over: Team 1 wins"

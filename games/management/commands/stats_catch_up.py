@@ -1,0 +1,14 @@
+"""``manage.py stats_catch_up``: count every finished match without statistics yet (matches
+played before the statistics existed, or whose signal was lost), oldest first."""
+
+from django.core.management.base import BaseCommand
+
+from games.player_stats import do_catch_up
+
+
+class Command(BaseCommand):
+    help = "Count the statistics and site ratings of finished matches not counted yet."
+
+    def handle(self, *args, **options) -> None:
+        done = do_catch_up()
+        self.stdout.write(f"counted {done} finished match(es)")

@@ -1,0 +1,8 @@
+from django.urls import path
+
+from leagues import leaderboard_views
+
+app_name = "leaderboard"
+urlpatterns = [
+    path("", leaderboard_views.leaderboard, name="index"),
+]
