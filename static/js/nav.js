@@ -37,5 +37,19 @@
     document.addEventListener("click", function (evt) {
       if (nav.classList.contains("open") && !nav.contains(evt.target)) setOpen(nav, button, false);
     });
+    // The player's menu (details#account-menu) closes like the folded links: Escape, or a
+    // click anywhere else.
+    var account = document.getElementById("account-menu");
+    if (account) {
+      document.addEventListener("keydown", function (evt) {
+        if (evt.key === "Escape" && account.open) {
+          account.open = false;
+          account.querySelector("summary").focus();
+        }
+      });
+      document.addEventListener("click", function (evt) {
+        if (account.open && !account.contains(evt.target)) account.open = false;
+      });
+    }
   });
 })();

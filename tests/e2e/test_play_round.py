@@ -21,7 +21,7 @@ def sign_up(page, username: str) -> None:
     page.fill("#id_password1", PASSWORD)
     page.fill("#id_password2", PASSWORD)
     page.click("form[action$='/signup/'] button[type=submit]")
-    expect(page.get_by_role("button", name="Log out")).to_be_visible()
+    expect(page.locator("#account-menu summary")).to_have_text(username)
 
 
 def open_ai_table(page) -> str:
