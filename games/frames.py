@@ -96,7 +96,12 @@ def region_keys(context: dict) -> dict[str, object]:
             context.get("trick"),
             not context.get("trick") and phase == "play" and context.get("turn_name"),
         ),
-        "claim_bar": (window, context.get("claim"), context["me"]),
+        # The bar reads the viewer only as "is it my card?": seats in the same place share it.
+        "claim_bar": (
+            window,
+            context.get("claim"),
+            bool(window) and context["me"] == window["owner"],
+        ),
         "tribute": (phase == "tribute", context.get("tributes"), context.get("returns")),
         "result": (context.get("result"), context.get("match_over"), context.get("levels")),
         "hand": (context["me"], context.get("hand")),
