@@ -63,7 +63,10 @@ def publish_move(
     delayed = delay.is_delayed(table)
     messages = []
     renders = frames.Renders()  # the trick, the other seats… once per language
-    for audience in audiences.live(table.pk):
+    # What this push shows is noted with the audiences' lookup (one round trip), before the
+    # frames go out, as it always was: a heartbeat then finds any frame lost on the way.
+    latest = (revision, new.version, None if delayed else new.version)
+    for audience in audiences.live(table.pk, latest):
         if audience.seat is None and delayed:
             continue
         with translation.override(audience.language):
@@ -76,7 +79,6 @@ def publish_move(
                 _frame_message(text, new.version, revision, old.version),
             )
         )
-    audiences.set_latest(table.pk, revision, new.version, None if delayed else new.version)
     notify.send_many(messages)
     if delayed:
         delay.note_move(match)
