@@ -22,6 +22,9 @@ One run, in this process (production settings: DJANGO_DEBUG off):
 5. prints one JSON line: CPU ms per action (median, mean, p90) for the app and the floor,
    their ratio, frame bytes, the load average before and after.
 
+``--cold`` forgets, before each action, the views this process kept from the table's previous
+push (``frames._recent``), as a Daphne process that did not send that push must rebuild them:
+the cost of spreading a table's sockets over several processes.
 ``--profile FILE`` writes a cProfile of the measured calls (``python -m pstats FILE``).
 ``--against REV`` measures another commit too: it exports REV with ``git archive`` into a
 temporary folder and runs this script there and here alternately (``--rounds`` times each,
@@ -63,6 +66,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--db", default="h_perf_bench")
     parser.add_argument("--no-migrate", action="store_true")
     parser.add_argument("--app-dir", default=str(REPO_DIR))
+    parser.add_argument(
+        "--cold",
+        action="store_true",
+        help="forget the views of the previous push before each action (another process sent it)",
+    )
     parser.add_argument("--profile", default="", help="write a cProfile of the measured calls")
     parser.add_argument("--against", default="", help="another commit, measured alternately")
     parser.add_argument("--rounds", type=int, default=2, help="runs of each with --against")
@@ -146,7 +154,7 @@ def measure(args: argparse.Namespace) -> dict:
     from django.utils import timezone
 
     from accounts.models import User
-    from games import audiences, notify, services, stewarding
+    from games import audiences, frames, notify, services, stewarding
     from games.audiences import Audience
     from games.engine.codec import state_from_json
     from games.engine.state import MATCH_OVER, ROUND_OVER
@@ -235,6 +243,9 @@ def measure(args: argparse.Namespace) -> dict:
         seat, payload = picked
         payload["client_id"] = f"c{done}-{rng.random()}"
         sent.append([])
+        if args.cold:  # as a process that did not send this table's previous push
+            with frames._recent_lock:
+                frames._recent.clear()
         measured = done >= args.warmup
         if measured and profiler is not None:
             profiler.enable()
@@ -315,6 +326,7 @@ def against(args: argparse.Namespace) -> dict:
             f"--actions={args.actions}",
             f"--warmup={args.warmup}",
             f"--watchers={args.watchers}",
+            *(["--cold"] if args.cold else []),
             f"--seed={args.seed}",
             f"--db={args.db}",
             "--no-migrate",
