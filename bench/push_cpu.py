@@ -20,7 +20,8 @@ One run, in this process (production settings: DJANGO_DEBUG off):
 4. the floor, in the same run: every action's channel-layer messages, as the app sent them
    (same groups, same frames), sent again with ``notify.send_many`` and timed the same way;
 5. prints one JSON line: CPU ms per action (median, mean, p90) for the app and the floor,
-   their ratio, frame bytes, the load average before and after.
+   their ratio, frame bytes, the load average before and after; then deletes its Redis keys
+   (the database stays, for ``--no-migrate`` runs).
 
 ``--cold`` forgets, before each action, the views this process kept from the table's previous
 push (``frames._recent``), as a Daphne process that did not send that push must rebuild them:
@@ -272,6 +273,7 @@ def measure(args: argparse.Namespace) -> dict:
         real_send_many(messages)
         floor_ms.append((time.process_time() - cpu0) * 1000)
     load_after = os.getloadavg()
+    forget_namespace(os.environ["REDIS_NAMESPACE"])
 
     seat_frames = [
         len(m["text"].encode())
@@ -309,6 +311,17 @@ def measure(args: argparse.Namespace) -> dict:
         "load_average_before": [round(x, 2) for x in load_before],
         "load_average_after": [round(x, 2) for x in load_after],
     }
+
+
+def forget_namespace(prefix: str) -> None:
+    """Delete this run's Redis keys (audiences, latest versions, timers)."""
+    import redis
+
+    client = redis.Redis.from_url(REDIS_URL)
+    keys = list(client.scan_iter(match=f"{prefix}*", count=1000))
+    for start in range(0, len(keys), 500):
+        client.delete(*keys[start : start + 500])
+    client.close()
 
 
 def against(args: argparse.Namespace) -> dict:
