@@ -87,12 +87,17 @@ def register(table_id: int, audience: Audience) -> None:
         log.warning("audience registry unavailable", exc_info=True)
 
 
-def live(table_id: int) -> list[Audience]:
-    """The audiences with a socket open on the table now ([] when Redis cannot be asked)."""
+def live(table_id: int, latest: tuple[int, int, int | None] | None = None) -> list[Audience]:
+    """The audiences with a socket open on the table now ([] when Redis cannot be asked).
+
+    ``latest`` = ``(revision, version, watch_version)``: also remember, in the same round
+    trip, what the push about to be rendered shows (as ``set_latest``)."""
     try:
-        pipe = redis_store.client().pipeline()
+        pipe = redis_store.client().pipeline(transaction=False)
         pipe.zremrangebyscore(_registry_key(table_id), "-inf", time.time())
         pipe.zrange(_registry_key(table_id), 0, -1)
+        if latest is not None:
+            _queue_latest(pipe, table_id, *latest)
         codes = pipe.execute()[1]
     except redis.RedisError:
         log.warning("audience registry unavailable", exc_info=True)
@@ -112,13 +117,17 @@ def set_latest(
     what they were last sent stays). Two keys: the spectators' view of a delayed table moves on
     its own clock (``games.delay``), apart from the live moves."""
     try:
-        pipe = redis_store.client().pipeline()
-        pipe.set(_latest_key(table_id), f"{revision}:{version}", ex=24 * 3600)
-        if watch_version is not None:
-            pipe.set(_latest_key(table_id, True), f"{revision}:{watch_version}", ex=24 * 3600)
+        pipe = redis_store.client().pipeline(transaction=False)
+        _queue_latest(pipe, table_id, revision, version, watch_version)
         pipe.execute()
     except redis.RedisError:
         log.warning("latest version unavailable", exc_info=True)
+
+
+def _queue_latest(pipe, table_id: int, revision: int, version: int, watch_version: int | None):
+    pipe.set(_latest_key(table_id), f"{revision}:{version}", ex=24 * 3600)
+    if watch_version is not None:
+        pipe.set(_latest_key(table_id, True), f"{revision}:{watch_version}", ex=24 * 3600)
 
 
 def set_latest_watched(table_id: int, revision: int, watch_version: int) -> None:

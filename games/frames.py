@@ -97,7 +97,12 @@ def region_keys(context: dict) -> dict[str, object]:
             context.get("trick"),
             not context.get("trick") and phase == "play" and context.get("turn_name"),
         ),
-        "claim_bar": (window, context.get("claim"), context["me"]),
+        # The bar reads the viewer only as "is it my card?": seats in the same place share it.
+        "claim_bar": (
+            window,
+            context.get("claim"),
+            bool(window) and context["me"] == window["owner"],
+        ),
         "tribute": (phase == "tribute", context.get("tributes"), context.get("returns")),
         "result": (context.get("result"), context.get("match_over"), context.get("levels")),
         # The rematch offer and answers (games.rematches), without its running countdown.
@@ -258,11 +263,33 @@ def _seat_changes(
         return [renders.render(DELTA_REGIONS["seats"], key, context)]
     changed = []
     for old_key, new_key, row in zip(before.seats, now.seats, after["seats"], strict=True):
-        if old_key != new_key:
+        if old_key == new_key:
+            continue
+        if row["is_me"]:
             changed.append(
                 renders.render(SEAT_TEMPLATE, new_key, {**context, "s": row, "seat_oob": True})
             )
+        else:
+            changed.append(_placed_seat(row, context, renders))
     return changed
+
+
+#: Stands for a seat's place (``pos``) in a row rendered for every viewer but its own seat.
+POS_MARK = "{pos}"
+
+
+def _placed_seat(row: dict, context: dict, renders: Renders) -> str:
+    """Another seat's row: it reads the same from every viewer but for its place around the
+    table (``pos``, the root's last class), so it is rendered once per push and language with
+    ``POS_MARK`` there, and each viewer's place put in. The root tag comes first and holds
+    only fixed words before it, so the first match is the class."""
+    anywhere = {**row, "pos": POS_MARK}
+    text = renders.render(
+        SEAT_TEMPLATE,
+        ("anywhere", repr(anywhere), bool(context.get("window"))),
+        {**context, "s": anywhere, "seat_oob": True},
+    )
+    return text.replace(f' pos-{POS_MARK}"', f' pos-{row["pos"]}"', 1)
 
 
 def _trick_change(

@@ -45,6 +45,11 @@ class CardFace:
     level: bool
     joker: bool
 
+    def __repr__(self) -> str:
+        # Region keys (games.frames) hold card faces and are compared as their repr: the code
+        # and the level mark decide every other field (card_face), the label is per language.
+        return f"<{self.code}{'*' if self.level else ''}>"
+
     @property
     def label(self) -> str:
         """The card's spoken name in the page's language ("Queen of hearts"): screen readers
@@ -62,6 +67,7 @@ def card_name(code: str) -> str:
     return _("%(rank)s of %(suit)s") % {"rank": ranks.get(rank, rank), "suit": suits[suit]}
 
 
+@lru_cache(maxsize=512)  # 54 codes x 13 levels; faces are frozen, so shared
 def card_face(code: str, level: int) -> CardFace:
     face = FACE[code]
     if face in JOKERS:
@@ -353,12 +359,21 @@ def _countdown(match: Match) -> dict | None:
 
 
 def _deadline_total(match: Match) -> float:
-    options = match.table.engine_options()
+    options = _table_options(match.table)
     if match.deadline_kind == Match.Deadline.WINDOW:
         return float(options.claim_window_seconds)
     if match.deadline_kind == Match.Deadline.NEXT_ROUND:
         return float(settings.GAMES_NEXT_ROUND_SECONDS)
     return float(options.turn_seconds)
+
+
+def _table_options(table: Table):
+    """The table's engine options, read once per table instance (every audience of a push
+    shares the writer's table)."""
+    options = getattr(table, "_engine_options", None)
+    if options is None:
+        options = table._engine_options = table.engine_options()
+    return options
 
 
 def _window(view: View, names: dict, seat: int | None) -> dict | None:

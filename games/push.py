@@ -64,7 +64,10 @@ def publish_move(
     delayed = delay.is_delayed(table)
     messages = []
     renders = frames.Renders()  # the trick, the other seats… once per language
-    live = audiences.live(table.pk)
+    # What this push shows is noted with the audiences' lookup (one round trip), before the
+    # frames go out, as it always was: a heartbeat then finds any frame lost on the way.
+    latest = (revision, new.version, None if delayed else new.version)
+    live = audiences.live(table.pk, latest)
     for audience in live:
         if audience.seat is None and delayed:
             continue
@@ -79,7 +82,6 @@ def publish_move(
             )
         )
     messages.append((audiences.bot_group(table.pk), audiences.bot_message(new.version)))
-    audiences.set_latest(table.pk, revision, new.version, None if delayed else new.version)
     notify.send_many(messages)
     if delayed:
         delay.note_move(match)

@@ -53,14 +53,18 @@ def counting(monkeypatch):
     group_send = layer.group_send
 
     async def counted_send(group: str, message: dict) -> None:
-        _, _, audience = group.partition(".")  # table-<id>.<s2.en | w.en>, or table-wide
+        _, _, audience = group.partition(".")  # table-<id>.<s2.en | w.en | api>, or table-wide
         kind = (
             "spectators"
             if audience.startswith("w.")
             else "seats"
             if audience.startswith("s")
+            else "bots"
+            if audience == "api"
             else group.split("-")[0]
         )
+        if kind == "bots":  # the bot streams' wake-up: the version alone, nothing rendered
+            assert set(message) == {"type", "v"}, message
         costs["sends"][kind] += 1
         await group_send(group, message)
 
@@ -143,7 +147,9 @@ async def test_two_hundred_spectators_cost_a_seats_push_nothing(make_user, monke
     assert many["statements"] == one["statements"] == none["statements"]
     assert many["renders"] == one["renders"]
     assert many["sends"] == one["sends"] == {**none["sends"], "spectators": 1}
-    assert none["sends"] == {"seats": 4}  # one frame per seat's group, nothing table-wide
+    # One frame per seat's group, and the bot streams' wake-up (a version, no card): nothing
+    # rendered goes table-wide.
+    assert none["sends"] == {"seats": 4, "bots": 1}
     # The spectators' one frame: rendered once, the same text for all 200, and a delta.
     texts = set(many["crowd_frames"])
     assert len(many["crowd_frames"]) == CROWD and len(texts) == 1
