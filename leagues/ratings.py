@@ -47,6 +47,20 @@ def ordinal(mu: float, sigma: float) -> float:
     return MODEL.rating(mu=mu, sigma=sigma).ordinal()
 
 
+def _new_skills(rows: dict, team0: Sequence, team1: Sequence, winner: int):
+    """Each player's ``(user, row, won, mu, sigma)`` after a match: ``rows`` maps user ids to
+    their (locked) rating rows, league or site, whose ``mu``/``sigma`` are the skills before;
+    the new skills come from ``rate_teams``. Shared by league and site ratings."""
+    new0, new1 = rate_teams(
+        [(rows[u.pk].mu, rows[u.pk].sigma) for u in team0],
+        [(rows[u.pk].mu, rows[u.pk].sigma) for u in team1],
+        winner,
+    )
+    for team, new, won in ((team0, new0, winner == 0), (team1, new1, winner == 1)):
+        for user, (mu, sigma) in zip(team, new, strict=True):
+            yield user, rows[user.pk], won, mu, sigma
+
+
 def ratings_for(league: League, users: Sequence) -> dict[int, Rating]:
     """Each user's rating row in ``league``, created at the defaults if missing (unsaved
     rows are not created: they are returned with the defaults)."""
@@ -72,29 +86,22 @@ def do_rate_match(
         .filter(league=league, user__in=users)
         .order_by("user_id")
     }
-    new0, new1 = rate_teams(
-        [(rows[u.pk].mu, rows[u.pk].sigma) for u in team0],
-        [(rows[u.pk].mu, rows[u.pk].sigma) for u in team1],
-        winner,
-    )
     history = []
-    for team, new, won in ((team0, new0, winner == 0), (team1, new1, winner == 1)):
-        for user, (mu, sigma) in zip(team, new, strict=True):
-            row = rows[user.pk]
-            history.append(
-                RatingHistory(
-                    league=league,
-                    user=user,
-                    match=match,
-                    won=won,
-                    mu_before=row.mu,
-                    sigma_before=row.sigma,
-                    mu_after=mu,
-                    sigma_after=sigma,
-                )
+    for user, row, won, mu, sigma in _new_skills(rows, team0, team1, winner):
+        history.append(
+            RatingHistory(
+                league=league,
+                user=user,
+                match=match,
+                won=won,
+                mu_before=row.mu,
+                sigma_before=row.sigma,
+                mu_after=mu,
+                sigma_after=sigma,
             )
-            row.mu, row.sigma, row.matches = mu, sigma, row.matches + 1
-            row.save(update_fields=["mu", "sigma", "matches", "updated_at"])
+        )
+        row.mu, row.sigma, row.matches = mu, sigma, row.matches + 1
+        row.save(update_fields=["mu", "sigma", "matches", "updated_at"])
     RatingHistory.objects.bulk_create(history)
     return history
 
@@ -123,31 +130,24 @@ def do_rate_site_match(
         r.user_id: r
         for r in SiteRating.objects.select_for_update().filter(user__in=users).order_by("user_id")
     }
-    new0, new1 = rate_teams(
-        [(rows[u.pk].mu, rows[u.pk].sigma) for u in team0],
-        [(rows[u.pk].mu, rows[u.pk].sigma) for u in team1],
-        winner,
-    )
     changes = []
     now = timezone.now()
-    for team, new, won in ((team0, new0, winner == 0), (team1, new1, winner == 1)):
-        for user, (mu, sigma) in zip(team, new, strict=True):
-            row = rows[user.pk]
-            changes.append(
-                SiteRatingChange(
-                    user=user,
-                    match=match,
-                    won=won,
-                    mu_before=row.mu,
-                    sigma_before=row.sigma,
-                    mu_after=mu,
-                    sigma_after=sigma,
-                )
+    for user, row, won, mu, sigma in _new_skills(rows, team0, team1, winner):
+        changes.append(
+            SiteRatingChange(
+                user=user,
+                match=match,
+                won=won,
+                mu_before=row.mu,
+                sigma_before=row.sigma,
+                mu_after=mu,
+                sigma_after=sigma,
             )
-            row.mu, row.sigma, row.ordinal = mu, sigma, ordinal(mu, sigma)
-            row.matches += 1
-            row.wins += won
-            row.updated_at = now
+        )
+        row.mu, row.sigma, row.ordinal = mu, sigma, ordinal(mu, sigma)
+        row.matches += 1
+        row.wins += won
+        row.updated_at = now
     SiteRating.objects.bulk_update(
         rows.values(), ["mu", "sigma", "ordinal", "matches", "wins", "updated_at"]
     )
