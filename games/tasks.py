@@ -39,20 +39,30 @@ def auto_pass(match_id: int, seat: int, token: int) -> bool:
 @shared_task(ignore_result=True)
 def sweep() -> int:
     """Catch what a crash or a restart lost: deadlines overdue (``services.sweep_overdue``) and
-    AI moves or auto-passes whose countdown task vanished (``services.sweep_lost_decisions``).
+    auto-passes whose countdown task vanished (``services.sweep_lost_decisions``). AI seats'
+    lost decisions are ``sweep_ai``'s, on the AI queue.
 
     Returns how many matches or seats moved; logs a line only when something did (it runs every
     few seconds, so a quiet sweep says nothing).
     """
     expired = services.sweep_overdue()
-    decided = services.sweep_lost_decisions()
+    decided = services.sweep_lost_decisions(who="auto_pass")
     if expired or decided:
         log.warning(
-            "sweep: applied %d overdue deadline(s) and %d lost AI/auto-pass decision(s)",
-            expired,
-            decided,
+            "sweep: applied %d overdue deadline(s) and %d lost auto-pass(es)", expired, decided
         )
     return expired + decided
+
+
+@shared_task(ignore_result=True)
+def sweep_ai() -> int:
+    """Make the AI seats' decisions whose countdown task vanished (a crash, a broker restart):
+    routed to the AI queue (``settings.CELERY_TASK_ROUTES``), so the searches it may run never
+    hold the main worker's deadlines back. Returns how many seats acted; logs a line only then."""
+    decided = services.sweep_lost_decisions(who="ai")
+    if decided:
+        log.warning("sweep: made %d lost AI decision(s)", decided)
+    return decided
 
 
 @shared_task(ignore_result=True)
@@ -65,6 +75,7 @@ def rearm() -> int:
 @worker_ready.connect
 def _sweep_on_start(**_: object) -> None:
     sweep.delay()
+    sweep_ai.delay()
 
 
 @shared_task(ignore_result=True)
