@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -107,6 +108,16 @@ def start_workers(env: dict[str, str], stdout=subprocess.PIPE, **options) -> lis
     ``options``), after emptying the queues. Returns ``[main, ai]``."""
     purge_queues(env)
     return [start_worker(env, queues, stdout=stdout, **options) for queues in ("main", "ai")]
+
+
+def wait_for(check: Callable[[], object], seconds: float = 30.0) -> bool:
+    """Poll ``check`` every 0.1 s until it is true (True) or ``seconds`` pass (False)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if check():
+            return True
+        time.sleep(0.1)
+    return False
 
 
 def wait_http(url: str, proc: subprocess.Popen, seconds: float = 60) -> None:

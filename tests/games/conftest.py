@@ -1,21 +1,17 @@
-"""Fixtures for live-play tests: tables with people and AI seats, matches from chosen hands, and
-the site's Celery workers (main and AI) on the test database."""
+"""Fixtures for live-play tests: tables with people and AI seats, matches from chosen hands.
+(The site's Celery workers: the ``worker`` fixture of tests/conftest.py.)"""
 
 from __future__ import annotations
 
-import subprocess
-import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
-from django.db import connection
 
 from games import tables
 from games.engine.codec import state_to_json
 from games.engine.deal import start_round
 from games.engine.state import State
 from games.models import Match, Seat, Table
-from tests import servers
 
 
 @pytest.fixture
@@ -63,25 +59,3 @@ def start_with_hands() -> Callable[..., Match]:
         return install_state(match, state)
 
     return start
-
-
-@pytest.fixture
-def worker(settings) -> Iterator[list[subprocess.Popen]]:
-    """The site's two Celery workers on the test database (``servers.start_workers``: the main
-    one with the timer clock, and the AI one), solo pools, the queues purged of older tests'
-    tasks; AI pauses of 0.1 s. Yields ``[main, ai]``."""
-    env = servers.test_database_env(connection.settings_dict)
-    procs = servers.start_workers(env)
-    settings.GAMES_AI_DELAY_SECONDS = 0.1
-    yield procs
-    servers.stop(*procs)
-
-
-def wait_for(check: Callable[[], bool], seconds: float = 30.0) -> bool:
-    """Poll ``check`` every 0.1 s until it is true (True) or ``seconds`` pass (False)."""
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if check():
-            return True
-        time.sleep(0.1)
-    return False

@@ -10,8 +10,9 @@ from games import services, standins, tables
 from games.engine.deal import start_round
 from games.engine.rules import legal_actions
 from games.models import Match, Move, Seat
+from tests.servers import wait_for
 
-from .conftest import install_state, wait_for
+from .conftest import install_state
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

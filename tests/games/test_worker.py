@@ -13,8 +13,9 @@ from games.engine.deal import start_round
 from games.engine.rules import seats_to_act
 from games.models import Match, Move, Seat
 from tests import servers
+from tests.servers import wait_for
 
-from .conftest import install_state, wait_for
+from .conftest import install_state
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
