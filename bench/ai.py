@@ -2,7 +2,8 @@
 
     nice -n 19 .venv/bin/python bench/ai.py --quick          # a few minutes on 2 cores
     nice -n 19 .venv/bin/python bench/ai.py                  # the figures: 200 deal
-                                                             # pairs and 60 match pairs a pairing
+                                                             # pairs (400 rounds) and 30 match
+                                                             # pairs (60 matches) a pairing
     nice -n 19 .venv/bin/python bench/ai.py --pairs 50 --match-pairs 10 --pairings expert:heuristic
 
 Duplicate format, so the luck of the deal cancels: every seeded deal (4 players, 2 decks, default

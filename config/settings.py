@@ -17,6 +17,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
+from kombu import Exchange, Queue
 
 from config import embedded_redis, errors
 
@@ -156,11 +157,31 @@ CHANNEL_LAYERS = {
 }
 CELERY_BROKER_URL = embedded_redis.kombu_url(REDIS_URL)
 CELERY_TASK_DEFAULT_QUEUE = f"{REDIS_NAMESPACE}celery"
+# AI seats decide on a queue of their own (games.tasks.ai_act: an expert searches for up to
+# 0.5 s), which the site runs in a worker of its own (`-Q <namespace>ai`) beside the main one
+# (`-X <namespace>ai`: timers, claim-window closes, auto-passes, the sweep). Two pools, so a
+# burst of searches never holds a deadline back (docs/AI.md). A worker started without -Q/-X
+# takes both queues: one worker alone still plays every seat, with no such guarantee.
+GAMES_AI_QUEUE = f"{REDIS_NAMESPACE}ai"
+# Each queue its own direct exchange and routing key, as Celery would make for a missing queue:
+# with one shared exchange and key, a message would reach both queues.
+CELERY_TASK_QUEUES = [
+    Queue(name, Exchange(name), routing_key=name)
+    for name in (CELERY_TASK_DEFAULT_QUEUE, GAMES_AI_QUEUE)
+]
+CELERY_TASK_ROUTES = {
+    "games.tasks.ai_act": {"queue": GAMES_AI_QUEUE},
+    "games.tasks.sweep_ai": {"queue": GAMES_AI_QUEUE},
+}
 # Timers are Celery tasks; a restart of Redis or the worker can lose them. The sweep applies
 # any deadline overdue by more than 2 s (DESIGN.md rule 3), every few seconds.
 CELERY_BEAT_SCHEDULE = {
     "sweep-overdue-timers": {
         "task": "games.tasks.sweep",
+        "schedule": float(os.environ.get("GAMES_SWEEP_SECONDS", "5")),
+    },
+    "sweep-lost-ai-decisions": {
+        "task": "games.tasks.sweep_ai",
         "schedule": float(os.environ.get("GAMES_SWEEP_SECONDS", "5")),
     },
     "sweep-delayed-views": {

@@ -517,8 +517,14 @@ def sweep_overdue(grace_seconds: float = 2.0) -> int:
     return moved
 
 
-def sweep_lost_decisions(grace_seconds: float = 2.0) -> int:
-    """Make the AI moves (and auto-passes) whose ``ai_act``/``auto_pass`` task was lost.
+#: Who ``sweep_lost_decisions`` acts for: AI seats (run on the AI queue: an expert searches) or
+#: people's auto-passes (on the main queue: no search).
+LOST_DECISIONS = ("ai", "auto_pass")
+
+
+def sweep_lost_decisions(grace_seconds: float = 2.0, who: str = "ai") -> int:
+    """Make the AI moves (``who="ai"``) or the auto-passes (``who="auto_pass"``) whose
+    ``ai_act``/``auto_pass`` task was lost. Raises ValueError for another ``who``.
 
     Those are countdown tasks held by the worker until they are due: a worker killed meanwhile
     (or a broker restart) loses them, and the seat would wait for its deadline and be timed out
@@ -528,8 +534,14 @@ def sweep_lost_decisions(grace_seconds: float = 2.0) -> int:
     ``ai_act``/``auto_pass``, which re-check the token and that the seat is still to act under
     the row lock: a decision the lost task (or another sweep) made meanwhile is never made twice.
 
+    The two are swept apart so that the AI's catch-up runs in the AI worker (``tasks.sweep_ai``)
+    and never holds the main worker's deadlines back; a person's auto-pass is made by the main
+    worker (``tasks.sweep``) even when the AI worker is down.
+
     Returns how many seats acted.
     """
+    if who not in LOST_DECISIONS:
+        raise ValueError(f"who must be one of {LOST_DECISIONS}, not {who!r}")
     pause = settings.GAMES_AI_DELAY_SECONDS * 1.3
     cutoff = timezone.now() - timedelta(seconds=pause + grace_seconds)
     asked_at = Coalesce(
@@ -541,7 +553,7 @@ def sweep_lost_decisions(grace_seconds: float = 2.0) -> int:
         F("started_at"),
     )
     acting_for_themselves = Seat.objects.filter(table=OuterRef("table_id")).filter(
-        Q(ai_policy__gt="") | Q(user__auto_pass_hooks=True)
+        Q(ai_policy__gt="") if who == "ai" else Q(user__auto_pass_hooks=True)
     )
     waiting = (
         Match.objects.filter(
@@ -558,8 +570,8 @@ def sweep_lost_decisions(grace_seconds: float = 2.0) -> int:
         seats = list(Seat.objects.filter(table_id=match.table_id).select_related("user"))
         ai_seats, auto_passers = _seats_acting_for_themselves(seats, state)
         token = match.deadline_token
-        for seat in ai_seats:
-            acted += ai_act(match.pk, seat, token)
-        for seat in auto_passers:
-            acted += auto_pass(match.pk, seat, token)
+        if who == "ai":
+            acted += sum(ai_act(match.pk, seat, token) for seat in ai_seats)
+        else:
+            acted += sum(auto_pass(match.pk, seat, token) for seat in auto_passers)
     return acted

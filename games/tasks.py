@@ -40,18 +40,19 @@ def auto_pass(match_id: int, seat: int, token: int) -> bool:
 @shared_task(ignore_result=True)
 def sweep() -> int:
     """Catch what a crash or a restart lost: deadlines overdue (``services.sweep_overdue``) and
-    AI moves or auto-passes whose countdown task vanished (``services.sweep_lost_decisions``).
+    auto-passes whose countdown task vanished (``services.sweep_lost_decisions``). AI seats'
+    lost decisions are ``sweep_ai``'s, on the AI queue.
 
     Also settles rematches whose answer time ended (``rematches.sweep_expired``: their wake-up
     was lost). Returns how many matches, seats or rematches moved; logs a line only when
     something did (it runs every few seconds, so a quiet sweep says nothing).
     """
     expired = services.sweep_overdue()
-    decided = services.sweep_lost_decisions()
+    decided = services.sweep_lost_decisions(who="auto_pass")
     settled = rematches.sweep_expired()
     if expired or decided or settled:
         log.warning(
-            "sweep: applied %d overdue deadline(s) and %d lost AI/auto-pass decision(s); "
+            "sweep: applied %d overdue deadline(s) and %d lost auto-pass(es); "
             "settled %d rematch(es) past their answer time",
             expired,
             decided,
@@ -67,6 +68,17 @@ def rematch_expire(rematch_id: int) -> bool:
 
 
 @shared_task(ignore_result=True)
+def sweep_ai() -> int:
+    """Make the AI seats' decisions whose countdown task vanished (a crash, a broker restart):
+    routed to the AI queue (``settings.CELERY_TASK_ROUTES``), so the searches it may run never
+    hold the main worker's deadlines back. Returns how many seats acted; logs a line only then."""
+    decided = services.sweep_lost_decisions(who="ai")
+    if decided:
+        log.warning("sweep: made %d lost AI decision(s)", decided)
+    return decided
+
+
+@shared_task(ignore_result=True)
 def rearm() -> int:
     """Arm the clock with every running match's deadline from the database (sent by a clock
     when it starts and when Redis lost the set). Returns how many were armed."""
@@ -76,6 +88,7 @@ def rearm() -> int:
 @worker_ready.connect
 def _sweep_on_start(**_: object) -> None:
     sweep.delay()
+    sweep_ai.delay()
 
 
 @shared_task(ignore_result=True)

@@ -299,14 +299,21 @@ class Clock:
 class ClockStep(bootsteps.StartStopStep):
     """Runs a ``Clock`` in the Celery worker's main process for the worker's lifetime.
 
-    Added to the worker blueprint in ``config/celery.py``, so every ``celery worker`` (including
-    ``make run``'s) rings timers; nothing else needs deploying. It starts after the pool and an
-    embedded beat (``-B``) have forked their first processes, so those are not forked beside the
-    clock's thread (a child the pool replaces later is, as beside Celery's own threads: the
-    thread holds no lock a child needs, and redis-py and kombu reset their pools after a fork).
+    Added to the worker blueprint in ``config/celery.py``, so every ``celery worker`` that takes
+    the default queue (including ``make run``'s) rings timers; nothing else needs deploying. It
+    starts after the pool and an embedded beat (``-B``) have forked their first processes, so
+    those are not forked beside the clock's thread (a child the pool replaces later is, as
+    beside Celery's own threads: the thread holds no lock a child needs, and redis-py and kombu
+    reset their pools after a fork).
     """
 
     requires = ("celery.worker.components:Pool", "celery.worker.components:Beat")
+
+    def include_if(self, w: object) -> bool:
+        """Only in a worker that takes the default queue, where the clock's ``expire`` tasks go:
+        the AI worker (``-Q <namespace>ai``) rings nothing, so its heartbeat cannot pass
+        ``/healthz`` off as healthy while no worker would run the deadlines it rang."""
+        return settings.CELERY_TASK_DEFAULT_QUEUE in w.app.amqp.queues.consume_from
 
     def create(self, w: object) -> Clock:
         return Clock()

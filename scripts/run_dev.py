@@ -1,8 +1,16 @@
 """Run 414 Club for development: private Redis, migrations, demo account, Celery, Daphne.
 
 `make run` calls this with the project's virtualenv. It owns every process it starts:
-Redis first (so both others can reach it), then the Celery worker and Daphne, each told
+Redis first (so the others can reach it), then the two Celery workers and Daphne, each told
 REDIS_URL through its environment. Ctrl-C (or SIGTERM) stops them in reverse order.
+
+Two workers, as in production (deploy/): the main one (every queue but the AI's; it runs the
+timer clock and the beat schedule) and the AI one (only ``settings.GAMES_AI_QUEUE``: AI seats'
+decisions, an expert's taking up to 0.5 s). Not one worker taking both queues with a larger
+pool: a pool hands its next task to whichever process is free, whatever queue it came from, so
+a burst of searches can occupy every process while a turn timer or a claim window's close
+waits; a bigger pool makes that rarer, never impossible. Two pools make it impossible, for one
+more process (each pool has a process per core).
 
 It also supervises them, as systemd does in production (deploy/): a worker, Daphne or private
 Redis that exits is started again after a pause that doubles from 1 s up to 15 s while it keeps
@@ -69,7 +77,7 @@ def _wait_for_port(host: str, port: int, child: subprocess.Popen[bytes], timeout
 
 
 def _stop(children: dict[str, subprocess.Popen[bytes] | None], timeout: float = 15.0) -> None:
-    """Stop children newest first (Daphne, then the worker), so nothing outlives its broker."""
+    """Stop children newest first (Daphne, then the workers), so nothing outlives its broker."""
     for child in reversed(children.values()):
         if child is not None and child.poll() is None:
             child.send_signal(signal.SIGTERM)
@@ -198,24 +206,21 @@ def main(argv: list[str] | None = None) -> int:
             _say(f"{redis_server.name} started (pid {redis_server.process.pid})")
         _prepare_database()
         # -B: the worker also runs the beat schedule (the sweep for lost timers); production
-        # runs `celery -A config beat` as its own process instead.
-        worker = (
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "-B",
-            "--schedule",
-            str(args.state_dir / "celerybeat-schedule"),
-            "--loglevel=INFO",
-        )
+        # runs `celery -A config beat` as its own process instead. -X/-Q: see the docstring.
+        ai_queue = f"{os.environ.get('REDIS_NAMESPACE', '')}ai"  # settings.GAMES_AI_QUEUE
+        worker = ("celery", "-A", "config", "worker", "-B",
+                  "--schedule", str(args.state_dir / "celerybeat-schedule"),
+                  "--loglevel=INFO", "-X", ai_queue)  # fmt: skip
+        ai_worker = ("celery", "-A", "config", "worker", "-n", "ai@%h", "--loglevel=INFO",
+                     "-Q", ai_queue)  # fmt: skip
         daphne = ("daphne", "-b", args.host, "-p", str(args.port), "config.asgi:application")
         children = [Supervised("worker", lambda: _spawn(*worker)),
+                    Supervised("AI worker", lambda: _spawn(*ai_worker)),
                     Supervised("daphne", lambda: _spawn(*daphne))]  # fmt: skip
         for child in children:
             child.launch(time.monotonic())
             _say(f"{child.name} started (pid {child.process.pid})")
-        _wait_for_port(args.host, args.port, children[1].process, timeout=30)
+        _wait_for_port(args.host, args.port, children[-1].process, timeout=30)
         shown_host = "localhost" if args.host in {"127.0.0.1", "0.0.0.0"} else args.host
         print(
             f"\n414 Club is running at http://{shown_host}:{args.port}/"

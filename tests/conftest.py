@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import subprocess
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
+from django.db import connection
 
 from accounts.models import User
+from tests import servers
 
 PASSWORD = "a-long-test-passphrase-414"
 
@@ -56,3 +59,14 @@ def django_db_setup(django_db_setup, django_db_blocker):
         for connection in connections.all():
             if getattr(connection, "pool", None) is not None:
                 connection.close_pool()
+
+
+@pytest.fixture
+def worker(settings) -> Iterator[list[subprocess.Popen]]:
+    """The site's two Celery workers on the test database (``servers.start_workers``: the main
+    one with the timer clock, and the AI one), solo pools, the queues purged of older tests'
+    tasks; AI pauses of 0.1 s for the tasks this process sends. Yields ``[main, ai]``."""
+    procs = servers.start_workers(servers.test_database_env(connection.settings_dict))
+    settings.GAMES_AI_DELAY_SECONDS = 0.1
+    yield procs
+    servers.stop(*procs)

@@ -1,8 +1,8 @@
-"""Real processes for the tests that need them: Daphne serving the app on the test database.
+"""Real processes for the tests that need them: Daphne and the Celery workers on the test database.
 
-One place for what the log, socket-size and browser tests each started on their own: a free
-port, the environment that points a child process at the test database, Daphne's command line,
-waiting until it answers, and stopping what was started.
+One place for what the log, socket-size, browser and worker tests each started on their own: a
+free port, the environment that points a child process at the test database, Daphne's and the
+workers' command lines, waiting until Daphne answers, and stopping what was started.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,6 +41,83 @@ def start_daphne(port: int, env: dict[str, str], stdout, stderr=subprocess.STDOU
     argv = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port)]
     return subprocess.Popen([*argv, "config.asgi:application"], cwd=ROOT, env=env,
                             stdout=stdout, stderr=stderr)  # fmt: skip
+
+
+#: The queues each worker of the site takes, as in production (deploy/, docs/AI.md): the main
+#: worker everything but the AI seats' decisions (and it runs the timer clock), the AI worker
+#: those alone. ``both`` is one worker taking every queue.
+WORKER_QUEUES = ("main", "ai", "both")
+
+
+def worker_argv(
+    env: dict[str, str],
+    queues: str = "main",
+    *,
+    pool: str = "solo",
+    concurrency: int | None = None,
+    loglevel: str = "warning",
+    isolated: bool = True,
+) -> list[str]:
+    """The ``celery worker`` command line of a worker taking ``queues`` (one of
+    ``WORKER_QUEUES``) on the Redis namespace of ``env``, with the given pool, concurrency and
+    log level; ``isolated``: gossip, mingle and heartbeats off (a test's worker talks to no
+    other), else on as in production. Raises ValueError for other ``queues``."""
+    if queues not in WORKER_QUEUES:
+        raise ValueError(f"queues must be one of {WORKER_QUEUES}, not {queues!r}")
+    ai_queue = f"{env.get('REDIS_NAMESPACE', '')}ai"  # settings.GAMES_AI_QUEUE
+    argv = [sys.executable, "-m", "celery", "-A", "config", "worker", "-P", pool, "-l", loglevel,
+            "-n", f"{queues}-{os.getpid()}@%h"]  # fmt: skip
+    if isolated:
+        argv += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
+    if concurrency is not None:
+        argv += ["-c", str(concurrency)]
+    if queues == "main":
+        argv += ["-X", ai_queue]
+    elif queues == "ai":
+        argv += ["-Q", ai_queue]
+    return argv
+
+
+def purge_queues(env: dict[str, str]) -> None:
+    """Empty both Celery queues of ``env``'s namespace (tasks an earlier test left)."""
+    subprocess.run([sys.executable, "-m", "celery", "-A", "config", "purge", "-f"], cwd=ROOT,
+                   env=env, check=True, capture_output=True, timeout=60)  # fmt: skip
+
+
+def start_worker(
+    env: dict[str, str],
+    queues: str = "main",
+    *,
+    stdout=subprocess.PIPE,
+    pool: str = "solo",
+    concurrency: int | None = None,
+    loglevel: str = "warning",
+    isolated: bool = True,
+) -> subprocess.Popen:
+    """A Celery worker (a ``Popen``, text output to ``stdout``, stderr with it) on ``env``,
+    taking ``queues`` (``worker_argv``). It does not wait for the worker to be ready: tasks sent
+    meanwhile wait in Redis."""
+    argv = worker_argv(env, queues, pool=pool, concurrency=concurrency, loglevel=loglevel,
+                       isolated=isolated)  # fmt: skip
+    return subprocess.Popen(argv, cwd=ROOT, env=env, stdout=stdout, stderr=subprocess.STDOUT,
+                            stdin=subprocess.DEVNULL, text=True)  # fmt: skip
+
+
+def start_workers(env: dict[str, str], stdout=subprocess.PIPE, **options) -> list[subprocess.Popen]:
+    """The site's two workers on ``env``, the main one and the AI one (``start_worker`` with
+    ``options``), after emptying the queues. Returns ``[main, ai]``."""
+    purge_queues(env)
+    return [start_worker(env, queues, stdout=stdout, **options) for queues in ("main", "ai")]
+
+
+def wait_for(check: Callable[[], object], seconds: float = 30.0) -> bool:
+    """Poll ``check`` every 0.1 s until it is true (True) or ``seconds`` pass (False)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if check():
+            return True
+        time.sleep(0.1)
+    return False
 
 
 def wait_http(url: str, proc: subprocess.Popen, seconds: float = 60) -> None:

@@ -12,7 +12,7 @@ from django.test import Client
 
 from config import health
 from games import redis_store
-from tests.games.test_worker import wait_for, worker  # noqa: F401 - the worker fixture
+from tests.servers import wait_for
 from tests.test_settings import run_django
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -29,7 +29,7 @@ def probe(client: Client | None = None):
     return response.status_code, response.json()
 
 
-def test_a_running_worker_makes_every_part_ok(worker) -> None:  # noqa: F811
+def test_a_running_worker_makes_every_part_ok(worker) -> None:
     """A real worker's clock writes the heartbeat within a few seconds of starting: 200, and
     every part "ok"."""
     assert wait_for(lambda: probe()[0] == 200, 30), probe()

@@ -1,4 +1,5 @@
-"""The `make run` path: private Redis, SQLite, Celery and Daphne start, serve, and stop.
+"""The `make run` path: private Redis, SQLite, the two Celery workers and Daphne start, serve,
+and stop.
 
 Runs scripts/run_dev.py (what `make run` runs) with a temporary SQLite file and state
 directory, so it never touches a developer's own db.sqlite3 or running server.
@@ -75,6 +76,7 @@ def test_run_dev_serves_pages_and_logs_in_demo(tmp_path: Path) -> None:
     try:
         wait_for_line(log, r"414 Club is running at http://localhost:\d+/", launcher, 90)
         wait_for_line(log, r"celery@\S+ ready", launcher, 60)
+        wait_for_line(log, r"ai@\S+ ready", launcher, 60)  # the AI worker
         base = f"http://127.0.0.1:{port}"
         jar = http.cookiejar.CookieJar()
         opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
@@ -148,11 +150,11 @@ def started_pid(log: Path, name: str, after: int = 0) -> int:
     return int(found[-1])
 
 
-def test_run_dev_restarts_a_crashed_worker_daphne_and_redis(tmp_path: Path) -> None:
-    """kill -9 of the worker, then Daphne, then the private Redis: each is started again with a
-    line saying so, the site keeps serving and an AI table still plays a round. The log has none
-    of the routine lines (per task, per sweep, per request in JSON) but keeps the worker's ready
-    line and the launcher's own."""
+def test_run_dev_restarts_a_crashed_worker_ai_worker_daphne_and_redis(tmp_path: Path) -> None:
+    """kill -9 of the worker, the AI worker, Daphne, then the private Redis: each is started
+    again with a line saying so, the site keeps serving and an AI table still plays a round. The
+    log has none of the routine lines (per task, per sweep, per request in JSON) but keeps the
+    workers' ready lines and the launcher's own."""
     port = free_port()
     log = tmp_path / "run.log"
     env = {
@@ -185,6 +187,14 @@ def test_run_dev_restarts_a_crashed_worker_daphne_and_redis(tmp_path: Path) -> N
         )
         wait_for_line(log, r"worker restarted \(pid \d+\)", launcher, 30)
         wait_for_line(log, r"celery@\S+ ready(?s:.*)celery@\S+ ready", launcher, 90)
+
+        ai_worker = started_pid(log, "AI worker")
+        os.killpg(ai_worker, signal.SIGKILL)
+        wait_for_line(
+            log, rf"AI worker \(pid {ai_worker}\) exited with signal SIGKILL", launcher, 30
+        )
+        wait_for_line(log, r"AI worker restarted \(pid \d+\)", launcher, 30)
+        wait_for_line(log, r"ai@\S+ ready(?s:.*)ai@\S+ ready", launcher, 90)
 
         daphne = started_pid(log, "daphne")
         os.killpg(daphne, signal.SIGKILL)

@@ -1,5 +1,5 @@
-"""Browser tests: Playwright drives Debian's chromium against a live Daphne server and a real
-Celery worker, both on the test database (PostgreSQL) and the real Redis.
+"""Browser tests: Playwright drives Debian's chromium against a live Daphne server and the
+site's Celery workers (main and AI), all on the test database (PostgreSQL) and the real Redis.
 
 No browser is ever downloaded: chromium comes from Debian (`apt-get install chromium`).
 """
@@ -7,8 +7,6 @@ No browser is ever downloaded: chromium comes from Debian (`apt-get install chro
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -37,49 +35,22 @@ def server_env(django_db_setup, django_db_blocker) -> dict:
 
 @pytest.fixture(scope="module")
 def live_url(server_env) -> Iterator[str]:
-    """Daphne serving the ASGI app (HTTP + WebSockets) and a Celery worker beside it.
+    """Daphne serving the ASGI app (HTTP + WebSockets) and the two Celery workers (main, AI).
 
     Module-scoped: once a browser module is done, its worker must not go on writing while the
     suite's later transactional tests flush the database (a flush deadlocked once)."""
     port = servers.free_port()
-    celery = [sys.executable, "-m", "celery", "-A", "config"]
-    subprocess.run(
-        [*celery, "purge", "-f"],
-        cwd=ROOT,
-        env=server_env,
-        check=True,
-        capture_output=True,
-        timeout=60,
-    )
     logs = ROOT / "var" / "e2e"
     logs.mkdir(parents=True, exist_ok=True)
     with (logs / "daphne.log").open("wb") as out, (logs / "worker.log").open("wb") as wout:
         daphne = servers.start_daphne(port, server_env, out)
-        worker = subprocess.Popen(
-            [
-                *celery,
-                "worker",
-                "-P",
-                "threads",
-                "-c",
-                "4",
-                "-l",
-                "warning",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-            ],
-            cwd=ROOT,
-            env=server_env,
-            stdout=wout,
-            stderr=subprocess.STDOUT,
-        )
+        workers = servers.start_workers(server_env, stdout=wout, pool="threads", concurrency=4)
     url = f"http://127.0.0.1:{port}"
     try:
         servers.wait_http(f"{url}/", daphne)
         yield url
     finally:
-        servers.stop(daphne, worker)
+        servers.stop(daphne, *workers)
 
 
 @pytest.fixture(scope="module")

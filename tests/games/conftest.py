@@ -1,4 +1,5 @@
-"""Fixtures for live-play tests: tables with people and AI seats, matches from chosen hands."""
+"""Fixtures for live-play tests: tables with people and AI seats, matches from chosen hands.
+(The site's Celery workers: the ``worker`` fixture of tests/conftest.py.)"""
 
 from __future__ import annotations
 

