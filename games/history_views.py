@@ -117,7 +117,7 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
             },
             status=500,
         )
-    context = table_context(table, match, state, None, request.user)
+    context = table_context(table, match, state, None, request.user, seats=_seats_as_dealt(table))
     people = history.players(table)
     names = {p["seat"]: p["name"] for p in people}
     seats = range(table.players) if shown is None else [shown]
@@ -149,6 +149,18 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
     )
     template = "games/partials/replay_board.html" if request.htmx else "games/replay.html"
     return render(request, template, context)
+
+
+def _seats_as_dealt(table) -> list:
+    """The table's seats as at the deal: a person's seat shown as theirs. A stand-in (the AI
+    playing for an away person) is the live table's state, not the record's: the seat would
+    otherwise show "the AI plays" from move 0 for a takeover that came later (unsaved
+    copies; nothing is written)."""
+    seats = list(table.seats.select_related("user"))
+    for seat in seats:
+        if seat.user_id and seat.stand_in:
+            seat.stand_in, seat.ai_policy = "", ""
+    return seats
 
 
 def _replay_log(match: Match, step: int, names: dict) -> list[str]:

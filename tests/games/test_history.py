@@ -417,3 +417,17 @@ def test_the_clocks_moves_say_what_happened_in_the_record_and_replay(finished_ma
         .content.decode()
     )
     assert "Claim window closed, no claim" in replay_page
+
+
+def test_the_replay_shows_a_person_at_their_seat_not_a_later_stand_in(finished_match) -> None:
+    """A stand-in (the AI playing for an away person) is the live table's state: the replay
+    shows the seat as dealt, at every step, and nothing is written."""
+    match = finished_match
+    Seat.objects.filter(table=match.table, number=3).update(stand_in="away", ai_policy="expert")
+    url = reverse("games:match_replay", args=[match.pk])
+    for step in (0, match.version):
+        page = client_for().get(url, {"step": step}).content.decode()
+        assert 'id="stand-in-3"' not in page, step
+        assert "cy" in page
+    seat = Seat.objects.get(table=match.table, number=3)
+    assert (seat.stand_in, seat.ai_policy) == ("away", "expert")
