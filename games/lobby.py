@@ -204,7 +204,7 @@ def _rows(
             "players": table.players,
             "taken": sum(1 for s in seats if not s.is_empty),
             "humans": sum(1 for s in seats if s.user_id),
-            "ai": sum(1 for s in seats if s.ai_policy),
+            "ai": sum(1 for s in seats if s.ai_policy and not s.user_id),  # not stand-ins
             "bots": sum(1 for s in seats if s.is_bot),
             "summary": options_summary(table),
             "progress": _progress(table, seated),

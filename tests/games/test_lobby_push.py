@@ -364,3 +364,14 @@ def test_the_page_and_the_push_render_the_same_parts(make_user, client):
         < page.index('id="lobby-mine"')
         < page.index('id="lobby-public"')
     )
+
+
+@pytest.mark.django_db
+def test_a_person_played_by_a_stand_in_counts_as_a_person_not_an_ai(make_user) -> None:
+    """The lobby's "N AI players" counts AI seats, not a person whose seat the AI plays while
+    they are away (QA: "4 AI players" at a table with a person standing in)."""
+    host = make_user("host")
+    table = live_table(host, "stand-in table")  # 2 seats: the host and one AI
+    Seat.objects.filter(table=table, user=host).update(stand_in="away", ai_policy="expert")
+    (row,) = [r for r in lobby.my_tables(host) if r["table"].pk == table.pk]
+    assert (row["humans"], row["ai"]) == (1, 1)
