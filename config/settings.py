@@ -64,6 +64,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "django.contrib.humanize",  # naturaltime: "now", "3 minutes ago", translated
     "channels",
     "django_htmx",
     "ninja",  # the bot API's schema and docs page (its Swagger UI is served from static)

@@ -202,3 +202,13 @@ def test_the_friends_page_invites_to_a_hosted_table(make_user):
     assert Notice.objects.filter(user=bo, kind="table_invite", table=hosted).exists()
     answer = client.post("/social/invite/", {"table": "x", "username": "bo"})
     assert answer.status_code == 302 and Notice.objects.count() == 1
+
+
+def test_a_notice_just_sent_says_now_not_zero_minutes(make_user):
+    """The notices page dates each notice naturally ("now", "2 minutes ago", translated):
+    QA saw "0 minutes" next to an invitation just sent."""
+    ana, bo = make_user("ana"), make_user("bo")
+    table = tables.create_table(ana, name="Fresh", players=4, options={})
+    client_for(ana).post(f"/social/tables/{table.pk}/invite/", {"username": "bo"})
+    page = client_for(bo).get("/leagues/notices/").content.decode()
+    assert "0 minutes" not in page and "now" in page
