@@ -203,6 +203,9 @@ def test_a_resignation_ends_the_match_for_the_other_team(duel):
     assert services.load_state(match).result.resigned == 0
     record = Client().get(reverse("games:match_record", args=[match.pk])).content.decode()
     assert "ana resigned the match" in record
+    # The table's result says who resigned, with no empty finish order or catch beside it.
+    page = Client().get(reverse("games:table", args=[match.table_id])).content.decode()
+    assert 'id="resigned-line"' in page and "Finish order" not in page
     exported = Client().get(reverse("games:match_export", args=[match.pk])).json()
     jsonschema.validate(exported, SCHEMA)  # docs/match_format.schema.json knows "resign"
     assert exported["moves"][-1]["action"] == {"type": "resign", "seat": 0}
