@@ -455,25 +455,45 @@ def expire(match_id: int, token: int) -> bool:
 
 
 def ai_act(match_id: int, seat: int, token: int) -> bool:
-    """An AI seat acts, if the match is still at the moment (token) it was asked to act in.
-
-    It decides outside the row lock (the expert searches for up to its time budget, and nobody's
-    move should wait behind that), then waits ``ai_players.answer_pause`` in a claim window, and
-    applies the action under the lock only if the token still holds and the action is still
-    legal for the seat (other seats' answers to the same window may have come meanwhile)."""
-    match = Match.objects.select_related("table").filter(pk=match_id).first()
-    if match is None or match.deadline_token != token:
+    """An AI seat acts, if the match is still at the moment (token) it was asked to act in:
+    ``ai_decide``, then, after its ``ai_players.answer_pause`` (slept here), ``ai_apply``.
+    Returns whether the action was applied. The worker's task does the same without sleeping
+    (``games.tasks.ai_act``: the answer is a countdown task of its own)."""
+    decided = ai_decide(match_id, seat, token)
+    if decided is None:
         return False
-    state = load_state(match)
-    if seat not in seats_to_act(state):
-        return False
-    ai = next((s for s in _seats(match) if s.number == seat), None)
-    if ai is None or not ai.ai_policy:
-        return False
-    left = (match.deadline - timezone.now()).total_seconds() if match.deadline else None
-    action, pause = ai_players.decide(state, seat, ai.ai_policy, match.seed, left)
+    action, pause = decided
     if pause:
         time.sleep(pause)
+    return ai_apply(match_id, seat, token, action)
+
+
+def ai_decide(match_id: int, seat: int, token: int) -> tuple[object, float] | None:
+    """What AI seat ``seat`` plays at the moment ``token``, and the pause (seconds) before it
+    may be applied (``ai_players.answer_pause``: in a claim window the expert answers a fixed
+    time after it started thinking, whatever it holds, RULES.md §6.4). None when the match has
+    moved on, the seat may not act, or no AI plays it.
+
+    It decides outside the row lock: the expert searches for up to its time budget, and
+    nobody's move should wait behind that."""
+    match = Match.objects.select_related("table").filter(pk=match_id).first()
+    if match is None or match.deadline_token != token:
+        return None
+    state = load_state(match)
+    if seat not in seats_to_act(state):
+        return None
+    ai = next((s for s in _seats(match) if s.number == seat), None)
+    if ai is None or not ai.ai_policy:
+        return None
+    left = (match.deadline - timezone.now()).total_seconds() if match.deadline else None
+    return ai_players.decide(state, seat, ai.ai_policy, match.seed, left)
+
+
+def ai_apply(match_id: int, seat: int, token: int, action) -> bool:
+    """Apply AI seat ``seat``'s decided ``action`` under the row lock, only if the token still
+    holds, the action is still legal for the seat (other seats' answers to the same window may
+    have come meanwhile) and an AI still plays the seat (its person may have taken it back).
+    Returns whether it was applied."""
     with transaction.atomic():
         match = (
             Match.objects.select_for_update().select_related("table").filter(pk=match_id).first()

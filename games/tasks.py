@@ -15,6 +15,7 @@ from celery import shared_task
 from celery.signals import worker_ready
 
 from games import rematches, services, timers
+from games.engine.codec import action_from_json, action_to_json
 
 log = logging.getLogger(__name__)
 
@@ -27,8 +28,27 @@ def expire(match_id: int, token: int) -> bool:
 
 @shared_task(ignore_result=True)
 def ai_act(match_id: int, seat: int, token: int) -> bool:
-    """An AI seat's pause is over: it acts if the match is still where it was."""
-    return services.ai_act(match_id, seat, token)
+    """An AI seat's moment came: it decides (``services.ai_decide``: an expert searches) and
+    acts if the match is still where it was. A claim-window answer that must wait its fixed
+    pause (RULES.md §6.4) is sent on as the countdown task ``ai_answer`` rather than slept
+    here: a sleep would hold this worker process for most of the expert's budget, and a
+    process answers only one window at a time. Returns whether it acted or scheduled."""
+    decided = services.ai_decide(match_id, seat, token)
+    if decided is None:
+        return False
+    action, pause = decided
+    if pause > 0:
+        ai_answer.apply_async((match_id, seat, token, action_to_json(action)), countdown=pause)
+        return True
+    return services.ai_apply(match_id, seat, token, action)
+
+
+@shared_task(ignore_result=True)
+def ai_answer(match_id: int, seat: int, token: int, action: dict) -> bool:
+    """An AI seat's decided window answer (``action``, the codec's JSON), once its pause is
+    over: applied if the window is still the one it answers (``services.ai_apply``). Cheap, so
+    it runs on the main queue; lost with a worker, the AI sweep decides the seat again."""
+    return services.ai_apply(match_id, seat, token, action_from_json(action))
 
 
 @shared_task(ignore_result=True)

@@ -84,6 +84,42 @@ def test_an_expert_answers_a_claim_window_after_its_pause(make_table, start_with
 
 
 @pytest.mark.django_db
+def test_the_worker_schedules_an_experts_window_answer_instead_of_sleeping(
+    make_table, start_with_hands, settings
+):
+    """The worker's ``ai_act`` decides, then sends the window answer on as an ``ai_answer``
+    countdown task (its pause as the countdown) instead of holding its process asleep; that
+    task applies it once. Read from the real broker queue, run as the worker would."""
+    from celery import current_app
+
+    from games import tasks
+
+    table = make_table(["ana", None, "cy", None])
+    tables.set_ai(table.pk, table.host, 1, Seat.Policy.EXPERT)
+    match = start_with_hands(table, HANDS_4, leader=0)
+    assert services.submit(
+        match.pk, table.host, {"action": "play", "cards": ["9H"], "version": 0}
+    ).ok
+    match.refresh_from_db()
+    queue = settings.CELERY_TASK_DEFAULT_QUEUE
+    with current_app.connection_for_read() as connection:
+        inbox = connection.SimpleQueue(queue, no_ack=True)
+        inbox.clear()
+        assert tasks.ai_act.run(match.pk, 1, match.deadline_token) is True
+        assert not Move.objects.filter(match=match, seat=1).exists()  # nothing slept, nothing yet
+        message = inbox.get(timeout=5)
+        inbox.close()
+    assert message.headers["task"] == "games.tasks.ai_answer"
+    assert message.headers["eta"] is not None  # a countdown: the pause, not a sleep
+    args = message.payload[0]
+    assert args[:3] == [match.pk, 1, match.deadline_token]
+    assert tasks.ai_answer.run(*args) is True
+    answer = Move.objects.filter(match=match, seat=1).get()
+    assert answer.action["type"] in ("hook", "pass")
+    assert tasks.ai_answer.run(*args) is False  # once
+
+
+@pytest.mark.django_db
 def test_the_host_fills_with_experts_and_the_seat_shows_the_level(client, make_user):
     """Filling a table with the expert level stores it on each empty seat; the table page shows
     the level beside the AI badge, and the fill menu offers every level (casual preselected)."""
