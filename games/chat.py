@@ -16,13 +16,15 @@ limited to ``GAMES_CHAT_MAX_CHARS`` and escaped by the template (autoescape). Ea
 say ``GAMES_CHAT_RATE`` lines (django-ratelimit in the shared cache, so the limit holds across
 Daphne processes). The room keeps every line (reports point at them); a page shows the last
 ``KEEP`` (``room_html``, sent on connect and on a change of room, so a reload or a reconnect
-shows them). Muting is the reader's own choice and is applied on their page (``games.chat_mutes``).
+shows them). Muting is the reader's own choice: each socket drops its reader's muted authors'
+lines (the group message names the author; ``games.chat_mutes``).
 """
 
 from __future__ import annotations
 
 import logging
 import unicodedata
+from collections.abc import Collection
 
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -127,7 +129,10 @@ def publish(line: ChatLine) -> None:
         with translation.override(language):
             html = render_to_string(LINE_TEMPLATE, {"line": line, "append": True})
         messages.append(
-            (group(line.table_id, line.room, language), {"type": "table.chat", "text": html})
+            (
+                group(line.table_id, line.room, language),
+                {"type": "table.chat", "text": html, "author": line.author_id},
+            )
         )
     notify.send_many(messages)
 
@@ -143,11 +148,17 @@ def latest(table_id: int, room: str) -> list[ChatLine]:
     return lines
 
 
-def room_html(table_id: int, seat: int | None, language: str, oob: bool = True) -> str:
-    """The room region of a page at ``seat`` (None: a spectator) with its last lines, in
-    ``language``; out of band by default (what the socket sends)."""
+def room_html(
+    table_id: int,
+    seat: int | None,
+    language: str,
+    oob: bool = True,
+    muted: Collection[int] = (),
+) -> str:
+    """The room region of a page at ``seat`` (None: a spectator) with its last lines but those
+    of the ``muted`` author ids, in ``language``; out of band by default (what the socket
+    sends)."""
     room = room_for(seat)
+    lines = [line for line in latest(table_id, room) if line.author_id not in muted]
     with translation.override(language):
-        return render_to_string(
-            ROOM_TEMPLATE, {"room": room, "lines": latest(table_id, room), "oob": oob}
-        )
+        return render_to_string(ROOM_TEMPLATE, {"room": room, "lines": lines, "oob": oob})

@@ -259,7 +259,8 @@
   });
 
   // --- chat (games.chat): lines arrive without a frame header, so they never touch the
-  // version above. Muted players' lines are hidden here (the reader's own choice), the viewer's
+  // version above. The server sends no line of a muted player (games.chat_mutes); lines already
+  // on the page are hidden here when the reader mutes their author. The viewer's
   // own lines offer no mute or report, and the room keeps its last lines.
   var CHAT_KEEP = 30;
   function mutedPlayers() {
