@@ -95,7 +95,8 @@ def post(table_id: int, user, phrase: object = "", text: object = "") -> ChatLin
     has checked the user may watch the table (the socket did on connect).
 
     Returns the stored line, already sent to its room. Raises ChatError (nothing stored, nothing
-    sent) for an anonymous user, an unknown phrase, empty or too long text, or past the rate.
+    sent) for an anonymous user, a player who left the match for good, an unknown phrase, empty
+    or too long text, or past the rate.
     """
     if user is None or not user.is_authenticated:
         raise ChatError(_("Log in to chat."))
@@ -105,8 +106,14 @@ def post(table_id: int, user, phrase: object = "", text: object = "") -> ChatLin
     text = "" if phrase else clean_text(text)
     if not phrase and not text:
         raise ChatError(_("Type a message or pick a phrase."))
-    seat = Seat.objects.filter(table_id=table_id, user=user).values_list("number", flat=True)
-    room = room_for(seat.first())
+    seat = (
+        Seat.objects.filter(table_id=table_id, user=user).values_list("number", "stand_in").first()
+    )
+    if seat is not None and seat[1] == Seat.StandIn.LEFT:
+        # They handed their seat to the AI for good (games.standins): the players' room is no
+        # longer theirs to talk in, and they are not a spectator either.
+        raise ChatError(_("You left this match: you can no longer write in its chat."))
+    room = room_for(seat[0] if seat is not None else None)
     if _rate_exceeded(user.pk):
         raise ChatError(_("You are sending messages too fast: wait a moment."))
     line = ChatLine.objects.create(

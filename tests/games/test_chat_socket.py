@@ -245,3 +245,24 @@ async def test_a_muted_authors_lines_never_reach_the_muting_readers_socket(make_
     assert "heard again" in await chat_message(later)
     for ws in (ana, bo, later):
         await ws.disconnect()
+
+
+async def test_a_player_who_left_for_good_cannot_post_in_the_players_chat(make_user):
+    """ana leaves for good (the seat goes to the AI for the rest of the match): a chat line she
+    sends then is refused with a flash, stored nowhere and sent to no seat."""
+    match, users = await sync_to_async(setup_match)(make_user)
+    ana = await connect(match.table_id, users["ana"])
+    bo = await connect(match.table_id, users["bo"])
+    await frame(ana), await frame(bo)
+    await ana.send_to(json.dumps({"action": "leave", "stand_in_seq": 0, "client_id": "l"}))
+    await frame(ana), await frame(bo)  # the seating change's snapshots
+
+    await say(ana, phrase="", text="still here?")
+    refusal = await ana.receive_from(timeout=10)
+    while 'id="flash"' not in refusal:  # a frame may come first
+        refusal = await ana.receive_from(timeout=10)
+    assert "You left this match" in refusal
+    assert not any("still here?" in m for m in await messages_for(bo, 1.0))
+    assert await sync_to_async(ChatLine.objects.count)() == 0
+    for ws in (ana, bo):
+        await ws.disconnect()
