@@ -11,9 +11,12 @@ keeps the muted ids in memory (loaded on connect, told of every mute and unmute 
 from __future__ import annotations
 
 import json
+import logging
 
 from games import notify
 from games.models import ChatMute
+
+log = logging.getLogger(__name__)
 
 
 def group(user_id: int) -> str:
@@ -22,7 +25,11 @@ def group(user_id: int) -> str:
 
 
 def _tell_sockets(user_id: int, muted_id: int, on: bool) -> None:
-    notify.send_many([(group(user_id), {"type": "chat.mute", "author": muted_id, "muted": on})])
+    message = {"type": "chat.mute", "author": muted_id, "muted": on}
+    try:
+        notify.send_many([(group(user_id), message)])
+    except Exception:  # Redis away: the mute is stored; sockets read it when they reconnect
+        log.warning("chat mute not sent to the sockets", exc_info=True)
 
 
 def mute(user, muted) -> None:
