@@ -16,13 +16,15 @@ limited to ``GAMES_CHAT_MAX_CHARS`` and escaped by the template (autoescape). Ea
 say ``GAMES_CHAT_RATE`` lines (django-ratelimit in the shared cache, so the limit holds across
 Daphne processes). The room keeps every line (reports point at them); a page shows the last
 ``KEEP`` (``room_html``, sent on connect and on a change of room, so a reload or a reconnect
-shows them). Muting is the reader's own choice and is applied on their page (``games.chat_mutes``).
+shows them). Muting is the reader's own choice: each socket drops its reader's muted authors'
+lines (the group message names the author; ``games.chat_mutes``).
 """
 
 from __future__ import annotations
 
 import logging
 import unicodedata
+from collections.abc import Collection
 
 from django.conf import settings
 from django.template.loader import render_to_string
@@ -93,7 +95,8 @@ def post(table_id: int, user, phrase: object = "", text: object = "") -> ChatLin
     has checked the user may watch the table (the socket did on connect).
 
     Returns the stored line, already sent to its room. Raises ChatError (nothing stored, nothing
-    sent) for an anonymous user, an unknown phrase, empty or too long text, or past the rate.
+    sent) for an anonymous user, a player who left the match for good, an unknown phrase, empty
+    or too long text, or past the rate.
     """
     if user is None or not user.is_authenticated:
         raise ChatError(_("Log in to chat."))
@@ -103,8 +106,14 @@ def post(table_id: int, user, phrase: object = "", text: object = "") -> ChatLin
     text = "" if phrase else clean_text(text)
     if not phrase and not text:
         raise ChatError(_("Type a message or pick a phrase."))
-    seat = Seat.objects.filter(table_id=table_id, user=user).values_list("number", flat=True)
-    room = room_for(seat.first())
+    seat = (
+        Seat.objects.filter(table_id=table_id, user=user).values_list("number", "stand_in").first()
+    )
+    if seat is not None and seat[1] == Seat.StandIn.LEFT:
+        # They handed their seat to the AI for good (games.standins): the players' room is no
+        # longer theirs to talk in, and they are not a spectator either.
+        raise ChatError(_("You left this match: you can no longer write in its chat."))
+    room = room_for(seat[0] if seat is not None else None)
     if _rate_exceeded(user.pk):
         raise ChatError(_("You are sending messages too fast: wait a moment."))
     line = ChatLine.objects.create(
@@ -127,7 +136,10 @@ def publish(line: ChatLine) -> None:
         with translation.override(language):
             html = render_to_string(LINE_TEMPLATE, {"line": line, "append": True})
         messages.append(
-            (group(line.table_id, line.room, language), {"type": "table.chat", "text": html})
+            (
+                group(line.table_id, line.room, language),
+                {"type": "table.chat", "text": html, "author": line.author_id},
+            )
         )
     notify.send_many(messages)
 
@@ -143,11 +155,17 @@ def latest(table_id: int, room: str) -> list[ChatLine]:
     return lines
 
 
-def room_html(table_id: int, seat: int | None, language: str, oob: bool = True) -> str:
-    """The room region of a page at ``seat`` (None: a spectator) with its last lines, in
-    ``language``; out of band by default (what the socket sends)."""
+def room_html(
+    table_id: int,
+    seat: int | None,
+    language: str,
+    oob: bool = True,
+    muted: Collection[int] = (),
+) -> str:
+    """The room region of a page at ``seat`` (None: a spectator) with its last lines but those
+    of the ``muted`` author ids, in ``language``; out of band by default (what the socket
+    sends)."""
     room = room_for(seat)
+    lines = [line for line in latest(table_id, room) if line.author_id not in muted]
     with translation.override(language):
-        return render_to_string(
-            ROOM_TEMPLATE, {"room": room, "lines": latest(table_id, room), "oob": oob}
-        )
+        return render_to_string(ROOM_TEMPLATE, {"room": room, "lines": lines, "oob": oob})

@@ -1,25 +1,49 @@
 """Muting: a reader hides a player's chat lines at every table until they unmute.
 
 The lines are rendered once per room and language for everyone (``games.chat``), so a mute
-is applied on the reader's own page: the table page leaves muted players' lines out of its
-first render and lists their ids (``#chat[data-muted]``), and table.js hides their later lines.
+is applied per reader where the lines leave the server: the table page leaves muted players'
+lines out of its first render (and lists their ids, ``#chat[data-muted]``, so table.js hides
+the lines already on the page when the reader mutes), and each of the reader's table sockets
+keeps the muted ids in memory (loaded on connect, told of every mute and unmute through
+``group``) and does not forward a muted author's line (``TableConsumer.table_chat``).
 """
 
 from __future__ import annotations
 
 import json
+import logging
 
+from games import notify
 from games.models import ChatMute
+
+log = logging.getLogger(__name__)
+
+
+def group(user_id: int) -> str:
+    """The channel group of every table socket of one player: told of their mutes."""
+    return f"chat-mutes-user-{user_id}"
+
+
+def _tell_sockets(user_id: int, muted_id: int, on: bool) -> None:
+    message = {"type": "chat.mute", "author": muted_id, "muted": on}
+    try:
+        notify.send_many([(group(user_id), message)])
+    except Exception:  # Redis away: the mute is stored; sockets read it when they reconnect
+        log.warning("chat mute not sent to the sockets", exc_info=True)
 
 
 def mute(user, muted) -> None:
-    """``user`` hides ``muted``'s lines from now on (muting twice changes nothing)."""
+    """``user`` hides ``muted``'s lines from now on (muting twice changes nothing); their open
+    table sockets stop forwarding ``muted``'s lines."""
     if user.pk != muted.pk:
         ChatMute.objects.get_or_create(user=user, muted=muted)
+        _tell_sockets(user.pk, muted.pk, True)
 
 
 def unmute(user, muted) -> None:
+    """``user`` reads ``muted``'s lines again, on their open table sockets too."""
     ChatMute.objects.filter(user=user, muted=muted).delete()
+    _tell_sockets(user.pk, muted.pk, False)
 
 
 def muted_ids(user) -> list[int]:

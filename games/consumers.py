@@ -35,6 +35,7 @@ from games import (
     access,
     audiences,
     chat,
+    chat_mutes,
     notify,
     push,
     services,
@@ -140,6 +141,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         self.last_resync = 0.0
         self.resync_pending = False
         self.sent_by_last_heartbeat = -1  # the version the page must show at its next one
+        self.muted: set[int] = set()  # the authors whose chat lines this viewer muted
         seat = await in_pool(self.seat_if_allowed)()
         if seat is False:
             await self.close(code=4403)
@@ -152,6 +154,10 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         if not await self.guard_session():
             return  # the session ended meanwhile: closed with 4401
         await self.channel_layer.group_add(notify.table_group(self.table_id), self.channel_name)
+        if self.signed_in:
+            # Joined before the mutes are read, so a mute meanwhile is not missed.
+            await self.channel_layer.group_add(chat_mutes.group(self.user.pk), self.channel_name)
+            self.muted = set(await in_pool(chat_mutes.muted_ids)(self.user))
         await self.take_audience(seat)
         await self.send_snapshot()
 
@@ -165,6 +171,9 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         )
         await self.channel_layer.group_discard(self.chat_group(self.audience), self.channel_name)
         if self.signed_in:
+            await self.channel_layer.group_discard(
+                chat_mutes.group(self.user.pk), self.channel_name
+            )
             await in_pool(presence.left_table)(self.user.pk, self.table_id)
         if self.counted and await in_pool(spectating.leave)(
             self.table_id, self.channel_name, self.person
@@ -293,12 +302,24 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
     async def send_chat_room(self) -> None:
         """This page's chat room with its last lines: asked by the page when its socket opens
         again (table.js: a reconnect may have missed lines), sent on a change of room."""
-        html = await in_pool(chat.room_html)(self.table_id, self.seat, self.language)
+        html = await in_pool(chat.room_html)(
+            self.table_id, self.seat, self.language, muted=frozenset(self.muted)
+        )
         await self.send(text_data=html)
 
     async def table_chat(self, event: dict) -> None:
-        """A line said in this page's room, rendered for its language: forwarded as it is."""
+        """A line said in this page's room, rendered for its language: forwarded as it is,
+        unless this viewer muted its author (the line never reaches their page)."""
+        if event.get("author") in self.muted:
+            return
         await self.send(text_data=event["text"])
+
+    async def chat_mute(self, event: dict) -> None:
+        """This viewer muted (``muted`` true) or unmuted ``author`` (``games.chat_mutes``)."""
+        if event["muted"]:
+            self.muted.add(event["author"])
+        else:
+            self.muted.discard(event["author"])
 
     async def say(self, payload: dict) -> None:
         """The page said a chat line: store and send it, or answer the refusal here."""

@@ -186,7 +186,9 @@ def delta(
         elif name == "trick" and old_keys[name] != new_keys[name]:
             parts.append(_trick_change(before, now, after, context, renders))
         elif name == "hand_actions":
-            if old_keys[name] != new_keys[name] and not whole_hand:
+            # A spectator's page has no seat buttons (hand.html renders them for a seat only):
+            # a swap there would have no target (htmx:oobErrorNoTarget).
+            if seat is not None and old_keys[name] != new_keys[name] and not whole_hand:
                 parts.append(renders.render(template, (seat, new_keys[name]), context))
         elif old_keys[name] != new_keys[name]:
             parts.append(renders.render(template, new_keys[name], context))

@@ -259,7 +259,8 @@
   });
 
   // --- chat (games.chat): lines arrive without a frame header, so they never touch the
-  // version above. Muted players' lines are hidden here (the reader's own choice), the viewer's
+  // version above. The server sends no line of a muted player (games.chat_mutes); lines already
+  // on the page are hidden here when the reader mutes their author. The viewer's
   // own lines offer no mute or report, and the room keeps its last lines.
   var CHAT_KEEP = 30;
   function mutedPlayers() {
@@ -545,12 +546,14 @@
     return !!page && page.dataset[name] !== "off";
   }
 
+  var urgentTimer = null;
   function announce(text, urgent) {
     var region = document.getElementById(urgent ? "alert-announcer" : "announcer");
     if (!region || !text) return;
     if (urgent) {
       region.textContent = "";
-      setTimeout(function () { region.textContent = text; }, 30);
+      clearTimeout(urgentTimer);
+      urgentTimer = setTimeout(function () { region.textContent = text; }, 30);
       return;
     }
     var line = document.createElement("p");
@@ -621,9 +624,20 @@
     return now;
   }
 
+  // Once the match is over, a turn or claim alert still in the assertive region (or on its
+  // way) is stale: a screen reader going back to it must not hear "Your turn".
+  function clearAlert() {
+    clearTimeout(urgentTimer);
+    var region = document.getElementById("alert-announcer");
+    if (region && region.textContent) region.textContent = "";
+  }
+
   var seen = null;
   function observe(first) {
     var strings = tableStrings();
+    var status = document.getElementById("status");
+    var over = !!status && status.dataset.phase === "match_over";
+    if (over && seen && !seen.over) clearAlert();  // once: a later refusal is still read out
     var lines = logLines();
     var myTurn = !!document.querySelector("#status.my-turn");
     var claimForm = document.getElementById("claim-form");
@@ -647,7 +661,7 @@
       }
     }
     setTitle(claimKey ? strings.claimWindow : myTurn ? strings.yourTurn : null);
-    seen = { lines: lines, myTurn: myTurn, claimKey: claimKey };
+    seen = { lines: lines, myTurn: myTurn, claimKey: claimKey, over: over };
   }
 
   var observeTimer = null;

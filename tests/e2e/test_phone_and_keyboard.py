@@ -284,3 +284,19 @@ def test_turn_alerts_follow_the_preferences(new_page) -> None:
     assert page.evaluate("() => window.club414.alerts") >= 2  # it noticed, and stayed quiet
     assert page.evaluate("() => window.club414.beeps") == 0
     assert not any(t.startswith("▶") for t in page.evaluate("() => window.__titles"))
+
+
+def test_no_turn_alert_is_left_once_the_match_is_over(new_page) -> None:
+    """The player resigns on their turn, its alert just read out: once the status says the
+    match is over, the assertive live region no longer holds "Your turn … Press H …"."""
+    page = new_page()
+    sign_up_in(page, "resigning_player")
+    open_started_table(page, claim_seconds=2, turn_seconds=60)
+    alert = page.locator("#alert-announcer")
+    expect(alert).to_contain_text("Press H for a hint", timeout=60000)
+    expect(page.locator("#status.my-turn")).to_have_count(1)
+    page.click("#resign-button")
+    page.click("#resign-yes")
+    expect(page.locator("#status")).to_have_attribute("data-phase", "match_over", timeout=10000)
+    expect(alert).not_to_contain_text("Your turn")
+    expect(alert).not_to_contain_text("Press H")

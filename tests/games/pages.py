@@ -50,6 +50,9 @@ class Page:
         self.version, self.revision = -1, -1
         self.gaps = 0
         self.applied = 0
+        #: Ids a frame swapped out of band after the first one built the page, but the page
+        #: lacks: the browser logs ``htmx:oobErrorNoTarget`` for each.
+        self.no_target: list[str] = []
 
     def apply(self, frame: str) -> bool:
         """Apply one frame as the browser would; returns whether it was applied."""
@@ -75,6 +78,8 @@ class Page:
         how = element.get("hx-swap-oob", "true")
         target = self.soup.find(id=element["id"])
         if target is None:
+            if self.applied:
+                self.no_target.append(element["id"])
             if how == "true":
                 self.soup.main.append(element)
             return

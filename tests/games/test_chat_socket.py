@@ -205,3 +205,64 @@ async def test_a_delayed_spectator_hears_nothing_of_the_players_and_sees_no_hand
         assert cards_in(text) == set(), text[:200]
     for ws in (ana_ws, bo_ws, spectator):
         await ws.disconnect()
+
+
+def post_as(user, path: str) -> int:
+    from django.test import Client
+
+    client = Client()
+    client.force_login(user)
+    return client.post(path, HTTP_HX_REQUEST="true").status_code
+
+
+async def test_a_muted_authors_lines_never_reach_the_muting_readers_socket(make_user):
+    """bo mutes ana from the chat (the Mute button's POST): her later lines are not sent to any
+    of bo's sockets — the open one, told of the mute, and one opened later, which reads the
+    mutes on connect and leaves her lines out of its room too — until he unmutes."""
+    match, users = await sync_to_async(setup_match)(make_user)
+    ana_id = users["ana"].pk
+    ana = await connect(match.table_id, users["ana"])
+    bo = await connect(match.table_id, users["bo"])
+    await frame(ana), await frame(bo)
+
+    assert await sync_to_async(post_as)(users["bo"], f"/social/mute/{ana_id}/") == 200
+    await say(ana, phrase="", text="muted line one")
+    assert "muted line one" in await chat_message(ana)
+    assert not any("muted line one" in m for m in await messages_for(bo, 1.0))
+
+    later = await connect(match.table_id, users["bo"])
+    await frame(later)
+    await say(ana, phrase="", text="muted line two")
+    assert "muted line two" in await chat_message(ana)
+    await later.send_to('{"chat_room":1}')
+    got = await messages_for(later, 1.0) + await messages_for(bo, 0.2)
+    assert any('id="chat-room"' in m for m in got)
+    assert not any("muted line" in m for m in got)
+
+    assert await sync_to_async(post_as)(users["bo"], f"/social/unmute/{ana_id}/") == 200
+    await say(ana, phrase="", text="heard again")
+    assert "heard again" in await chat_message(bo)
+    assert "heard again" in await chat_message(later)
+    for ws in (ana, bo, later):
+        await ws.disconnect()
+
+
+async def test_a_player_who_left_for_good_cannot_post_in_the_players_chat(make_user):
+    """ana leaves for good (the seat goes to the AI for the rest of the match): a chat line she
+    sends then is refused with a flash, stored nowhere and sent to no seat."""
+    match, users = await sync_to_async(setup_match)(make_user)
+    ana = await connect(match.table_id, users["ana"])
+    bo = await connect(match.table_id, users["bo"])
+    await frame(ana), await frame(bo)
+    await ana.send_to(json.dumps({"action": "leave", "stand_in_seq": 0, "client_id": "l"}))
+    await frame(ana), await frame(bo)  # the seating change's snapshots
+
+    await say(ana, phrase="", text="still here?")
+    refusal = await ana.receive_from(timeout=10)
+    while 'id="flash"' not in refusal:  # a frame may come first
+        refusal = await ana.receive_from(timeout=10)
+    assert "You left this match" in refusal
+    assert not any("still here?" in m for m in await messages_for(bo, 1.0))
+    assert await sync_to_async(ChatLine.objects.count)() == 0
+    for ws in (ana, bo):
+        await ws.disconnect()

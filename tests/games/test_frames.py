@@ -107,6 +107,7 @@ def test_every_delta_brings_every_page_to_the_fresh_render():
                     renders=renders,
                 )
                 assert pages[seat].apply(delta), (state.version, seat)
+                assert pages[seat].no_target == [], (state.version, seat)
             dealt_at = state.version if action == NextRound() else dealt_at
             # Every audience through the tribute and the second round's first tricks.
             every = rounds == 1 and state.version - dealt_at < 40
