@@ -70,3 +70,15 @@ def worker(settings) -> Iterator[list[subprocess.Popen]]:
     settings.GAMES_AI_DELAY_SECONDS = 0.1
     yield procs
     servers.stop(*procs)
+
+
+@pytest.fixture(autouse=True)
+def _default_language_after_each_test():
+    """Each test starts in the default language: a request served in-process activates its
+    page's language in this thread (the locale middleware) and leaves it there, so a test after
+    one in Vietnamese would otherwise render Vietnamese."""
+    yield
+    from django.conf import settings
+    from django.utils import translation
+
+    translation.activate(settings.LANGUAGE_CODE)
