@@ -301,3 +301,26 @@ def test_a_stream_event_costs_four_queries(
         [{"type": "end", "reason": "revoked"}],
         True,
     )
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("get", "/nothing"),
+        ("get", "/matches/1/score"),
+        ("get", "/me/"),
+        ("post", "/matches/1/act"),
+        ("post", "/tables/1/stand"),
+    ],
+)
+def test_an_unknown_path_is_a_json_404(api, user, method, path):
+    """An address under /api/v1/ that no endpoint serves, with a token or without: the API's
+    JSON error shape, never Django's HTML 404 page (nor a CSRF page for a POST)."""
+    for client in (api(user), api(None)):
+        response = getattr(client, method)(path)
+        assert response.status_code == 404, response.content[:200]
+        assert response["Content-Type"].startswith("application/json")
+        assert response.json() == {
+            "code": "not_found",
+            "message": "no such endpoint: the endpoints are listed at /api/v1/docs",
+        }
