@@ -357,3 +357,15 @@ def test_a_body_without_a_declared_length_is_measured():
     request = RequestFactory().post("/api/v1/x", "y" * 5000, content_type="application/json")
     del request.META["CONTENT_LENGTH"]
     assert body_size(request) == 5000
+
+
+def test_the_docs_link_to_the_guide_the_site_serves(api):
+    """The schema's description (shown at the top of /api/v1/docs) links the guide, which
+    /api/v1/guide serves as plain text with no token."""
+    description = api(None).get("/openapi.json").json()["info"]["description"]
+    assert "[docs/BOT_API.md](/api/v1/guide)" in description
+    guide = api(None).get("/guide")
+    assert guide.status_code == 200
+    assert guide["Content-Type"] == "text/plain; charset=utf-8"
+    assert guide.content.decode().startswith("# The bot API: bring your own bot")
+    assert api(None).post("/guide").status_code == 405
