@@ -14,6 +14,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.socket_fallback import catch_all  # noqa: E402
 from games.socket_limits import close_cleanly_in_daphne  # noqa: E402
 
 # Before Daphne builds its WebSocket protocol: a message over 4 KB is refused by the protocol
@@ -36,8 +37,9 @@ application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         # Origin checked against ALLOWED_HOSTS; the session identifies the player.
+        # A path no route serves is refused quietly (config.socket_fallback), never a 500.
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns()))
+            AuthMiddlewareStack(URLRouter([*websocket_urlpatterns(), catch_all]))
         ),
     }
 )

@@ -260,6 +260,9 @@ RATELIMIT_USE_CACHE = "default"
 # the stream's opening included. CORS stays off: no Access-Control-* header is ever sent, so
 # browsers on other sites cannot call the API with someone's token.
 BOTAPI_RATE = os.environ.get("BOTAPI_RATE", "600/m")
+# A request body over this many bytes is refused 413 before it is parsed (games.api.body_limit):
+# an action is well under 1 KB.
+BOTAPI_MAX_BODY_BYTES = int(os.environ.get("BOTAPI_MAX_BODY_BYTES", "4096"))
 
 # --- Email (password reset) ------------------------------------------------------------
 # Django 6.1's MAILERS (the EMAIL_* settings are deprecated). Development prints to the console,

@@ -4,6 +4,7 @@ tests/e2e/test_csp.py."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -48,10 +49,16 @@ def test_every_response_carries_the_policy(path: str) -> None:
 
 
 def test_htmx_adds_no_inline_style_and_evaluates_nothing() -> None:
-    """htmx would insert its indicator <style> at load, which the policy blocks: base.html
-    turns that (and htmx's eval) off."""
+    """htmx would insert its indicator <style> at load, and settle swapped elements' style
+    attributes with setAttribute, both of which the policy blocks: base.html turns these (and
+    htmx's eval) off."""
     base = (ROOT / "templates" / "base.html").read_text()
-    assert """<meta name="htmx-config" content='{"includeIndicatorStyles": false,""" in base
+    found = re.search(r"""<meta name="htmx-config" content='([^']*)'>""", base)
+    assert found, "no htmx-config"
+    config = json.loads(found.group(1))
+    assert config["includeIndicatorStyles"] is False and config["allowEval"] is False
+    assert "style" not in config["attributesToSettle"]
+    assert "class" in config["attributesToSettle"]  # class transitions still settle
 
 
 def test_no_template_holds_anything_inline() -> None:

@@ -20,7 +20,11 @@ from games.api.errors import install_handlers
 api = NinjaAPI(
     title="414 Club bot API",
     version="1",
-    description="Play 414 with your own program. Guide: docs/BOT_API.md.",
+    # Swagger UI renders this as Markdown: the guide is a link (games.api.guide serves it).
+    description=(
+        "Play 414 with your own program. Guide: [docs/BOT_API.md](/api/v1/guide) "
+        "(tokens, limits, errors, every endpoint, and a complete bot in examples/bot.py)."
+    ),
     auth=TokenAuth(on_authenticated=ratelimit.count),
     urls_namespace="botapi",
 )

@@ -11,10 +11,12 @@ from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import Router, Status
+from ninja.decorators import decorate_view
 from ninja.errors import HttpError
 
 from games import access, services, tables
 from games.api import seat_state, seats
+from games.api.body_limit import limited
 from games.api.errors import Refused
 from games.api.schemas import ActionIn, ActionOut, ErrorOut, RefusalOut, SitIn
 from games.models import Table
@@ -73,8 +75,9 @@ def _sit(request: HttpRequest, table: Table, seat: int | None):
 @router.post(
     "/tables/{table_id}/sit",
     summary="Sit at an open table",
-    response={200: dict, 404: ErrorOut, 409: ErrorOut},
+    response={200: dict, 404: ErrorOut, 409: ErrorOut, 413: ErrorOut},
 )
+@decorate_view(limited)  # a body over a few KB: 413 before parsing
 def sit(request: HttpRequest, table_id: int, body: SitIn):
     """Take seat ``seat`` (or the first empty one) at an open table the person may see. A bot
     account sits at casual tables only (or in a league that allows bots)."""
@@ -87,8 +90,9 @@ def sit(request: HttpRequest, table_id: int, body: SitIn):
 @router.post(
     "/invitations/{invite_code}/accept",
     summary="Accept an invitation to a private table",
-    response={200: dict, 404: ErrorOut, 409: ErrorOut},
+    response={200: dict, 404: ErrorOut, 409: ErrorOut, 413: ErrorOut},
 )
+@decorate_view(limited)  # a body over a few KB: 413 before parsing
 def accept_invitation(request: HttpRequest, invite_code: str, body: SitIn):
     """Sit at the table of an invite link (``/tables/join/<invite_code>/``): seat ``seat`` or
     the first empty one."""
@@ -101,8 +105,9 @@ def accept_invitation(request: HttpRequest, invite_code: str, body: SitIn):
 @router.post(
     "/tables/{table_id}/leave",
     summary="Stand up from a table before its match starts",
-    response={200: dict, 404: ErrorOut, 409: ErrorOut},
+    response={200: dict, 404: ErrorOut, 409: ErrorOut, 413: ErrorOut},
 )
+@decorate_view(limited)  # a body over a few KB: 413 before parsing
 def leave(request: HttpRequest, table_id: int):
     """Leave the table's seat before the start (after it: resign instead)."""
     table = Table.objects.filter(pk=table_id).first()
@@ -143,8 +148,16 @@ def view(request: HttpRequest, match_id: int):
 @router.post(
     "/matches/{match_id}/actions",
     summary="Act for my seat",
-    response={200: ActionOut, 400: RefusalOut, 403: RefusalOut, 404: ErrorOut, 409: RefusalOut},
+    response={
+        200: ActionOut,
+        400: RefusalOut,
+        403: RefusalOut,
+        404: ErrorOut,
+        409: RefusalOut,
+        413: ErrorOut,
+    },
 )
+@decorate_view(limited)  # a body over a few KB: 413 before parsing
 def act(request: HttpRequest, match_id: int, body: ActionIn):
     """Submit ``action`` (play, pass, hook, unhook, return, resign) made against ``version``,
     with a ``client_id`` of your choice (a resend with the same id is answered ``duplicate``

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views.decorators.csrf import csrf_exempt
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
@@ -65,6 +66,20 @@ def install_handlers(api: NinjaAPI) -> None:
     def _http_error(request, exc):
         code = {400: "malformed", 403: "forbidden", 404: "not_found"}.get(exc.status_code, "error")
         return error(api, request, exc.status_code, code, str(exc))
+
+
+@csrf_exempt  # a bot's POST to a wrong address gets the JSON 404, not a CSRF page
+def unknown_path(request: HttpRequest) -> HttpResponse:
+    """Any address under /api/v1/ that no endpoint serves, by any method: 404 ``not_found`` in
+    the API's JSON error shape (config/urls.py routes it after the API), never Django's HTML
+    404 page."""
+    return JsonResponse(
+        {
+            "code": "not_found",
+            "message": "no such endpoint: the endpoints are listed at /api/v1/docs",
+        },
+        status=404,
+    )
 
 
 def _plain(errors: Any) -> list[dict[str, Any]]:

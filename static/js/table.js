@@ -562,8 +562,10 @@
     while (region.childNodes.length > 6) region.removeChild(region.firstChild);
   }
 
+  // The one AudioContext of the page, made (or resumed) only inside a gesture: made outside
+  // one, the browser refuses to start it and warns in the console, on every page load.
   var audio = null;
-  function audioContext() {
+  function wakeAudio() {
     var Ctx = window.AudioContext || window.webkitAudioContext;
     if (!Ctx) return null;
     if (!audio) { try { audio = new Ctx(); } catch (e) { return null; } }
@@ -574,17 +576,17 @@
   ["pointerdown", "keydown"].forEach(function (type) {
     document.addEventListener(type, function () {
       if (!document.getElementById("table-page")) return;
-      if (preference("sound") || preference("effectSounds")) audioContext();
+      if (preference("sound") || preference("effectSounds")) wakeAudio();
     }, { capture: true });
   });
-  // table_effects.js plays on the same context, only once a gesture has woken it up: a tab
-  // the browser keeps silent never queues sounds to burst out later.
+  // The beeps and table_effects.js play on that context, only once a gesture has woken it up:
+  // a tab nobody touched stays silent and never queues sounds to burst out later.
   window.club414.runningAudio = function () {
     return audio && audio.state === "running" ? audio : null;
   };
 
   function beep(high) {
-    var ctx = audioContext();
+    var ctx = window.club414.runningAudio();
     if (!ctx) return;
     var t = ctx.currentTime;
     var osc = ctx.createOscillator();

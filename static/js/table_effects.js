@@ -1,7 +1,8 @@
 /* 414 Club table page: short sounds for a play, a hook (or unhook) and a bomb.
  *
- * Made with the Web Audio API (no audio files), on the context table.js wakes up at the
- * player's first click or key. A sound is played only when
+ * Made with the Web Audio API (no audio files), on the context table.js makes or resumes at
+ * the player's first click or key, and only then: this file never makes or resumes one (made
+ * outside a gesture, the browser refuses to start it and warns). A sound is played only when
  * - the player's "table sounds" preference is on (data-effect-sounds);
  * - the tab is in view (a tab in the background stays quiet);
  * - the browser lets this tab make sound now (the context is running): a tab it keeps muted

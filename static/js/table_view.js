@@ -158,8 +158,9 @@
     applySort(button.dataset.sort);
   });
   document.addEventListener("DOMContentLoaded", function () { applySort(savedMode()); });
-  // After each frame has settled: htmx's settling puts the server's class and style back on
-  // swapped elements that keep their id (the cards' labels), so sorting earlier would be undone.
+  // After each frame has settled: htmx's settling puts the server's class back on swapped
+  // elements that keep their id (the cards' labels: base.html settles no style), so sorting
+  // earlier would be undone.
   document.addEventListener("htmx:wsAfterMessage", function () { applySort(savedMode()); });
 
   // --- the last trick, until the next lead --------------------------------------------------

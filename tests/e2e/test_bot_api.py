@@ -243,7 +243,7 @@ def test_the_example_bot_plays_a_match(live_url, make_user):
 
 def test_the_api_docs_page_works_under_the_policy(new_page, live_url):
     """Swagger UI from ninja's static files renders the schema in chromium with no policy
-    violation and no request leaving the site."""
+    violation and no request leaving the site; its guide line links to the guide."""
     from tests.e2e.test_csp import assert_no_violation, watch
 
     page = new_page()
@@ -259,5 +259,9 @@ def test_the_api_docs_page_works_under_the_policy(new_page, live_url):
     expect(
         page.locator(".opblock-summary-path", has_text="/api/v1/matches/{match_id}/actions")
     ).to_have_count(1)
+    # The guide is a link to the copy the site serves, not a bare path to look for.
+    guide = page.locator(".swagger-ui .info a", has_text="docs/BOT_API.md")
+    expect(guide).to_have_attribute("href", "/api/v1/guide")
+    assert page.request.get(live_url + "/api/v1/guide").text().startswith("# The bot API")
     assert_no_violation(page, heard, "API docs")
     assert not elsewhere, elsewhere

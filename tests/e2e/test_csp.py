@@ -96,3 +96,29 @@ def test_no_policy_violation_on_the_lobby_table_and_league_pages(new_page) -> No
         response = player.goto(path)
         assert response.status == 200, path
         assert_no_violation(player, heard, path)
+
+
+def test_playing_a_few_moves_reports_no_policy_violation(new_page) -> None:
+    """A snapshot re-renders the whole hand (a lost push, a reconnect, a new deal), whose cards
+    keep their ids and carry the order table_view.js sorted them by (``style.order``). htmx's
+    settling used to copy each old card's style attribute onto the new one with setAttribute,
+    which ``style-src 'self'`` blocks: a violation per card per snapshot on a player's page
+    (QA). base.html now settles no style."""
+    player = new_page()
+    heard = watch(player)
+    sign_up_in(player, "csp_bo")
+    open_started_table(player, claim_seconds=0, turn_seconds=60)
+    cards = player.locator("#hand input[name=cards]")
+    expect(cards).to_have_count(27)
+    # Sorted by suit (not as rendered): every card carries an order.
+    player.click(".hand-sort [data-sort=suit]")
+    expect(player.locator("#hand label[style*='order']")).to_have_count(27)
+    assert play_until(player, lambda p: cards.count() <= 25), "this seat did not play"
+    # A lost push: the page asks for a snapshot, which swaps the whole hand in.
+    snapshots = player.evaluate("() => window.club414.snapshots")
+    player.evaluate("() => { window.club414.dropFrames = 1; }")
+    assert play_until(
+        player, lambda p: p.evaluate("() => window.club414.snapshots") > snapshots, seconds=60
+    ), "no snapshot came after a lost push"
+    expect(player.locator("#hand label[style*='order']")).to_have_count(cards.count())
+    assert_no_violation(player, heard, "table, after moves and a snapshot")

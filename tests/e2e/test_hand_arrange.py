@@ -299,6 +299,49 @@ def test_sounds_play_in_a_used_tab_only(new_page) -> None:
     assert motion_of(page, LATEST) == "play-in"
 
 
+# Counts the AudioContexts a page makes (an init script runs before the page's own scripts).
+COUNT_AUDIO = """
+window.__audioMade = 0;
+const Made = window.AudioContext;
+window.AudioContext = function (...args) { window.__audioMade += 1; return new Made(...args); };
+"""
+
+
+def test_no_audio_is_started_before_a_gesture(new_page) -> None:
+    """A tab nobody clicked in makes no AudioContext, so the browser has nothing to refuse
+    ("The AudioContext was not allowed to start"): the player's second tab, alerted of its
+    turns while the first tab plays, and a spectator's tab. A click wakes the sound up."""
+    page = new_page(1280, 900)
+    sign_up_in(page, "hushed_player")
+    url = open_started_table(page, claim_seconds=1, turn_seconds=60)
+    tab = page.context.new_page()  # the same player, in a tab never clicked in
+    watcher = new_page(1280, 900)
+    # Counted, not read from the console: headless chromium does not log that warning.
+    for untouched in (tab, watcher):
+        untouched.add_init_script(COUNT_AUDIO)
+        untouched.goto(url)
+    expect(tab.locator("#hand-form")).to_be_visible()
+    expect(watcher.locator("#trick")).to_be_visible()
+    # The first tab plays: its clicks are gestures in its own document, not in the others.
+    assert play_until(
+        page,
+        lambda p: (
+            tab.evaluate("() => window.club414.alerts") >= 2
+            and watcher.evaluate(SOUNDS)["quiet"] >= 3
+        ),
+        seconds=90,
+    ), (tab.evaluate("() => window.club414.alerts"), watcher.evaluate(SOUNDS))
+    assert tab.get_attribute("#table-page", "data-sound") == "on"  # it would have beeped
+    for untouched in (tab, watcher):
+        assert untouched.evaluate("() => window.__audioMade") == 0
+        assert untouched.evaluate("() => window.club414.runningAudio()") is None
+    assert tab.evaluate("() => window.club414.beeps") == 0
+    # A click in the tab is the gesture that starts its sound.
+    tab.click("#log")
+    tab.wait_for_function("() => window.club414.runningAudio() !== null")
+    assert tab.evaluate("() => window.__audioMade") == 1
+
+
 def test_sounds_and_animations_off_in_the_preferences(new_page) -> None:
     """Both preferences off: no sound for any play, hook or bomb, and nothing animates (the
     latest play, the turn's glow, a selected card's lift)."""

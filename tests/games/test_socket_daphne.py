@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 from django.db import connection
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from games import tables
@@ -119,3 +119,26 @@ def test_a_large_snapshot_still_goes_out_and_small_frames_are_counted_whole(daph
     time.sleep(0.5)
     after = new_log(log, logged)
     assert "Exception inside application" not in after and "Traceback" not in after, after
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("path", ["/ws/table/abc/", "/ws/table/999999/"])
+def test_an_unknown_socket_path_is_refused_quietly(daphne, make_user, path):
+    """A signed-in page with a good Origin on a path no route serves (``abc``) is refused like
+    a table that does not exist: HTTP 403, not 500, and nothing logged as an error
+    (config.socket_fallback)."""
+    port, log = daphne
+    cookie = cookie_for(make_user(f"stray{len(path)}")).decode()
+    logged = log.stat().st_size
+    with pytest.raises(InvalidStatus) as refused:
+        with connect(
+            f"ws://127.0.0.1:{port}{path}",
+            origin="http://localhost",
+            open_timeout=10,
+            additional_headers={"Cookie": cookie},
+        ):
+            pass
+    assert refused.value.response.status_code == 403
+    time.sleep(0.5)  # let the process log anything the refusal made it log
+    after = new_log(log, logged)
+    assert "ERROR" not in after and "Traceback" not in after and "No route" not in after, after

@@ -301,3 +301,71 @@ def test_a_stream_event_costs_four_queries(
         [{"type": "end", "reason": "revoked"}],
         True,
     )
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("get", "/nothing"),
+        ("get", "/matches/1/score"),
+        ("get", "/me/"),
+        ("post", "/matches/1/act"),
+        ("post", "/tables/1/stand"),
+    ],
+)
+def test_an_unknown_path_is_a_json_404(api, user, method, path):
+    """An address under /api/v1/ that no endpoint serves, with a token or without: the API's
+    JSON error shape, never Django's HTML 404 page (nor a CSRF page for a POST)."""
+    for client in (api(user), api(None)):
+        response = getattr(client, method)(path)
+        assert response.status_code == 404, response.content[:200]
+        assert response["Content-Type"].startswith("application/json")
+        assert response.json() == {
+            "code": "not_found",
+            "message": "no such endpoint: the endpoints are listed at /api/v1/docs",
+        }
+
+
+def test_a_body_over_the_limit_is_413_before_parsing(api, table_with_bot, start_with_hands):
+    """A 1.2 MB action (valid JSON, a huge client_id) is refused 413 ``too_large`` before it is
+    parsed or reaches the writer: before, it was parsed whole and answered 409 stale."""
+    table, bot = table_with_bot
+    match = start_with_hands(table, HANDS, leader=1)
+    before = _snapshot(match)
+    action = {"action": "play", "cards": ["6H"], "version": 0}
+    huge = json.dumps({**action, "client_id": "x" * 1_200_000})
+    for client in (api(bot), api(None)):
+        response = client.post(f"/matches/{match.pk}/actions", raw=huge)
+        assert response.status_code == 413, response.content[:200]
+        assert response.json() == {
+            "code": "too_large",
+            "message": "the request body is over 4096 bytes",
+        }
+    response = api(bot).post(f"/tables/{table.pk}/sit", raw=json.dumps({"pad": "x" * 5000}))
+    assert response.status_code == 413
+    assert _snapshot(match) == before
+    ok = api(bot).post(f"/matches/{match.pk}/actions", {**action, "client_id": "c" * 3000})
+    assert ok.status_code == 200 and ok.json() == {"ok": True, "version": 1}  # under 4 KB
+
+
+def test_a_body_without_a_declared_length_is_measured():
+    """A chunked body (no Content-Length) is measured as read."""
+    from django.test import RequestFactory
+
+    from games.api.body_limit import body_size
+
+    request = RequestFactory().post("/api/v1/x", "y" * 5000, content_type="application/json")
+    del request.META["CONTENT_LENGTH"]
+    assert body_size(request) == 5000
+
+
+def test_the_docs_link_to_the_guide_the_site_serves(api):
+    """The schema's description (shown at the top of /api/v1/docs) links the guide, which
+    /api/v1/guide serves as plain text with no token."""
+    description = api(None).get("/openapi.json").json()["info"]["description"]
+    assert "[docs/BOT_API.md](/api/v1/guide)" in description
+    guide = api(None).get("/guide")
+    assert guide.status_code == 200
+    assert guide["Content-Type"] == "text/plain; charset=utf-8"
+    assert guide.content.decode().startswith("# The bot API: bring your own bot")
+    assert api(None).post("/guide").status_code == 405
