@@ -20,7 +20,7 @@ def client() -> redis.Redis:
 
 
 def key(kind: str, *parts: object) -> str:
-    """``club414:<database name>:<kind>:<parts…>``: the database name keeps apart sites (and
-    test runs) that share one Redis."""
+    """``<REDIS_NAMESPACE>club414:<database name>:<kind>:<parts…>``, as the cache's prefix: the
+    namespace and the database name keep apart sites (and test runs) that share one Redis."""
     name = settings.DATABASES["default"]["NAME"]
-    return ":".join(["club414", str(name), kind, *(str(p) for p in parts)])
+    return settings.REDIS_NAMESPACE + ":".join(["club414", str(name), kind, *map(str, parts)])

@@ -36,6 +36,7 @@ from django.conf import settings
 from redis.commands.core import Script
 
 from config import health
+from games import redis_store
 
 log = logging.getLogger(__name__)
 
@@ -80,13 +81,8 @@ return {fresh and 1 or 0, taken, nxt[2] or ''}
 """
 
 
-@cache
-def _client(url: str) -> redis.Redis:
-    return redis.Redis.from_url(url, socket_timeout=2, socket_connect_timeout=2)
-
-
 def _redis() -> redis.Redis:
-    return _client(settings.REDIS_URL)
+    return redis_store.client()
 
 
 @cache
@@ -102,7 +98,7 @@ def keys() -> tuple[str, str, str]:
     The sorted set maps a match id to its deadline as a Unix timestamp (seconds); the hash maps
     the match id to the token of that deadline; the marker exists while Redis still holds them.
     """
-    base = f"{settings.REDIS_NAMESPACE}club414:{settings.DATABASES['default']['NAME']}:timers"
+    base = redis_store.key("timers")
     return f"{base}:due", f"{base}:tokens", f"{base}:alive"
 
 
