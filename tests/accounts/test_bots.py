@@ -34,6 +34,12 @@ def test_after_a_rated_match_the_mark_is_locked(make_user):
         bots.set_bot(host, True)
     host.refresh_from_db()
     assert not host.is_bot
+    # The profile says the mark is locked, and no longer offers it (QA: it said both).
+    client = Client()
+    client.force_login(host)
+    page = client.get("/accounts/host/").content.decode()
+    assert "the mark can no longer change" in page
+    assert "Mark this account as a bot account" not in page and 'id="mark-bot"' not in page
 
 
 def test_a_bot_sits_at_casual_tables_only(make_user):
