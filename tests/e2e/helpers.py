@@ -47,6 +47,34 @@ def open_started_table(page, claim_seconds: int = 3, turn_seconds: int = 30) -> 
     return page.url
 
 
+def start_with_a_guest(
+    host, guest, name: str, *, guest_seat: int = 1, fields: dict[str, str] | None = None
+) -> str:
+    """``host`` opens a 4-seat table called ``name`` (``fields``: more create-form inputs by
+    id, e.g. ``{"#id_turn_seconds": "60"}``; ``#id_target_level`` is selected), ``guest`` takes
+    seat ``guest_seat``, the host fills the rest with AI and starts; both see their hand. The
+    table's URL."""
+    host.goto("/tables/new/")
+    host.fill("#id_name", name)
+    host.select_option("#id_seats", "4")
+    for selector, value in (fields or {}).items():
+        if selector == "#id_target_level":
+            host.select_option(selector, value)
+        else:
+            host.fill(selector, value)
+    host.click("#create-table-form button[type=submit]")
+    expect(host.locator("#seats")).to_be_visible()
+    url = host.url
+    guest.goto(url)
+    guest.click(f"#take-seat-{guest_seat}")
+    expect(guest.locator(f"#seat-{guest_seat} .badge.you")).to_be_visible()
+    host.click("#fill-ai")
+    expect(host.locator("#start-match")).to_be_enabled()
+    host.click("#start-match")
+    expect(guest.locator("#hand-form")).to_be_visible()
+    return url
+
+
 def axe_violations(page, impacts: tuple[str, ...] = ("serious", "critical")) -> list[dict]:
     """Run axe-core (vendored, injected into the page) and keep the violations of ``impacts``.
 

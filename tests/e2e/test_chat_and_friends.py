@@ -19,6 +19,7 @@ from .helpers import (  # noqa: F401 - stop_tables_after_the_test is an autouse 
     axe_violations,
     describe,
     sign_up_in,
+    start_with_a_guest,
     stop_tables_after_the_test,
 )
 
@@ -47,20 +48,7 @@ def test_two_players_chat_and_invite_a_friend_by_name(new_page):
     for page in (ana, bo, cy):
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
 
-    ana.goto("/tables/new/")
-    ana.fill("#id_name", "Chat table")
-    ana.select_option("#id_seats", "4")
-    ana.fill("#id_turn_seconds", "120")
-    ana.click("#create-table-form button[type=submit]")
-    expect(ana.locator("#seats")).to_be_visible()
-    url = ana.url
-    bo.goto(url)
-    bo.click("#take-seat-1")
-    expect(bo.locator("#seat-1 .badge.you")).to_be_visible()
-    ana.click("#fill-ai")
-    expect(ana.locator("#start-match")).to_be_enabled()
-    ana.click("#start-match")
-    expect(bo.locator("#hand-form")).to_be_visible()
+    url = start_with_a_guest(ana, bo, "Chat table", fields={"#id_turn_seconds": "120"})
     expect(ana.locator("#chat-title")).to_have_text("Table chat")
     expect(bo.locator("#chat-title")).to_have_text("Chat de la mesa")
 

@@ -24,6 +24,7 @@ from .helpers import (
     axe_violations,
     describe,
     sign_up_in,
+    start_with_a_guest,
     stop_tables_after_the_test,  # noqa: F401 - autouse fixture: the rematch's match stops
 )
 
@@ -59,22 +60,17 @@ def test_a_finished_match_is_explained_and_rematched_with_the_same_seats(new_pag
     ana, bo = new_page(1280, 900), new_page(375, 800)
     sign_up_in(ana, "ana_rm")
     sign_up_in(bo, "bo_rm")
-    ana.goto("/tables/new/")
-    ana.fill("#id_name", "Rematch table")
-    ana.select_option("#id_seats", "4")
-    ana.select_option("#id_target_level", "3")
-    ana.fill("#id_claim_window_seconds", "0")
-    ana.fill("#id_turn_seconds", "60")
-    ana.click("#create-table-form button[type=submit]")
-    expect(ana.locator("#seats")).to_be_visible()
-    first_url = ana.url
-    bo.goto(first_url)
-    bo.click("#take-seat-2")
-    expect(bo.locator("#seat-2 .badge.you")).to_be_visible()
-    ana.click("#fill-ai")
-    expect(ana.locator("#start-match")).to_be_enabled()
-    ana.click("#start-match")
-    expect(bo.locator("#hand-form")).to_be_visible()
+    first_url = start_with_a_guest(
+        ana,
+        bo,
+        "Rematch table",
+        guest_seat=2,
+        fields={
+            "#id_target_level": "3",
+            "#id_claim_window_seconds": "0",
+            "#id_turn_seconds": "60",
+        },
+    )
 
     table = Table.objects.get(name="Rematch table")
     install_last_round(table)

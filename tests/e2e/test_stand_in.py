@@ -13,7 +13,7 @@ from games import services
 from games.engine.views import played_cards
 from games.models import Match, Move, Seat
 
-from .helpers import SCREENSHOTS, play_until, sign_up_in, take_turn
+from .helpers import SCREENSHOTS, play_until, sign_up_in, start_with_a_guest, take_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -40,22 +40,13 @@ def test_a_player_who_drops_is_stood_in_and_takes_the_seat_back(new_page):
     ana, bo = new_page(), new_page()
     sign_up_in(ana, "ana_si")
     sign_up_in(bo, "bo_si")
-    ana.goto("/tables/new/")
-    ana.fill("#id_name", "Stand-in table")
-    ana.select_option("#id_seats", "4")
-    ana.fill("#id_claim_window_seconds", "1")
-    ana.fill("#id_turn_seconds", "5")
-    ana.click("#create-table-form button[type=submit]")
-    expect(ana.locator("#seats")).to_be_visible()
-    url = ana.url
-    bo.goto(url)
-    bo.click("#take-seat-1")
-    expect(bo.locator("#seat-1 .badge.you")).to_be_visible()
-    ana.click("#fill-ai")
-    expect(ana.locator("#start-match")).to_be_enabled()
-    ana.click("#start-match")
+    url = start_with_a_guest(
+        ana,
+        bo,
+        "Stand-in table",
+        fields={"#id_claim_window_seconds": "1", "#id_turn_seconds": "5"},
+    )
     expect(bo.locator("#stand-in-button")).to_be_visible()
-    expect(bo.locator("#hand-form")).to_be_visible()
 
     bo.close()  # bo drops: his page is gone, his turns run out
     marked = play_until(ana, lambda p: p.locator("#stand-in-1").is_visible(), seconds=150)
