@@ -16,6 +16,7 @@ from django_ratelimit.core import get_usage
 
 from accounts import notices, presence
 from accounts.models import Follow, User
+from games import access
 from games.models import Seat, Table
 
 INVITE_GROUP = "accounts.invite"
@@ -62,7 +63,10 @@ def followed_with_presence(user, session=None) -> list[Friend]:
     ]
     seen = presence.of([p.pk for p in people])
     wanted = {t for _online, tables in seen.values() for t in tables}
-    watchable = {t.pk: t for t in Table.objects.visible_to(user, session).filter(pk__in=wanted)}
+    watchable = {
+        t.pk: t
+        for t in access.visible_tables(Table.objects.all(), user, session).filter(pk__in=wanted)
+    }
     return [
         Friend(
             user=p,

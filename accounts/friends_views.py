@@ -1,6 +1,6 @@
 """Friends pages and actions: the friends page, follow/unfollow, invite to a table.
 
-The actions are POST forms (CSRF-protected) answered like the chat's (``games.chat_views``):
+The actions are POST forms (CSRF-protected) answered like the chat's (``games.chat.views``):
 a flash out of band for htmx, else a redirect with a message.
 """
 
@@ -16,7 +16,7 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts import friends
 from accounts.models import User
 from games import access
-from games.chat_views import answer, back
+from games.chat.views import answer, back
 from games.models import ChatMute, Seat, Table
 
 

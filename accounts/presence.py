@@ -1,9 +1,9 @@
 """Who is online and at which tables: the friends list's "online, at table X".
 
 Online: the player has a socket open anywhere on the site (a table or the lobby), read from the
-socket caps' per-user set (``games.socket_limits``: socket ids scored by expiry, renewed every
-10 s by each Daphne process). Where: each signed-in table socket adds its table to a sorted set
-of the player's, scored by expiry, on connect and on every heartbeat (``TableConsumer.renew``),
+socket caps' per-user set (``games.sockets.socket_limits``: socket ids scored by expiry, renewed
+every 10 s by each Daphne process). Where: each signed-in table socket adds its table to a sorted
+set of the player's, scored by expiry, on connect and on every heartbeat (``TableConsumer.renew``),
 and takes it out when it closes. Nothing here says whether the viewer may watch the table:
 ``accounts.friends`` filters by ``games.access``.
 """
@@ -15,7 +15,7 @@ import time
 
 import redis
 
-from games import redis_store
+from games.live import redis_store
 
 log = logging.getLogger(__name__)
 

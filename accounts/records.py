@@ -28,7 +28,7 @@ def seen_finished_q(viewer=None, session=None, prefix: str = "table__") -> Q:
     the table reached by ``prefix`` (``"table__"`` from a seat, ``"match__table__"`` from a
     ``games.models.PlayerMatch``): a table they may watch (``games.access``) whose match they
     know to be over — at a delayed table without their seat, once the spectators' view
-    reached its end (``games.delay``). ``viewer`` None: public tables only."""
+    reached its end (``games.live.visibility``). ``viewer`` None: public tables only."""
     from games.access import watchable_q
     from games.models import Seat
 
@@ -52,10 +52,10 @@ def match_record(user: User, viewer=None, session=None) -> MatchRecord:
     """Matches ``user`` played (finished, with a seat) and won, and their latest matches, as
     ``viewer`` (with ``session``'s invites) may see them: a table the viewer may not watch
     (``games.access``) is neither listed nor counted, and a delayed table the viewer has no
-    seat at shows its round and result as its spectators see them (``games.delay``: a match
-    counts as played once their view reached its end). ``viewer`` None: public tables only."""
-    from games import delay
+    seat at shows its round and result as its spectators see them (``games.live.visibility``: a
+    match counts as played once their view reached its end). ``viewer`` None: public tables only."""
     from games.access import watchable_q
+    from games.live import visibility
     from games.models import Seat
 
     seats = Seat.objects.filter(user=user).filter(watchable_q(viewer, session, prefix="table__"))
@@ -86,7 +86,7 @@ def match_record(user: User, viewer=None, session=None) -> MatchRecord:
     )
     for seat in rows:
         match = seat.table.match
-        seen = delay.seen_by(seat.table, match, seated=seat.table_id in mine)
+        seen = visibility.seen_by(seat.table, match, seated=seat.table_id in mine)
         recent.append(
             {
                 "table": seat.table,

@@ -1,5 +1,5 @@
 """A player's statistics on their profile, added up from ``PlayerMatch`` rows
-(``games.player_stats`` counted them when each match ended): three statements, whatever the
+(``games.records.player_stats`` counted them when each match ended): three statements, whatever the
 number of matches.
 
 Only matches the viewer may count are added up (``accounts.records.seen_finished_q``: a table

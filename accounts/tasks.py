@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 
 from accounts import notices
-from games import audiences
+from games.live import audiences
 from games.models import Match, Seat
 
 

@@ -12,8 +12,8 @@ one address.
   address ("10/h": ten an hour); the next is refused with ``signup_message`` as a form error.
   Only accounts created count, not forms sent back with mistakes.
 
-Both name the client by ``client_ip``, by the sockets' rule (``games.socket_limits``): the peer,
-or, when the peer is one of ``GAMES_TRUSTED_PROXIES`` (nginx), the address it reports in
+Both name the client by ``client_ip``, by the sockets' rule (``games.sockets.socket_limits``): the
+peer, or, when the peer is one of ``GAMES_TRUSTED_PROXIES`` (nginx), the address it reports in
 ``X-Real-IP`` (else the last ``X-Forwarded-For`` entry) — never one the client wrote itself. An
 IPv6 client counts by its /64 network.
 """
@@ -29,7 +29,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django_ratelimit.core import get_usage
 
-from games import socket_limits
+from games.sockets import socket_limits
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import AccessToken
-from games import notify
+from games.live import notify
 
 log = logging.getLogger(__name__)
 

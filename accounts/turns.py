@@ -1,6 +1,6 @@
 """ "Your turn" for a player who is not looking at the table.
 
-The writer already knows which audiences have a socket open (``games.audiences.live``): when a
+The writer already knows which audiences have a socket open (``games.live.audiences.live``): when a
 move hands the turn to a person's seat (not an AI, not their stand-in) and no socket of that
 seat is registered, it queues ``accounts.tasks.turn_notice``, which checks again (they may have
 opened the table meanwhile) and leaves a notice (``accounts.notices.your_turn``). A player at the
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import logging
 
-from games.audiences import Audience
 from games.engine.state import State
+from games.live.audiences import Audience
 from games.models import Seat
 
 log = logging.getLogger(__name__)

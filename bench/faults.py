@@ -34,7 +34,7 @@ The faults, one after the other, each on fresh tables:
 For each it prints what was pending, how long until play resumed (from the fault to the next
 move in the affected match, and for sockets until every one showed the current version again),
 and the move-log check: the log's sequence numbers are 1..N without a gap, the log replays from
-the deal to the stored state (``games.replay``), no client id twice, every move the bench saw
+the deal to the stored state (``games.live.replay``), no client id twice, every move the bench saw
 accepted is there once, and the pending decision was made exactly once, by whom.
 
 Run it with the project's venv (the README's PostgreSQL must be running; ``pip install -e
@@ -454,7 +454,7 @@ class Game:
         self.accepted: dict[int, list[str]] = {}  # match id -> client ids seen applied
 
     def people_table(self, users: list, name: str):
-        from games import stewarding
+        from games.play import stewarding
 
         table = stewarding.open_table(
             users[0], name=name, options=PEOPLE_OPTIONS, seats=[(u, "") for u in users], start=True
@@ -462,7 +462,7 @@ class Game:
         return table, self.match_of(table.pk)
 
     def ai_table(self, name: str):
-        from games import stewarding
+        from games.play import stewarding
 
         table = stewarding.open_table(
             self.users[0],
@@ -489,13 +489,13 @@ class Game:
         """(seat, payload) a person would send now, chosen by the engine's heuristic from that
         seat's own view; None if no person may act (or, without ``answer_windows``, only window
         answers are possible)."""
-        from games import services
         from games.engine import legal_actions
         from games.engine.ai import policy
         from games.engine.codec import action_to_json
         from games.engine.rules import seats_to_act
         from games.engine.state import WINDOW
         from games.engine.views import seat_view
+        from games.play import services
 
         match = self.fresh(match_id)
         state = services.load_state(match)
@@ -526,7 +526,7 @@ class Game:
 
     def submit(self, match_id: int, user, payload: dict) -> bool:
         """A move through the writer itself (what a socket's consumer calls)."""
-        from games import services
+        from games.play import services
 
         result = services.submit(match_id, user, payload)
         if result.ok:
@@ -553,10 +553,10 @@ class Game:
     def check_log(self, match_id: int) -> dict:
         """The move log against the stored match: gaps, replay, doubled client ids, and the
         moves this bench saw accepted."""
-        from games import services
         from games.engine.codec import state_to_json
+        from games.live.replay import ReplayError, replay_all
         from games.models import Move
-        from games.replay import ReplayError, replay_all
+        from games.play import services
 
         match = self.fresh(match_id)
         moves = list(Move.objects.filter(match=match).order_by("seq"))
@@ -787,7 +787,7 @@ def fault_worker_ai(site: Site, game: Game, state: dict) -> dict:
     table, match = game.ai_table("faults ai")
     current = ai_turn_asked(game, match.pk)
     pid, killed_at = site.kill("ai-worker")
-    from games import services
+    from games.play import services
 
     turn = services.load_state(current).turn
     asked_at = game.moves_after(match.pk, current.version - 1)[0].created_at.timestamp()
@@ -812,7 +812,7 @@ def fault_worker_ai(site: Site, game: Game, state: dict) -> dict:
 
 def fault_redis(site: Site, game: Game, state: dict) -> dict:
     """kill -9 of Redis mid-match, started again (empty) 1 s later by the supervisor."""
-    from games import services
+    from games.play import services
 
     table, match = game.ai_table("faults redis")
     people = state.get("people")

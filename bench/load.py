@@ -13,7 +13,7 @@ process it started. One run:
    GAMES_NEXT_ROUND_SECONDS=1; with ``--proxy nginx`` a real nginx from ``deploy/nginx.conf``
    in front;
 3. steps through ``--tables``: opens that many started 4-seat tables of people (the app's own
-   ``games.stewarding.open_table``), opens every seat's socket in 1-2 client processes
+   ``games.play.stewarding.open_table``), opens every seat's socket in 1-2 client processes
    (``bench/load_client.py``) and plays legal moves at ``--rate`` actions per second per table,
    answering claim windows and tributes, for ``--duration`` seconds; stops after two steps in a
    row not held (p99 < 100 ms with no errors; ``--stop-after``, ``--keep-going``);

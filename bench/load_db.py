@@ -3,7 +3,7 @@
 ``create_database`` (re)creates the dedicated PostgreSQL database and ``migrate`` runs the app's
 migrations into it. ``Django`` sets Django up in the benchmark process against the same
 database (call it once, after the environment is final) and makes users, sessions and started
-tables through the app's own code (``accounts.models.User``, ``games.stewarding``). ``PgStats``
+tables through the app's own code (``accounts.models.User``, ``games.play.stewarding``). ``PgStats``
 reads ``pg_stat_database`` for the bench database from a separate connection to ``postgres``
 (so its own reads are not counted there).
 """
@@ -165,7 +165,7 @@ class Django:
 
     def open_tables(self, count: int, users: list, options: dict, label: str) -> list[dict]:
         """``count`` started 4-seat tables of humans; each as ``{id, seats: [{seat, user}]}``."""
-        from games import stewarding
+        from games.play import stewarding
 
         tables = []
         for n in range(count):
@@ -184,8 +184,8 @@ class Django:
 
     def abandon(self, table_ids: list[int]) -> None:
         """Stop the tables (their pending timers then do nothing)."""
-        from games import stewarding
-        from games.tables import TableError
+        from games.play import stewarding
+        from games.play.tables import TableError
 
         for table_id in table_ids:
             try:

@@ -10,9 +10,9 @@ One run, in this process (production settings: DJANGO_DEBUG off):
 1. (re)creates the PostgreSQL database ``--db`` (default ``h_perf_bench``) and migrates it,
    unless ``--no-migrate``; uses Redis on 127.0.0.1:6379 under its own namespace;
 2. opens ``--tables`` started 4-seat tables of people through the app's own code
-   (``games.stewarding.open_table``) and registers every seat's audience in English (and
+   (``games.play.stewarding.open_table``) and registers every seat's audience in English (and
    spectators' audiences in ``--watchers`` languages), as open sockets would;
-3. plays ``--warmup`` then ``--actions`` legal actions through ``games.services.submit`` (the
+3. plays ``--warmup`` then ``--actions`` legal actions through ``games.play.services.submit`` (the
    call a socket makes), round robin over the tables, choosing as ``bench/load_client.py``
    does: a claim window is passed (a claim 30 % of the time), a tribute returned, a turn
    played with the weakest hint (passed 15 % of the time when allowed). Each call is timed
@@ -112,7 +112,7 @@ def choose(state, rng: random.Random) -> tuple[int, dict] | None:
     from games.engine import Hook, Pass, Play, Return, Unhook, legal_actions
     from games.engine.rules import seats_to_act
     from games.engine.state import PLAY, TRIBUTE, WINDOW
-    from games.presenters import _weakest_first, view_for
+    from games.live.presenters import _weakest_first, view_for
 
     acting = list(seats_to_act(state))
     if not acting:
@@ -155,11 +155,12 @@ def measure(args: argparse.Namespace) -> dict:
     from django.utils import timezone
 
     from accounts.models import User
-    from games import audiences, frames, notify, services, stewarding
-    from games.audiences import Audience
     from games.engine.codec import state_from_json
     from games.engine.state import MATCH_OVER, ROUND_OVER
+    from games.live import audiences, frames, notify
+    from games.live.audiences import Audience
     from games.models import Match
+    from games.play import deadlines, services, stewarding
 
     try:  # the site's processes freeze their start-up heap (config/heap.py)
         from config import heap
@@ -239,7 +240,7 @@ def measure(args: argparse.Namespace) -> dict:
             if state.phase == ROUND_OVER:  # the clock deals the next round (not counted)
                 Match.objects.filter(pk=match.pk).update(deadline=timezone.now())
                 sent.append([])
-                services.expire(match.pk, match.deadline_token)
+                deadlines.expire(match.pk, match.deadline_token)
             continue
         seat, payload = picked
         payload["client_id"] = f"c{done}-{rng.random()}"

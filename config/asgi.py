@@ -14,21 +14,22 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from config.daphne_frames import close_cleanly_in_daphne  # noqa: E402
 from config.socket_fallback import catch_all  # noqa: E402
-from games.socket_limits import close_cleanly_in_daphne  # noqa: E402
+from games.sockets.socket_limits import MAX_MESSAGE_BYTES  # noqa: E402
 
 # Before Daphne builds its WebSocket protocol: a message over 4 KB is refused by the protocol
-# with a clean 1009 close, never a dropped connection (games.socket_limits).
-close_cleanly_in_daphne()
+# with a clean 1009 close, never a dropped connection (games.sockets.socket_limits).
+close_cleanly_in_daphne(MAX_MESSAGE_BYTES)
 
 
 def websocket_urlpatterns() -> list:
-    """The games app's WebSocket routes, or none until games/routing.py exists."""
+    """The games app's WebSocket routes, or none until games/sockets/routing.py exists."""
     try:
-        from games.routing import websocket_urlpatterns as patterns
+        from games.sockets.routing import websocket_urlpatterns as patterns
     except ModuleNotFoundError as error:
-        if error.name != "games.routing":
-            raise  # a broken import inside games.routing must not pass silently
+        if error.name != "games.sockets.routing":
+            raise  # a broken import inside games.sockets.routing must not pass silently
         return []
     return list(patterns)
 

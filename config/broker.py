@@ -24,7 +24,7 @@ is already None.) The restore then runs as kombu
 means it to: against Redis if it answers again (the messages go back to their queue), else it
 fails with a connection error, which the worker ignores as it always did (the messages stay in
 Redis's unacked set and kombu restores them after the visibility timeout; a Redis that restarted
-empty lost them, and the clock's re-arm and the sweep, ``games.timers``/``games.tasks``, make
+empty lost them, and the clock's re-arm and the sweep, ``games.play.clock``/``games.tasks``, make
 good what they were for).
 
 ``use()`` makes every Redis broker URL (``redis://``, ``rediss://``, ``redis+socket://``) load

@@ -1,9 +1,9 @@
 """The Celery app: broker is REDIS_URL (see settings), tasks come from each app's tasks.py.
 
-Every worker that takes the default queue also runs the timer clock (``games.timers.ClockStep``),
-which rings the deadlines of running matches. AI seats' decisions go to a queue of their own
-(``settings.GAMES_AI_QUEUE``), taken by a worker of their own, so a deployment is "worker, AI
-worker, beat" (deploy/, docs/AI.md).
+Every worker that takes the default queue also runs the timer clock
+(``games.play.clock.ClockStep``), which rings the deadlines of running matches. AI seats' decisions
+go to a queue of their own (``settings.GAMES_AI_QUEUE``), taken by a worker of their own, so a
+deployment is "worker, AI worker, beat" (deploy/, docs/AI.md).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ app = Celery("club414")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # A dotted name, loaded when a worker is built (Django is set up by then), not at import time.
-app.steps["worker"].add("games.timers:ClockStep")
+app.steps["worker"].add("games.play.clock:ClockStep")
 
 
 @task_prerun.connect

@@ -1,7 +1,7 @@
 """``/healthz``: is this site able to serve play? For the proxy and the operator's probes.
 
 Three checks, each cheap: the database answers ``SELECT 1``, Redis answers ``PING``, and a
-Celery worker's timer clock (``games.timers.Clock``) wrote its heartbeat lately. The clock
+Celery worker's timer clock (``games.play.clock.Clock``) wrote its heartbeat lately. The clock
 writes the heartbeat (``beat``) every ``HEARTBEAT_SECONDS`` after a good look at its deadlines,
 so a fresh heartbeat means a worker is up, reaches Redis and rings turn timers, claim windows
 and AI seats. With several workers, any one of them keeps it fresh.
@@ -23,7 +23,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from games import redis_store
+from games.live import redis_store
 
 #: Where the probe answers.
 PATH = "/healthz"

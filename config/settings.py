@@ -127,7 +127,7 @@ else:
     _default_db = {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}
 if _default_db["ENGINE"] == "django.db.backends.sqlite3":
     _default_db["OPTIONS"] = {**_SQLITE_OPTIONS, **_default_db.get("OPTIONS", {})}
-# Threads per Daphne process for the sockets' database work and renders (games.consumers).
+# Threads per Daphne process for the sockets' database work and renders (games.sockets.consumers).
 GAMES_SOCKET_THREADS = int(os.environ.get("GAMES_SOCKET_THREADS", "8"))
 if _default_db["ENGINE"] == "django.db.backends.postgresql":
     # Every socket thread, the request thread and a spare may hold one at once.
@@ -189,7 +189,7 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep_delayed",
         "schedule": float(os.environ.get("GAMES_SWEEP_SECONDS", "5")),
     },
-    # Finished matches whose statistics a lost signal left uncounted (games.player_stats).
+    # Finished matches whose statistics a lost signal left uncounted (games.records.player_stats).
     "player-stats-catch-up": {
         "task": "games.tasks.catch_up_player_stats",
         "schedule": float(os.environ.get("STATS_CATCH_UP_SECONDS", "60")),
@@ -287,7 +287,7 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "414 Club <noreply@loc
 # that says so. Empty: the page names staff members instead.
 CLUB_CONTACT_EMAIL = os.environ.get("CLUB_CONTACT_EMAIL", "")
 
-# Table chat (games.chat) and friends (accounts.friends): the longest free-text line, lines
+# Table chat (games.chat.rooms) and friends (accounts.friends): the longest free-text line, lines
 # per player (django-ratelimit's "count/period": 5 per 10 s), invitations per player, and the
 # site's address for the links in notice emails.
 GAMES_CHAT_MAX_CHARS = int(os.environ.get("GAMES_CHAT_MAX_CHARS", "200"))
@@ -344,13 +344,13 @@ if not DEBUG:
 GAMES_NEXT_ROUND_SECONDS = float(os.environ.get("GAMES_NEXT_ROUND_SECONDS", "6"))
 # An AI seat's pause before it acts (seconds, ±30%); it never depends on the AI's cards.
 GAMES_AI_DELAY_SECONDS = float(os.environ.get("GAMES_AI_DELAY_SECONDS", "1.0"))
-# How long the players asked to a rematch have to accept or leave (games.rematches).
+# How long the players asked to a rematch have to accept or leave (games.play.rematches).
 GAMES_REMATCH_SECONDS = float(os.environ.get("GAMES_REMATCH_SECONDS", "60"))
 # A person's seat is handed to an AI stand-in once the clock has made this many of their
-# decisions in a row (games.standins); 0: never (the clock goes on deciding for them).
+# decisions in a row (games.play.standins); 0: never (the clock goes on deciding for them).
 GAMES_STAND_IN_AFTER_TIMEOUTS = int(os.environ.get("GAMES_STAND_IN_AFTER_TIMEOUTS", "2"))
 
-# --- Socket caps (games.socket_limits); 0 turns a cap off ------------------------------------
+# --- Socket caps (games.sockets.socket_limits); 0 turns a cap off ---------------------------------
 # Open sockets (table and lobby) per client address (IPv6: per /64), per session, per signed-in
 # user; spectator sockets per table (seated players are never refused for that one).
 GAMES_MAX_SOCKETS_PER_IP = int(os.environ.get("GAMES_MAX_SOCKETS_PER_IP", "60"))
@@ -366,7 +366,7 @@ GAMES_TRUSTED_PROXIES = [
 ]
 
 # --- Logging: one JSON line per request and per game action, on stderr -----------------
-# config.request_log logs each request, games.services and games.consumers each action
+# config.request_log logs each request, games.play.services and games.sockets.consumers each action
 # (match, version, seat, action kind, outcome code, ms); no line ever holds a card, a hand,
 # a seed or a state (DESIGN.md rule 2).
 LOG_LEVEL = os.environ.get("DJANGO_LOG_LEVEL", "INFO").strip().upper() or "INFO"

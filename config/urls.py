@@ -25,7 +25,7 @@ urlpatterns = [
     path("leagues/", include("leagues.urls")),
     path("tournaments/", include("leagues.tournament_urls")),
     # The table chat's actions and the friends pages keep their /social/ addresses.
-    path("social/", include("games.chat_urls")),
+    path("social/", include("games.chat.urls")),
     path("social/", include("accounts.friends_urls")),
     path("leaderboard/", include("leagues.leaderboard_urls")),
     path("", include("games.urls")),

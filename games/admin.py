@@ -33,7 +33,7 @@ class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
     fields = ("number", "user", "ai_policy", "stand_in")
-    readonly_fields = ("number", "stand_in")  # games.standins alone sets it
+    readonly_fields = ("number", "stand_in")  # games.play.standins alone sets it
     can_delete = False
 
     def has_change_permission(self, request, obj=None) -> bool:

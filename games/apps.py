@@ -7,9 +7,9 @@ class GamesConfig(AppConfig):
     verbose_name = _("Games")
 
     def ready(self) -> None:
-        from games import session_guard
+        from games.sockets import session_guard
 
         # Ending a session (log-out, password, deactivation, a deleted session) ends its sockets.
         session_guard.connect_signals()
         # Finished matches feed statistics and the site rating (games.signals.match_finished).
-        from games import player_stats  # noqa: F401
+        from games.records import player_stats  # noqa: F401

@@ -2,7 +2,7 @@
 
 ``TableOptionsForm`` is the one form for §10 options: the create-table page uses it (through
 ``CreateTableForm``) and so do the league, season and tournament options pages.
-``options()`` gives the options dict under §10's names, as ``games.tables.create_table`` takes
+``options()`` gives the options dict under §10's names, as ``games.play.tables.create_table`` takes
 it (``target_level`` as a face string: ``"A"``, ``"5"``); ``initial_for`` reads one back.
 """
 
@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine.options import Options, OptionsError
 from games.models import Table
-from games.tables import SEAT_COUNTS
+from games.play.tables import SEAT_COUNTS
 
 TARGET_LEVELS = ["A", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 

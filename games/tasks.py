@@ -1,7 +1,8 @@
-"""Celery wake-ups: thin wrappers around services, guarded by the token they were set for.
+"""Celery tasks: thin wrappers around ``games.play`` and ``games.live``, each guarded by the
+token (or version) it was sent for. ``games.play.wakeups`` alone sends them, by name.
 
-A match's running deadline is not a task of its own: ``games.timers`` keeps it in a Redis sorted
-set, and the worker's clock sends ``expire`` once it is due. AI seats and auto-passes stay
+A match's running deadline is not a task of its own: ``games.play.clock`` keeps it in a Redis
+sorted set, and the worker's clock sends ``expire`` once it is due. AI seats and auto-passes stay
 countdown tasks (each does real work when it runs); one lost with a worker or a broker is made
 by the next ``sweep``.
 """
@@ -14,8 +15,10 @@ from datetime import timedelta
 from celery import shared_task
 from celery.signals import worker_ready
 
-from games import rematches, services, timers
-from games.engine.codec import action_from_json, action_to_json
+from games.engine.codec import action_from_json
+from games.live import delay
+from games.play import clock, deadlines, rematches, wakeups
+from games.records import player_stats
 
 log = logging.getLogger(__name__)
 
@@ -23,52 +26,42 @@ log = logging.getLogger(__name__)
 @shared_task(ignore_result=True)
 def expire(match_id: int, token: int) -> bool:
     """A deadline (turn, claim window, tribute return, next round) rang."""
-    return services.expire(match_id, token)
+    return deadlines.expire(match_id, token)
 
 
 @shared_task(ignore_result=True)
 def ai_act(match_id: int, seat: int, token: int) -> bool:
-    """An AI seat's moment came: it decides (``services.ai_decide``: an expert searches) and
-    acts if the match is still where it was. A claim-window answer that must wait its fixed
-    pause (RULES.md §6.4) is sent on as the countdown task ``ai_answer`` rather than slept
-    here: a sleep would hold this worker process for most of the expert's budget, and a
-    process answers only one window at a time. Returns whether it acted or scheduled."""
-    decided = services.ai_decide(match_id, seat, token)
-    if decided is None:
-        return False
-    action, pause = decided
-    if pause > 0:
-        ai_answer.apply_async((match_id, seat, token, action_to_json(action)), countdown=pause)
-        return True
-    return services.ai_apply(match_id, seat, token, action)
+    """An AI seat's moment came: it decides and acts, or sends its window answer on after
+    its fixed pause (``deadlines.ai_act``)."""
+    return deadlines.ai_act(match_id, seat, token)
 
 
 @shared_task(ignore_result=True)
 def ai_answer(match_id: int, seat: int, token: int, action: dict) -> bool:
     """An AI seat's decided window answer (``action``, the codec's JSON), once its pause is
-    over: applied if the window is still the one it answers (``services.ai_apply``). Cheap, so
+    over: applied if the window is still the one it answers (``deadlines.ai_apply``). Cheap, so
     it runs on the main queue; lost with a worker, the AI sweep decides the seat again."""
-    return services.ai_apply(match_id, seat, token, action_from_json(action))
+    return deadlines.ai_apply(match_id, seat, token, action_from_json(action))
 
 
 @shared_task(ignore_result=True)
 def auto_pass(match_id: int, seat: int, token: int) -> bool:
     """A person's auto-pass of a claim window (their preference), after the usual pause."""
-    return services.auto_pass(match_id, seat, token)
+    return deadlines.auto_pass(match_id, seat, token)
 
 
 @shared_task(ignore_result=True)
 def sweep() -> int:
-    """Catch what a crash or a restart lost: deadlines overdue (``services.sweep_overdue``) and
-    auto-passes whose countdown task vanished (``services.sweep_lost_decisions``). AI seats'
+    """Catch what a crash or a restart lost: deadlines overdue (``deadlines.sweep_overdue``) and
+    auto-passes whose countdown task vanished (``deadlines.sweep_lost_decisions``). AI seats'
     lost decisions are ``sweep_ai``'s, on the AI queue.
 
     Also settles rematches whose answer time ended (``rematches.sweep_expired``: their wake-up
     was lost). Returns how many matches, seats or rematches moved; logs a line only when
     something did (it runs every few seconds, so a quiet sweep says nothing).
     """
-    expired = services.sweep_overdue()
-    decided = services.sweep_lost_decisions(who="auto_pass")
+    expired = deadlines.sweep_overdue()
+    decided = deadlines.sweep_lost_decisions(who="auto_pass")
     settled = rematches.sweep_expired()
     if expired or decided or settled:
         log.warning(
@@ -92,7 +85,7 @@ def sweep_ai() -> int:
     """Make the AI seats' decisions whose countdown task vanished (a crash, a broker restart):
     routed to the AI queue (``settings.CELERY_TASK_ROUTES``), so the searches it may run never
     hold the main worker's deadlines back. Returns how many seats acted; logs a line only then."""
-    decided = services.sweep_lost_decisions(who="ai")
+    decided = deadlines.sweep_lost_decisions(who="ai")
     if decided:
         log.warning("sweep: made %d lost AI decision(s)", decided)
     return decided
@@ -102,7 +95,7 @@ def sweep_ai() -> int:
 def rearm() -> int:
     """Arm the clock with every running match's deadline from the database (sent by a clock
     when it starts and when Redis lost the set). Returns how many were armed."""
-    return timers.rearm_from_db()
+    return clock.rearm_from_db()
 
 
 @worker_ready.connect
@@ -113,19 +106,17 @@ def _sweep_on_start(**_: object) -> None:
 
 @shared_task(ignore_result=True)
 def advance(match_id: int) -> bool:
-    """A delayed table's spectators' view is due to move on (``games.delay.advance``)."""
-    from games import delay
-
+    """A delayed table's spectators' view is due to move on (``games.live.delay.advance``)."""
     step = delay.advance(match_id)
+    if step is not None:
+        wakeups.delayed_view(match_id, step.due)
     return bool(step and step.new > step.old)
 
 
 @shared_task(ignore_result=True)
 def sweep_delayed() -> int:
-    """Move the spectators' views whose wake-up was lost (``games.delay.sweep_overdue``)."""
-    from games import delay
-
-    return delay.sweep_overdue()
+    """Move the spectators' views whose wake-up was lost (``games.live.delay.sweep_overdue``)."""
+    return delay.sweep_overdue(arm=wakeups.delayed_view)
 
 
 #: How far back the periodic catch-up looks: a lost signal is found within minutes, and older
@@ -136,8 +127,6 @@ CATCH_UP_WINDOW = timedelta(days=1)
 @shared_task(ignore_result=True)
 def catch_up_player_stats() -> int:
     """Count the matches of the last day still without statistics; logs only when it did."""
-    from games import player_stats
-
     done = player_stats.do_catch_up(CATCH_UP_WINDOW)
     if done:
         log.warning("stats: counted %d finished match(es) whose signal was lost", done)

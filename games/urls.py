@@ -1,6 +1,7 @@
 from django.urls import path
 
-from games import history_views, views
+from games import views
+from games.records import views as history_views
 
 app_name = "games"
 urlpatterns = [

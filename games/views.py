@@ -1,6 +1,6 @@
 """Game pages: the lobby, opening a table, the table page, and the seat actions before the start.
 
-Seat actions are plain POST forms (CSRF-protected) that call ``games.tables``. A page driven by
+Seat actions are plain POST forms (CSRF-protected) that call ``games.play.tables``. A page driven by
 htmx gets an empty answer (the table's WebSocket pushes the change) or the refusal as a flash;
 without htmx the answer is a redirect to the table with a message.
 """
@@ -15,11 +15,15 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from games import access, chat_mutes, rematches, services, spectating, standins, tables
+from games import access
+from games.chat import mutes
 from games.forms import CreateTableForm
-from games.lobby import lobby_context, options_summary
+from games.live import rematch_view, spectating, visibility
+from games.live.lobby import lobby_context, options_summary
+from games.live.presenters import table_context, table_strings
 from games.models import Match, Seat, Table
-from games.presenters import table_context, table_strings
+from games.play import rematches, services, standins, tables
+from games.play.outcomes import refusal_message
 
 
 @require_GET
@@ -94,7 +98,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
             .first()
         )
     # A spectator of a delayed table sees it as it was ``spectator_delay`` moves ago.
-    state = spectating.visible_state(table, match, seat) if match else None
+    state = visibility.visible_state(table, match, seat) if match else None
     context = table_context(
         table,
         match,
@@ -102,11 +106,11 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         seat,
         request.user,
         spectators=spectating.count(table.pk),
-        delay=spectating.delay_for(table, match, seat),
+        delay=visibility.delay_for(table, match, seat),
     )
     context["summary"] = options_summary(table)
     context["table_strings"] = table_strings()
-    context.update(chat_mutes.table_page_context(request.user, table, seat))  # chat, invitations
+    context.update(mutes.table_page_context(request.user, table, seat))  # chat, invitations
     return render(request, "games/table.html", context)
 
 
@@ -198,7 +202,7 @@ def start(request: HttpRequest, table_id: int) -> HttpResponse:
 @require_POST
 def rematch(request: HttpRequest, table_id: int) -> HttpResponse:
     """``answer`` = ``ask`` (ask for a rematch, or accept one asked already), ``yes`` or ``no``
-    (``games.rematches``). htmx gets 204 (every page of the table gets a snapshot, and the
+    (``games.play.rematches``). htmx gets 204 (every page of the table gets a snapshot, and the
     pages of those seated at the new table go there) or the refusal as a flash; a plain form
     a redirect: to the new table once the person sits there, else back to this one."""
     table = _watchable(request, table_id)
@@ -206,8 +210,8 @@ def rematch(request: HttpRequest, table_id: int) -> HttpResponse:
     try:
         if answer == "ask":
             found = rematches.do_ask(table.pk, request.user)
-        elif answer in (rematches.YES, rematches.NO):
-            found = rematches.do_answer(table.pk, request.user, answer == rematches.YES)
+        elif answer in (rematch_view.YES, rematch_view.NO):
+            found = rematches.do_answer(table.pk, request.user, answer == rematch_view.YES)
         else:
             raise rematches.RematchError(_("Accept the rematch or leave it."))
     except rematches.RematchError as e:
@@ -252,11 +256,10 @@ def _refused(request: HttpRequest, table: Table, message: str) -> HttpResponse:
 @require_POST
 def seat_control(request: HttpRequest, table_id: int) -> HttpResponse:
     """The table socket's seat requests by POST (the same services, the same checks):
-    ``action`` = ``stand_in`` | ``back`` | ``leave`` with ``stand_in_seq`` (``games.standins``),
-    or ``resign`` with the ``version`` it was made against (the match's current version when
-    the form names none) and a ``client_id``. htmx gets 204 (the socket pushes the change) or
-    the refusal as a flash; a plain form a redirect to the table with a message."""
-    from games.consumers import refusal_message
+    ``action`` = ``stand_in`` | ``back`` | ``leave`` with ``stand_in_seq``
+    (``games.play.standins``), or ``resign`` with the ``version`` it was made against (the match's
+    current version when the form names none) and a ``client_id``. htmx gets 204 (the socket pushes
+    the change) or the refusal as a flash; a plain form a redirect to the table with a message."""
 
     table = _watchable(request, table_id)
     match = Match.objects.filter(table=table).only("pk", "version").first()

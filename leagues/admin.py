@@ -13,8 +13,8 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
+from games.live.teams import team_label, team_name, team_text_lazy
 from games.models import Seat
-from games.teams import team_label, team_name, team_text_lazy
 from leagues import services, tournaments
 from leagues.models import (
     Fixture,

@@ -9,3 +9,6 @@ class LeaguesConfig(AppConfig):
     def ready(self) -> None:
         # Results feed standings and ratings when a match ends (games.signals.match_finished).
         from leagues import results  # noqa: F401
+        from leagues.organising import register_organisers
+
+        register_organisers()

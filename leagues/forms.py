@@ -7,8 +7,8 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
+from games.live.teams import team_name_lazy, team_text_lazy
 from games.models import Seat
-from games.teams import team_name_lazy, team_text_lazy
 from leagues.models import League, Season, Tournament
 
 

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from django.dispatch import receiver
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
+from games.signals import rated_match_counted
 from leagues.models import (
     DEFAULT_MU,
     DEFAULT_SIGMA,
@@ -106,20 +108,27 @@ def do_rate_match(
     return history
 
 
+@receiver(rated_match_counted, dispatch_uid="leagues.ratings.rate_site_match")
+def _rate_counted_match(sender, match, team0, team1, winner: int, **kwargs) -> None:
+    """A finished rated match was counted (``games.records.player_stats``): rate it site-wide,
+    in the same transaction."""
+    do_rate_site_match(match, team0, team1, winner)
+
+
 def do_rate_site_match(
     match, team0: Sequence, team1: Sequence, winner: int
 ) -> list[SiteRatingChange]:
     """The site-wide rating: rate finished ``match`` between the users of ``team0`` and
     ``team1``, ``winner`` (0 or 1) having won: update each player's ``SiteRating`` and add one
     ``SiteRatingChange`` each. A match is rated here under the rule leagues use
-    (``leagues.results.seated_teams``: a rated table, every seat a person playing for
+    (``games.records.player_stats.seated_teams``: a rated table, every seat a person playing for
     themselves); the caller decides. A resignation is a loss like any other.
 
     Precondition: the caller is inside a transaction and has made sure the match was not
-    rated yet (``games.player_stats`` holds its ``MatchTally`` guard); ``SiteRatingChange``'s unique
-    (user, match) is the second guard. Rating rows are made and locked in user-id order, so
-    two matches ending at once never deadlock on them. Five statements, whatever the number
-    of players."""
+    rated yet (``games.records.player_stats`` holds its ``MatchTally`` guard);
+    ``SiteRatingChange``'s unique (user, match) is the second guard. Rating rows are made and locked
+    in user-id order, so two matches ending at once never deadlock on them. Five statements,
+    whatever the number of players."""
     users = list(team0) + list(team1)
     # Missing rows first, in user-id order (as the locks below), in one statement.
     SiteRating.objects.bulk_create(

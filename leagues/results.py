@@ -16,7 +16,7 @@ What a result holds (``leagues.standings`` scores it):
 The result counts for the people seated when the match ended. A match is rated only if its
 table is rated, it belongs to a league, and every seat is a person playing for themselves (an
 AI, or an organiser's AI stand-in playing for someone, makes it unrated). A seat its own player
-handed to the AI while away (``games.standins``: timed out, or asked) stays theirs and rated:
+handed to the AI while away (``games.play.standins``: timed out, or asked) stays theirs and rated:
 dropping out of a rated match never saves its rating. A resignation is a loss like any other.
 """
 
@@ -29,6 +29,7 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from games.models import Match, Seat
+from games.records.player_stats import seated_teams
 from games.signals import match_finished
 from leagues import ratings, standings
 from leagues.models import (
@@ -52,18 +53,6 @@ def match_summary(match: Match) -> tuple[tuple[int, int], tuple[int, int]]:
         if rnd.winner_team is not None:
             caught[rnd.winner_team] += len(rnd.caught or [])
     return (match.level_team0 - 2, match.level_team1 - 2), (caught[0], caught[1])
-
-
-def seated_teams(table_id: int) -> tuple[list, list, bool]:
-    """The people at team 0's and team 1's seats, and whether every seat is a person playing
-    for themselves."""
-    seats = list(Seat.objects.filter(table_id=table_id).select_related("user"))
-    teams: tuple[list, list] = ([], [])
-    for seat in seats:
-        if seat.user is not None:
-            teams[seat.team].append(seat.user)
-    all_people = all(s.user_id is not None and (not s.ai_policy or s.stand_in) for s in seats)
-    return teams[0], teams[1], all_people
 
 
 @receiver(match_finished, dispatch_uid="leagues.results.on_match_finished")

@@ -16,10 +16,10 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from games import stewarding
 from games.engine.options import Options, OptionsError
-from games.tables import SEAT_COUNTS, TableError
-from games.teams import team_name
+from games.live.teams import team_name
+from games.play import stewarding
+from games.play.tables import SEAT_COUNTS, TableError
 from leagues import pairing
 from leagues.access import can_see_league
 from leagues.models import Fixture, FixturePlayer, League, Membership, Notice, Season

@@ -33,10 +33,10 @@ from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 
-from games import stewarding
 from games.engine.options import Options, OptionsError
 from games.models import Seat, Table
-from games.tables import TableError
+from games.play import stewarding
+from games.play.tables import TableError
 from leagues import pairing, ratings, results
 from leagues.models import (
     Membership,

@@ -25,8 +25,8 @@ import pytest
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from games import tables
 from games.models import Match, Seat, Table
+from games.play import tables
 from leagues import services as league_services
 from leagues.models import (
     League,

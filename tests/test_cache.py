@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.core.cache import cache
 
-from games import redis_store
+from games.live import redis_store
 from tests.test_settings import run_django
 
 

@@ -11,7 +11,7 @@ import pytest
 from django.test import Client
 
 from config import health
-from games import redis_store
+from games.live import redis_store
 from tests.servers import wait_for
 from tests.test_settings import run_django
 

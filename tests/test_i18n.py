@@ -22,8 +22,8 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from games import services, tables
 from games.models import Seat
+from games.play import services, tables
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGUAGES = [code for code, _name in settings.LANGUAGES]

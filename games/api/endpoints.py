@@ -1,7 +1,7 @@
 """The bot API's endpoints (``games.api`` mounts them at /api/v1/ with token authentication).
 
 The seat is always the token's person's own seat; reads go through the engine's per-seat view
-(``games.api.seat_state``), writes through the one writer (``games.services.submit``). The
+(``games.api.seat_state``), writes through the one writer (``games.play.services.submit``). The
 event stream is ``games.api.stream`` (declared here for the schema).
 """
 
@@ -14,15 +14,13 @@ from ninja import Router, Status
 from ninja.decorators import decorate_view
 from ninja.errors import HttpError
 
-from games import access, services, tables
+from games import access
 from games.api import seat_state, seats
 from games.api.body_limit import limited
 from games.api.errors import Refused
 from games.api.schemas import ActionIn, ActionOut, ErrorOut, RefusalOut, SitIn
 from games.models import Table
-
-#: HTTP status for each refusal code of ``services.submit``; any other code is 409 Conflict.
-REFUSAL_STATUS = {"malformed": 400, "not_seated": 403}
+from games.play import outcomes, services, tables
 
 router = Router()
 
@@ -168,7 +166,7 @@ def act(request: HttpRequest, match_id: int, body: ActionIn):
     result = services.submit(match.pk, request.auth.user, payload)
     if result.ok:
         return Status(200, {"ok": True, "version": result.version})
-    status = REFUSAL_STATUS.get(result.code, 409)
+    status = outcomes.http_status(result.code)
     return Status(
         status,
         {"ok": False, "code": result.code, "message": result.message, "version": result.version},

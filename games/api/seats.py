@@ -68,7 +68,7 @@ def table_json(table: Table, seats: list[Seat]) -> dict[str, Any]:
 def open_tables(user, limit: int = 50) -> list[dict[str, Any]]:
     """The open tables (not started) ``user`` may watch, newest first, at most ``limit``."""
     tables = list(
-        Table.objects.visible_to(user)
+        access.visible_tables(Table.objects.all(), user)
         .filter(status=Table.Status.OPEN)
         .prefetch_related("seats__user")[:limit]
     )

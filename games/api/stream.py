@@ -9,8 +9,8 @@ A long-lived response, one JSON object per line:
 - ``{"type": "end", "reason": ...}`` last: ``match_over``, ``abandoned``, ``unseated`` (the
   seat is no longer the person's) or ``revoked`` (the token was revoked: at once).
 
-The stream is woken by ``games.push``: after each move it sends the table's bot group
-(``games.audiences.bot_group``) the new version number alone — no card, no view — and the
+The stream is woken by ``games.live.push``: after each move it sends the table's bot group
+(``games.live.audiences.bot_group``) the new version number alone — no card, no view — and the
 stream then reads its own seat's view from the database. A revoked token's group
 (``tokens.token_group``) ends it at once. Every wake-up and ping also re-reads the token, so a
 lost message costs at most ``PING_SECONDS``.
@@ -30,10 +30,11 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpRe
 from django.views.decorators.http import require_GET
 
 from accounts import tokens
-from games import audiences, services
 from games.api import seat_state, seats
 from games.api.ratelimit import over_rate, refusal_message
+from games.live import audiences
 from games.models import Match, Seat, Table
+from games.play import services
 
 log = logging.getLogger(__name__)
 

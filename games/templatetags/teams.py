@@ -1,10 +1,10 @@
-"""``{{ team|team_name }}``: a team's shown name ("Team 1", "Team 2"), from ``games.teams``."""
+"""``{{ team|team_name }}``: a team's shown name ("Team 1", "Team 2"), from ``games.live.teams``."""
 
 from __future__ import annotations
 
 from django import template
 
-from games import teams
+from games.live import teams
 
 register = template.Library()
 

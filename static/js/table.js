@@ -23,7 +23,7 @@
   }
 
   // An anonymous visitor's random id, so that their tabs count as one spectator
-  // (games.spectating.person_of); a signed-in player is counted by their account instead.
+  // (games.live.spectating.person_of); a signed-in player is counted by their account instead.
   if (!/(?:^|;\s*)club414_watcher=/.test(document.cookie)) {
     document.cookie = "club414_watcher=" + newClientId().replace(/[^A-Za-z0-9_-]/g, "")
       + "; path=/; max-age=31536000; SameSite=Lax"
@@ -57,7 +57,7 @@
   document.addEventListener("htmx:wsConfigSend", function (evt) {
     var params = evt.detail.parameters;
     if (params.chat) {
-      // A chat line (games.chat): not a move, so no version, no cards, no lock. A phrase
+      // A chat line (games.chat.rooms): not a move, so no version, no cards, no lock. A phrase
       // button leaves the typed text alone; Send empties the box once the line is sent.
       evt.detail.headers = null;
       clearFlash();
@@ -146,7 +146,7 @@
     el.textContent = online ? "" : el.dataset.offline;
   }
   document.addEventListener("htmx:wsOpen", function () { setOnline(true); });
-  // Refusals the server names by close code (games.socket_limits): say why, stay closed.
+  // Refusals the server names by close code (games.sockets.socket_limits): say why, stay closed.
   var REFUSALS = { 4429: "tooManySockets", 4430: "tableFull" };
   document.addEventListener("htmx:wsClose", function (evt) {
     setOnline(false);
@@ -226,7 +226,7 @@
   document.addEventListener("htmx:wsOpen", function (evt) {
     tableSocket = evt.detail.socketWrapper;
     socketOpens += 1;
-    // After a reconnect, the chat room's last lines (games.chat): lines said while the
+    // After a reconnect, the chat room's last lines (games.chat.rooms): lines said while the
     // socket was away. The first open needs none: the page came with them.
     if (socketOpens > 1 && document.getElementById("chat")) tableSocket.send('{"chat_room":1}');
   });
@@ -258,8 +258,8 @@
     scrollLog();
   });
 
-  // --- chat (games.chat): lines arrive without a frame header, so they never touch the
-  // version above. The server sends no line of a muted player (games.chat_mutes); lines already
+  // --- chat (games.chat.rooms): lines arrive without a frame header, so they never touch the
+  // version above. The server sends no line of a muted player (games.chat.mutes); lines already
   // on the page are hidden here when the reader mutes their author. The viewer's
   // own lines offer no mute or report, and the room keeps its last lines.
   var CHAT_KEEP = 30;
@@ -287,7 +287,7 @@
     var id = evt.detail.target && evt.detail.target.id;
     if (id === "chat-lines" || id === "chat-room") tidyChat();
   });
-  // The server answers a mute with an HX-Trigger naming the player (games.chat_views.mute); the
+  // The server answers a mute with an HX-Trigger naming the player (games.chat.views.mute); the
   // event bubbles from the button to the document.
   document.addEventListener("chat-muted", onMuted);
   function onMuted(evt) {
@@ -300,7 +300,7 @@
     tidyChat();
   }
   // --- rematch: a player seated at the new table goes there ---------------------------------
-  // Only when the rematch region comes to say so while the page is open (games.rematches): a
+  // Only when the rematch region comes to say so while the page is open (games.play.rematches): a
   // finished table opened later, its rematch long settled, stays where it is.
   var rematchGo = "";
   document.addEventListener("DOMContentLoaded", function () {

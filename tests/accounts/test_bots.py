@@ -9,8 +9,8 @@ import pytest
 from django.test import Client
 
 from accounts import bots
-from games import tables
 from games.models import Seat
+from games.play import tables
 
 pytestmark = pytest.mark.django_db
 

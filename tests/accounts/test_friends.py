@@ -11,9 +11,10 @@ from django.test import Client
 
 from accounts import friends, notices, presence, tasks, turns
 from accounts.models import Follow
-from games import audiences, tables
-from games.audiences import Audience
+from games.live import audiences
+from games.live.audiences import Audience
 from games.models import Table
+from games.play import tables
 from leagues.models import Notice
 
 pytestmark = pytest.mark.django_db
@@ -117,7 +118,7 @@ def test_your_turn_is_noticed_only_for_a_player_away_from_the_table(make_table, 
     audiences.register(table.pk, Audience(1, "en"))
     assert not tasks.turn_notice(match.pk, 1, match.version)
     # bo away: one notice (and one email), not one per turn while it is unseen
-    from games import redis_store
+    from games.live import redis_store
 
     redis_store.client().delete(redis_store.key("audiences", table.pk))
     assert tasks.turn_notice(match.pk, 1, match.version)
@@ -131,7 +132,7 @@ def test_your_turn_is_noticed_only_for_a_player_away_from_the_table(make_table, 
 
 
 def test_the_turn_arrives_only_when_it_changes_hands(make_table, start_with_hands):
-    from games.services import load_state
+    from games.play.services import load_state
 
     table = make_table(["ana", "bo", None, None])
     match = start_with_hands(
@@ -159,7 +160,7 @@ def eager_tasks():
 
 @pytest.mark.django_db(transaction=True)  # the eager task gives its connection back
 def test_the_writer_queues_a_turn_notice_only_for_an_absent_person(make_table, start_with_hands):
-    from games.services import load_state
+    from games.play.services import load_state
 
     table = make_table(["ana", "bo", None, None])
     match = start_with_hands(

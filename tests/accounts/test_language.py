@@ -8,9 +8,10 @@ from django.urls import reverse
 from django.utils import translation
 
 from accounts.models import User
-from games import tables
-from games.consumers import scope_language
-from games.presenters import card_name, describe_event
+from games.live.cards import card_name
+from games.live.log import describe_event
+from games.play import tables
+from games.sockets.scope import scope_language
 
 pytestmark = pytest.mark.django_db
 

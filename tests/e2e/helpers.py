@@ -154,8 +154,8 @@ def stop_tables_after_the_test(transactional_db):
     token, so pending AI turns and timeouts do nothing) and let in-flight tasks finish: the
     live worker then no longer writes while pytest-django empties the database."""
     yield
-    from games import stewarding
     from games.models import Table
+    from games.play import stewarding
 
     live = Table.objects.filter(status__in=[Table.Status.OPEN, Table.Status.PLAYING])
     for table_id in live.values_list("pk", flat=True):

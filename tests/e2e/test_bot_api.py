@@ -19,8 +19,9 @@ from django.db import connection
 from playwright.sync_api import expect
 
 from accounts import tokens
-from games import replay, tables
+from games.live import replay
 from games.models import Match, Move, Seat, Table
+from games.play import tables
 from tests import servers
 
 from .helpers import (

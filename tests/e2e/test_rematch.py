@@ -137,8 +137,8 @@ def test_a_finished_match_is_explained_and_rematched_with_the_same_seats(new_pag
         page.screenshot(path=str(SCREENSHOTS / f"rematch-new-table-{width}.png"))
         no_overflow(page)
 
-    # The finished match was counted once it ended (games.player_stats): on ana's profile, her
-    # partner bo.
+    # The finished match was counted once it ended (games.records.player_stats): on ana's profile,
+    # her partner bo.
     ana.goto("/accounts/ana_rm/")
     expect(ana.locator("#rounds-won")).to_have_text("1")
     expect(ana.locator("#levels-gained")).to_have_text("1")

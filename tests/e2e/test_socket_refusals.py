@@ -1,8 +1,8 @@
 """A refused table socket says why on the page, in the page's language (issue #9, item 3).
 
 The places are taken for real in the Redis counts the live Daphne process reads
-(``games.socket_limits``): the table's spectator places (close code 4430) or the places of this
-browser's address (4429); table.js then shows the sentence from ``#table-strings``.
+(``games.sockets.socket_limits``): the table's spectator places (close code 4430) or the places of
+this browser's address (4429); table.js then shows the sentence from ``#table-strings``.
 """
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ import pytest
 from django.utils import translation
 from playwright.sync_api import expect
 
-from games import redis_store, tables
-from games.presenters import table_strings
+from games.live import redis_store
+from games.live.presenters import table_strings
+from games.play import tables
 from tests.e2e.helpers import stop_tables_after_the_test  # noqa: F401 - autouse fixture
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -9,9 +9,9 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from games import services
 from games.engine.views import played_cards
 from games.models import Match, Move, Seat
+from games.play import services
 
 from .helpers import SCREENSHOTS, play_until, sign_up_in, start_with_a_guest, take_turn
 

@@ -8,11 +8,11 @@ from collections.abc import Callable, Sequence
 import pytest
 
 from accounts.models import User
-from games import services, tables
 from games.engine.codec import state_to_json
 from games.engine.deal import start_round
 from games.engine.state import State
 from games.models import Match, Seat, Table
+from games.play import services, tables
 from tests.conftest import PASSWORD
 
 

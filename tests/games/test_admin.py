@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
 from games.models import Match, Move
+from games.play import services
 
 pytestmark = pytest.mark.django_db
 

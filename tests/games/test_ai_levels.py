@@ -6,13 +6,14 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import ai_players, services, tables
 from games.engine.ai import NAMES
 from games.engine.expert import TIME_BUDGET_SECONDS
 from games.engine.rules import legal_actions
 from games.engine.state import PLAY, WINDOW
 from games.models import Match, Move, Seat
+from games.play import ai_turns, deadlines, services, tables
 from leagues.forms import StandInForm
+from tests.games.drivers import act_now
 from tests.servers import wait_for
 
 HANDS_4 = [
@@ -38,15 +39,15 @@ def test_the_expert_thinks_within_its_budget_and_a_window_answer_always_takes_it
     """The expert thinks for its budget, in a claim window at most a quarter of the time left;
     in a window it answers when its budget is up however long it thought, elsewhere (and any
     other level) at once."""
-    assert ai_players.think_budget(PLAY, 0.5) == TIME_BUDGET_SECONDS
-    assert ai_players.think_budget(WINDOW, 10.0) == TIME_BUDGET_SECONDS
-    assert ai_players.think_budget(WINDOW, 0.8) == pytest.approx(0.2)
-    assert ai_players.think_budget(WINDOW, None) == TIME_BUDGET_SECONDS
-    assert ai_players.answer_pause(WINDOW, "expert", 0.3, 0.05) == pytest.approx(0.25)
-    assert ai_players.answer_pause(WINDOW, "expert", 0.3, 0.0) == pytest.approx(0.3)
-    assert ai_players.answer_pause(WINDOW, "expert", 0.3, 0.4) == 0.0
-    assert ai_players.answer_pause(PLAY, "expert", 0.3, 0.05) == 0.0
-    assert ai_players.answer_pause(WINDOW, "heuristic", 0.3, 0.0) == 0.0
+    assert ai_turns.think_budget(PLAY, 0.5) == TIME_BUDGET_SECONDS
+    assert ai_turns.think_budget(WINDOW, 10.0) == TIME_BUDGET_SECONDS
+    assert ai_turns.think_budget(WINDOW, 0.8) == pytest.approx(0.2)
+    assert ai_turns.think_budget(WINDOW, None) == TIME_BUDGET_SECONDS
+    assert ai_turns.answer_pause(WINDOW, "expert", 0.3, 0.05) == pytest.approx(0.25)
+    assert ai_turns.answer_pause(WINDOW, "expert", 0.3, 0.0) == pytest.approx(0.3)
+    assert ai_turns.answer_pause(WINDOW, "expert", 0.3, 0.4) == 0.0
+    assert ai_turns.answer_pause(PLAY, "expert", 0.3, 0.05) == 0.0
+    assert ai_turns.answer_pause(WINDOW, "heuristic", 0.3, 0.0) == 0.0
 
 
 @pytest.mark.django_db
@@ -57,18 +58,18 @@ def test_an_expert_seat_plays_a_legal_move_when_asked(make_table, start_with_han
     tables.set_ai(table.pk, table.host, 1, Seat.Policy.EXPERT)
     match = start_with_hands(table, HANDS_4, leader=1)
     before = services.load_state(match)
-    assert services.ai_act(match.pk, 1, token=7) is False
-    assert services.ai_act(match.pk, 1, token=0) is True
+    assert deadlines.ai_act(match.pk, 1, token=7) is False
+    assert deadlines.ai_act(match.pk, 1, token=0) is True
     move = Move.objects.get(match=match)
     assert move.seat == 1 and move.action["type"] == "play"
     assert tuple(move.action["cards"]) in {a.cards for a in legal_actions(before, 1)}
-    assert services.ai_act(match.pk, 1, token=0) is False  # the moment has passed
+    assert deadlines.ai_act(match.pk, 1, token=0) is False  # the moment has passed
 
 
 @pytest.mark.django_db
 def test_an_expert_answers_a_claim_window_after_its_pause(make_table, start_with_hands):
-    """In a window, the expert seat's answer is recorded through ``ai_act`` (after its fixed
-    pause) and only once."""
+    """In a window, the expert seat's decided answer is recorded once (its pause is the
+    worker's: the next test)."""
     table = make_table(["ana", None, "cy", None])
     tables.set_ai(table.pk, table.host, 1, Seat.Policy.EXPERT)
     match = start_with_hands(table, HANDS_4, leader=0)
@@ -77,10 +78,10 @@ def test_an_expert_answers_a_claim_window_after_its_pause(make_table, start_with
     ).ok
     match.refresh_from_db()
     assert match.phase == "window"
-    assert services.ai_act(match.pk, 1, match.deadline_token) is True
+    assert act_now(match.pk, 1, match.deadline_token) is True
     answer = Move.objects.filter(match=match, seat=1).get()
     assert answer.action["type"] in ("hook", "pass")
-    assert services.ai_act(match.pk, 1, match.deadline_token) is False
+    assert act_now(match.pk, 1, match.deadline_token) is False
 
 
 @pytest.mark.django_db

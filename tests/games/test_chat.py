@@ -7,8 +7,9 @@ import pytest
 from django.test import Client
 from django.utils import translation
 
-from games import chat, chat_mutes, tables
+from games.chat import mutes, rooms
 from games.models import ChatLine, ChatMute, ChatReport
+from games.play import tables
 
 pytestmark = pytest.mark.django_db
 
@@ -34,32 +35,32 @@ def page(user, table_id: int) -> str:
 
 def test_a_seated_player_speaks_in_the_players_room_and_a_spectator_in_theirs(table, make_user):
     watcher = make_user("watcher")
-    said = chat.post(table.pk, table.host, phrase="gg")
-    heard = chat.post(table.pk, watcher, text="hi all")
+    said = rooms.post(table.pk, table.host, phrase="gg")
+    heard = rooms.post(table.pk, watcher, text="hi all")
     assert said.room == ChatLine.Room.PLAYERS and heard.room == ChatLine.Room.SPECTATORS
-    assert [line.pk for line in chat.latest(table.pk, "p")] == [said.pk]
-    assert [line.pk for line in chat.latest(table.pk, "w")] == [heard.pk]
+    assert [line.pk for line in rooms.latest(table.pk, "p")] == [said.pk]
+    assert [line.pk for line in rooms.latest(table.pk, "w")] == [heard.pk]
 
 
 def test_a_quick_phrase_is_shown_in_each_readers_language(table, make_user):
-    chat.post(table.pk, table.host, phrase="gg")
-    chat.post(table.pk, table.host, phrase="bomb")
+    rooms.post(table.pk, table.host, phrase="gg")
+    rooms.post(table.pk, table.host, phrase="bomb")
     for language, game, bomb in (
         ("en", "Good game!", "Nice bomb!"),
         ("es", "¡Buena partida!", "¡Buena bomba!"),
         ("id", "Permainan bagus!", "Bom yang bagus!"),
         ("vi", "Ván hay!", "Bom đẹp!"),
     ):
-        html = chat.room_html(table.pk, 0, language)
+        html = rooms.room_html(table.pk, 0, language)
         assert game in html and bomb in html, language
 
 
 def test_free_text_is_escaped_wherever_it_is_shown(table, make_user):
     bo = table.seats.get(number=1).user
-    chat.post(table.pk, bo, text=XSS)
+    rooms.post(table.pk, bo, text=XSS)
     stored = ChatLine.objects.get()
     assert stored.text == XSS  # stored as typed, escaped when shown
-    for html in (chat.room_html(table.pk, 0, "en"), page(table.host, table.pk)):
+    for html in (rooms.room_html(table.pk, 0, "en"), page(table.host, table.pk)):
         assert "<script>alert" not in html and "<img src=x" not in html
         assert "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;" in html
 
@@ -68,38 +69,38 @@ def test_bad_lines_are_refused_and_change_nothing(table, make_user, settings):
     settings.GAMES_CHAT_MAX_CHARS = 20
     with translation.override("es"):
         for phrase, text in (("", ""), ("", "   "), ("no-such-phrase", ""), ("", "x" * 21)):
-            with pytest.raises(chat.ChatError):
-                chat.post(table.pk, table.host, phrase=phrase, text=text)
-        with pytest.raises(chat.ChatError, match="como mucho 20"):
-            chat.post(table.pk, table.host, text="x" * 21)
+            with pytest.raises(rooms.ChatError):
+                rooms.post(table.pk, table.host, phrase=phrase, text=text)
+        with pytest.raises(rooms.ChatError, match="como mucho 20"):
+            rooms.post(table.pk, table.host, text="x" * 21)
     from django.contrib.auth.models import AnonymousUser
 
-    with pytest.raises(chat.ChatError):
-        chat.post(table.pk, AnonymousUser(), phrase="thanks")
-    assert chat.post(table.pk, table.host, text="x" * 20).text == "x" * 20
+    with pytest.raises(rooms.ChatError):
+        rooms.post(table.pk, AnonymousUser(), phrase="thanks")
+    assert rooms.post(table.pk, table.host, text="x" * 20).text == "x" * 20
     assert ChatLine.objects.count() == 1
 
 
 def test_control_characters_are_dropped(table):
-    assert chat.post(table.pk, table.host, text="a\u0000b\u202ec\n").text == "abc"
+    assert rooms.post(table.pk, table.host, text="a\u0000b\u202ec\n").text == "abc"
 
 
 def test_a_player_past_the_rate_is_refused(table, settings):
     settings.GAMES_CHAT_RATE = "3/m"
     for _ in range(3):
-        chat.post(table.pk, table.host, phrase="thanks")
-    with translation.override("en"), pytest.raises(chat.ChatError, match="too fast"):
-        chat.post(table.pk, table.host, phrase="thanks")
+        rooms.post(table.pk, table.host, phrase="thanks")
+    with translation.override("en"), pytest.raises(rooms.ChatError, match="too fast"):
+        rooms.post(table.pk, table.host, phrase="thanks")
     assert ChatLine.objects.count() == 3
     bo = table.seats.get(number=1).user
-    chat.post(table.pk, bo, phrase="thanks")  # the limit is per player
+    rooms.post(table.pk, bo, phrase="thanks")  # the limit is per player
     assert ChatLine.objects.count() == 4
 
 
 def test_a_mute_is_remembered_and_hides_the_players_lines_from_the_page(table):
     bo = table.seats.get(number=1).user
-    chat.post(table.pk, bo, text="noisy line")
-    chat.post(table.pk, table.host, text="quiet line")
+    rooms.post(table.pk, bo, text="noisy line")
+    rooms.post(table.pk, table.host, text="quiet line")
     client = Client()
     client.force_login(table.host)
     answer = client.post(f"/social/mute/{bo.pk}/", HTTP_HX_REQUEST="true")
@@ -110,13 +111,13 @@ def test_a_mute_is_remembered_and_hides_the_players_lines_from_the_page(table):
     assert f'data-muted="[{bo.pk}]"' in html
     assert "noisy line" in page(bo, table.pk)  # muting is the reader's own
     client.post(f"/social/unmute/{bo.pk}/")
-    assert chat_mutes.muted_ids(table.host) == []
+    assert mutes.muted_ids(table.host) == []
     assert "noisy line" in page(table.host, table.pk)
 
 
 def test_a_report_is_stored_for_the_staff_once(table, make_user):
     bo = table.seats.get(number=1).user
-    line = chat.post(table.pk, bo, text="rude words")
+    line = rooms.post(table.pk, bo, text="rude words")
     client = Client()
     client.force_login(table.host)
     assert client.post(f"/social/report/{line.pk}/").status_code == 302
@@ -131,7 +132,7 @@ def test_a_report_is_stored_for_the_staff_once(table, make_user):
 
 
 def test_a_spectator_cannot_report_what_they_cannot_read(table, make_user):
-    line = chat.post(table.pk, table.host, text="players only")
+    line = rooms.post(table.pk, table.host, text="players only")
     client = Client()
     client.force_login(make_user("watcher"))
     assert client.post(f"/social/report/{line.pk}/").status_code == 404
@@ -139,8 +140,8 @@ def test_a_spectator_cannot_report_what_they_cannot_read(table, make_user):
 
 
 def test_an_anonymous_spectator_reads_the_spectators_room_only(table, make_user):
-    chat.post(table.pk, table.host, text="players only")
-    chat.post(table.pk, make_user("watcher"), text="from the stands")
+    rooms.post(table.pk, table.host, text="players only")
+    rooms.post(table.pk, make_user("watcher"), text="from the stands")
     html = Client().get(f"/tables/{table.pk}/").content.decode()
     assert "from the stands" in html and "players only" not in html
     assert "chat-readonly" in html and 'id="chat-form"' not in html

@@ -11,7 +11,7 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.db import connections
 
-from games import audiences
+from games.live import audiences
 from games.models import ChatLine
 from tests.games.pages import header
 from tests.games.test_consumers import HANDS, cards_in, connect, frame, setup_match
@@ -111,17 +111,17 @@ async def test_a_line_is_rendered_once_per_language_not_per_socket(make_user, mo
     sockets = [await connect(match.table_id, u) for u in watchers]
     for ws in sockets:
         await frame(ws)
-    from games import chat
+    from games.chat import rooms
 
     renders = []
-    original = chat.render_to_string
+    original = rooms.render_to_string
     monkeypatch.setattr(
-        chat, "render_to_string", lambda *a, **k: renders.append(a[0]) or original(*a, **k)
+        rooms, "render_to_string", lambda *a, **k: renders.append(a[0]) or original(*a, **k)
     )
     await say(sockets[0], text="one render")
     for ws in sockets:
         assert "one render" in await chat_message(ws)
-    assert renders == [chat.LINE_TEMPLATE]  # six spectators in English: one render
+    assert renders == [rooms.LINE_TEMPLATE]  # six spectators in English: one render
     for ws in sockets:
         await ws.disconnect()
 
@@ -158,9 +158,9 @@ async def test_a_reconnecting_page_gets_the_rooms_last_lines_and_anonymous_canno
 
 def setup_delayed(make_user):
     """ana and bo seated at a table whose spectators watch 3 plays late; a spectator."""
-    from games import tables
     from games.engine.deal import start_round
     from games.models import Seat
+    from games.play import tables
     from tests.games.conftest import install_state
 
     ana, bo = make_user("ana"), make_user("bo")

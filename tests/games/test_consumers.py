@@ -17,9 +17,11 @@ from django.db import connections
 from django.test import Client
 
 from config.asgi import application
-from games import audiences, push, services, tables
 from games.engine.deal import start_round
+from games.live import audiences, push
 from games.models import Match, Seat
+from games.play import services, tables
+from games.play.outcomes import Result
 
 from .conftest import install_state
 from .pages import Page, header
@@ -276,7 +278,7 @@ async def test_a_heartbeat_behind_the_table_gets_a_snapshot(make_user):
     await bo.disconnect()
 
 
-def submit_without_push(match, user, payload) -> services.Result:
+def submit_without_push(match, user, payload) -> Result:
     """``services.submit`` with its push lost (as if Redis dropped it)."""
     original = push.publish_move
     push.publish_move = lambda *args, **kwargs: None

@@ -23,7 +23,7 @@ from django.db import connections
 from django.test.signals import template_rendered
 
 from config.asgi import application
-from games import frames
+from games.live import frames
 
 from .pages import header
 from .test_consumers import cookie_for, frame

@@ -2,7 +2,7 @@
 
 Everything someone without a seat can reach — the table and its pushes, the lobby and its push,
 profiles, match lists, the record, the replay and the export — shows the spectators' delayed
-view (``games.delay``), and that view moves at the pace the moves were made, not when live
+view (``games.live.delay``), and that view moves at the pace the moves were made, not when live
 moves happen.
 
 Time is an input here: the tests give the moves their times (``Move.created_at``) and call the
@@ -20,12 +20,13 @@ from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
-from games import delay, lobby, services
 from games.engine import legal_actions
 from games.engine.codec import action_to_json
 from games.engine.rules import seats_to_act
 from games.engine.state import ROUND_OVER
+from games.live import delay, lobby, replay
 from games.models import DelayedView, Match, Move, Seat, Table
+from games.play import deadlines, services
 from tests.servers import wait_for
 
 from .pages import header
@@ -45,7 +46,7 @@ def move_once(match: Match) -> None:
     state = services.load_state(match)
     if state.phase == ROUND_OVER:
         Match.objects.filter(pk=match.pk).update(deadline=at(-1))
-        assert services.expire(match.pk, match.deadline_token)
+        assert deadlines.expire(match.pk, match.deadline_token)
     else:
         seat = seats_to_act(state)[0]
         action = action_to_json(legal_actions(state, seat)[0])
@@ -139,7 +140,7 @@ async def test_delayed_spectators_get_no_push_on_a_live_move(make_table, make_us
     assert step.new == 1
     seen = await frame(watcher)
     assert header(seen) == {"v": 1, "r": header(seen)["r"], "full": False, "b": 0}
-    past = await sync_to_async(lambda: delay._state_at(match, 1))()
+    past = await sync_to_async(lambda: replay.state_or_deal(match, 1))()
     assert cards_in(seen) <= public_cards(past)
     assert await nothing_but_counts(ana, 0.3)  # the seats were not sent it again
     await ana.disconnect()
@@ -153,7 +154,7 @@ QUICK = {"claim_window_seconds": 0, "turn_seconds": 300, "target_level": "3"}
 
 
 def people_table(make_table, delay_plays: int) -> Match:
-    from games import tables
+    from games.play import tables
 
     table = make_table(["ana", "bo", "cy", "di"], QUICK)
     table.spectator_delay = delay_plays
@@ -282,7 +283,7 @@ def test_the_result_shows_only_when_the_view_reaches_the_end(make_table, make_us
 def test_the_worker_moves_the_view_of_an_all_ai_table(make_user) -> None:
     """An all-AI table with a delay of 2 plays through the worker; the writer arms the view's
     wake-ups and the worker's ``tasks.advance`` steps it, always 2 or more plays behind."""
-    from games import tables
+    from games.play import tables
 
     host = make_user("host")
     table = tables.create_table(

@@ -1,4 +1,4 @@
-"""A round's result in words (``games.explain``, issue #10 item 4), on the result panel and in
+"""A round's result in words (``games.live.explain``, issue #10 item 4), on the result panel and in
 the match record: who went out first, which team had every seat out, whom it caught and what
 that did to the levels (RULES.md §7, §8)."""
 
@@ -7,11 +7,11 @@ from __future__ import annotations
 import pytest
 from django.template.loader import render_to_string
 
-from games import services, tables
 from games.engine.deal import start_round
-from games.explain import RoundFacts, explain_round, first_out_team
+from games.live.explain import RoundFacts, explain_round, first_out_team
+from games.live.presenters import table_context
 from games.models import Match, Seat
-from games.presenters import table_context
+from games.play import services, tables
 
 from .conftest import install_state
 

@@ -1,7 +1,7 @@
 """Deltas are exact: a page that applies every pushed delta shows what a fresh render shows.
 
 Plays seeded rounds with the engine (hooks, unhooks, tribute and returns, round ends) and, for
-every seat and for the spectators, applies each version's delta (``games.frames.delta``) to a
+every seat and for the spectators, applies each version's delta (``games.live.frames.delta``) to a
 model of the page (``pages.Page``) and compares every region with a full render of the same
 version — the test that catches a region whose key (``frames.region_keys``) misses an input.
 No database: the table, seats and move log are in-memory model instances.
@@ -15,7 +15,6 @@ from datetime import UTC, datetime, timedelta
 from django.utils import translation
 
 from accounts.models import User
-from games import frames
 from games.engine import NextRound, apply
 from games.engine.ai import policy
 from games.engine.deal import new_match
@@ -23,8 +22,10 @@ from games.engine.options import Options
 from games.engine.rules import legal_actions, seats_to_act
 from games.engine.state import MATCH_OVER, PLAY, ROUND_OVER, TRIBUTE, WINDOW
 from games.engine.views import seat_view
+from games.live import frames
+from games.live.log import LOG_LENGTH
+from games.live.presenters import table_context
 from games.models import Match, Move, Seat, Table
-from games.presenters import LOG_LENGTH, table_context
 
 from .pages import Page
 
@@ -93,7 +94,7 @@ def test_every_delta_brings_every_page_to_the_fresh_render():
             kinds.update(e["type"] for e in outcome.events)
             moves.append(Move(seq=state.version, events=list(outcome.events)))
             set_deadline(match, state)
-            renders = frames.Renders()  # shared by the audiences of one push, as in games.push
+            renders = frames.Renders()  # shared by the audiences of one push, as in games.live.push
             for seat in audiences:
                 delta = frames.delta(
                     table,

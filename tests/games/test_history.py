@@ -1,6 +1,6 @@
 """Match history: the record page, the replay and the JSON export (docs/MATCH_FORMAT.md).
 
-A finished match is driven to its end in-process through ``games.services`` (AI seats act, the
+A finished match is driven to its end in-process through ``games.play.services`` (AI seats act, the
 clock is rung for the one person who never moves), then replayed from ``new_match(options,
 seed)`` and the moves: the replay must land exactly on the recorded final state. While a match
 is on, the record shows only what a spectator sees, and the replay and the export refuse.
@@ -20,13 +20,17 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import history, replay, services, stewarding, tables
 from games.engine import apply, new_match
 from games.engine.codec import action_from_json, state_to_json
 from games.engine.deal import start_round
 from games.engine.options import Options
 from games.engine.rules import seats_to_act
+from games.live import replay
+from games.live.cards import card_text
 from games.models import Match, Move, Round, Seat, TributeRecord
+from games.play import deadlines, services, stewarding, tables
+from games.records import history
+from tests.games.drivers import act_now
 
 from .conftest import install_state
 
@@ -45,9 +49,9 @@ def drive(match_id: int, max_steps: int = 20000) -> Match:
         if match.winner_team is not None:
             return match
         due = seats_to_act(services.load_state(match))[:1]
-        if not any(services.ai_act(match_id, seat, match.deadline_token) for seat in due):
+        if not any(act_now(match_id, seat, match.deadline_token) for seat in due):
             Match.objects.filter(pk=match_id).update(deadline=timezone.now() - timedelta(seconds=1))
-            assert services.expire(match_id, match.deadline_token), match.phase
+            assert deadlines.expire(match_id, match.deadline_token), match.phase
     raise AssertionError("the match did not end")
 
 
@@ -146,7 +150,7 @@ def test_the_record_of_a_finished_match_shows_everything(finished_match) -> None
     tributes = TributeRecord.objects.filter(match=match)
     assert tributes.exists()
     t = tributes.first()
-    assert f"{names[t.payer]} paid {history.card_text(t.card)} to {names[t.receiver]}" in page
+    assert f"{names[t.payer]} paid {card_text(t.card)} to {names[t.receiver]}" in page
     answers = [
         e for m in Move.objects.filter(match=match) for e in m.events if e["type"] == "answer"
     ]
@@ -274,9 +278,9 @@ def test_a_live_record_shows_what_a_spectator_sees(live_with_pending_claim, make
         assert response.status_code == 200
         page = response.content.decode()
         assert "still being played" in page
-        assert history.card_text("9D") in page
+        assert card_text("9D") in page
         assert "answered the claim window" in page
-        shown = {c for c in hidden if history.card_text(c) in page}
+        shown = {c for c in hidden if card_text(c) in page}
         assert shown == set(), shown
         assert 'id="record-replay-link"' not in page
 
@@ -304,7 +308,7 @@ def test_a_stopped_match_keeps_its_hands_private(live_with_pending_claim) -> Non
     assert response.status_code == 409 and "stopped" in response.content.decode()
     assert client.get(reverse("games:match_export", args=[match.pk])).status_code == 409
     page = client.get(reverse("games:match_record", args=[match.pk])).content.decode()
-    assert history.card_text("9H") not in page
+    assert card_text("9H") not in page
 
 
 def test_a_delayed_record_stops_where_spectators_are(make_table, make_user) -> None:

@@ -20,8 +20,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from config.asgi import application
-from games import lobby, lobby_consumer, notify, tables
+from games.live import lobby, notify
 from games.models import Match, Seat, Table
+from games.play import tables
+from games.sockets import lobby_consumer
 
 PUBLIC = '<div id="lobby-public"'
 MINE = '<div id="lobby-mine"'

@@ -16,9 +16,9 @@ from django.db import connection
 from django.test import Client
 from websockets.sync.client import connect
 
-from games import services, tables
 from games.engine import legal_actions
 from games.models import Match, Move, Seat
+from games.play import services, tables
 from tests import servers
 from tests.test_settings import read_settings, run_django
 
@@ -117,7 +117,7 @@ def test_a_page_and_a_play_over_a_socket_log_their_fields_and_no_card(daphne, ma
         "action": "play",
         "outcome": "ok",
     }
-    assert action["logger"] == "games.services" and action["ms"] >= 0
+    assert action["logger"] == "games.play.services" and action["ms"] >= 0
 
     [answer] = lines_of(err, "socket.answer")
     assert {k: answer[k] for k in ("table", "match", "version", "seat", "action", "outcome")} == {
@@ -144,7 +144,7 @@ def test_a_refused_action_logs_its_code_not_what_was_sent(make_table, caplog):
     repeats what a client wrote (it could be anything, cards included)."""
     table = make_table(["ana", "bo", "cy", "di"])
     match = tables.start(table.pk, table.host)
-    with caplog.at_level("INFO", logger="games.services"):
+    with caplog.at_level("INFO", logger="games.play.services"):
         result = services.submit(match.pk, table.host, {"action": "9H 10S", "cards": ["BJ"]})
     assert result.code == "malformed"
     [record] = [r for r in caplog.records if r.getMessage() == "game.action"]

@@ -1,4 +1,4 @@
-"""Player statistics and the site rating (``games.player_stats``, issue #10 item 6): counted
+"""Player statistics and the site rating (``games.records.player_stats``, issue #10 item 6): counted
 once per finished match from its rounds and move log, rated once when the table is rated and
 every seat a person, shown on the profile with a fixed number of statements (the leaderboard:
 tests/leagues/test_leaderboard.py)."""
@@ -14,9 +14,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from config import celery_app
-from games import player_stats as record
 from games.models import Match, MatchTally, PlayerMatch, Table
-from games.player_tally import tally
+from games.records import player_stats as record
+from games.records.player_tally import tally
 from games.signals import match_finished
 from leagues.models import SiteRating, SiteRatingChange
 

@@ -16,10 +16,12 @@ from django.db import connection, connections
 from django.db.backends import utils
 from django.test.utils import CaptureQueriesContext
 
-from games import audiences, notify, push, services, tables
-from games.audiences import Audience
 from games.engine.deal import start_round
+from games.live import audiences, notify, push
+from games.live.audiences import Audience
 from games.models import Match, Table
+from games.play import deadlines, services, tables
+from games.play.outcomes import Result
 
 from .conftest import install_state
 from .test_consumers import connect, frame
@@ -55,7 +57,7 @@ def four_people(make_user, prefix: str = "p", audiences_each: int = 2) -> tuple[
     return match, people
 
 
-def act(match: Match, person, payload: dict) -> services.Result:
+def act(match: Match, person, payload: dict) -> Result:
     result = services.submit(match.pk, person, {"client_id": "", **payload})
     assert result.ok, result
     return result
@@ -81,7 +83,7 @@ def test_each_kind_of_action_costs_a_few_statements_with_its_push(
         match.deadline = match.deadline.replace(year=2000)
         match.save(update_fields=["deadline"])
         with django_assert_max_num_queries(MAX_PER_ACTION):
-            assert services.expire(match.pk, match.deadline_token)
+            assert deadlines.expire(match.pk, match.deadline_token)
 
 
 @pytest.mark.django_db(transaction=True)

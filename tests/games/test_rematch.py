@@ -1,5 +1,5 @@
-"""Rematch (``games.rematches``, issue #10 item 4) and "play again" on PostgreSQL: the same seats
-and options at a new table, started when everyone accepts; the seats of people who leave or
+"""Rematch (``games.play.rematches``, issue #10 item 4) and "play again" on PostgreSQL: the same
+seats and options at a new table, started when everyone accepts; the seats of people who leave or
 do not answer in time open empty. No worker runs here: the answer time's wake-up is
 ``rematches.expire`` itself."""
 
@@ -11,9 +11,10 @@ import pytest
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from games import push, rematches, services, tables
+from games.live import push
+from games.live.presenters import table_context
 from games.models import Match, Rematch, Seat, Table
-from games.presenters import table_context
+from games.play import rematches, services, tables
 
 pytestmark = pytest.mark.django_db
 
@@ -232,7 +233,7 @@ def test_play_again_opens_a_table_like_the_last_one(finished, client, make_user)
 def test_a_player_who_left_for_good_is_not_asked(make_table):
     """bo left the casual match for good (the AI finished it for him): ana's rematch asks
     nobody else, so it is settled at once, with bo's seat open at the new table."""
-    from games import standins
+    from games.play import standins
 
     table = make_table(["ana", None, "bo", None], QUICK)
     match = tables.start(table.pk, table.host, seed=3)

@@ -1,4 +1,4 @@
-"""The one writer of a match (games.services) on the real PostgreSQL."""
+"""The one writer of a match (games.play.services) on the real PostgreSQL."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from games import services
 from games.engine.cards import FACE
 from games.engine.rules import seats_to_act
 from games.models import Match, Move, Round, Table
+from games.play import deadlines, services
 
 pytestmark = pytest.mark.django_db
 
@@ -181,8 +181,8 @@ def test_expire_applies_only_to_the_deadline_it_was_set_for(make_table, start_wi
     table = make_table(["ana", "bo", "cy", "di"])
     match = start_with_hands(table, HANDS_4, leader=0)
     Match.objects.filter(pk=match.pk).update(deadline=_past())
-    assert services.expire(match.pk, token=99) is False
-    assert services.expire(match.pk, token=0) is True
+    assert deadlines.expire(match.pk, token=99) is False
+    assert deadlines.expire(match.pk, token=0) is True
     state = state_of(match)
     assert state.top.cards == ("3C",)  # the leader timed out: lowest-power card, §10
     assert state.phase == "window"
@@ -192,9 +192,9 @@ def test_ai_seat_acts_only_when_it_is_asked_for_the_current_moment(make_table, s
     """ai_act with the current token plays for the AI seat; a stale token does nothing."""
     table = make_table(["ana", None, "cy", None])
     match = start_with_hands(table, HANDS_4, leader=1)
-    assert services.ai_act(match.pk, 1, token=5) is False
-    assert services.ai_act(match.pk, 3, token=0) is False  # not seat 3's turn
-    assert services.ai_act(match.pk, 1, token=0) is True
+    assert deadlines.ai_act(match.pk, 1, token=5) is False
+    assert deadlines.ai_act(match.pk, 3, token=0) is False  # not seat 3's turn
+    assert deadlines.ai_act(match.pk, 1, token=0) is True
     move = Move.objects.get(match=match)
     assert move.seat == 1 and move.action["type"] == "play"
     assert all(FACE[c] for c in move.action["cards"])
@@ -234,11 +234,11 @@ def test_auto_pass_answers_the_window_for_a_person_who_asked(make_table, start_w
     bo.auto_pass_hooks = True
     bo.save()
     assert submit(match, table.host, action="play", cards=["9H"]).ok
-    assert services.auto_pass(match.pk, 1, token=0) is False  # the window opened at version 1
-    assert services.auto_pass(match.pk, 1, token=1) is True
+    assert deadlines.auto_pass(match.pk, 1, token=0) is False  # the window opened at version 1
+    assert deadlines.auto_pass(match.pk, 1, token=1) is True
     state = state_of(match)
     assert state.window.answers[1] == ()  # bo passed though he holds 9D 9C
-    assert services.auto_pass(match.pk, 1, token=1) is False  # answered once only
+    assert deadlines.auto_pass(match.pk, 1, token=1) is False  # answered once only
 
 
 def test_an_abandoned_table_takes_no_more_moves(make_table, start_with_hands):
@@ -255,9 +255,9 @@ def test_the_sweep_applies_a_deadline_whose_task_was_lost(make_table, start_with
     """A turn overdue by more than the grace (its Celery task lost in a restart) is applied."""
     table = make_table(["ana", "bo", "cy", "di"])
     match = start_with_hands(table, HANDS_4, leader=0)
-    assert services.sweep_overdue() == 0  # nothing overdue yet
+    assert deadlines.sweep_overdue() == 0  # nothing overdue yet
     Match.objects.filter(pk=match.pk).update(deadline=_past(seconds=5))
-    assert services.sweep_overdue() == 1
+    assert deadlines.sweep_overdue() == 1
     assert state_of(match).top.cards == ("3C",)
 
 
@@ -278,7 +278,7 @@ def test_the_sweep_makes_an_ai_move_whose_task_was_lost(make_table, start_with_h
     moves = list(Move.objects.filter(match=match).order_by("seq"))
     assert [(m.seq, m.seat, m.action["type"]) for m in moves] == [(1, 1, "play")]
     assert tasks.sweep_ai() == 0  # seat 3's answer to the window was asked for just now
-    assert services.ai_act(match.pk, 1, token=0) is False  # the lost task, delivered late
+    assert deadlines.ai_act(match.pk, 1, token=0) is False  # the lost task, delivered late
     assert Move.objects.filter(match=match).count() == 1
 
     state = state_of(match)

@@ -1,4 +1,4 @@
-"""Ending a session ends its sockets (games.session_guard): log-out, a password change, a
+"""Ending a session ends its sockets (games.sockets.session_guard): log-out, a password change, a
 deactivation (also from the admin), a deleted session row — and the check each action makes.
 
 Real consumers over the real ASGI app (session auth, Origin check), the real Redis channel
@@ -21,8 +21,10 @@ from django.urls import reverse
 
 from accounts.models import User
 from config.asgi import application
-from games import push, services, session_guard
+from games.live import push
 from games.models import Match
+from games.play import services
+from games.sockets import session_guard
 
 from .test_consumers import (
     HANDS,

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.formats import date_format
 
-from games import tables
+from games.play import tables
 from leagues import services
 
 pytestmark = pytest.mark.django_db

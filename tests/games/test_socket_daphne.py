@@ -2,7 +2,7 @@
 (issue #9, item 8).
 
 ``config.asgi`` has Daphne's WebSocket protocol refuse a message over 4 KB from its frame header
-with a 1009 close frame (``socket_limits.close_cleanly_in_daphne``): before, a message over
+with a 1009 close frame (``config.daphne_frames.close_cleanly_in_daphne``): before, a message over
 Daphne's 1 MB limit dropped the connection (1006) while the consumer, still rendering its first
 frame, logged "Exception inside application: Attempt to send on a closed protocol", and a
 smaller one reached the consumer. Sent just after the connect, neither may log an exception.
@@ -19,8 +19,8 @@ from django.db import connection
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from games import tables
 from games.models import Seat
+from games.play import tables
 from tests import servers
 
 from .test_consumers import cookie_for

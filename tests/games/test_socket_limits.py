@@ -1,9 +1,9 @@
 """Socket caps, message limits and the spectator count by person (issue #9, items 3 and 8).
 
 Real consumers (the whole ASGI application: Origin check, session auth), the real Redis channel
-layer and the real Redis counts of ``games.socket_limits`` and ``games.spectating``. A socket's
-client address is given as Daphne gives it (``scope["client"]``), with nginx's ``X-Real-IP``
-header when the peer is the proxy.
+layer and the real Redis counts of ``games.sockets.socket_limits`` and ``games.live.spectating``. A
+socket's client address is given as Daphne gives it (``scope["client"]``), with nginx's
+``X-Real-IP`` header when the peer is the proxy.
 """
 
 from __future__ import annotations
@@ -18,8 +18,10 @@ from django.db import connections
 from django.test import Client
 
 from config.asgi import application
-from games import redis_store, socket_limits, spectating
+from games.live import redis_store, spectating
 from games.models import Match
+from games.sockets import socket_limits
+from games.sockets.scope import WATCHER_COOKIE, person_of
 
 from .test_consumers import cookie_for, frame, setup_match
 from .test_spectating import shown_count
@@ -250,21 +252,15 @@ async def test_a_person_is_counted_by_user_session_or_cookie():
     """Who a socket belongs to, strongest first; session keys and cookies never appear as such."""
     anonymous = type("Anonymous", (), {"is_authenticated": False})()
     session = type("Session", (), {"session_key": "k" * 32})()
-    cookie = {spectating.WATCHER_COOKIE: "A" * 20}
+    cookie = {WATCHER_COOKIE: "A" * 20}
     assert (
-        spectating.person_of({"user": type("U", (), {"is_authenticated": True, "pk": 7})()}, "sock")
-        == "u:7"
+        person_of({"user": type("U", (), {"is_authenticated": True, "pk": 7})()}, "sock") == "u:7"
     )
-    by_session = spectating.person_of(
-        {"user": anonymous, "session": session, "cookies": cookie}, "sock"
-    )
+    by_session = person_of({"user": anonymous, "session": session, "cookies": cookie}, "sock")
     assert by_session.startswith("s:") and "k" * 32 not in by_session
-    by_cookie = spectating.person_of({"user": anonymous, "cookies": cookie}, "sock")
+    by_cookie = person_of({"user": anonymous, "cookies": cookie}, "sock")
     assert by_cookie.startswith("a:") and "A" * 20 not in by_cookie
-    assert (
-        spectating.person_of({"cookies": {spectating.WATCHER_COOKIE: "<script>"}}, "sock")
-        == "c:sock"
-    )
+    assert person_of({"cookies": {WATCHER_COOKIE: "<script>"}}, "sock") == "c:sock"
 
 
 # --- messages ------------------------------------------------------------------------------------

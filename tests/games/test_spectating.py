@@ -17,11 +17,12 @@ from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
-from games import delay, push, redis_store, replay, services, spectating, tables
 from games.engine import legal_actions
 from games.engine.codec import action_to_json
 from games.engine.rules import seats_to_act
+from games.live import delay, push, redis_store, replay, spectating, visibility
 from games.models import DelayedView, Match, Seat
+from games.play import services, tables
 
 from .pages import Page, header
 from .test_consumers import (
@@ -116,17 +117,17 @@ def test_the_delay_never_goes_before_the_deal_and_ends_when_the_view_reaches_the
     make_table, make_user
 ):
     """Fewer moves than the delay: spectators see the deal (version 0). A finished match stays
-    delayed for them until their view (``games.delay``) reaches its end."""
+    delayed for them until their view (``games.live.delay``) reaches its end."""
     match = start_people_table(make_table, delay=10)
     play(match, 2)
-    assert spectating.delay_for(match.table, match, None) == 2
-    assert spectating.visible_state(match.table, match, None).version == 0
-    assert spectating.delay_for(match.table, match, 0) == 0
+    assert visibility.delay_for(match.table, match, None) == 2
+    assert visibility.visible_state(match.table, match, None).version == 0
+    assert visibility.delay_for(match.table, match, 0) == 0
     match.winner_team = 0
-    assert spectating.delay_for(match.table, match, None) == 2
+    assert visibility.delay_for(match.table, match, None) == 2
     DelayedView.objects.create(match=match, version=2, winner_team=0)
     match = Match.objects.get(pk=match.pk)
-    assert spectating.delay_for(match.table, match, None) == 0
+    assert visibility.delay_for(match.table, match, None) == 0
 
 
 @pytest.mark.django_db
@@ -138,7 +139,7 @@ def test_a_log_that_does_not_replay_shows_the_deal_not_the_live_table(make_table
     move = match.moves.get(seq=1)
     match.moves.filter(pk=move.pk).update(action={"type": "play", "seat": 0, "cards": ["XX"]})
     cache.clear()
-    assert spectating.visible_state(match.table, match, None).version == 0
+    assert visibility.visible_state(match.table, match, None).version == 0
 
 
 # --- the delay and the count over sockets ----------------------------------------------------
@@ -149,9 +150,10 @@ def test_a_log_that_does_not_replay_shows_the_deal_not_the_live_table(make_table
 async def test_delayed_spectator_frames_trail_the_players_and_show_no_hand(
     make_table, make_user, close_db
 ):
-    """Over sockets, a spectator's frames come when its delayed view moves on (``games.delay``'s
-    wake-up), never on a live move: each is the state at least ``delay`` moves back and names
-    only that moment's public cards; the player's frames are live and hold its hand."""
+    """Over sockets, a spectator's frames come when its delayed view moves on
+    (``games.live.delay``'s wake-up), never on a live move: each is the state at least ``delay``
+    moves back and names only that moment's public cards; the player's frames are live and hold
+    its hand."""
     match = await sync_to_async(start_people_table)(make_table, 2)
     host = await sync_to_async(lambda: match.table.host)()
     ana = await connect(match.table_id, host)

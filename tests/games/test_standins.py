@@ -1,6 +1,6 @@
-"""AI stand-ins, resigning and leaving (``games.standins``, issue #10 item 1) on PostgreSQL.
+"""AI stand-ins, resigning and leaving (``games.play.standins``, issue #10 item 1) on PostgreSQL.
 
-The clock's wake-up is ``services.expire`` itself, called once the deadline has passed (tables
+The clock's wake-up is ``deadlines.expire`` itself, called once the deadline has passed (tables
 with ``turn_seconds`` 0: every deadline is due at once); no worker runs here, so nothing moves
 but what the test sends. The worker plays a stand-in in ``test_standins_worker.py``.
 """
@@ -15,10 +15,11 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services, standins, tables
 from games.engine.deal import start_round
 from games.engine.rules import legal_actions
 from games.models import Match, Move, Round, Seat, Table
+from games.play import deadlines, services, standins, tables
+from games.play.outcomes import Result
 
 from .conftest import install_state
 
@@ -53,10 +54,10 @@ def seat_of(match: Match, number: int) -> Seat:
 
 def clock(match: Match) -> None:
     """The running deadline rings (it is due: turn_seconds 0)."""
-    assert services.expire(match.pk, now(match).deadline_token)
+    assert deadlines.expire(match.pk, now(match).deadline_token)
 
 
-def act(match: Match, user, **payload) -> services.Result:
+def act(match: Match, user, **payload) -> Result:
     return services.submit(match.pk, user, {"version": now(match).version, **payload})
 
 

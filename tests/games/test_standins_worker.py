@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from games import services, standins, tables
 from games.engine.deal import start_round
 from games.engine.rules import legal_actions
 from games.models import Match, Move, Seat
+from games.play import services, standins, tables
 from tests.servers import wait_for
 
 from .conftest import install_state

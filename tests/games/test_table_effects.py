@@ -8,7 +8,7 @@ import re
 
 from django.urls import reverse
 
-from games import tables
+from games.play import tables
 
 
 def test_both_preferences_are_on_by_default_and_saved_off(client, make_user) -> None:

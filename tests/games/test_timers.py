@@ -1,4 +1,4 @@
-"""The timer clock (games.timers) on the real Redis, and through a real Celery worker.
+"""The timer clock (games.play.clock) on the real Redis, and through a real Celery worker.
 
 The first tests run clocks in this process with a recording ``fire``; the last ones start a
 worker (its clock thread sends ``tasks.expire``) on the test database, as production runs it.
@@ -21,9 +21,9 @@ from django.conf import settings as django_settings
 from django.db import connection
 from django.utils import timezone
 
-from games import tables, timers
 from games.engine.deal import start_round
 from games.models import Match, Move
+from games.play import clock, tables
 from tests import servers
 
 from .conftest import install_state
@@ -36,7 +36,7 @@ def clean_keys(settings) -> Iterator[None]:
     """This test's own clock keys (a fresh namespace), removed afterwards."""
     settings.REDIS_NAMESPACE = f"{django_settings.REDIS_NAMESPACE}timers-{uuid.uuid4().hex[:8]}-"
     yield
-    timers._redis().delete(*timers.keys())
+    clock._redis().delete(*clock.keys())
 
 
 class Recorder:
@@ -56,10 +56,10 @@ class Recorder:
 
 
 @pytest.fixture
-def clock(clean_keys) -> Iterator[tuple[timers.Clock, Recorder]]:
+def ringing(clean_keys) -> Iterator[tuple[clock.Clock, Recorder]]:
     """A running in-process clock that records what it rings."""
     recorder = Recorder()
-    running = timers.Clock(fire=recorder.fire, rearm=recorder.rearm)
+    running = clock.Clock(fire=recorder.fire, rearm=recorder.rearm)
     running.start()
     yield running, recorder
     running.stop()
@@ -69,28 +69,28 @@ def at(seconds: float) -> datetime:
     return datetime.now(UTC) + timedelta(seconds=seconds)
 
 
-def test_an_armed_deadline_rings_once_at_its_time_not_before(clock):
+def test_an_armed_deadline_rings_once_at_its_time_not_before(ringing):
     """arm → the clock rings (match, token) once, after the deadline and well inside a window."""
-    _, recorder = clock
+    _, recorder = ringing
     deadline = at(0.6)
-    timers.arm(41, 3, deadline)
-    assert timers.pending() == {41: (3, pytest.approx(deadline.timestamp()))}
+    clock.arm(41, 3, deadline)
+    assert clock.pending() == {41: (3, pytest.approx(deadline.timestamp()))}
     time.sleep(1.5)
     assert [(m, t) for m, t, _ in recorder.rung] == [(41, 3)]
     late = recorder.rung[0][2] - deadline.timestamp()
     assert 0 <= late < 0.3
-    assert timers.pending() == {}
+    assert clock.pending() == {}
 
 
-def test_a_later_arm_supersedes_the_earlier_deadline(clock):
+def test_a_later_arm_supersedes_the_earlier_deadline(ringing):
     """Re-arming a match replaces its deadline, sooner or later: the old one never rings."""
-    _, recorder = clock
-    timers.arm(1, 1, at(0.3))
+    _, recorder = ringing
+    clock.arm(1, 1, at(0.3))
     later = at(0.8)
-    timers.arm(1, 2, later)  # the next action pushed the deadline back
-    timers.arm(2, 1, at(1.5))
+    clock.arm(1, 2, later)  # the next action pushed the deadline back
+    clock.arm(2, 1, at(1.5))
     sooner = at(0.4)
-    timers.arm(2, 2, sooner)  # a claim window opened: a shorter deadline
+    clock.arm(2, 2, sooner)  # a claim window opened: a shorter deadline
     time.sleep(2.2)
     assert sorted((m, t) for m, t, _ in recorder.rung) == [(1, 2), (2, 2)]
     when = {m: w for m, _, w in recorder.rung}
@@ -100,17 +100,17 @@ def test_a_later_arm_supersedes_the_earlier_deadline(clock):
 
 def test_an_older_token_arriving_late_never_replaces_a_newer_one(clean_keys):
     """Arms run after commit in several processes: a late arm of an older token is ignored."""
-    timers.arm(5, 7, at(10))
-    timers.arm(5, 6, at(1))
-    assert timers.pending()[5][0] == 7
-    timers.arm(5, 7, at(20))  # the same token again (a re-arm from the database) is taken
-    assert timers.pending()[5][1] == pytest.approx(at(20).timestamp(), abs=0.1)
+    clock.arm(5, 7, at(10))
+    clock.arm(5, 6, at(1))
+    assert clock.pending()[5][0] == 7
+    clock.arm(5, 7, at(20))  # the same token again (a re-arm from the database) is taken
+    assert clock.pending()[5][1] == pytest.approx(at(20).timestamp(), abs=0.1)
 
 
 def test_a_naive_deadline_is_refused(clean_keys):
     """A deadline without a time zone would be read in local time: refused."""
     with pytest.raises(ValueError):
-        timers.arm(1, 1, datetime.now())
+        clock.arm(1, 1, datetime.now())
 
 
 def test_two_clocks_never_ring_one_deadline_twice(clean_keys):
@@ -118,7 +118,7 @@ def test_two_clocks_never_ring_one_deadline_twice(clean_keys):
     recorder = Recorder()
     url = django_settings.REDIS_URL
     clocks = [
-        timers.Clock(
+        clock.Clock(
             fire=recorder.fire,
             rearm=recorder.rearm,
             poll_seconds=0.01,
@@ -126,7 +126,7 @@ def test_two_clocks_never_ring_one_deadline_twice(clean_keys):
         )
         for _ in range(2)
     ]
-    timers.arm_many([(m, m * 10, at(0.2 + (m % 50) / 100)) for m in range(300)])
+    clock.arm_many([(m, m * 10, at(0.2 + (m % 50) / 100)) for m in range(300)])
     for c in clocks:
         c.start()
     try:
@@ -143,11 +143,11 @@ def test_a_clock_asks_for_a_rearm_when_it_starts_and_when_redis_lost_the_set(cle
     """The first tick re-arms from the database; so does the first tick after Redis lost the set
     (its marker key is gone); ticks in between do not."""
     recorder = Recorder()
-    c = timers.Clock(fire=recorder.fire, rearm=recorder.rearm)
+    c = clock.Clock(fire=recorder.fire, rearm=recorder.rearm)
     c.tick()
     c.tick()
     assert recorder.rearms == 1
-    timers._redis().delete(*timers.keys())  # what a Redis restart does to the set
+    clock._redis().delete(*clock.keys())  # what a Redis restart does to the set
     c.tick()
     c.tick()
     assert recorder.rearms == 2
@@ -162,13 +162,13 @@ def test_a_deadline_whose_task_cannot_be_sent_is_kept_for_the_next_tick(clean_ke
         if len(calls) == 1:
             raise ConnectionError("broker down")
 
-    c = timers.Clock(fire=flaky, rearm=lambda: None)
-    timers.arm(8, 2, at(-1))
+    c = clock.Clock(fire=flaky, rearm=lambda: None)
+    clock.arm(8, 2, at(-1))
     with pytest.raises(ConnectionError):
         c.tick()
-    assert timers.pending()[8][0] == 2
+    assert clock.pending()[8][0] == 2
     c.tick()
-    assert calls == [(8, 2), (8, 2)] and timers.pending() == {}
+    assert calls == [(8, 2), (8, 2)] and clock.pending() == {}
 
 
 @pytest.mark.django_db
@@ -191,8 +191,8 @@ def test_rearm_from_db_arms_every_running_deadline(clean_keys, make_table):
                 winner_team=winner,
             )
         )
-    assert timers.rearm_from_db() == 2
-    armed = timers.pending()
+    assert clock.rearm_from_db() == 2
+    armed = clock.pending()
     assert {m: t for m, (t, _) in armed.items()} == {rows[0].pk: 10, rows[1].pk: 11}
     assert armed[rows[0].pk][1] == pytest.approx(rows[0].deadline.timestamp())
 
@@ -213,10 +213,10 @@ def start_worker(settings) -> Iterator[Callable[[], subprocess.Popen]]:
         procs.append(servers.start_worker(env, "main", loglevel="info"))
         return procs[-1]
 
-    timers._redis().delete(*timers.keys())
+    clock._redis().delete(*clock.keys())
     yield start
     servers.stop(*procs)
-    timers._redis().delete(*timers.keys())
+    clock._redis().delete(*clock.keys())
 
 
 def output(proc: subprocess.Popen) -> str:
@@ -258,7 +258,7 @@ def turn_at(make_table, seconds: float) -> Match:
 def rearmed(match: Match) -> bool:
     """The worker's start-up rearm has armed the match's stored deadline (its first tick sent
     the rearm; until it ran, a test's own arm could be overwritten by it)."""
-    token, score = timers.pending().get(match.pk, (None, 0.0))
+    token, score = clock.pending().get(match.pk, (None, 0.0))
     return token == match.deadline_token and abs(score - match.deadline.timestamp()) < 1e-3
 
 
@@ -273,11 +273,11 @@ def test_the_worker_rings_an_armed_turn_once_at_its_deadline(start_worker, make_
     match = turn_at(make_table, 30)
     proc = start_worker()
     assert wait_for(lambda: rearmed(match), 60)
-    timers.arm(match.pk, 0, timezone.now() + timedelta(seconds=0.5))
+    clock.arm(match.pk, 0, timezone.now() + timedelta(seconds=0.5))
     # The next "action": a new token and deadline replace the one above before it is due.
     deadline = timezone.now() + timedelta(seconds=1.0)
     Match.objects.filter(pk=match.pk).update(deadline=deadline, deadline_token=5)
-    timers.arm(match.pk, 5, deadline)
+    clock.arm(match.pk, 5, deadline)
     assert wait_for(lambda: timeouts(match), 10)
     moved_at = timezone.now()
     assert deadline <= moved_at < deadline + timedelta(seconds=1.5)
@@ -297,7 +297,7 @@ def test_a_restarted_worker_rearms_deadlines_from_the_database(start_worker, mak
     """Redis lost the set (nothing armed) and a worker starts: it re-arms the stored deadline
     and rings it on time, long before the sweep's grace would."""
     match = turn_at(make_table, 6.0)  # a worker takes a second or two to start
-    timers._redis().delete(*timers.keys())  # what a Redis restart does to the set
+    clock._redis().delete(*clock.keys())  # what a Redis restart does to the set
     deadline = match.deadline
     start_worker()
     assert wait_for(lambda: rearmed(match) or timeouts(match), 60)
@@ -318,7 +318,7 @@ def test_a_running_worker_rearms_when_redis_loses_the_set(start_worker, make_tab
     assert wait_for(lambda: rearmed(match), 60)
     deadline = timezone.now() + timedelta(seconds=1.5)
     Match.objects.filter(pk=match.pk).update(deadline=deadline)
-    timers.arm(match.pk, match.deadline_token, deadline)
-    timers._redis().delete(*timers.keys())
+    clock.arm(match.pk, match.deadline_token, deadline)
+    clock._redis().delete(*clock.keys())
     assert wait_for(lambda: timeouts(match), 15)
     assert deadline <= timezone.now() < deadline + timedelta(seconds=1.5)

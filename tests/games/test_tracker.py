@@ -9,13 +9,13 @@ from collections import Counter
 from django.urls import reverse
 from django.utils import translation
 
-from games import services, tables
 from games.engine import apply
 from games.engine.deal import new_match
 from games.engine.options import Options
 from games.engine.rules import legal_actions
 from games.engine.views import seat_view, spectator_view
-from games.presenters import table_context, unseen_cards
+from games.live.presenters import table_context, unseen_cards
+from games.play import services, tables
 
 from .test_frames import in_memory_table
 

@@ -12,9 +12,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services, tables
 from games.forms import CreateTableForm
 from games.models import Match, Seat, Table
+from games.play import services, tables
 
 pytestmark = pytest.mark.django_db
 
@@ -414,7 +414,7 @@ def test_pushed_regions_swap_by_id_and_hold_only_the_seat_hand(started_two_seats
     same secrecy as the page."""
     from django.template.loader import render_to_string
 
-    from games.presenters import table_context
+    from games.live.presenters import table_context
 
     table, match = started_two_seats
     state = services.load_state(match)
@@ -496,7 +496,7 @@ def test_profile_counts_finished_matches_played_and_won(client, started_two_seat
 )
 def test_socket_pages_render_in_the_page_language(cookies, accept, expected) -> None:
     """A socket picks the language as the page did: the language cookie, then the browser's."""
-    from games.consumers import scope_language
+    from games.sockets.scope import scope_language
 
     scope = {"cookies": cookies, "headers": [(b"accept-language", accept.encode())]}
     assert scope_language(scope) == expected

@@ -8,10 +8,11 @@ import pytest
 from django.db import connection
 
 from config import health
-from games import redis_store, services, tables
 from games.engine.deal import start_round
 from games.engine.rules import seats_to_act
+from games.live import redis_store
 from games.models import Match, Move, Seat
+from games.play import services, tables
 from tests import servers
 from tests.servers import wait_for
 

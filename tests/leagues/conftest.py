@@ -6,10 +6,12 @@ from collections.abc import Callable
 
 import pytest
 
-from games import notify, services, tasks
+from games import tasks
 from games.engine.codec import state_to_json
 from games.engine.deal import start_round
+from games.live import notify
 from games.models import Match, Seat, Table
+from games.play import services
 from leagues import services as league_services
 from leagues import tournaments
 from leagues.models import League, TournamentTeam
@@ -86,7 +88,7 @@ def install_winning_round(table: Table, winner_team: int) -> Match:
 
 @pytest.fixture
 def play_out(django_capture_on_commit_callbacks) -> Callable[[Table, int], Match]:
-    """Play the winning trick of ``install_winning_round`` through games.services.submit,
+    """Play the winning trick of ``install_winning_round`` through games.play.services.submit,
     seat by seat; the last move's commit sends ``match_finished`` as in production."""
 
     def play(table: Table, winner_team: int) -> Match:

@@ -7,7 +7,7 @@ import datetime
 
 import pytest
 
-from games import tables
+from games.play import tables
 from leagues import services
 from leagues.models import League, Membership, Season
 

@@ -7,7 +7,7 @@ import datetime
 import pytest
 from django.urls import reverse
 
-from games import tables
+from games.play import tables
 from leagues import services as league_services
 from leagues import tournaments
 from leagues.models import Pairing

@@ -10,8 +10,8 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.utils import translation
 
-from games import tables
 from games.forms import TableOptionsForm
+from games.play import tables
 from leagues import services, tournaments
 from leagues.models import League, Notice, TeamMember, Tournament, TournamentTeam
 

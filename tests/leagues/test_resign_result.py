@@ -7,8 +7,8 @@ import datetime
 
 import pytest
 
-from games import services, standins
 from games.models import Match, Seat
+from games.play import services, standins
 from leagues import results
 from leagues import services as league_services
 from leagues.models import Fixture, Rating, RatingHistory
@@ -27,7 +27,7 @@ def fixture(league, organiser, members):
     )
     teams = [[members["ana"], members["cy"]], [members["bo"], members["di"]]]
     made = league_services.do_create_fixture(season, organiser, teams)
-    from games import tables
+    from games.play import tables
 
     tables.start(made.table_id, members["ana"], seed=5)
     return made

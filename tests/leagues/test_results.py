@@ -8,8 +8,8 @@ import threading
 import pytest
 from django.db import connection
 
-from games import services, tables
 from games.models import Match, Seat
+from games.play import services, tables
 from leagues import results, tournaments
 from leagues import services as league_services
 from leagues.models import Fixture, League, Pairing, Rating, RatingHistory, TournamentRound

@@ -1,5 +1,5 @@
 """One naming of teams everywhere (issue #10 item 8): "Team 1" for the even seats (shown as
-seats 1, 3), "Team 2" for the odd ones, from ``games.teams`` — on the table's record, the
+seats 1, 3), "Team 2" for the odd ones, from ``games.live.teams`` — on the table's record, the
 league's fixtures and season pages, the organiser's page, tournament rounds, forms and admin
 actions; and a league result shows the final levels the table showed, not the levels gained
 as if they were levels."""
@@ -13,8 +13,9 @@ import pytest
 from django.contrib import admin
 from django.utils import translation
 
-from games import tables, teams
-from games.presenters import describe_event
+from games.live import teams
+from games.live.log import describe_event
+from games.play import tables
 from leagues import services, tournaments
 from leagues.admin import PairingAdmin
 from leagues.forms import FixtureForm, ForfeitForm, ResultForm

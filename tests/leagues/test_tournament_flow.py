@@ -11,11 +11,12 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services
 from games.engine.rules import seats_to_act
 from games.models import Match
+from games.play import deadlines, services
 from leagues import tournaments
 from leagues.models import Pairing, Tournament, TournamentRound
+from tests.games.drivers import act_now
 
 from .conftest import options_post
 
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def drive(match_id: int, max_steps: int = 20000) -> tuple[Match, int]:
-    """Play a match whose seats are all AI to its end with games.services: each step lets
+    """Play a match whose seats are all AI to its end with games.play.services: each step lets
     the first AI seat due act, or, when nobody is due (or nobody moved), rings the current
     deadline as its timer would. Returns the finished match and the steps taken."""
     for step in range(max_steps):
@@ -31,12 +32,12 @@ def drive(match_id: int, max_steps: int = 20000) -> tuple[Match, int]:
         if match.winner_team is not None:
             return match, step
         moved = any(
-            services.ai_act(match_id, seat, match.deadline_token)
+            act_now(match_id, seat, match.deadline_token)
             for seat in seats_to_act(services.load_state(match))[:1]
         )
         if not moved:
             Match.objects.filter(pk=match_id).update(deadline=timezone.now() - timedelta(seconds=1))
-            assert services.expire(match_id, match.deadline_token), match.phase
+            assert deadlines.expire(match_id, match.deadline_token), match.phase
     raise AssertionError("the match did not end")
 
 

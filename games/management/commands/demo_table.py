@@ -5,8 +5,8 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from games import tables
 from games.models import Seat
+from games.play import tables
 
 
 class Command(BaseCommand):

@@ -3,7 +3,7 @@ played before the statistics existed, or whose signal was lost), oldest first.""
 
 from django.core.management.base import BaseCommand
 
-from games.player_stats import do_catch_up
+from games.records.player_stats import do_catch_up
 
 
 class Command(BaseCommand):

@@ -8,8 +8,8 @@ import json
 import pytest
 
 from accounts.models import User
-from games import services, standins
 from games.models import Match, Move, Seat, Table
+from games.play import services, standins
 
 pytestmark = pytest.mark.django_db
 
@@ -53,7 +53,7 @@ def test_me_lists_my_account_and_seats(api, table_with_bot):
 
 
 def test_open_tables_sit_and_accept_an_invitation(api, make_user):
-    from games import tables
+    from games.play import tables
 
     host = make_user("host")
     public = tables.create_table(host, name="public", players=4, options={})
@@ -85,7 +85,7 @@ def test_open_tables_sit_and_accept_an_invitation(api, make_user):
 
 
 def test_a_bot_is_refused_a_rated_table(api, make_user):
-    from games import tables
+    from games.play import tables
 
     host = make_user("host")
     rated = tables.create_table(host, name="rated", players=4, options={}, rated=True)

@@ -1,0 +1,13 @@
+"""The read side: what each viewer may see of a table, rendered once per audience and pushed.
+
+Owns: what a viewer may see at which version (``visibility``: seats, spectators, the delay;
+every page, push and record asks it), the delayed view's stepping (``delay``), rebuilding a
+state from the move log (``replay``), presenting (``presenters``: the table context;
+``cards``: card faces and text; ``log``: events as sentences and seat names; ``explain``,
+``teams``, ``rematch_view``), frames and pushes (``frames``, ``push``, ``audiences``, ``notify``),
+the lobby's lists (``lobby``), spectator presence (``spectating``) and the Redis keys
+(``redis_store``).
+
+May import: ``games.access``, ``games.organisers``, ``games.models``, ``games.engine``,
+``accounts``. Never ``games.play``: the writer calls in here after its commit, not the reverse.
+"""

@@ -1,0 +1,105 @@
+"""Cards as players read them: a card's face as drawn, its spoken name, its short text
+(``10♠``), and a hand sorted and grouped by rank — one place for each, in every language."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from django.utils.translation import gettext as _
+
+from games.engine.cards import FACE, JOKERS, SUIT_INDEX, face_name
+from games.engine.power import table_for
+
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+
+
+@dataclass(frozen=True)
+class CardFace:
+    """One card as drawn: its code (``10S``), rank and suit labels, colour, level mark."""
+
+    code: str
+    rank: str
+    suit: str
+    red: bool
+    level: bool
+    joker: bool
+
+    def __repr__(self) -> str:
+        # Region keys (games.live.frames) hold card faces and are compared as their repr: the code
+        # and the level mark decide every other field (card_face), the label is per language.
+        return f"<{self.code}{'*' if self.level else ''}>"
+
+    @property
+    def label(self) -> str:
+        """The card's spoken name in the page's language ("Queen of hearts"): screen readers
+        read it, and it is the card's tooltip."""
+        return card_name(self.code)
+
+
+def card_name(code: str) -> str:
+    """A card's full name, translated: "10 of spades", "Ace of hearts", "Red joker"."""
+    if code in ("BJ", "RJ"):
+        return _("Red joker") if code == "RJ" else _("Black joker")
+    rank, suit = code[:-1], code[-1]
+    ranks = {"A": _("Ace"), "K": _("King"), "Q": _("Queen"), "J": _("Jack")}
+    suits = {"S": _("spades"), "H": _("hearts"), "D": _("diamonds"), "C": _("clubs")}
+    return _("%(rank)s of %(suit)s") % {"rank": ranks.get(rank, rank), "suit": suits[suit]}
+
+
+@lru_cache(maxsize=512)  # 54 codes x 13 levels; faces are frozen, so shared
+def card_face(code: str, level: int) -> CardFace:
+    face = FACE[code]
+    if face in JOKERS:
+        return CardFace(code, "JK", "", code == "RJ", False, True)
+    suit = code[-1]
+    return CardFace(code, face_name(face), SUIT_SYMBOLS[suit], suit in "HD", face == level, False)
+
+
+def cards_faces(cards, level: int) -> list[CardFace]:
+    return [card_face(c, level) for c in cards]
+
+
+def hand_groups(hand, level: int, options) -> list[dict]:
+    """The hand sorted by power at the round level, grouped by rank (weakest first):
+    ``[{"rank": "9", "face": 9, "cards": [CardFace…], "entries": [(CardFace, "9H-0")…]}…]``.
+
+    A hand is shown again at every push until it changes, so the groups are kept per
+    (hand, level, options) — the same value each time: callers must not change it.
+    """
+    return _hand_groups(tuple(hand), level, options)
+
+
+@lru_cache(maxsize=512)  # the hands of the tables this process serves
+def _hand_groups(hand: tuple[str, ...], level: int, options) -> list[dict]:
+    power = table_for(level, options)
+    groups: dict[int, list[str]] = {}
+    for card in sorted(hand, key=lambda c: (power[FACE[c]], SUIT_INDEX[c])):
+        groups.setdefault(FACE[card], []).append(card)
+    return [
+        {
+            "rank": face_name(f),
+            "face": f,
+            "cards": faces,
+            "entries": list(zip(faces, card_slots(cs), strict=True)),
+        }
+        for f, cs in groups.items()
+        for faces in [cards_faces(cs, level)]
+    ]
+
+
+def card_slots(cards) -> list[str]:
+    """Stable ids for cards in a hand: ``9H-0``, ``9H-1`` for two copies of 9H (two decks)."""
+    seen: dict[str, int] = {}
+    slots = []
+    for code in cards:
+        slots.append(f"{code}-{seen.get(code, 0)}")
+        seen[code] = seen.get(code, 0) + 1
+    return slots
+
+
+def card_text(code: str) -> str:
+    """A card as a line of text shows it: ``10♠``, ``A♥``; jokers by name, translated."""
+    if code in ("BJ", "RJ"):
+        return _("Red joker") if code == "RJ" else _("Black joker")
+    return code[:-1] + SUIT_SYMBOLS[code[-1]]

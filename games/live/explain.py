@@ -1,0 +1,150 @@
+"""A round's result, and a match's, told in words from the scoring facts (RULES.md §7, §8).
+
+The result panel (``games.live.presenters``) and the match record (``games.records.history``) both
+explain a round with ``explain_round``, so the two never say different things. Two facts that
+players mix up are kept apart:
+
+- who went out *first* (the finish order's first seat, whose team "finished first"), and
+- which team had *all* its players out first (§7's team T), which alone moves up — by the
+  number of opponents it caught, capped at the target level — or wins the match (§8).
+
+Seat 1 of team 2 can go out first while team 1 still takes the round: the panel then says
+"Team 2 finished first" and, below, that team 1 had every player out and moves up. Teams are
+named by ``games.live.teams`` only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from games.engine.cards import face_name
+from games.live.teams import team_name
+
+
+@dataclass(frozen=True)
+class RoundFacts:
+    """What the engine decided at a round's end (§7, §8), in engine terms.
+
+    ``players``: seats at the table; ``finish_order``: seats in the order they went out;
+    ``team``: the team whose seats all finished (None while the round runs); ``caught``: the
+    opponents still holding cards;
+    ``levels_before`` / ``levels_after``: both teams' levels as ranks (2..14, 14 = A);
+    ``target``: the target level as a rank (§10 ``target_level``); ``match_winner``: the team
+    that won the match with this round, if it did; ``resigned``: the seat that resigned (the
+    round then ended with the match, nobody caught).
+    """
+
+    players: int
+    finish_order: Sequence[int]
+    team: int | None
+    caught: Sequence[int]
+    levels_before: Sequence[int]
+    levels_after: Sequence[int] | None
+    target: int
+    match_winner: int | None = None
+    resigned: int | None = None
+
+
+def first_out_team(facts: RoundFacts) -> int | None:
+    """The team of the seat that went out first (§0: team = seat mod 2), or None when nobody
+    went out (a resignation before anyone finished)."""
+    return facts.finish_order[0] % 2 if facts.finish_order else None
+
+
+def explain_round(facts: RoundFacts, names: Mapping[int, str]) -> list[str]:
+    """The round's result as short translated sentences, in the order a player asks: who went
+    out first, which team had everyone out and whom it caught, what that did to the levels
+    (or the match). ``names`` maps seat numbers to shown names. [] while the round runs."""
+    if facts.resigned is not None:
+        return [_resigned(facts, names)]
+    if facts.team is None or facts.levels_after is None:
+        return []
+    lines = []
+    first = first_out_team(facts)
+    if first is not None:
+        lines.append(
+            _("%(name)s went out first, so %(team)s finished first.")
+            % {"name": names.get(facts.finish_order[0], ""), "team": team_name(first)}
+        )
+    count = len(facts.caught)
+    lines.append(
+        ngettext(
+            "Every player of %(team)s is out; %(count)s opponent was caught: %(caught)s.",
+            "Every player of %(team)s is out; %(count)s opponents were caught: %(caught)s.",
+            count,
+        )
+        % {
+            "team": team_name(facts.team),
+            "count": count,
+            "caught": ", ".join(names.get(s, "") for s in facts.caught),
+        }
+    )
+    lines.extend(_levels(facts))
+    return lines
+
+
+def _resigned(facts: RoundFacts, names: Mapping[int, str]) -> str:
+    winner = facts.match_winner if facts.match_winner is not None else 1 - facts.resigned % 2
+    return _("%(name)s resigned, so %(team)s wins the match; the levels stay as they were.") % {
+        "name": names.get(facts.resigned, ""),
+        "team": team_name(winner),
+    }
+
+
+def _levels(facts: RoundFacts) -> list[str]:
+    """What §8 did with the caught count: a match win, no change at the target, or a rise
+    (capped at the target, the extra steps lost)."""
+    team, count = facts.team, len(facts.caught)
+    before, after = facts.levels_before[team], facts.levels_after[team]
+    target = face_name(facts.target)
+    if facts.match_winner is not None:
+        return [
+            _(
+                "%(team)s wins the match: it started the round at the target level %(target)s "
+                "and caught every opponent."
+            )
+            % {"team": team_name(team), "target": target}
+        ]
+    if before == facts.target:
+        return [
+            ngettext(
+                "No level change: %(team)s is at the target level and caught only one "
+                "opponent (it must catch all %(needed)s to win).",
+                "No level change: %(team)s is at the target level and caught only %(count)s "
+                "opponents (it must catch all %(needed)s to win).",
+                count,
+            )
+            % {"team": team_name(team), "count": count, "needed": facts.players // 2}
+        ]
+    gained = after - before
+    lines = [
+        ngettext(
+            "%(team)s goes up %(count)s level: %(before)s → %(after)s.",
+            "%(team)s goes up %(count)s levels: %(before)s → %(after)s.",
+            gained,
+        )
+        % {
+            "team": team_name(team),
+            "count": gained,
+            "before": face_name(before),
+            "after": face_name(after),
+        }
+    ]
+    if gained < count:
+        lines.append(
+            _("Levels stop at the target level %(target)s: the other steps are lost.")
+            % {"target": target}
+        )
+    if after == facts.target:
+        lines.append(
+            _(
+                "%(team)s is at the target level: catching every opponent in a round from "
+                "there wins the match."
+            )
+            % {"team": team_name(team)}
+        )
+    return lines

@@ -1,0 +1,86 @@
+"""Sending to channel groups from synchronous code: the writer, the worker, views (rule 2).
+
+The table's pages get their frames through ``games.live.push`` (rendered per audience); what goes to
+``table_group`` — every page of one table, seats and spectators alike — is only what is public:
+the seating (who sits where) and the spectator count. Never a card.
+
+Sync code sends on one event loop per process kept for it (``_publisher_loop``): asgiref's
+``async_to_sync`` outside a server would make a new loop, and with it a new Redis connection,
+for every push.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+from collections.abc import Iterable
+
+from channels.layers import get_channel_layer
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+LOBBY_GROUP = "lobby"
+#: How long a writer waits for its pushes to reach Redis (seconds) before giving up on them.
+SEND_TIMEOUT_SECONDS = 5.0
+
+_loop: asyncio.AbstractEventLoop | None = None
+_loop_pid = 0
+_loop_lock = threading.Lock()
+
+
+def table_group(table_id: int) -> str:
+    """The group of every page open on one table (seats and spectators): public facts only."""
+    return f"table-{table_id}"
+
+
+def _publisher_loop() -> asyncio.AbstractEventLoop:
+    """This process's sending loop, started on first use (and again in a forked child)."""
+    global _loop, _loop_pid
+    with _loop_lock:
+        if _loop is None or _loop_pid != os.getpid():
+            loop = asyncio.new_event_loop()
+            threading.Thread(target=loop.run_forever, name="club414-publisher", daemon=True).start()
+            _loop, _loop_pid = loop, os.getpid()
+        return _loop
+
+
+def send_many(messages: Iterable[tuple[str, dict]]) -> None:
+    """Send ``(group, message)`` pairs in order, waiting until the channel layer took them.
+
+    A message whose send fails with a Redis connection error is sent once more: after a Redis
+    restart the first command on this process's old connection fails (redis-py then drops it)
+    and the second goes out on a new one, so a restart costs no push. Raises TimeoutError if
+    Redis does not answer within ``SEND_TIMEOUT_SECONDS``, redis.ConnectionError if the second
+    try fails too (Redis is down).
+    """
+    layer = get_channel_layer()
+    messages = list(messages)
+    if layer is None or not messages:
+        return
+
+    async def send_all() -> None:
+        for group, message in messages:
+            try:
+                await layer.group_send(group, message)
+            except RedisConnectionError:
+                await layer.group_send(group, message)
+
+    future = asyncio.run_coroutine_threadsafe(send_all(), _publisher_loop())
+    future.result(timeout=SEND_TIMEOUT_SECONDS)
+
+
+def _send(group: str, message: dict) -> None:
+    send_many([(group, message)])
+
+
+def lobby_changed(user_ids: Iterable[int | None] = ()) -> None:
+    """A table opened, filled, started, ended a round or ended: lobby pages refresh their public
+    lists, and the sockets of the players in ``user_ids`` also refresh their own "my tables".
+
+    ``user_ids``: the table's host and everyone seated before or after the change (someone who
+    just stood up too); None (an AI seat) is skipped. Ids are not secret: they only say whose
+    list to re-read. Each Daphne process coalesces what arrives within
+    ``lobby_consumer.WINDOW_SECONDS`` into one refresh (``games.sockets.lobby_consumer``).
+    """
+    users = sorted({int(user_id) for user_id in user_ids if user_id is not None})
+    _send(LOBBY_GROUP, {"type": "lobby.changed", "users": users})

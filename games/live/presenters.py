@@ -1,0 +1,368 @@
+"""Turn an engine ``View`` into template context for one viewer (a seat or a spectator).
+
+The context is built from ``engine.views`` only — one seat's hand or none — so no template can
+show another seat's cards. Names, deadlines and the move log are added here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from django.conf import settings
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from games.engine import legal_actions
+from games.engine.actions import Hook, Pass, Play, Return, Unhook
+from games.engine.cards import BLACK_JOKER, DECK, FACE, RED_JOKER, face_name
+from games.engine.combos import classify
+from games.engine.power import table_for
+from games.engine.state import MATCH_OVER, PLAY, TRIBUTE, WINDOW, State
+from games.engine.views import View, seat_view, spectator_view
+from games.live import rematch_view
+from games.live.cards import card_face, cards_faces, hand_groups
+from games.live.explain import RoundFacts, explain_round, first_out_team
+from games.live.log import log_for, seat_name, seat_names
+from games.models import Match, Move, Seat, Table
+
+
+def table_strings() -> dict:
+    """The few sentences table.js shows or speaks by itself, in the page's language."""
+    return {
+        "yourTurn": _("Your turn"),
+        "claimWindow": _("Claim window"),
+        "claimKeys": _("Press K to claim or P to pass."),
+        "turnKeys": _("Press H for a hint, Enter to play, P to pass."),
+        # The socket refused (games.sockets.socket_limits: close codes 4429, 4430).
+        "tooManySockets": _(
+            "Too many open connections: close some tabs of this site, then reload this page."
+        ),
+        "tableFull": _("This table is full of spectators: reload this page later to watch."),
+        # Asked before a play when the player's "confirm before playing" preference is on.
+        "confirmPlay": _("Play %(cards)s?"),
+        # Read out when Shift+arrows move a card in the hand (static/js/hand_arrange.js).
+        "cardMoved": _("%(card)s moved: place %(place)s of %(count)s"),
+    }
+
+
+def view_for(state: State, seat: int | None) -> View:
+    return seat_view(state, seat) if seat is not None else spectator_view(state)
+
+
+def table_context(
+    table: Table,
+    match: Match | None,
+    state: State | None,
+    seat: int | None,
+    user=None,
+    *,
+    spectators: int | None = None,
+    delay: int = 0,
+    seats: list[Seat] | None = None,
+    recent_moves: list[Move] | None = None,
+) -> dict:
+    """Everything the table page and its pushed regions need, for ``seat`` (None: spectator).
+
+    ``state`` is what this viewer sees: for a spectator of a delayed table, the state ``delay``
+    moves back (``games.live.spectating``), shown without the live countdown. ``spectators`` is how
+    many are watching (None: unknown). ``seats`` (with their users) and ``recent_moves`` (the
+    last ``LOG_LENGTH`` moves up to the shown version, newest first) may be handed in by a caller
+    that renders several viewers from one load (``games.live.push``); otherwise they are queried.
+    """
+    if seats is None:
+        seats = list(table.seats.select_related("user"))
+    signed_in = user is not None and user.is_authenticated
+    is_host = signed_in and table.host_id == user.pk
+    context = {
+        "table": table,
+        "match": match,
+        "me": seat,
+        "seats_list": seats,
+        "is_host": is_host,
+        "signed_in": signed_in,
+        "is_open": table.status == Table.Status.OPEN,
+        "ai_policies": Seat.Policy.choices,
+        "invite_path": _invite_path(table, is_host or seat is not None),
+        "seats_full": not any(s.is_empty for s in seats),
+    }
+    context.update(spectators_context(table, spectators, delay))
+    if match is None or state is None:
+        rows = [_seat_row(s, None, seat) for s in seats]
+        context["seats"] = _around_the_table(rows, None, seat, table.players)
+        return context
+    view = view_for(state, seat)
+    names = seat_names(seats)
+    context.update(
+        view=view,
+        version=view.version,
+        phase=view.phase,
+        seats=_around_the_table(
+            [_seat_row(s, view, seat) for s in seats], view, seat, table.players
+        ),
+        round_level=face_name(view.level),
+        levels=[face_name(x) for x in view.levels],
+        hand=hand_groups(view.hand, view.level, view.options) if seat is not None else [],
+        hand_size=len(view.hand),
+        trick=[
+            {
+                "index": n,
+                "seat": e.seat,
+                "name": names[e.seat],
+                "kind": e.kind,
+                "cards": cards_faces(e.cards, view.level),
+            }
+            for n, e in enumerate(view.trick)
+        ],
+        top=view.top
+        and {
+            "seat": view.top.seat,
+            "name": names[view.top.seat],
+            "cards": cards_faces(view.top.cards, view.level),
+        },
+        turn_name=names.get(view.turn) if view.turn is not None else "",
+        my_turn=seat is not None and view.phase == PLAY and view.turn == seat,
+        countdown=None if delay else _countdown(match),
+        window=_window(view, names, seat),
+        tributes=[
+            {
+                "payer": names[t.payer],
+                "receiver": names[t.receiver],
+                "card": card_face(t.card, view.level),
+                "returned": card_face(t.returned, view.level) if t.returned else None,
+            }
+            for t in view.tributes
+        ],
+        result=_result(view, names),
+        log=log_for(match, seat, names, view.version, recent_moves),
+        match_over=view.phase == MATCH_OVER,
+        tracker=unseen_cards(view) if seat is not None else None,
+    )
+    context.update(_choices(state, view, seat))
+    context["seat_menu"] = _seat_menu(table, seats, seat, view)
+    context["rematch"] = rematch_view.rematch_context(
+        table, view.phase == MATCH_OVER, seat, seats, names
+    )
+    return context
+
+
+def _seat_menu(table: Table, seats: list[Seat], me: int | None, view: View) -> dict | None:
+    """The own seat's stand-in and leaving controls (``games.play.standins``) while the match runs:
+    ``stand_in`` (why the AI plays for this person, or ""), ``seq`` (the hand-over a request
+    answers), ``can_leave`` (casual tables only). None for spectators and after the match."""
+    if me is None or view.phase == MATCH_OVER:
+        return None
+    mine = next((s for s in seats if s.number == me), None)
+    if mine is None:
+        return None
+    return {"stand_in": mine.stand_in, "seq": mine.stand_in_seq, "can_leave": not table.rated}
+
+
+def spectators_context(table: Table, count: int | None, delay: int) -> dict:
+    """The spectator region: how many watch, and how late spectators see the table."""
+    return {"spectators": count, "spectator_delay": delay, "table_delay": table.spectator_delay}
+
+
+def _invite_path(table: Table, member: bool) -> str:
+    """A private table's invite link, for its host and seated players only."""
+    if table.visibility != Table.Visibility.PRIVATE or not member:
+        return ""
+    return reverse("games:join", args=[table.invite_code])
+
+
+def _seat_row(seat: Seat, view: View | None, me: int | None) -> dict:
+    row = {
+        "number": seat.number,
+        "team": seat.team,
+        "name": seat_name(seat),
+        "is_ai": seat.is_ai,
+        "is_bot": bool(seat.user_id and seat.user.is_bot),
+        "is_me": seat.number == me,
+        "is_empty": seat.is_empty,
+        "policy": seat.get_ai_policy_display() if seat.is_ai else "",
+        # Why the AI plays this person's seat ("" while they play it): public, on every page.
+        "stand_in": seat.stand_in,
+    }
+    if view is not None:
+        finished = list(view.finished)
+        row.update(
+            cards=view.hand_sizes[seat.number],
+            place=finished.index(seat.number) + 1 if seat.number in finished else None,
+            is_turn=view.phase == PLAY and view.turn == seat.number,
+            answered=bool(view.window and view.window.answered[seat.number]),
+            is_owner=bool(view.window and view.window.owner == seat.number),
+        )
+    return row
+
+
+def unseen_cards(view: View) -> list[dict]:
+    """The cards that matter most that this seat has not seen yet this round, counted from its
+    own view only: the decks minus its hand and the cards played (``view.played``) — never
+    from another seat's hand. ``[{"face": "BJ", "left": 2, "level": False}, …]`` for the
+    black and red jokers, the level rank, the 4s and the As, in that order."""
+    seen = Counter(view.hand) + Counter(view.played)
+    rows = []
+    for face in dict.fromkeys([BLACK_JOKER, RED_JOKER, view.level, 4, 14]):  # level 4 or A: once
+        cards = [c for c in DECK if FACE[c] == face]
+        left = view.options.decks * len(cards) - sum(seen[c] for c in cards)
+        rows.append({"face": face_name(face), "left": left, "level": face == view.level})
+    return rows
+
+
+def seat_position(number: int, me: int | None, players: int) -> int:
+    """Where a seat sits around the table as this viewer sees it: 0 at the bottom (the viewer's
+    own seat, or seat 1 for a spectator), then clockwise in the order of play — at a 4-seat
+    table 1 left, 2 top (the partner, opposite), 3 right."""
+    return (number - (me or 0)) % players
+
+
+def _around_the_table(
+    rows: list[dict], view: View | None, me: int | None, players: int
+) -> list[dict]:
+    """Each seat row with its place (``pos``, ``seat_position``) and, during a match, its last
+    step in the current trick (``last``: ``{"kind": play|pass|hook|unhook|bomb, "cards":
+    [CardFace…], "top": bool}`` or None), shown in front of the seat until the trick ends.
+    Both are part of the row, so of the seat's delta key (``frames.seat_keys``)."""
+    last: dict[int, dict] = {}
+    if view is not None:
+        for entry in view.trick:
+            last[entry.seat] = {
+                "kind": entry.kind,
+                "cards": cards_faces(entry.cards, view.level),
+                "top": False,
+            }
+        if view.top is not None and view.top.seat in last:
+            mine = last[view.top.seat]
+            mine["top"] = mine["kind"] != "pass"
+    for row in rows:
+        row["pos"] = seat_position(row["number"], me, players)
+        if view is not None:
+            row["last"] = last.get(row["number"])
+    return rows
+
+
+def _countdown(match: Match) -> dict | None:
+    if match.deadline is None:
+        return None
+    remaining = max(0.0, (match.deadline - timezone.now()).total_seconds())
+    total = _deadline_total(match)
+    return {
+        "kind": match.deadline_kind,
+        "remaining": round(remaining, 2),
+        "total": total,
+        "deadline_ms": int(match.deadline.timestamp() * 1000),
+    }
+
+
+def _deadline_total(match: Match) -> float:
+    options = _table_options(match.table)
+    if match.deadline_kind == Match.Deadline.WINDOW:
+        return float(options.claim_window_seconds)
+    if match.deadline_kind == Match.Deadline.NEXT_ROUND:
+        return float(settings.GAMES_NEXT_ROUND_SECONDS)
+    return float(options.turn_seconds)
+
+
+def _table_options(table: Table):
+    """The table's engine options, read once per table instance (every audience of a push
+    shares the writer's table)."""
+    options = getattr(table, "_engine_options", None)
+    if options is None:
+        options = table._engine_options = table.engine_options()
+    return options
+
+
+def _window(view: View, names: dict, seat: int | None) -> dict | None:
+    window = view.window
+    if window is None:
+        return None
+    can_answer = (
+        seat is not None
+        and seat != window.owner
+        and view.hand_sizes[seat] > 0
+        and not window.answered[seat]
+    )
+    return {
+        "owner": window.owner,
+        "owner_name": names[window.owner],
+        "face": face_name(window.face),
+        "mode": window.mode,
+        "chain": window.chain,
+        "can_answer": can_answer,
+        "answered": view.my_answer is not None,
+        "my_claim": bool(view.my_answer),
+        "waiting_on": [
+            names[s]
+            for s, done in enumerate(window.answered)
+            if not done and s != window.owner and view.hand_sizes[s] > 0
+        ],
+    }
+
+
+def _result(view: View, names: dict) -> dict | None:
+    """The round's (or match's) result: the facts, and the sentences that explain them
+    (``games.live.explain``). ``first_team`` is the team of the seat that went out first, which
+    "finished first" names — not necessarily ``team``, the one whose seats all went out."""
+    result = view.result
+    if result is None:
+        return None
+    facts = RoundFacts(
+        players=view.players,
+        finish_order=tuple(view.finished),
+        team=result.team,
+        caught=tuple(result.caught),
+        levels_before=tuple(view.levels),
+        levels_after=tuple(result.levels),
+        target=view.options.target_level,
+        match_winner=result.match_winner,
+        resigned=result.resigned,
+    )
+    return {
+        "team": result.team,
+        "first_team": first_out_team(facts),
+        "explained": explain_round(facts, names),
+        "caught": [names[s] for s in result.caught],
+        "levels": [face_name(x) for x in result.levels],
+        "next_level": face_name(result.next_level) if result.next_level else None,
+        "match_winner": result.match_winner,
+        "finish_order": [names[s] for s in view.finished],
+        "resigned": names[result.resigned] if result.resigned is not None else "",
+    }
+
+
+def _choices(state: State, view: View, seat: int | None) -> dict:
+    """The seat's legal choices now: hints for plays, claim buttons, return cards."""
+    if seat is None or view.phase not in (PLAY, WINDOW, TRIBUTE):
+        return {"hints": "[]", "can_pass": False, "claim": None, "returns": []}
+    legal = legal_actions(state, seat)
+    plays = _weakest_first([list(a.cards) for a in legal if isinstance(a, Play)], view)
+    claim = next((a for a in legal if isinstance(a, (Hook, Unhook))), None)
+    returns = [card_face(a.card, view.level) for a in legal if isinstance(a, Return)]
+    return {
+        "hints": json.dumps(plays),
+        "can_pass": view.phase == PLAY and any(isinstance(a, Pass) for a in legal),
+        "claim": {
+            "mode": "hook" if isinstance(claim, Hook) else "unhook",
+            "cards": list(claim.cards),
+        }
+        if claim
+        else None,
+        "returns": returns,
+    }
+
+
+def _weakest_first(plays: list[list[str]], view: View) -> list[list[str]]:
+    """Hints in the order a player tries them: non-bombs before bombs, then by category (as the
+    engine lists them), then the weakest first (§2 power of the highest card)."""
+    power = table_for(view.level, view.options)
+    order = {}
+    for cards in plays:
+        combo = classify(cards, view.level, view.options)
+        order.setdefault(combo.category, len(order))
+
+    def key(cards: list[str]) -> tuple:
+        combo = classify(cards, view.level, view.options)
+        return (combo.is_bomb, order[combo.category], max(power[FACE[c]] for c in cards))
+
+    return sorted(plays, key=key)

@@ -1,0 +1,116 @@
+"""What a viewer may see of a match, and at which version: the one place that decides it.
+
+A person seated at the table sees the live match, projected for their seat (``engine.views``:
+their own hand, nobody else's). Everyone else — spectators, the host when not seated, staff,
+strangers, the lobby's rows, profiles, records and replays of a running match — sees what the
+spectators see: on a table with a ``spectator_delay`` of N plays, the spectators' view kept by
+``games.live.delay`` (at least N plays behind, one ``DelayedView`` row per match), else the live
+match. A finished match is finished for them only once their view reached its end.
+
+Every page, push and record asks here: ``seen_by``/``watched`` for the summary (version, round,
+levels, winner), ``delay_for`` for how far behind, ``visible_state`` for the state to project.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from games.engine.state import State
+from games.live import replay
+from games.models import DelayedView, Match, Table
+
+_START_LEVELS = (2, 2)  # every match starts with both teams at 2 (§8)
+
+
+@dataclass(frozen=True)
+class Watched:
+    """A match as a viewer sees it: the version shown, its round (1-based) and team levels
+    (2–14), and the winning team (0/1) once the view shows the end, else None."""
+
+    version: int
+    round_no: int
+    levels: tuple[int, int]
+    winner_team: int | None
+
+    @property
+    def over(self) -> bool:
+        return self.winner_team is not None
+
+
+def is_delayed(table: Table) -> bool:
+    """Whether ``table`` shows its spectators a delayed view (``spectator_delay`` > 0)."""
+    return table.spectator_delay > 0
+
+
+def live(match: Match) -> Watched:
+    """The match as its seated players see it."""
+    return Watched(
+        match.version, match.round_no, (match.level_team0, match.level_team1), match.winner_team
+    )
+
+
+def summary(match: Match, state: State) -> Watched:
+    """What ``state`` (a state of ``match``) shows: the winner only at the match's last version."""
+    over = state.version == match.version and match.winner_team is not None
+    return Watched(
+        state.version,
+        state.round_no,
+        (state.levels[0], state.levels[1]),
+        match.winner_team if over else None,
+    )
+
+
+def _row(match: Match) -> DelayedView | None:
+    """The match's view (cached on ``match``; select_related("delayed") saves the query)."""
+    try:
+        return match.delayed
+    except DelayedView.DoesNotExist:
+        return None
+
+
+def watched(table: Table, match: Match) -> Watched:
+    """The match as anyone not seated at ``table`` sees it now (the live match when the table
+    has no delay). At most one query (none with ``delayed`` selected)."""
+    if not is_delayed(table):
+        return live(match)
+    row = _row(match)
+    if row is not None:
+        return Watched(
+            row.version, row.round_no, (row.level_team0, row.level_team1), row.winner_team
+        )
+    if match.version <= table.spectator_delay:
+        return Watched(0, 1, _START_LEVELS, None)  # nothing may be shown past the deal yet
+    # No view yet (a match older than this rule, or its first step failed): N plays back.
+    return summary(match, replay.state_or_deal(match, match.version - table.spectator_delay))
+
+
+def view_over(table: Table, match: Match) -> bool:
+    """Whether a finished ``match`` is finished for its spectators too: the table has no delay,
+    or their view reached the end (a match without a view counts as reached). No query with
+    ``delayed`` selected."""
+    if not is_delayed(table):
+        return True
+    row = _row(match)
+    return row is None or row.winner_team is not None
+
+
+def seen_by(table: Table, match: Match, seated: bool) -> Watched:
+    """``live(match)`` for someone seated at the table, else ``watched``."""
+    return live(match) if seated else watched(table, match)
+
+
+def delay_for(table: Table, match: Match | None, seat: int | None) -> int:
+    """How many moves behind the live match this viewer is (0 for a seat, or no match)."""
+    if seat is not None or match is None:
+        return 0
+    return match.version - watched(table, match).version
+
+
+def visible_state(table: Table, match: Match, seat: int | None) -> State:
+    """The state this viewer's page is rendered from (then projected for ``seat``, None for a
+    spectator): the live state for a seat or an undelayed table, else the spectators' view's
+    state from the log (the deal if the log does not replay)."""
+    behind = delay_for(table, match, seat)
+    if behind == 0:
+        return replay.load_state(match)
+    return replay.state_or_deal(match, match.version - behind)

@@ -1,0 +1,133 @@
+"""Tables and their seats: who plays where, with which options (who may watch a table is
+``games.access``'s)."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+
+from games.engine.options import Options
+
+
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(12)
+
+
+class Table(models.Model):
+    """A table a host opened: its seats, its rules options and, once started, its match."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("Waiting for players")
+        PLAYING = "playing", _("Playing")
+        FINISHED = "finished", _("Finished")
+        ABANDONED = "abandoned", _("Abandoned")
+
+    class Visibility(models.TextChoices):
+        PUBLIC = "public", _("Public")
+        PRIVATE = "private", _("Private (invite link)")
+
+    name = models.CharField(_("name"), max_length=80)
+    host = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_tables"
+    )
+    players = models.PositiveSmallIntegerField(_("seats"), default=4)
+    options = models.JSONField(_("rules options"), default=dict, blank=True)
+    rated = models.BooleanField(_("rated"), default=False)
+    visibility = models.CharField(
+        _("visibility"), max_length=10, choices=Visibility, default=Visibility.PUBLIC
+    )
+    invite_code = models.CharField(max_length=32, unique=True, default=new_invite_code)
+    spectator_delay = models.PositiveSmallIntegerField(
+        _("spectator delay (plays)"),
+        default=0,
+        help_text=_("Spectators see the table this many plays late."),
+    )
+    status = models.CharField(max_length=10, choices=Status, default=Status.OPEN)
+    #: Bumped (under the table lock) whenever the seating or status changes, so pushed
+    #: snapshots of one match version are still ordered (``games.live.frames``).
+    revision = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            # The lobby's lists: public tables by status, newest first.
+            models.Index(fields=["visibility", "status", "-created_at"], name="table_lobby_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def get_absolute_url(self) -> str:
+        return reverse("games:table", args=[self.pk])
+
+    def engine_options(self) -> Options:
+        """The table's rules as the engine's ``Options`` (players from the seat count)."""
+        return Options.from_dict(self.options, players=self.players)
+
+
+class Seat(models.Model):
+    """One place at a table: a person, an AI policy, or empty. Team = number mod 2 (§0)."""
+
+    class Policy(models.TextChoices):
+        """How an AI seat plays: the difficulty a host picks (the engine policy by that name,
+        docs/AI.md)."""
+
+        RANDOM = "random", _("Beginner")
+        HEURISTIC = "heuristic", _("Casual")
+        EXPERT = "expert", _("Expert")
+
+    class StandIn(models.TextChoices):
+        """Why the AI plays for the seat's person (``games.play.standins``)."""
+
+        AWAY = "away", _("timed out twice in a row")
+        ASKED = "asked", _("asked the AI to play")
+        LEFT = "left", _("left the match")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
+    number = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="seats",
+    )
+    ai_policy = models.CharField(max_length=12, choices=Policy, blank=True)
+    #: Why an AI plays this person's seat for them (``games.play.standins``): blank while they
+    #: play themselves (or an organiser's stand-in plays, ``games.play.stewarding``); then
+    #: ``ai_policy`` is the stand-in's policy and the person keeps the seat.
+    stand_in = models.CharField(max_length=8, choices=StandIn, blank=True)
+    #: How many times the seat changed hands between its person and the stand-in: a request
+    #: names the one it answers, so a resent or outdated one changes nothing.
+    stand_in_seq = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="unique_seat_number"),
+            models.UniqueConstraint(
+                fields=["table", "user"],
+                name="one_seat_per_user",
+                condition=models.Q(user__isnull=False),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} seat {self.number}"
+
+    @property
+    def team(self) -> int:
+        return self.number % 2
+
+    @property
+    def is_ai(self) -> bool:
+        return bool(self.ai_policy)
+
+    @property
+    def is_empty(self) -> bool:
+        return self.user_id is None and not self.ai_policy

@@ -1,0 +1,191 @@
+"""What happens when a moment comes: a deadline rings, an AI seat or an auto-passer acts, or a
+sweep finds one of those lost (DESIGN.md rules 3 and 4).
+
+Each entry point takes the ``token`` its wake-up was set for (``Match.deadline_token``) and
+re-checks it under the row lock, so a wake-up that arrives twice, early or late changes
+nothing. The changes themselves go through the writer (``services.apply_locked``).
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Exists, F, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
+from django.utils import timezone
+
+from games.engine import NextRound, Pass, Timeout, legal_actions
+from games.engine.actions import Action
+from games.engine.codec import action_to_json
+from games.engine.rules import seats_to_act
+from games.engine.state import PLAY, ROUND_OVER, TRIBUTE, WINDOW
+from games.live.replay import load_state
+from games.models import Match, Move, Seat
+from games.play import ai_turns, services, standins, wakeups
+
+
+def expire(match_id: int, token: int) -> bool:
+    """The timer set with ``token`` rang: apply the timeout (or deal the next round) if the
+    match is still waiting on that very deadline. Returns whether anything was applied."""
+    with transaction.atomic():
+        match = (
+            Match.objects.select_for_update().select_related("table").filter(pk=match_id).first()
+        )
+        if match is None or match.deadline_token != token or match.deadline is None:
+            return False
+        if match.deadline > timezone.now() + timedelta(milliseconds=50):
+            return False  # woke early (clock skew): the sweep or a later task will catch it
+        state = load_state(match)
+        action = NextRound() if state.phase == ROUND_OVER else Timeout()
+        standins.note_timeout(match, state)  # may hand an away person's seat to the stand-in
+        return services.apply_locked(match, state, action, None).ok
+
+
+def ai_act(match_id: int, seat: int, token: int) -> bool:
+    """An AI seat's moment ``token`` came: it decides (``ai_decide``: an expert searches) and
+    acts if the match is still where it was. A claim-window answer that must wait its fixed
+    pause (RULES.md §6.4) is sent on as a wake-up of its own (``wakeups.ai_answer``) rather than
+    slept here: a sleep would hold a worker process for most of the expert's budget. The
+    worker's ``ai_act`` task and the sweep both come here. Returns whether it acted or sent
+    the answer on."""
+    decided = ai_decide(match_id, seat, token)
+    if decided is None:
+        return False
+    action, pause = decided
+    if pause > 0:
+        wakeups.ai_answer(match_id, seat, token, action_to_json(action), pause)
+        return True
+    return ai_apply(match_id, seat, token, action)
+
+
+def ai_decide(match_id: int, seat: int, token: int) -> tuple[Action, float] | None:
+    """What AI seat ``seat`` plays at the moment ``token``, and the pause (seconds) before it
+    may be applied (``ai_turns.answer_pause``: in a claim window the expert answers a fixed
+    time after it started thinking, whatever it holds, RULES.md §6.4). None when the match has
+    moved on, the seat may not act, or no AI plays it.
+
+    It decides outside the row lock: the expert searches for up to its time budget, and
+    nobody's move should wait behind that."""
+    match = Match.objects.select_related("table").filter(pk=match_id).first()
+    if match is None or match.deadline_token != token:
+        return None
+    state = load_state(match)
+    if seat not in seats_to_act(state):
+        return None
+    ai = next((s for s in services.seats_of(match) if s.number == seat), None)
+    if ai is None or not ai.ai_policy:
+        return None
+    left = (match.deadline - timezone.now()).total_seconds() if match.deadline else None
+    return ai_turns.decide(state, seat, ai.ai_policy, match.seed, left)
+
+
+def ai_apply(match_id: int, seat: int, token: int, action: Action) -> bool:
+    """Apply AI seat ``seat``'s decided ``action`` under the row lock, only if the token still
+    holds, the action is still legal for the seat (other seats' answers to the same window may
+    have come meanwhile) and an AI still plays the seat (its person may have taken it back).
+    Returns whether it was applied."""
+    with transaction.atomic():
+        match = (
+            Match.objects.select_for_update().select_related("table").filter(pk=match_id).first()
+        )
+        if match is None or match.deadline_token != token:
+            return False
+        state = load_state(match)
+        if seat not in seats_to_act(state) or action not in legal_actions(state, seat):
+            return False
+        seats = services.seats_of(
+            match
+        )  # at the locked revision: its person may have taken it back
+        if not any(s.number == seat and s.ai_policy for s in seats):
+            return False
+        return services.apply_locked(match, state, action, seat, seats=seats).ok
+
+
+def auto_pass(match_id: int, seat: int, token: int) -> bool:
+    """Pass the open window for a person who asked for it (``auto_pass_hooks``). It runs after
+    the same pause as an AI's answer and never looks at the hand (DESIGN.md rule 4)."""
+    with transaction.atomic():
+        match = (
+            Match.objects.select_for_update().select_related("table").filter(pk=match_id).first()
+        )
+        if match is None or match.deadline_token != token:
+            return False
+        state = load_state(match)
+        if state.phase != WINDOW or seat not in seats_to_act(state):
+            return False
+        return services.apply_locked(match, state, Pass(seat), seat).ok
+
+
+def sweep_overdue(grace_seconds: float = 2.0) -> int:
+    """Apply every deadline overdue by more than ``grace_seconds`` (timers lost to a crash).
+
+    Returns how many matches moved.
+    """
+    cutoff = timezone.now() - timedelta(seconds=grace_seconds)
+    moved = 0
+    overdue = Match.objects.filter(deadline__lt=cutoff, winner_team__isnull=True)
+    for match_id, token in overdue.values_list("pk", "deadline_token"):
+        moved += expire(match_id, token)
+    return moved
+
+
+#: Who ``sweep_lost_decisions`` acts for: AI seats (run on the AI queue: an expert searches) or
+#: people's auto-passes (on the main queue: no search).
+LOST_DECISIONS = ("ai", "auto_pass")
+
+
+def sweep_lost_decisions(grace_seconds: float = 2.0, who: str = "ai") -> int:
+    """Make the AI moves (``who="ai"``) or the auto-passes (``who="auto_pass"``) whose
+    ``ai_act``/``auto_pass`` task was lost. Raises ValueError for another ``who``.
+
+    Those are countdown tasks held by the worker until they are due: a worker killed meanwhile
+    (or a broker restart) loses them, and the seat would wait for its deadline and be timed out
+    instead of deciding. A decision counts as lost once the moment that asked for it (the move
+    that set the running token, or the match's start) is older than the longest AI pause
+    (``GAMES_AI_DELAY_SECONDS`` + 30%) plus ``grace_seconds``. Each such seat acts through
+    ``ai_act``/``auto_pass``, which re-check the token and that the seat is still to act under
+    the row lock: a decision the lost task (or another sweep) made meanwhile is never made twice.
+
+    The two are swept apart so that the AI's catch-up runs in the AI worker (``tasks.sweep_ai``)
+    and never holds the main worker's deadlines back; a person's auto-pass is made by the main
+    worker (``tasks.sweep``) even when the AI worker is down.
+
+    Returns how many seats acted.
+    """
+    if who not in LOST_DECISIONS:
+        raise ValueError(f"who must be one of {LOST_DECISIONS}, not {who!r}")
+    pause = settings.GAMES_AI_DELAY_SECONDS * 1.3
+    cutoff = timezone.now() - timedelta(seconds=pause + grace_seconds)
+    asked_at = Coalesce(
+        Subquery(
+            Move.objects.filter(match=OuterRef("pk"), seq=OuterRef("deadline_token")).values(
+                "created_at"
+            )[:1]
+        ),
+        F("started_at"),
+    )
+    acting_for_themselves = Seat.objects.filter(table=OuterRef("table_id")).filter(
+        Q(ai_policy__gt="") if who == "ai" else Q(user__auto_pass_hooks=True)
+    )
+    waiting = (
+        Match.objects.filter(
+            winner_team__isnull=True, deadline__isnull=False, phase__in=(PLAY, WINDOW, TRIBUTE)
+        )
+        .filter(Exists(acting_for_themselves))
+        .annotate(asked_at=asked_at)
+        .filter(asked_at__lt=cutoff)
+        .only("pk", "table_id", "deadline_token", "state")
+    )
+    acted = 0
+    for match in waiting.iterator(chunk_size=200):
+        state = load_state(match)  # unlocked: only to skip a person's turn without a lock
+        seats = list(Seat.objects.filter(table_id=match.table_id).select_related("user"))
+        ai_seats, auto_passers = services.seats_acting_for_themselves(seats, state)
+        token = match.deadline_token
+        if who == "ai":
+            acted += sum(ai_act(match.pk, seat, token) for seat in ai_seats)
+        else:
+            acted += sum(auto_pass(match.pk, seat, token) for seat in auto_passers)
+    return acted

@@ -1,0 +1,376 @@
+"""The only writer of a match (DESIGN.md rule 1).
+
+Every change to a running match goes through ``do_action``: lock the match row, check the action
+still fits (the version a turn action was made against, the window or tribute a claim or return
+answers, a client id seen before), apply it with the engine, persist state and move, set the one
+running timer, commit, and only then notify the table and schedule its wake-ups.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+import threading
+import time
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from games.engine import Pass, Play, Rejection, Resign
+from games.engine import apply as engine_apply
+from games.engine.cards import parse_face
+from games.engine.codec import (
+    CodecError,
+    action_from_json,
+    action_to_json,
+    state_to_json,
+)
+from games.engine.deal import new_match
+from games.engine.rules import seats_to_act
+from games.engine.state import MATCH_OVER, PLAY, ROUND_OVER, TRIBUTE, WINDOW, State
+from games.live import delay, notify, push, visibility
+from games.live.replay import load_state
+from games.models import Match, Move, Round, Seat, Table, TributeRecord
+from games.play import clock, standins, wakeups
+from games.play.outcomes import PLAYER_ACTIONS, Result, log_action
+from games.signals import match_finished
+
+log = logging.getLogger(__name__)
+
+
+# --- starting a match -------------------------------------------------------------------------
+
+
+def do_start_match(table: Table, seed: int | None = None) -> Match:
+    """Deal round 1 of the table's match. Precondition: the caller holds the table row lock and
+    every seat is taken."""
+    seed = secrets.randbits(48) if seed is None else seed
+    state = new_match(table.engine_options(), seed)
+    match = Match(
+        table=table,
+        seed=seed,
+        state=state_to_json(state),
+        version=state.version,
+        phase=state.phase,
+        round_no=state.round_no,
+    )
+    match.save()
+    Round.objects.create(
+        match=match,
+        number=1,
+        level=state.level,
+        levels_before=list(state.levels),
+        dealer=state.dealer,
+        leader=state.leader,
+    )
+    table.status = Table.Status.PLAYING
+    table.save(update_fields=["status"])
+    _set_timer(match, state, state, (), timezone.now())
+    match.save()
+    # The table's own notification (games.play.tables) pushes the first snapshot to every page.
+    _after_commit(match, state, timer_changed=True, seats=list(table.seats.all()))
+    return match
+
+
+# --- the one writer -----------------------------------------------------------------------------
+
+
+def submit(match_id: int, user, payload: dict) -> Result:
+    """A person's action from a page: ``{"action", "cards"|"card", "version", "client_id"}``.
+
+    The seat is the user's own seat at the table, never one named in the payload. Returns a
+    Result; a rejection changed nothing. ``code`` ``stale`` or ``duplicate`` asks the caller to
+    resend a fresh snapshot. Logs one ``game.action`` line (``log_action``).
+    """
+    started = time.perf_counter()
+    seat: list[int] = []  # the user's seat number, once the locked checks found it
+    if not isinstance(payload, dict) or payload.get("action") not in PLAYER_ACTIONS:
+        result = Result(False, "malformed", "unknown action")
+    else:
+        client_id = str(payload.get("client_id") or "")[:64]
+        try:
+            result = _submit_locked(match_id, user, payload, client_id, seat)
+        except IntegrityError:  # a move logged twice: the whole transaction rolled back
+            result = Result(False, "duplicate", "already applied")
+    log_action("game.action", match_id, seat[0] if seat else None, payload, result, started)
+    return result
+
+
+def _submit_locked(
+    match_id: int, user, payload: dict, client_id: str, found_seat: list[int]
+) -> Result:
+    with transaction.atomic():
+        match = Match.objects.select_for_update().select_related("table").get(pk=match_id)
+        if match.table.status == Table.Status.ABANDONED:
+            return Result(False, "abandoned", "this match was stopped", match.version)
+        seats = seats_of(match)
+        seat = next((s for s in seats if s.user_id == user.pk), None)
+        if seat is None:
+            return Result(False, "not_seated", "you have no seat at this table", match.version)
+        found_seat.append(seat.number)
+        refused = standins.refusal(seat, payload["action"])  # the AI plays this seat now
+        if refused:
+            return Result(False, refused, "an AI plays this seat", match.version)
+        if client_id and Move.objects.filter(match=match, client_id=client_id).exists():
+            return Result(False, "duplicate", "already applied", match.version)
+        state = load_state(match)
+        try:
+            action = action_from_json({**_action_fields(payload), "seat": seat.number})
+        except CodecError as e:
+            return Result(False, "malformed", str(e), match.version)
+        stale = _stale(match, state, action, payload.get("version"))
+        if stale:
+            return Result(False, "stale", stale, match.version)
+        standins.note_own_action(match, seat.number)
+        return apply_locked(match, state, action, seat.number, client_id, seats)
+
+
+#: Seats read in the last moments, by (table, revision): the seating changes only with the
+#: table's revision (bumped under its lock), so a push needs no query for it. A seat's person
+#: (preferences, name) is at most this many seconds old.
+SEATS_REUSE_SECONDS = 2.0
+_recent_seats: dict[tuple[int, int], tuple[float, list[Seat]]] = {}
+_seats_lock = threading.Lock()
+
+
+def seats_of(match: Match) -> list[Seat]:
+    """The match's seats with their users, shared by the checks and the push: one query, or
+    none when this process read them at the table's current revision a moment ago.
+    ``match.table`` must be loaded (it is, with the lock)."""
+    key = (match.table_id, match.table.revision)
+    now = time.monotonic()
+    with _seats_lock:
+        read_at, seats = _recent_seats.get(key, (0.0, []))
+    if now - read_at < SEATS_REUSE_SECONDS:
+        return seats
+    seats = list(Seat.objects.filter(table_id=match.table_id).select_related("user"))
+    with _seats_lock:
+        if len(_recent_seats) > 4096:
+            _recent_seats.clear()
+        _recent_seats[key] = (now, seats)
+    return seats
+
+
+def _action_fields(payload: dict) -> dict:
+    fields = {"type": payload["action"]}
+    if payload["action"] == "resign":
+        return fields
+    if payload["action"] == "return":
+        fields["card"] = payload.get("card")
+    elif payload["action"] != "pass":
+        fields["cards"] = payload.get("cards")
+    return fields
+
+
+def _stale(match: Match, state: State, action, version) -> str:
+    """Why an action no longer fits (DESIGN.md rule 1), or "".
+
+    A turn action must be made against the current version. A window answer or a tribute return
+    must have been made after the window (or tribute) it answers opened: answers from several
+    seats to one window are all taken, whatever the version moved to meanwhile.
+    """
+    if type(version) is not int:
+        return "the action carries no version"
+    if isinstance(action, Resign):  # meant whatever the table did since, but not from the future
+        return "" if version <= match.version else "the table has no such version"
+    if state.phase in (WINDOW, TRIBUTE) and not isinstance(action, Play):
+        return "" if version >= match.deadline_token else "that window or tribute has closed"
+    if isinstance(action, (Play, Pass)) and version != match.version:
+        return "the table moved on since that action"
+    return ""
+
+
+def apply_locked(
+    match: Match,
+    state: State,
+    action,
+    seat: int | None,
+    client_id: str = "",
+    seats: list[Seat] | None = None,
+) -> Result:
+    """Apply ``action`` to the locked ``match`` (loaded with its table), log and save it, and
+    push the move after commit. Precondition: the caller holds the match row lock."""
+    outcome = engine_apply(state, action)
+    if isinstance(outcome, Rejection):
+        return Result(False, outcome.code, outcome.message, match.version)
+    new = outcome.state
+    now = timezone.now()
+    # No savepoint: under the match's row lock the sequence and the client id are checked
+    # already; should the constraint fire all the same, the caller's transaction rolls back.
+    Move.objects.create(
+        match=match,
+        seq=new.version,
+        round_no=state.round_no,
+        seat=seat,
+        action=action_to_json(action),
+        events=list(outcome.events),
+        client_id=client_id,
+    )
+    _record(match, new, outcome.events, now)
+    old_token = match.deadline_token
+    _set_timer(match, state, new, outcome.events, now)
+    match.state = state_to_json(new)
+    match.version = new.version
+    match.phase = new.phase
+    match.round_no = new.round_no
+    match.level_team0, match.level_team1 = new.levels
+    match.save()
+    seats = seats_of(match) if seats is None else seats
+    _after_commit(
+        match,
+        new,
+        timer_changed=match.deadline_token != old_token,
+        seats=seats,
+        move=(state, list(outcome.events)),
+    )
+    return Result(True, version=new.version)
+
+
+def _record(match: Match, state: State, events, now) -> None:
+    """Keep the round and tribute summaries in step with the events (§7–§9)."""
+    for event in events:
+        kind = event["type"]
+        if kind == "round_over":
+            Round.objects.filter(match=match, number=state.round_no).update(
+                levels_after=[parse_face(x) for x in event["levels"]],
+                finish_order=list(state.finished),
+                caught=event["caught"],
+                winner_team=event["team"],
+                ended_at=now,
+            )
+        elif kind == "match_over":
+            match.winner_team = event["winner"]
+            match.finished_at = now
+            Table.objects.filter(pk=match.table_id).update(status=Table.Status.FINISHED)
+        elif kind == "resign":
+            # The round ends with the match: the other team takes it, nobody caught. A round
+            # already over (a resignation in the pause before the next deal) keeps its result.
+            Round.objects.filter(match=match, number=state.round_no, ended_at__isnull=True).update(
+                levels_after=list(state.levels),
+                finish_order=list(state.finished),
+                caught=[],
+                winner_team=1 - event["team"],
+                ended_at=now,
+            )
+        elif kind == "deal":
+            Round.objects.create(
+                match=match,
+                number=event["round"],
+                level=event["level"],
+                levels_before=list(state.levels),
+                dealer=event["dealer"],
+                leader=state.leader,
+            )
+        elif kind == "tribute":
+            TributeRecord.objects.create(
+                match=match,
+                round_no=state.round_no,
+                payer=event["payer"],
+                receiver=event["receiver"],
+                card=event["card"],
+            )
+        elif kind == "return":
+            TributeRecord.objects.filter(
+                match=match,
+                round_no=state.round_no,
+                receiver=event["seat"],
+            ).update(returned_card=event["card"], returned_at=now)
+
+
+# --- timers -------------------------------------------------------------------------------------
+
+
+def _set_timer(match: Match, old: State, new: State, events, now) -> None:
+    """Set the one running deadline for the new state (DESIGN.md rule 3).
+
+    Answers inside a window and returns inside a tribute do not move its deadline; everything
+    else that changes the state starts a fresh one, identified by the new version.
+    """
+    options = new.options
+    kind, seconds = "", 0.0
+    if new.phase == WINDOW:
+        if any(e["type"] == "window" for e in events) or old.phase != WINDOW:
+            kind, seconds = Match.Deadline.WINDOW, options.claim_window_seconds
+        else:
+            return
+    elif new.phase == TRIBUTE:
+        if old.phase == TRIBUTE and old.round_no == new.round_no and match.deadline_kind:
+            return
+        kind, seconds = Match.Deadline.TRIBUTE, options.turn_seconds
+    elif new.phase == PLAY:
+        kind, seconds = Match.Deadline.TURN, options.turn_seconds
+    elif new.phase == ROUND_OVER:
+        kind, seconds = Match.Deadline.NEXT_ROUND, settings.GAMES_NEXT_ROUND_SECONDS
+    if kind:
+        match.deadline = now + timedelta(seconds=seconds)
+        match.deadline_kind = kind
+        match.deadline_token = new.version
+    else:
+        match.deadline = None
+        match.deadline_kind = ""
+        match.deadline_token = new.version
+
+
+def _after_commit(
+    match: Match,
+    state: State,
+    timer_changed: bool,
+    seats: list[Seat],
+    move: tuple[State, list[dict]] | None = None,
+) -> None:
+    """After commit: push the move to every audience (``move`` = the state before it and its
+    events), then schedule the wake-ups (rules 2, 3). A failed push is logged, never raised:
+    the move stands, and pages catch up at their next heartbeat."""
+    match_id, host_id = match.pk, match.table.host_id
+    token, deadline = match.deadline_token, match.deadline
+
+    def send() -> None:
+        if move is not None:
+            try:
+                push.publish_move(match, seats, move[0], state, move[1])
+            except Exception:
+                log.exception("match %s: push of version %s failed", match_id, state.version)
+            _step_delayed_view(match)
+        if state.phase == MATCH_OVER:
+            match_finished.send(sender=Match, match_id=match_id)
+        if state.phase == MATCH_OVER or state.phase == ROUND_OVER:
+            notify.lobby_changed([host_id, *(s.user_id for s in seats)])
+        if not timer_changed or deadline is None:
+            return
+        clock.arm(match_id, token, deadline)  # a superseded deadline costs one ZADD, no task
+        ai_seats, auto_passers = seats_acting_for_themselves(seats, state)
+        wakeups.seats_acting_for_themselves(
+            match_id, token, deadline, state, ai_seats, auto_passers
+        )
+
+    transaction.on_commit(send)
+
+
+def _step_delayed_view(match: Match) -> None:
+    """A delayed table's spectators' view may move on with this move: step it and arm its
+    next wake-up (``games.live.delay``). A failure is logged: the sweep steps the view."""
+    if not visibility.is_delayed(match.table):
+        return
+    try:
+        step = delay.note_move(match)
+    except Exception:
+        log.exception("match %s: the spectators' view did not step", match.pk)
+        return
+    if step is not None:
+        wakeups.delayed_view(match.pk, step.due)
+
+
+def seats_acting_for_themselves(seats: list[Seat], state: State) -> tuple[list[int], list[int]]:
+    """AI seats that may act now, and people who asked to pass every claim window."""
+    acting = set(seats_to_act(state))
+    ai = [s.number for s in seats if s.number in acting and s.ai_policy]
+    passers = []
+    if state.phase == WINDOW:
+        passers = [
+            s.number
+            for s in seats
+            if s.number in acting and not s.ai_policy and s.user_id and s.user.auto_pass_hooks
+        ]
+    return ai, passers

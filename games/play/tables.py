@@ -1,0 +1,200 @@
+"""Opening tables and seating people and AI seats before a match starts.
+
+Every function takes the table row lock, checks, changes, and notifies after commit. Errors are
+``TableError`` with a message for people; nothing changes when one is raised.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from accounts import bots
+from games.engine.options import Options, OptionsError
+from games.models import Match, Seat, Table
+from games.play import seating, services
+
+SEAT_COUNTS = (2, 4, 6, 8)
+
+
+class TableError(Exception):
+    """A table action that cannot be done now (the message says why)."""
+
+
+def _locked(table_id: int) -> Table:
+    return Table.objects.select_for_update().get(pk=table_id)
+
+
+def create_table(
+    host,
+    *,
+    name: str,
+    players: int,
+    options: dict,
+    rated: bool = False,
+    visibility: str = Table.Visibility.PUBLIC,
+    spectator_delay: int = 0,
+) -> Table:
+    """Open a table with ``players`` empty seats and seat the host at seat 0.
+
+    ``options`` are RULES.md §10 names; raises TableError when they are invalid.
+    """
+    if players not in SEAT_COUNTS:
+        raise TableError(_("A table has 2, 4, 6 or 8 seats."))
+    if rated and getattr(host, "is_bot", False):  # the host sits at seat 0 (accounts.bots)
+        raise TableError(bots.casual_only())
+    try:
+        Options.from_dict(options, players=players)
+    except OptionsError as e:
+        raise TableError(str(e)) from None
+    with transaction.atomic():
+        table = Table.objects.create(
+            name=name,
+            host=host,
+            players=players,
+            options=options,
+            rated=rated,
+            visibility=visibility,
+            spectator_delay=spectator_delay,
+        )
+        Seat.objects.bulk_create(Seat(table=table, number=n) for n in range(players))
+        Seat.objects.filter(table=table, number=0).update(user=host)
+        seating.changed(table)
+    return table
+
+
+def copy_table(source: Table, host, seats_for: dict[int, tuple[int | None, str]]) -> Table:
+    """Open a new table with ``source``'s name, seats and options (rated, visibility, spectator
+    delay), hosted by ``host``: a rematch (``games.play.rematches``) or "play again"
+    (``play_again``).
+
+    ``seats_for`` maps seat numbers to ``(user id or None, AI policy or "")``; seats it leaves out
+    are empty. Precondition: the caller is inside a transaction. The new table is locked here
+    and notified after commit."""
+    table = Table.objects.create(
+        name=source.name,
+        host=host,
+        players=source.players,
+        options=source.options,
+        rated=source.rated,
+        visibility=source.visibility,
+        spectator_delay=source.spectator_delay,
+    )
+    seats = []
+    for number in range(source.players):
+        user_id, policy = seats_for.get(number, (None, ""))
+        seats.append(
+            Seat(table=table, number=number, user_id=user_id, ai_policy="" if user_id else policy)
+        )
+    Seat.objects.bulk_create(seats)
+    table = _locked(table.pk)
+    seating.changed(table)
+    return table
+
+
+def last_played(user) -> Table | None:
+    """The table of ``user``'s latest match (seated, started; any status), or None: what
+    "play again" copies."""
+    return (
+        Table.objects.filter(seats__user=user, match__isnull=False)
+        .order_by("-match__started_at")
+        .first()
+    )
+
+
+def play_again(user) -> Table:
+    """Open a table like ``user``'s last one (``last_played``): the same options and seats,
+    ``user`` hosting at the seat they had, its AI seats again at theirs (people who played an
+    AI stand-in's seat are people: their seats open). Raises TableError when ``user`` has
+    played nowhere yet."""
+    with transaction.atomic():
+        source = last_played(user)
+        if source is None:
+            raise TableError(_("You have not played a match yet: create a table instead."))
+        seats_for: dict[int, tuple[int | None, str]] = {}
+        for seat in source.seats.all():
+            if seat.user_id == user.pk:
+                seats_for[seat.number] = (user.pk, "")
+            elif seat.user_id is None and seat.ai_policy:
+                seats_for[seat.number] = (None, seat.ai_policy)
+        return copy_table(source, user, seats_for)
+
+
+def take_seat(table_id: int, user, number: int) -> None:
+    """Sit ``user`` at seat ``number`` (joining, or switching from another seat)."""
+    with transaction.atomic():
+        table = _open(table_id)
+        seat = Seat.objects.select_for_update().filter(table=table, number=number).first()
+        if seat is None:
+            raise TableError(_("There is no such seat."))
+        if seat.user_id == user.pk:
+            return
+        if not seat.is_empty:
+            raise TableError(_("That seat is taken."))
+        refused = bots.seat_refusal(user, table)
+        if refused:
+            raise TableError(refused)
+        Seat.objects.filter(table=table, user=user).update(user=None)
+        seat.user = user
+        seat.save(update_fields=["user"])
+        seating.changed(table)
+
+
+def leave_seat(table_id: int, user) -> None:
+    """Stand up from the table before the match starts."""
+    with transaction.atomic():
+        table = _open(table_id)
+        Seat.objects.filter(table=table, user=user).update(user=None)
+        seating.changed(table, left=user.pk)
+
+
+def set_ai(table_id: int, host, number: int, policy: str) -> None:
+    """The host seats an AI (``policy``) at an empty seat, or clears an AI seat (policy "")."""
+    if policy and policy not in Seat.Policy.values:
+        raise TableError(_("Unknown AI player."))
+    with transaction.atomic():
+        table = _hosted(table_id, host)
+        seat = Seat.objects.select_for_update().filter(table=table, number=number).first()
+        if seat is None or seat.user_id is not None:
+            raise TableError(_("Only an empty seat or an AI seat can change."))
+        seat.ai_policy = policy
+        seat.save(update_fields=["ai_policy"])
+        seating.changed(table)
+
+
+def fill_with_ai(table_id: int, host, policy: str = Seat.Policy.HEURISTIC) -> int:
+    """Seat an AI at every empty seat; returns how many were filled."""
+    if policy not in Seat.Policy.values:
+        raise TableError(_("Unknown AI player."))
+    with transaction.atomic():
+        table = _hosted(table_id, host)
+        filled = Seat.objects.filter(table=table, user__isnull=True, ai_policy="").update(
+            ai_policy=policy
+        )
+        seating.changed(table)
+    return filled
+
+
+def start(table_id: int, host, seed: int | None = None) -> Match:
+    """The host starts the match once every seat is taken (by people or AI seats)."""
+    with transaction.atomic():
+        table = _hosted(table_id, host)
+        if any(seat.is_empty for seat in table.seats.all()):
+            raise TableError(_("Fill every seat (invite players or add AI seats) first."))
+        match = services.do_start_match(table, seed)
+        seating.changed(table)
+    return match
+
+
+def _open(table_id: int) -> Table:
+    table = _locked(table_id)
+    if table.status != Table.Status.OPEN:
+        raise TableError(_("The match at this table has started."))
+    return table
+
+
+def _hosted(table_id: int, host) -> Table:
+    table = _open(table_id)
+    if table.host_id != host.pk:
+        raise TableError(_("Only the host can do that."))
+    return table

@@ -1,0 +1,239 @@
+"""History pages: a match's record, its replay and its JSON export.
+
+Anyone who may watch the table may open them (``games.access``). The replay and the export are
+for finished matches only: while a match is played (or after it was stopped) its hands are
+secret, so both are refused with a message (HTTP 409) and the record shows what a spectator sees.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from games import access
+from games.live import replay, visibility
+from games.live.cards import hand_groups
+from games.live.log import LOG_LENGTH, move_lines
+from games.live.presenters import table_context
+from games.models import Match, Move, Seat
+from games.records import history
+
+
+def _watchable_match(request: HttpRequest, match_id: int) -> Match:
+    match = get_object_or_404(Match.objects.select_related("table", "table__host"), pk=match_id)
+    if not access.can_watch(request.user, match.table, request.session):
+        raise Http404
+    return match
+
+
+def _seat_of(request: HttpRequest, match: Match) -> int | None:
+    if not request.user.is_authenticated:
+        return None
+    return (
+        Seat.objects.filter(table=match.table, user=request.user)
+        .values_list("number", flat=True)
+        .first()
+    )
+
+
+def _not_finished_message(match: Match) -> str:
+    if match.table.status == match.table.Status.ABANDONED:
+        return _(
+            "This match was stopped before its end, so its hands stay private: it has no "
+            "replay and no export."
+        )
+    return _(
+        "This match is still being played. Its replay and its export open when it ends; "
+        "until then you can watch it live or read its record."
+    )
+
+
+@require_GET
+def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
+    match = _watchable_match(request, match_id)
+    context = history.record_context(match, _seat_of(request, match))
+    if not context["finished"]:
+        context["not_finished_message"] = _not_finished_message(match)
+    return render(request, "games/match_record.html", context)
+
+
+@require_GET
+def match_export(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The finished match as docs/MATCH_FORMAT.md describes; 409 with a message otherwise."""
+    match = _watchable_match(request, match_id)
+    if not history.is_finished(match, _seat_of(request, match)):
+        return JsonResponse(
+            {"error": "match_not_finished", "message": _not_finished_message(match)}, status=409
+        )
+    response = JsonResponse(history.export(match), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'inline; filename="414-match-{match.pk}.json"'
+    return response
+
+
+# --- replay -------------------------------------------------------------------------------------
+
+
+def _step(request: HttpRequest, last: int) -> int:
+    try:
+        step = int(request.GET.get("step", 0))
+    except ValueError:
+        step = 0
+    return max(0, min(last, step))
+
+
+def _seat_choice(request: HttpRequest, players: int) -> int | None:
+    """The seat whose view is shown, or None for every hand."""
+    raw = request.GET.get("seat", "all")
+    if raw.isdigit() and int(raw) < players:
+        return int(raw)
+    return None
+
+
+@require_GET
+def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
+    """``?step=N&seat=S``: the table after move N as seat S saw it (its hand and the public
+    table), or with every hand (``seat=all``, the default). Finished matches only."""
+    match = _watchable_match(request, match_id)
+    if not history.is_finished(match, _seat_of(request, match)):
+        return render(
+            request,
+            "games/replay_refused.html",
+            {"match": match, "table": match.table, "message": _not_finished_message(match)},
+            status=409,
+        )
+    table = match.table
+    step = _step(request, match.version)
+    shown = _seat_choice(request, table.players)
+    try:
+        state = replay.state_at(match, step)
+    except replay.ReplayError as e:
+        return render(
+            request,
+            "games/replay_refused.html",
+            {
+                "match": match,
+                "table": table,
+                "message": _("This match's moves do not replay (%(error)s).") % {"error": e},
+            },
+            status=500,
+        )
+    context = table_context(table, match, state, None, request.user, seats=_seats_as_dealt(table))
+    people = history.players(table)
+    names = {p["seat"]: p["name"] for p in people}
+    seats = range(table.players) if shown is None else [shown]
+    context.update(
+        step=step,
+        last=match.version,
+        shown_seat=shown,
+        seat_param="all" if shown is None else str(shown),
+        players=people,
+        hands=[
+            {
+                "seat": s,
+                "name": names[s],
+                "team": s % 2,
+                "groups": hand_groups(state.hands[s], state.level, state.options),
+                "count": len(state.hands[s]),
+            }
+            for s in seats
+        ],
+        log=_replay_log(match, step, names),
+        current=_move_at(match, step, names),
+        rounds_nav=sorted(history.round_starts(match).items()),
+        nav={
+            "first": 0,
+            "prev": max(0, step - 1),
+            "next": min(match.version, step + 1),
+            "last": match.version,
+        },
+    )
+    template = "games/partials/replay_board.html" if request.htmx else "games/replay.html"
+    return render(request, template, context)
+
+
+def _seats_as_dealt(table) -> list:
+    """The table's seats as at the deal: a person's seat shown as theirs. A stand-in (the AI
+    playing for an away person) is the live table's state, not the record's: the seat would
+    otherwise show "the AI plays" from move 0 for a takeover that came later (unsaved
+    copies; nothing is written)."""
+    seats = list(table.seats.select_related("user"))
+    for seat in seats:
+        if seat.user_id and seat.stand_in:
+            seat.stand_in, seat.ai_policy = "", ""
+    return seats
+
+
+def _replay_log(match: Match, step: int, names: dict) -> list[str]:
+    moves = Move.objects.filter(match=match, seq__lte=step).order_by("-seq")[:LOG_LENGTH]
+    lines = []
+    for move in reversed(list(moves)):
+        lines.extend(move_lines(move, names, reveal=True))
+    return lines[-LOG_LENGTH:]
+
+
+def _move_at(match: Match, step: int, names: dict) -> dict | None:
+    move = Move.objects.filter(match=match, seq=step).first()
+    if move is None:
+        return None
+    return {
+        "seq": move.seq,
+        "round_no": move.round_no,
+        "time": move.created_at,
+        "who": names[move.seat] if move.seat is not None else _("the clock"),
+        "lines": move_lines(move, names, reveal=True),
+    }
+
+
+# --- a player's matches -------------------------------------------------------------------------
+
+MATCHES_PER_PAGE = 25
+
+
+@require_GET
+def player_matches(request: HttpRequest, username: str) -> HttpResponse:
+    """Every match ``username`` had a seat in, newest first, with its result and links to its
+    record and replay. Private tables the viewer may not watch are left out."""
+    player = get_object_or_404(get_user_model(), username=username, is_active=True)
+    seats = (
+        Seat.objects.filter(user=player, table__match__isnull=False)
+        .filter(access.watchable_q(request.user, request.session, prefix="table__"))
+        .select_related("table", "table__match", "table__match__delayed")
+        .order_by("-table__match__started_at")
+    )
+    page = Paginator(seats, MATCHES_PER_PAGE).get_page(request.GET.get("page"))
+    mine = set()
+    if request.user.is_authenticated:
+        mine = set(
+            Seat.objects.filter(
+                user=request.user, table__in=[s.table_id for s in page]
+            ).values_list("table_id", flat=True)
+        )
+    rows = []
+    for seat in page:
+        table, match = seat.table, seat.table.match
+        people = history.players(table)
+        # Someone not seated at a delayed table sees its round and result as spectators do.
+        seen = visibility.seen_by(table, match, seated=table.pk in mine)
+        rows.append(
+            {
+                "table": table,
+                "match": match,
+                "seat": seat.number,
+                "team": seat.team,
+                "partners": [
+                    p["name"] for p in people if p["team"] == seat.team and p["seat"] != seat.number
+                ],
+                "opponents": [p["name"] for p in people if p["team"] != seat.team],
+                "finished": seen.over,
+                "stopped": table.status == table.Status.ABANDONED,
+                "won": seen.winner_team == seat.team,
+                "round_no": seen.round_no,
+            }
+        )
+    return render(
+        request, "games/player_matches.html", {"player": player, "page": page, "rows": rows}
+    )

@@ -1,0 +1,390 @@
+"""The table's WebSocket: one per open page, for a seat or a spectator (DESIGN.md).
+
+Thin by design. A socket joins its table's public group (seating, spectator count) and its
+audience's group (``games.live.audiences``: its seat, or the spectators, in its language), and
+forwards the frames ``games.live.push`` rendered for that audience without a query, keeping them in
+order: a frame older than what the page shows is dropped, a delta that does not follow it (a
+lost push) is answered with a full snapshot instead. Actions go to ``services.submit`` in the
+writer pool; a refusal is answered to this sender only. Connecting, a resync and a heartbeat
+that shows the page behind send everything (rule 5).
+
+Everything that touches the database or renders runs in ``WRITER_POOL``, a bounded pool of
+threads shared by the process's sockets, so one slow table never holds up another.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from django.template.loader import render_to_string
+from django.utils import translation
+from django.utils.translation import gettext as _
+
+from accounts import presence
+from games import access
+from games.chat import mutes, rooms
+from games.live import audiences, notify, push, spectating
+from games.live.audiences import Audience
+from games.models import Match, Seat, Table
+from games.play import outcomes, services, standins
+from games.play.outcomes import refusal_message
+from games.sockets import session_guard, socket_limits
+from games.sockets.pool import PooledConsumer, in_pool
+from games.sockets.protocol import parse_message
+from games.sockets.scope import person_of, scope_language
+
+#: A page asks for a snapshot at most this often (seconds); a later ask waits its turn.
+RESYNC_SECONDS = 0.5
+#: A socket behind the table's last push at a heartbeat resyncs if still behind this much later
+#: (seconds): the push may be on its way.
+HEARTBEAT_GRACE_SECONDS = 1.0
+#: The spectator count is refreshed at most this often per table and process (seconds).
+COUNT_REFRESH_SECONDS = 0.5
+
+_count_refreshes: dict[tuple[int, int], asyncio.Task] = {}
+
+
+def refresh_count_soon(table_id: int) -> None:
+    """Refresh the table's spectator count in ``COUNT_REFRESH_SECONDS``, once for every join and
+    leave in this process meanwhile (a crowd arriving costs a few renders, not one each)."""
+    key = (id(asyncio.get_running_loop()), table_id)
+    if key in _count_refreshes:
+        return
+
+    async def later() -> None:
+        await asyncio.sleep(COUNT_REFRESH_SECONDS)
+        _count_refreshes.pop(key, None)  # joins from now on schedule the next refresh
+        await in_pool(push.publish_spectator_count)(table_id)
+
+    _count_refreshes[key] = asyncio.ensure_future(later())
+
+
+class TableConsumer(session_guard.SessionGuard, PooledConsumer):
+    """``/ws/table/<id>/``: pushes this viewer's frames; takes a seat's actions."""
+
+    session_runner = staticmethod(in_pool)  # the session checks run in the socket pool
+
+    async def connect(self) -> None:
+        self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
+        self.user = self.scope.get("user")
+        self.language = scope_language(self.scope)
+        self.version, self.revision = -1, -1  # what this page shows: nothing yet
+        self.match_id: int | None = None
+        self.audience: Audience | None = None
+        self.counted = False  # this socket is in the table's spectator count
+        self.rate = socket_limits.Bucket()  # messages a second, heartbeats included
+        self.claim: socket_limits.Claim | None = None  # places in the socket caps
+        self.person = person_of(self.scope, self.channel_name)
+        self.last_resync = 0.0
+        self.resync_pending = False
+        self.sent_by_last_heartbeat = -1  # the version the page must show at its next one
+        self.muted: set[int] = set()  # the authors whose chat lines this viewer muted
+        seat = await in_pool(self.seat_if_allowed)()
+        if seat is False:
+            await self.close(code=4403)
+            return
+        self.claim = await socket_limits.admit(self.scope, self.table_id if seat is None else None)
+        if self.claim.refused:
+            await socket_limits.refuse(self, self.claim)  # 4429 or 4430
+            return
+        await self.accept()
+        if not await self.guard_session():
+            return  # the session ended meanwhile: closed with 4401
+        await self.channel_layer.group_add(notify.table_group(self.table_id), self.channel_name)
+        if self.signed_in:
+            # Joined before the mutes are read, so a mute meanwhile is not missed.
+            await self.channel_layer.group_add(mutes.group(self.user.pk), self.channel_name)
+            self.muted = set(await in_pool(mutes.muted_ids)(self.user))
+        await self.take_audience(seat)
+        await self.send_snapshot()
+
+    async def disconnect(self, code: int) -> None:
+        await socket_limits.release(getattr(self, "claim", None))
+        if self.audience is None:
+            return
+        await self.channel_layer.group_discard(notify.table_group(self.table_id), self.channel_name)
+        await self.channel_layer.group_discard(
+            audiences.group(self.table_id, self.audience), self.channel_name
+        )
+        await self.channel_layer.group_discard(self.chat_group(self.audience), self.channel_name)
+        if self.signed_in:
+            await self.channel_layer.group_discard(mutes.group(self.user.pk), self.channel_name)
+            await in_pool(presence.left_table)(self.user.pk, self.table_id)
+        if self.counted and await in_pool(spectating.leave)(
+            self.table_id, self.channel_name, self.person
+        ):
+            refresh_count_soon(self.table_id)
+
+    # --- who this page is -----------------------------------------------------------------
+
+    def seat_if_allowed(self) -> int | None | bool:
+        """This user's seat number, None for a spectator, False if they may not watch."""
+        table = Table.objects.filter(pk=self.table_id).first()
+        if table is None or not access.can_watch(self.user, table, self.scope.get("session")):
+            return False
+        if self.user is None or not self.user.is_authenticated:
+            return None
+        return (
+            Seat.objects.filter(table_id=self.table_id, user=self.user)
+            .values_list("number", flat=True)
+            .first()
+        )
+
+    async def take_audience(self, seat: int | None) -> None:
+        """Join the group of ``seat`` (None: the spectators) in this page's language, leaving
+        the one it had: the only place a socket's routing changes."""
+        audience = Audience(seat, self.language)
+        if audience == self.audience:
+            return
+        if self.audience is not None:
+            await self.channel_layer.group_discard(
+                audiences.group(self.table_id, self.audience), self.channel_name
+            )
+            await self.channel_layer.group_discard(
+                self.chat_group(self.audience), self.channel_name
+            )
+        self.audience = audience
+        await self.channel_layer.group_add(
+            audiences.group(self.table_id, audience), self.channel_name
+        )
+        # The chat room of this page's place: the players' for a seat, else the spectators'.
+        await self.channel_layer.group_add(self.chat_group(audience), self.channel_name)
+        await in_pool(self.register)(audience)
+        spectator = seat is None
+        if spectator != self.counted:
+            self.counted = spectator
+            change = spectating.join if spectator else spectating.leave
+            if await in_pool(change)(self.table_id, self.channel_name, self.person):
+                refresh_count_soon(self.table_id)
+
+    @property
+    def seat(self) -> int | None:
+        return self.audience.seat if self.audience is not None else None
+
+    @property
+    def signed_in(self) -> bool:
+        return self.user is not None and self.user.is_authenticated
+
+    def chat_group(self, audience: Audience) -> str:
+        return rooms.group(self.table_id, rooms.room_for(audience.seat), audience.language)
+
+    def register(self, audience: Audience) -> None:
+        """Count this page in its audience and, signed in, its player as at this table."""
+        audiences.register(self.table_id, audience)
+        if self.signed_in:
+            presence.at_table(self.user.pk, self.table_id)
+
+    # --- frames to the page ---------------------------------------------------------------
+
+    async def send_snapshot(self) -> None:
+        self.last_resync = time.monotonic()
+        text, version, revision = await in_pool(push.snapshot)(
+            self.table_id, self.seat, self.user, self.language
+        )
+        if (revision, version) < (self.revision, self.version):
+            return  # a newer frame went out while this one was rendered
+        self.version, self.revision = version, revision
+        await self.send(text_data=text)
+
+    async def resync(self) -> None:
+        """A full snapshot now, or once ``RESYNC_SECONDS`` after the last one."""
+        wait = self.last_resync + RESYNC_SECONDS - time.monotonic()
+        if wait <= 0:
+            await self.send_snapshot()
+            return
+        if self.resync_pending:
+            return
+        self.resync_pending = True
+
+        async def later() -> None:
+            await asyncio.sleep(wait)
+            self.resync_pending = False
+            await self.send_snapshot()
+
+        asyncio.ensure_future(later())
+
+    async def table_frame(self, event: dict) -> None:
+        """A frame rendered for this page's audience: forward it in order, or resync."""
+        version, revision = event["v"], event["r"]
+        if event["full"]:
+            if (revision, version) < (self.revision, self.version):
+                return
+        elif (revision, version) <= (self.revision, self.version):
+            return  # already shown
+        elif event["b"] != self.version or revision != self.revision:
+            await self.resync()  # a push was lost: this delta does not apply
+            return
+        self.version, self.revision = version, revision
+        await self.send(text_data=event["text"])
+
+    async def table_seating(self, event: dict) -> None:
+        """Someone sat down, stood up or the table started: follow this user's seat. Before a
+        match every page renders its own (its buttons depend on who is looking); during one,
+        the audience's snapshot is on its way unless this page changed audience."""
+        seat = None
+        if self.user is not None and self.user.is_authenticated:
+            seat = event["seating"].get(str(self.user.pk))
+        changed = seat != self.seat
+        room_changed = rooms.room_for(seat) != rooms.room_for(self.seat)
+        await self.take_audience(seat)
+        if changed or not event["has_match"]:
+            await self.send_snapshot()
+        if room_changed:
+            await self.send_chat_room()
+
+    # --- chat (games.chat.rooms): not a frame of the match, no version, never a card ------------
+
+    async def send_chat_room(self) -> None:
+        """This page's chat room with its last lines: asked by the page when its socket opens
+        again (table.js: a reconnect may have missed lines), sent on a change of room."""
+        html = await in_pool(rooms.room_html)(
+            self.table_id, self.seat, self.language, muted=frozenset(self.muted)
+        )
+        await self.send(text_data=html)
+
+    async def table_chat(self, event: dict) -> None:
+        """A line said in this page's room, rendered for its language: forwarded as it is,
+        unless this viewer muted its author (the line never reaches their page)."""
+        if event.get("author") in self.muted:
+            return
+        await self.send(text_data=event["text"])
+
+    async def chat_mute(self, event: dict) -> None:
+        """This viewer muted (``muted`` true) or unmuted ``author`` (``games.chat.mutes``)."""
+        if event["muted"]:
+            self.muted.add(event["author"])
+        else:
+            self.muted.discard(event["author"])
+
+    async def say(self, payload: dict) -> None:
+        """The page said a chat line: store and send it, or answer the refusal here."""
+        if not self.signed_in:
+            await self.send_flash(_("Log in to chat."))
+            return
+        refusal = await in_pool(self.post_line)(payload)
+        if refusal:
+            await self.send_flash(refusal)
+
+    def post_line(self, payload: dict) -> str:
+        """``rooms.post`` in this page's language: "" when said, else the refusal."""
+        with translation.override(self.language):
+            try:
+                rooms.post(
+                    self.table_id, self.user, payload.get("phrase", ""), payload.get("text", "")
+                )
+            except rooms.ChatError as e:
+                return str(e)
+        return ""
+
+    async def spectators_count(self, event: dict) -> None:
+        html = event["html"].get(self.language, {}).get("watch" if self.seat is None else "seat")
+        if html:
+            await self.send(text_data=html)
+
+    # --- messages from the page -----------------------------------------------------------
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        if self.closing:
+            return
+        if socket_limits.too_big(text_data, bytes_data):
+            await self.close(code=socket_limits.TOO_BIG)  # before any parsing
+            return
+        with translation.override(self.language):
+            if not self.rate.take():
+                if self.rate.flooding:
+                    await self.close(code=socket_limits.FLOODING)
+                elif self.rate.warn():
+                    await self.send_flash(_("Too many messages: slow down."))
+                return
+            payload = parse_message(text_data)
+            heartbeat = payload is not None and bool(payload.get("heartbeat"))
+            if not await self.session_still_valid(heartbeat=heartbeat):
+                return  # its session ended: closed with 4401, the message dropped
+            if payload is not None and payload.get("heartbeat"):
+                await self.heartbeat(payload.get("version"))
+            elif payload is not None and payload.get("resync"):
+                await self.resync()
+            elif payload is not None and payload.get("chat"):
+                await self.say(payload)
+            elif payload is not None and payload.get("chat_room"):
+                await self.send_chat_room()
+            else:
+                await self.answer(payload)
+
+    async def heartbeat(self, page_version) -> None:
+        """The page is still there: renew its audience (and spectator presence), and send a
+        snapshot if the page or this socket lost a push.
+
+        A push may be on its way at any moment, so being behind *now* proves nothing: the page
+        is behind if it has not shown what this socket sent before its previous heartbeat, and
+        this socket if it still lacks the table's last push (Redis) a second later.
+        """
+        latest = await in_pool(self.renew)()
+        page_lost = type(page_version) is int and page_version < self.sent_by_last_heartbeat
+        self.sent_by_last_heartbeat = self.version
+        if page_lost:
+            await self.resync()
+        elif latest is not None and latest > (self.revision, self.version):
+            asyncio.ensure_future(self.resync_if_behind(latest))
+
+    async def resync_if_behind(self, latest: tuple[int, int]) -> None:
+        await asyncio.sleep(HEARTBEAT_GRACE_SECONDS)
+        if latest > (self.revision, self.version):
+            await self.resync()
+
+    def renew(self) -> tuple[int, int] | None:
+        self.register(self.audience)
+        if self.counted:
+            spectating.join(self.table_id, self.channel_name, self.person)
+        return audiences.latest(self.table_id, spectator=self.seat is None)
+
+    async def answer(self, payload: dict | None) -> None:
+        """Take the page's message as its action and log one ``socket.answer`` line: table,
+        match, seat, action kind, outcome code and ms (``outcomes.log_action``; no cards)."""
+        started = time.perf_counter()
+        outcome = await self.apply_or_refuse(payload)
+        outcomes.log_action(
+            "socket.answer",
+            self.match_id,
+            self.seat,
+            payload,
+            outcome,
+            started,
+            table=self.table_id,
+        )
+
+    async def apply_or_refuse(self, payload: dict | None) -> outcomes.Result | str:
+        """Submit the action; a refusal is answered to this page. Returns the Result, or the
+        outcome code of a message refused before it reached the match."""
+        if payload is None:
+            await self.send_flash(_("That message could not be read."))
+            return "unreadable"
+        if self.user is None or not self.user.is_authenticated:
+            await self.send_flash(_("Log in to play."))
+            return "anonymous"
+        result = await in_pool(self.submit)(payload)
+        if result is None:
+            await self.send_flash(_("The match has not started yet."))
+            return "not_started"
+        if not result.ok:
+            await self.send_flash(refusal_message(result))
+            if result.code in ("stale", "duplicate"):
+                await self.send_snapshot()
+        return result
+
+    def submit(self, payload: dict) -> outcomes.Result | None:
+        if self.match_id is None:
+            self.match_id = (
+                Match.objects.filter(table_id=self.table_id).values_list("pk", flat=True).first()
+            )
+        if self.match_id is None:
+            return None
+        if payload.get("action") in standins.CONTROLS:  # the AI stand-in: on, off, for good
+            return standins.control(self.match_id, self.user, payload)
+        return services.submit(self.match_id, self.user, payload)
+
+    async def send_flash(self, message: str) -> None:
+        with translation.override(self.language):
+            html = render_to_string("games/partials/flash.html", {"message": message, "oob": True})
+        await self.send(text_data=html)
