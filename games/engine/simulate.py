@@ -17,7 +17,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from .actions import NextRound, Rejection
-from .ai import NAMES, Policy, policy
+from .ai.base import Policy
+from .ai.registry import KEYS, policy
 from .cards import face_name
 from .combos import BOMBS
 from .deal import new_match
@@ -119,12 +120,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--policy",
         default="heuristic,random",
-        help="team 0's policy, team 1's policy (random, heuristic, expert)",
+        help=f"team 0's policy, team 1's policy ({', '.join(KEYS)})",
     )
     args = parser.parse_args(argv)
     names = args.policy.split(",")
-    if len(names) != 2 or any(n not in NAMES for n in names):
-        parser.error("--policy takes two of random, heuristic, expert, comma-separated")
+    if len(names) != 2 or any(n not in KEYS for n in names):
+        parser.error(f"--policy takes two of {', '.join(KEYS)}, comma-separated")
     if args.players < 2 or args.players % 2:
         parser.error("--players must be an even number, at least 2")
     summary = run(args.players, args.rounds, args.matches, args.seed, names)

@@ -26,15 +26,15 @@ import time
 from collections.abc import Callable
 from typing import NamedTuple
 
-from .actions import Play, Rejection, Return
-from .ai import HeuristicPolicy
-from .cards import FACE
-from .combos import classify
-from .power import table_for
+from ..actions import Play, Rejection, Return
+from ..cards import FACE
+from ..combos import classify
+from ..power import table_for
+from ..rules import apply
+from ..views import View
+from .base import HeuristicPolicy
 from .rollout import claim_choice, outcome
-from .rules import apply
 from .sampling import sample_state
-from .views import View
 
 #: The most time one decision may take, in seconds (wall clock); the one place it is set. The
 #: search stops after the first sample that ends past it (bench/ai.py: a search of 48 samples

@@ -1,11 +1,11 @@
 """Fast playouts: finish a round from a full ``State`` with every seat playing the heuristic.
 
 The expert AI (``expert``) plays each candidate forward to the end of the round hundreds of times
-per decision, so this module replays ``ai.HeuristicPolicy``'s moves on a lean model of the table:
-each hand is a count of cards per face (suits never matter for strength, §2), and a move is found
-by looking for it directly (the weakest single above the top play, the stretch of faces around the
-weakest card, ...) instead of listing every combination. The rules are the engine's (§5–§7 and
-the options that touch them): passes and trick ends, the lead after a finished winner
+per decision, so this module replays ``base.HeuristicPolicy``'s moves on a lean model of the
+table: each hand is a count of cards per face (suits never matter for strength, §2), and a move
+is found by looking for it directly (the weakest single above the top play, the stretch of faces
+around the weakest card, ...) instead of listing every combination. The rules are the engine's
+(§5–§7 and the options that touch them): passes and trick ends, the lead after a finished winner
 (``lead_after_out``), claim windows and their chains (``joker_hook``, ``claim_window_seconds`` 0),
 finishing and the round end. Window answers are settled in priority order, nearest the owner
 first, which is how the engine resolves them (§6.3). ``tests/engine/test_expert.py`` checks that
@@ -16,8 +16,8 @@ It runs only on sampled states (``sampling``), never on a match's real state.
 
 from __future__ import annotations
 
-from .cards import BLACK_JOKER, FACE, RED_JOKER, face_counts
-from .combos import (
+from ..cards import BLACK_JOKER, FACE, RED_JOKER, face_counts
+from ..combos import (
     BOMBS,
     DOUBLE_DRAGON,
     FOUR_ONE_FOUR,
@@ -32,12 +32,11 @@ from .combos import (
     kind_bomb_key,
     ladder_low,
 )
-from .options import Options
-from .power import table_for
-from .state import HOOK, PASSED, WINDOW, State
+from ..options import Options
+from ..power import table_for
+from ..state import HOOK, PASSED, WINDOW, State
+from .base import DANGER_CARDS
 
-#: An opponent holding this many cards or fewer is close to going out (as ``ai.DANGER_CARDS``).
-DANGER_CARDS = 6
 _NO_BOMB = (-1,)
 _FACES = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, BLACK_JOKER, RED_JOKER)
 _KINDS = _FACES[:-2]

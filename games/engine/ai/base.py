@@ -1,12 +1,11 @@
-"""AI seats: policies that choose among ``legal_actions`` seeing only their own seat's ``View``.
+"""The ``Policy`` protocol and the two simple policies: ``RandomPolicy`` and ``HeuristicPolicy``.
 
 Every policy has ``choose(view, legal, rng) -> action``; ``legal`` is ``legal_actions(state,
 seat)`` for the policy's seat (it depends only on that seat's hand and the public table) and is
 never empty when the seat is asked to act. Randomness comes from the ``rng`` passed in.
 
-- ``random``: uniform over the legal actions.
-- ``expert``: searches sampled deals with heuristic playouts (``expert.ExpertPolicy``).
-- ``heuristic``: leads its weakest combination (shedding the most cards), follows with the
+- ``RandomPolicy``: uniform over the legal actions.
+- ``HeuristicPolicy``: leads its weakest combination (shedding the most cards), follows with the
   weakest combination that beats, does not beat its partner's winning play, keeps bombs until
   an opponent is close to going out (or the bomb finishes it), hooks when that takes control from
   an opponent, and returns its weakest card as tribute return.
@@ -17,11 +16,11 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from .actions import Hook, Pass, Play, Return, Unhook
-from .cards import FACE
-from .combos import Combo, classify
-from .power import table_for
-from .views import View
+from ..actions import Hook, Pass, Play, Return, Unhook
+from ..cards import FACE
+from ..combos import Combo, classify
+from ..power import table_for
+from ..views import View
 
 #: An opponent holding this many cards or fewer is "close to going out": bombs come out.
 DANGER_CARDS = 6
@@ -109,18 +108,3 @@ class HeuristicPolicy:
 
 def _weakest(cards, power) -> float:
     return min(power[FACE[c]] for c in cards)
-
-
-POLICIES: dict[str, type] = {"random": RandomPolicy, "heuristic": HeuristicPolicy}
-#: Every policy name, weakest first (``expert`` lives in ``expert``, which imports this module).
-NAMES: tuple[str, ...] = ("random", "heuristic", "expert")
-
-
-def policy(name: str) -> Policy:
-    """A policy by name (``random``, ``heuristic`` or ``expert``, the last with its default
-    budget). Raises KeyError for an unknown name."""
-    if name == "expert":
-        from .expert import ExpertPolicy
-
-        return ExpertPolicy()
-    return POLICIES[name]()

@@ -18,10 +18,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from .cards import FACE, full_deck, sort_cards
-from .power import table_for
-from .state import PASSED, PLAY, WINDOW, State, Window
-from .views import View
+from ..cards import FACE, full_deck, sort_cards
+from ..power import table_for
+from ..state import PASSED, PLAY, WINDOW, State, Window
+from ..views import View
 
 
 class SamplingError(ValueError):
