@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from games import access, chat_mutes, rematches, services, spectating, standins, tables
+from games.engine.ai import FILL_DEFAULT
 from games.forms import CreateTableForm
 from games.lobby import lobby_context, options_summary
 from games.models import Match, Seat, Table
@@ -179,7 +180,7 @@ def set_ai(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def fill_with_ai(request: HttpRequest, table_id: int) -> HttpResponse:
-    policy = request.POST.get("policy") or Seat.Policy.HEURISTIC
+    policy = request.POST.get("policy") or FILL_DEFAULT
     return _seat_action(
         request, table_id, lambda table: tables.fill_with_ai(table.pk, request.user, policy)
     )
