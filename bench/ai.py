@@ -46,9 +46,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from games.engine.actions import NextRound  # noqa: E402
-from games.engine.ai import HeuristicPolicy, RandomPolicy  # noqa: E402
+from games.engine.ai import DEFAULT_SAMPLES, KEYS, ExpertPolicy, policy  # noqa: E402
 from games.engine.deal import new_match  # noqa: E402
-from games.engine.expert import DEFAULT_SAMPLES, ExpertPolicy  # noqa: E402
 from games.engine.options import Options  # noqa: E402
 from games.engine.rules import apply  # noqa: E402
 from games.engine.simulate import play_round  # noqa: E402
@@ -88,7 +87,7 @@ class Timed:
 def make(name: str, samples: int):
     if name == "expert":
         return ExpertPolicy(samples=samples, time_budget=None)
-    return {"heuristic": HeuristicPolicy, "random": RandomPolicy}[name]()
+    return policy(name)
 
 
 def play_pair(task: tuple) -> dict:
@@ -295,8 +294,8 @@ def main(argv: list[str] | None = None) -> int:
         args.pairs, args.match_pairs = 30, 5
     pairings = [tuple(p.split(":")) for p in args.pairings.split(",")]
     for pair in pairings:
-        if len(pair) != 2 or any(n not in ("random", "heuristic", "expert") for n in pair):
-            parser.error(f"bad pairing {':'.join(pair)!r}: two of random, heuristic, expert")
+        if len(pair) != 2 or any(n not in KEYS for n in pair):
+            parser.error(f"bad pairing {':'.join(pair)!r}: two of {', '.join(KEYS)}")
     tasks = []
     for a, b in pairings:
         tasks += [("round", a, b, args.seed + i, args.samples) for i in range(args.pairs)]

@@ -17,6 +17,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 
 from games import access
 from games.chat import mutes
+from games.engine.ai import FILL_DEFAULT
 from games.forms import CreateTableForm
 from games.live import rematch_view, spectating, visibility
 from games.live.lobby import lobby_context, options_summary
@@ -183,7 +184,7 @@ def set_ai(request: HttpRequest, table_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def fill_with_ai(request: HttpRequest, table_id: int) -> HttpResponse:
-    policy = request.POST.get("policy") or Seat.Policy.HEURISTIC
+    policy = request.POST.get("policy") or FILL_DEFAULT
     return _seat_action(
         request, table_id, lambda table: tables.fill_with_ai(table.pk, request.user, policy)
     )

@@ -13,6 +13,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
+from games.engine.ai import STAND_IN
 from games.live.teams import team_label, team_name, team_text_lazy
 from games.models import Seat
 from leagues import services, tournaments
@@ -278,7 +279,7 @@ class TeamActionForm(ActionForm):
         label=_("seat played by"),
         required=False,
         choices=[("", _("the player"))] + list(Seat.Policy.choices),
-        initial=Seat.Policy.EXPERT,
+        initial=STAND_IN,
     )
 
 

@@ -7,6 +7,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
+from games.engine.ai import STAND_IN
 from games.live.teams import team_name_lazy, team_text_lazy
 from games.models import Seat
 from leagues.models import League, Season, Tournament
@@ -195,10 +196,11 @@ class ReplaceForm(forms.Form):
 class StandInForm(forms.Form):
     team = forms.IntegerField(widget=forms.HiddenInput)
     username = forms.CharField(label=_("Player"), max_length=150)
-    # An organiser's stand-in plays as the expert unless they pick another level (issue 11).
+    # An organiser's stand-in plays as the registry's stand-in (the expert) unless they pick
+    # another difficulty (issue 11).
     policy = forms.ChoiceField(
         label=_("Seat played by"),
         required=False,
         choices=[("", _("The player"))] + list(Seat.Policy.choices),
-        initial=Seat.Policy.EXPERT,
+        initial=STAND_IN,
     )

@@ -11,6 +11,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from games.engine.ai import STAND_IN
 from games.forms import TableOptionsForm
 from leagues import tournaments
 from leagues.forms import (
@@ -99,6 +100,7 @@ def manage(request: HttpRequest, pk: int) -> HttpResponse:
             "log": tournament.log.select_related("actor")[:100],
             "generate_form": GenerateRoundForm(),
             "stand_in_choices": StandInForm().fields["policy"].choices,
+            "stand_in_default": STAND_IN,
             "planned_rounds": tournaments.planned_rounds(tournament),
             "tournament_options": option_items(tournament.table_options),
         },

@@ -9,9 +9,10 @@ Public API::
 Modules: ``cards`` (notation, decks), ``power`` (§2), ``combos`` (§3, §4), ``options`` (§10),
 ``state`` (frozen state), ``actions``, ``deal`` (§1), ``turns`` and ``tricks`` (§5), ``claims``
 (§6), ``scoring`` (§7, §8), ``tribute`` (§9), ``moves`` (move generation), ``rules`` (``apply``,
-``legal_actions``), ``views`` (what a seat or a spectator may see), ``ai`` (bot policies),
-``expert`` (the searching AI, with ``sampling`` for hidden hands and ``rollout`` for playouts),
-``codec`` (JSON), ``conformance`` (the shared protocol), ``simulate`` (the CLI).
+``legal_actions``), ``views`` (what a seat or a spectator may see), ``codec`` (JSON),
+``conformance`` (the shared protocol); the package ``ai`` (bot policies, the searching expert
+with its sampling and playouts, the registry of AI difficulties); ``simulate`` (the CLI that
+plays AI policies against each other).
 """
 
 from .actions import (

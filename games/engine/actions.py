@@ -6,7 +6,9 @@ A timeout is an action like any other: the engine holds no clock (DESIGN.md).
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
+
+from .state import State
 
 
 class Play(NamedTuple):
@@ -64,6 +66,10 @@ Action = Play | Pass | Hook | Unhook | Return | Resign | Timeout | NextRound
 SEAT_ACTIONS = (Play, Pass, Hook, Unhook, Return, Resign)
 
 
+#: An event: a JSON-friendly dict with a ``type`` (``rules.apply`` emits them).
+Event = dict[str, Any]
+
+
 class Outcome(NamedTuple):
     """An accepted action: the new state and the events it caused (dicts, JSON-friendly).
 
@@ -71,8 +77,8 @@ class Outcome(NamedTuple):
     ``views.public_event`` before showing them to anyone but the answering seat.
     """
 
-    state: object
-    events: tuple[dict, ...]
+    state: State
+    events: tuple[Event, ...]
 
 
 class Rejection(NamedTuple):

@@ -112,6 +112,15 @@ def remove_cards(hand: tuple[str, ...], cards: Iterable[str]) -> tuple[str, ...]
     return tuple(rest)
 
 
+def take_cards(hand: tuple[str, ...], cards: Iterable[str]) -> tuple[str, ...]:
+    """``remove_cards`` for cards the hand is known to hold (checked before, or the engine's own
+    pick); raises AssertionError if it does not."""
+    rest = remove_cards(hand, cards)
+    if rest is None:
+        raise AssertionError(f"{tuple(cards)} not in {hand}")
+    return rest
+
+
 def face_counts(hand: Iterable[str]) -> list[int]:
     """Rank histogram: ``counts[face]`` is how many cards of that face the hand holds (len 18)."""
     counts = [0] * 18

@@ -11,7 +11,10 @@ the trick, the last claimant leading (chain).
 
 from __future__ import annotations
 
-from .cards import BLACK_JOKER, FACE, remove_cards
+from typing import Any
+
+from .actions import Event
+from .cards import BLACK_JOKER, FACE, remove_cards, take_cards
 from .combos import PAIR, SINGLE, Combo
 from .power import table_for
 from .scoring import end_round, round_ends
@@ -27,7 +30,13 @@ def opens_window(state: State, face: int) -> bool:
 
 
 def open_window(
-    state: State, owner: int, face: int, mode: str, chain: bool, events: list[dict], **changes
+    state: State,
+    owner: int,
+    face: int,
+    mode: str,
+    chain: bool,
+    events: list[Event],
+    **changes: Any,
 ) -> State:
     """Open a window owned by ``owner``: normal play stops until it resolves (§6.1, §6.5).
 
@@ -45,16 +54,18 @@ def claim_size(mode: str) -> int:
 def answerers(state: State) -> list[int]:
     """Seats that answer the open window, nearest clockwise from the owner first (§6.2, §6.3)."""
     n = state.players
+    assert state.window is not None
     owner = state.window.owner
     return [s for s in ((owner + k) % n for k in range(1, n)) if state.hands[s]]
 
 
-def record_answer(state: State, seat: int, claim: tuple[str, ...], events: list[dict]) -> State:
+def record_answer(state: State, seat: int, claim: tuple[str, ...], events: list[Event]) -> State:
     """Record ``seat``'s answer (``PASSED`` or the claim's cards), then resolve if settled.
 
     Precondition: the answer was validated (window open, seat may answer, cards held).
     """
     window = state.window
+    assert window is not None
     answers = list(window.answers)
     answers[seat] = claim
     events.append({"type": "answer", "seat": seat, "cards": list(claim) or None})
@@ -62,9 +73,10 @@ def record_answer(state: State, seat: int, claim: tuple[str, ...], events: list[
     return resolve(state, events, expired=False)
 
 
-def resolve(state: State, events: list[dict], expired: bool) -> State:
+def resolve(state: State, events: list[Event], expired: bool) -> State:
     """Settle the window if the answers given decide it (§6.3); ``expired``: silence is a pass."""
     window = state.window
+    assert window is not None
     for seat in answerers(state):
         answer = window.answers[seat]
         if answer is None and not expired:
@@ -74,14 +86,15 @@ def resolve(state: State, events: list[dict], expired: bool) -> State:
     return _close_unclaimed(state, events)
 
 
-def _claim_wins(state: State, seat: int, cards: tuple[str, ...], events: list[dict]) -> State:
+def _claim_wins(state: State, seat: int, cards: tuple[str, ...], events: list[Event]) -> State:
     window = state.window
+    assert window is not None
     for other, answer in enumerate(window.answers):
         if answer and other != seat:
             events.append({"type": "outranked", "seat": other, "by": seat})
-    hands = list(state.hands)
-    hands[seat] = remove_cards(hands[seat], cards)
-    hands = tuple(hands)
+    held = list(state.hands)
+    held[seat] = take_cards(held[seat], cards)
+    hands = tuple(held)
     power = table_for(state.level, state.options)[window.face]
     combo = Combo(PAIR, 2, power) if window.mode == HOOK else Combo(SINGLE, 1, power)
     events.append({"type": window.mode, "seat": seat, "cards": list(cards), "owner": window.owner})
@@ -103,8 +116,9 @@ def _claim_wins(state: State, seat: int, cards: tuple[str, ...], events: list[di
     return open_window(state, seat, window.face, mode, True, events)
 
 
-def _close_unclaimed(state: State, events: list[dict]) -> State:
+def _close_unclaimed(state: State, events: list[Event]) -> State:
     window = state.window
+    assert window is not None
     events.append({"type": "window_closed", "owner": window.owner})
     if window.chain:
         return end_trick(state, events)  # which sets phase play and clears the window too
@@ -117,6 +131,7 @@ def check_claim(state: State, seat: int, mode: str, cards: tuple[str, ...]) -> s
     code = check_can_answer(state, seat)
     if code:
         return code
+    assert window is not None  # check_can_answer checked the phase
     if mode != window.mode or len(cards) != claim_size(mode):
         return "invalid_claim"
     if any(FACE[c] != window.face for c in cards):
@@ -132,8 +147,10 @@ def check_can_answer(state: State, seat: int) -> str | None:
         return "no_window"
     if not state.hands[seat]:
         return "finished"
-    if seat == state.window.owner:
+    window = state.window
+    assert window is not None
+    if seat == window.owner:
         return "owner_cannot_claim"
-    if state.window.answers[seat] is not None:
+    if window.answers[seat] is not None:
         return "already_answered"
     return None

@@ -7,9 +7,9 @@ exactly (``from_json(to_json(x)) == x``). Ranks are printed as faces (``"10"``, 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from .actions import Hook, NextRound, Pass, Play, Resign, Return, Timeout, Unhook
+from .actions import Action, Hook, NextRound, Pass, Play, Resign, Return, Timeout, Unhook
 from .cards import CardError, face_name, parse_face
 from .combos import BOMBS, Combo
 from .options import Options
@@ -20,7 +20,7 @@ class CodecError(ValueError):
     """A JSON value that is no action or state of this engine."""
 
 
-_ACTION_TYPES = {
+_ACTION_TYPES: dict[str, type[Action]] = {
     "play": Play,
     "pass": Pass,
     "hook": Hook,
@@ -33,7 +33,7 @@ _ACTION_TYPES = {
 _ACTION_NAMES = {cls: name for name, cls in _ACTION_TYPES.items()}
 
 
-def action_to_json(action) -> dict[str, Any]:
+def action_to_json(action: Action) -> dict[str, Any]:
     """``Play(0, ("3S",))`` -> ``{"type": "play", "seat": 0, "cards": ["3S"]}``."""
     data: dict[str, Any] = {"type": _ACTION_NAMES[type(action)]}
     for name, value in action._asdict().items():
@@ -48,7 +48,8 @@ def action_from_json(data: Any) -> Any:
     """
     if not isinstance(data, dict):
         raise CodecError("an action is a JSON object")
-    cls = _ACTION_TYPES.get(data.get("type"))
+    kind = data.get("type")
+    cls = _ACTION_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise CodecError(f"unknown action type {data.get('type')!r}")
     values = {}
@@ -64,11 +65,11 @@ def action_from_json(data: Any) -> Any:
     return cls(**values)
 
 
-def _combo_to_json(combo: Combo) -> list:
+def _combo_to_json(combo: Combo) -> list[Any]:
     return [combo.category, combo.size, list(combo.key) if combo.category in BOMBS else combo.key]
 
 
-def _combo_from_json(data: list) -> Combo:
+def _combo_from_json(data: list[Any]) -> Combo:
     category, size, key = data
     return Combo(category, size, tuple(key) if category in BOMBS else key)
 
@@ -132,7 +133,7 @@ def state_from_json(data: dict[str, Any]) -> State:
             version=data["version"],
             phase=data["phase"],
             level=parse_face(data["level"]),
-            levels=tuple(parse_face(x) for x in data["levels"]),
+            levels=cast(tuple[int, int], tuple(parse_face(x) for x in data["levels"])),
             dealer=data["dealer"],
             leader=data["leader"],
             hands=tuple(tuple(h) for h in data["hands"]),

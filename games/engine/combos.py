@@ -7,8 +7,9 @@ dragons) and, for every bomb, is a tuple ordered across all bombs by §4 and ``b
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from .cards import BLACK_JOKER, FACE, RED_JOKER
 from .options import Options
@@ -27,11 +28,15 @@ CATEGORIES = (SINGLE, PAIR, STRAIGHT, DOUBLE_DRAGON, KIND_BOMB, JOKER_BOMB, FOUR
 # §4 tiers: kind bombs lowest; the two top tiers swap under bomb_order=jokers_top.
 KIND_TIER = 0
 _TOP_TIERS = {"four_one_four_top": (1, 2), "jokers_top": (2, 1)}  # (joker tier, 414 tier)
-_JOKER_BOMB_VALUE = {
+_JOKER_BOMB_VALUE: dict[tuple[int, ...], int] = {
     (BLACK_JOKER, BLACK_JOKER): 1,
     (BLACK_JOKER, RED_JOKER): 2,
     (RED_JOKER, RED_JOKER): 3,
 }
+
+
+#: A bomb's key: (tier, count, power), ordered across all bombs (§4).
+BombKey = tuple[int, int, float]
 
 
 class Combo(NamedTuple):
@@ -39,7 +44,9 @@ class Combo(NamedTuple):
 
     category: str
     size: int
-    key: object
+    #: A power (singles, pairs) or top face (sequences), or a ``BombKey`` for every bomb: keys
+    #: are compared only between combos that may meet (``beats``), so ``Any``.
+    key: Any
 
     @property
     def is_bomb(self) -> bool:
@@ -51,22 +58,22 @@ def ladder_low(options: Options) -> int:
     return 2 if options.twos_in_sequences else 3
 
 
-def kind_bomb_key(n: int, power: float) -> tuple:
+def kind_bomb_key(n: int, power: float) -> BombKey:
     """§4.1: more cards beat fewer; at equal count, higher power wins."""
     return (KIND_TIER, n, power)
 
 
-def joker_bomb_key(faces: tuple[int, int], bomb_order: str) -> tuple:
+def joker_bomb_key(faces: tuple[int, ...], bomb_order: str) -> BombKey:
     """§4.2: BJ+BJ < BJ+RJ < RJ+RJ, above every kind bomb."""
     return (_TOP_TIERS[bomb_order][0], _JOKER_BOMB_VALUE[faces], 0)
 
 
-def four_one_four_key(bomb_order: str) -> tuple:
+def four_one_four_key(bomb_order: str) -> BombKey:
     """§4.3: 4-4-A, the highest bomb (below joker bombs under ``jokers_top``)."""
     return (_TOP_TIERS[bomb_order][1], 0, 0)
 
 
-def classify(cards, level: int, options: Options) -> Combo | None:
+def classify(cards: Iterable[str], level: int, options: Options) -> Combo | None:
     """Classify cards (notation strings) at round ``level``; None when no valid combination."""
     faces = tuple(sorted(FACE[c] for c in cards))
     return classify_faces(

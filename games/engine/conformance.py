@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .actions import Hook, Pass, Play, Rejection, Timeout, Unhook
@@ -20,6 +21,9 @@ from .rules import apply
 from .state import MATCH_OVER, State
 from .tribute import give_return, legal_returns, pay_tributes, plan_tributes
 
+#: A protocol request or reply: a JSON object.
+Json = dict[str, Any]
+
 
 class RequestError(ValueError):
     """A request the engine cannot serve as a whole."""
@@ -30,7 +34,7 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
     try:
         if not isinstance(request, dict):
             raise RequestError("a request is a JSON object")
-        op = _OPS.get(request.get("op"))
+        op = _OPS.get(request.get("op", ""))
         if op is None:
             raise RequestError(f"unknown op {request.get('op')!r}")
         return op(request)
@@ -40,22 +44,22 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
         return {"error": f"bad request: {e}"}
 
 
-def _options(request: dict) -> Options:
+def _options(request: Json) -> Options:
     return Options.from_dict(
         request.get("options"), players=request.get("players"), decks=request.get("decks")
     )
 
 
-def _level(request: dict, key: str = "level") -> int:
+def _level(request: Json, key: str = "level") -> int:
     return parse_face(request.get(key, "2"))
 
 
-def _classify(request: dict) -> dict:
+def _classify(request: Json) -> Json:
     combo = classify(parse_cards(request["cards"]), _level(request), _options(request))
     return {"category": combo.category if combo else None}
 
 
-def _beats(request: dict) -> dict:
+def _beats(request: Json) -> Json:
     options, level = _options(request), _level(request)
     top = classify(parse_cards(request["top"]), level, options)
     if top is None:
@@ -64,11 +68,11 @@ def _beats(request: dict) -> dict:
     return {"beats": play is not None and beats(play, top)}
 
 
-def _power_order(request: dict) -> dict:
+def _power_order(request: Json) -> Json:
     return {"order": power_order(_level(request), _options(request))}
 
 
-_ACTIONS = {
+_ACTIONS: dict[str, Callable[[Any], object]] = {
     "play": lambda a: Play(a.get("seat"), a.get("cards")),
     "pass": lambda a: Pass(a.get("seat")),
     "hook": lambda a: Hook(a.get("seat"), a.get("cards")),
@@ -77,7 +81,7 @@ _ACTIONS = {
 }
 
 
-def _round(request: dict) -> dict:
+def _round(request: Json) -> Json:
     options = _options(request)
     level = _level(request)
     levels = request.get("levels") or [face_name(level)] * 2
@@ -91,7 +95,7 @@ def _round(request: dict) -> dict:
     )
     results = []
     for raw in request.get("actions", []):
-        make = _ACTIONS.get(raw.get("action")) if isinstance(raw, dict) else None
+        make = _ACTIONS.get(raw.get("action", "")) if isinstance(raw, dict) else None
         if make is None:
             results.append({"ok": False, "error": "malformed"})
             continue
@@ -104,9 +108,9 @@ def _round(request: dict) -> dict:
     return {"results": results, "state": describe(state, levels)}
 
 
-def describe(state: State, start_levels) -> dict:
+def describe(state: State, start_levels: Sequence[str]) -> Json:
     """The protocol's ``state`` object for a round."""
-    over = state.result is not None
+    result = state.result
     window = state.window
     return {
         "phase": "round_over" if state.phase == MATCH_OVER else state.phase,
@@ -117,26 +121,28 @@ def describe(state: State, start_levels) -> dict:
         "top": {"seat": state.top.seat, "cards": list(state.top.cards)} if state.top else None,
         "hand_sizes": [len(h) for h in state.hands],
         "finished": list(state.finished),
-        "caught": list(state.result.caught) if over else None,
-        "levels": [face_name(x) for x in state.result.levels] if over else list(start_levels),
-        "next_level": face_name(state.result.next_level)
-        if over and state.result.next_level
+        "caught": list(result.caught) if result is not None else None,
+        "levels": [face_name(x) for x in result.levels]
+        if result is not None
+        else list(start_levels),
+        "next_level": face_name(result.next_level)
+        if result is not None and result.next_level
         else None,
-        "match_winner": state.result.match_winner if over else None,
+        "match_winner": result.match_winner if result is not None else None,
     }
 
 
-def _tribute(request: dict) -> dict:
+def _tribute(request: Json) -> Json:
     options = _options(request)
     level = _level(request)
-    hands = [parse_cards(h) for h in request["hands"]]
-    if len(hands) != options.players:
+    dealt = [parse_cards(h) for h in request["hands"]]
+    if len(dealt) != options.players:
         raise RequestError(f"expected {options.players} hands")
     caught = list(request["caught"])
     if not caught:
         raise RequestError("tribute needs at least one caught seat")
-    tributes, leader = plan_tributes(hands, level, request["finish_order"], caught, options)
-    hands = pay_tributes(hands, tributes)
+    tributes, leader = plan_tributes(dealt, level, request["finish_order"], caught, options)
+    hands = pay_tributes(dealt, tributes)
     returned: set[int] = set()
     results = []
     for ret in request.get("returns", []):
@@ -160,7 +166,7 @@ def _tribute(request: dict) -> dict:
     }
 
 
-_OPS = {
+_OPS: dict[str, Callable[[Json], Json]] = {
     "classify": _classify,
     "beats": _beats,
     "power_order": _power_order,
@@ -177,7 +183,7 @@ def main() -> int:
         try:
             request = json.loads(line)
         except json.JSONDecodeError as e:
-            reply: dict = {"error": f"not JSON: {e}"}
+            reply: Json = {"error": f"not JSON: {e}"}
         else:
             reply = answer(request)
         sys.stdout.write(json.dumps(reply) + "\n")

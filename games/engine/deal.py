@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 
+from .actions import Event
 from .cards import full_deck, sort_cards
 from .options import Options
 from .state import PLAY, TRIBUTE, State
@@ -43,7 +45,7 @@ def deal_hands(options: Options, rng: random.Random, dealer: int) -> tuple[tuple
 
 def start_round(
     options: Options,
-    hands,
+    hands: Sequence[Sequence[str]],
     level: int = START_LEVEL,
     levels: tuple[int, int] | None = None,
     leader: int = 0,
@@ -106,10 +108,11 @@ def new_match(options: Options, seed: int) -> State:
     )
 
 
-def deal_next_round(state: State, events: list[dict]) -> State:
+def deal_next_round(state: State, events: list[Event]) -> State:
     """After a round that did not end the match: the winning team's first finisher deals, the
     round is played at the new level, and tribute is paid (§1, §8, §9)."""
     result = state.result
+    assert result is not None and result.next_level is not None  # the match goes on
     round_no = state.round_no + 1
     dealer = next(s for s in state.finished if s % 2 == result.team)
     hands = deal_hands(state.options, round_rng(state.seed, round_no), dealer)

@@ -8,6 +8,7 @@ by face, never on a table of every possible play.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from functools import cache
 
 from .cards import BLACK_JOKER, FACE, RED_JOKER
@@ -30,10 +31,14 @@ from .options import Options
 from .power import table_for
 
 NO_KEY = -1  # below every key: "anything of this category"
-_NO_BOMB = (-1,)
+_NO_BOMB: tuple[float, ...] = (-1,)
+#: Generated plays: canonical cards and their combination.
+Found = list[tuple[tuple[str, ...], Combo]]
+Groups = dict[int, list[str]]
+Power = tuple[float, ...]
 
 
-def group_by_face(hand) -> dict[int, list[str]]:
+def group_by_face(hand: Iterable[str]) -> Groups:
     """``{face: [cards in suit order]}`` for a canonically sorted hand."""
     groups: dict[int, list[str]] = {}
     for card in hand:
@@ -46,11 +51,11 @@ def group_by_face(hand) -> dict[int, list[str]]:
     return groups
 
 
-def leads(hand, level: int, options: Options) -> list[tuple[tuple[str, ...], Combo]]:
+def leads(hand: Iterable[str], level: int, options: Options) -> Found:
     """Every combination the hand can lead, with its canonical cards."""
     groups = group_by_face(hand)
     power = table_for(level, options)
-    found: list = []
+    found: Found = []
     _singles(groups, power, NO_KEY, found)
     _pairs(groups, power, NO_KEY, found)
     low = ladder_low(options)
@@ -60,11 +65,11 @@ def leads(hand, level: int, options: Options) -> list[tuple[tuple[str, ...], Com
     return found
 
 
-def follows(hand, top: Combo, level: int, options: Options) -> list[tuple[tuple[str, ...], Combo]]:
+def follows(hand: Iterable[str], top: Combo, level: int, options: Options) -> Found:
     """Every combination of the hand that beats ``top`` (§4, §5)."""
     groups = group_by_face(hand)
     power = table_for(level, options)
-    found: list = []
+    found: Found = []
     category = top.category
     if category in BOMBS:
         _bombs(groups, power, options, top.key, found)
@@ -81,14 +86,14 @@ def follows(hand, top: Combo, level: int, options: Options) -> list[tuple[tuple[
     return found
 
 
-def _singles(groups, power, above, found) -> None:
+def _singles(groups: Groups, power: Power, above: float, found: Found) -> None:
     for face, cards in groups.items():
         p = power[face]
         if p > above:
             found.append(((cards[0],), _combo(SINGLE, 1, p)))
 
 
-def _pairs(groups, power, above, found) -> None:
+def _pairs(groups: Groups, power: Power, above: float, found: Found) -> None:
     for face, cards in groups.items():
         if len(cards) >= 2 and face < BLACK_JOKER:
             p = power[face]
@@ -96,7 +101,9 @@ def _pairs(groups, power, above, found) -> None:
                 found.append(((cards[0], cards[1]), _combo(PAIR, 2, p)))
 
 
-def _runs(groups, low: int, width: int, lengths, above, found) -> None:
+def _runs(
+    groups: Groups, low: int, width: int, lengths: Iterable[int], above: float, found: Found
+) -> None:
     """Sequences of ``width`` cards per face (1 straight, 2 double dragon) for each length in
     ``lengths`` (in faces, ascending), whose top face is above ``above``: shortest first, then
     lowest."""
@@ -114,10 +121,10 @@ def _runs(groups, low: int, width: int, lengths, above, found) -> None:
                     found.append((cards[start : start + size], _combo(category, size, top)))
 
 
-def _stretches(groups, low: int, width: int) -> list[tuple[int, int, tuple[str, ...]]]:
+def _stretches(groups: Groups, low: int, width: int) -> list[tuple[int, int, tuple[str, ...]]]:
     """The hand's longest stretches of at least 3 consecutive faces, ``low`` up to A, that hold
     ``width`` cards each: ``(first face, number of faces, the first width cards of each face)``."""
-    stretches: list = []
+    stretches: list[tuple[int, int, tuple[str, ...]]] = []
     cards: list[str] = []
     for face in range(low, 16):  # 15 (no such face) closes a stretch that reaches A
         group = groups.get(face)
@@ -131,7 +138,9 @@ def _stretches(groups, low: int, width: int) -> list[tuple[int, int, tuple[str, 
     return stretches
 
 
-def _bombs(groups, power, options: Options, above: tuple, found) -> None:
+def _bombs(
+    groups: Groups, power: Power, options: Options, above: tuple[float, ...], found: Found
+) -> None:
     for face, cards in groups.items():
         if face < BLACK_JOKER and len(cards) >= 3:
             p = power[face]
@@ -139,14 +148,15 @@ def _bombs(groups, power, options: Options, above: tuple, found) -> None:
                 combo = _kind_bomb(n, p)
                 if combo.key > above:
                     found.append((tuple(cards[:n]), combo))
-    black = groups.get(BLACK_JOKER, ())
-    red = groups.get(RED_JOKER, ())
+    black: Sequence[str] = groups.get(BLACK_JOKER, ())
+    red: Sequence[str] = groups.get(RED_JOKER, ())
     if len(black) + len(red) >= 2:
         for pair in _joker_pairs(black, red):
             combo = _joker_bomb(FACE[pair[0]], FACE[pair[1]], options.bomb_order)
             if combo.key > above:
                 found.append((pair, combo))
-    fours, aces = groups.get(4, ()), groups.get(14, ())
+    fours: Sequence[str] = groups.get(4, ())
+    aces: Sequence[str] = groups.get(14, ())
     if len(fours) >= 2 and aces:
         combo = _four_one_four(options.bomb_order)
         if combo.key > above:
@@ -158,12 +168,12 @@ def _bombs(groups, power, options: Options, above: tuple, found) -> None:
 
 
 @cache
-def _combo(category: str, size: int, key) -> Combo:
+def _combo(category: str, size: int, key: float) -> Combo:
     return Combo(category, size, key)
 
 
 @cache
-def _kind_bomb(n: int, power) -> Combo:
+def _kind_bomb(n: int, power: float) -> Combo:
     return Combo(KIND_BOMB, n, kind_bomb_key(n, power))
 
 
@@ -177,7 +187,7 @@ def _four_one_four(bomb_order: str) -> Combo:
     return Combo(FOUR_ONE_FOUR, 3, four_one_four_key(bomb_order))
 
 
-def _joker_pairs(black, red) -> list[tuple[str, str]]:
+def _joker_pairs(black: Sequence[str], red: Sequence[str]) -> list[tuple[str, str]]:
     pairs = []
     if len(black) >= 2:
         pairs.append((black[0], black[1]))

@@ -6,6 +6,7 @@ Power is a number: the natural value for most faces (2..14), 15 for the level ca
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from functools import cache
 
 from .cards import ALL_FACES, BLACK_JOKER, FACE, RED_JOKER, SUIT_INDEX, face_name
@@ -42,18 +43,18 @@ def power_order(level: int, options: Options) -> list[str]:
     return [face_name(f) for f in sorted(ALL_FACES, key=table.__getitem__)]
 
 
-def card_power_key(level: int, options: Options):
+def card_power_key(level: int, options: Options) -> Callable[[str], tuple[float, int]]:
     """A sort key for cards: power at ``level``, then suit S, H, D, C (for the engine's picks)."""
     table = table_for(level, options)
     return lambda card: (table[FACE[card]], SUIT_INDEX[card])
 
 
-def lowest_card(cards, level: int, options: Options) -> str:
+def lowest_card(cards: Iterable[str], level: int, options: Options) -> str:
     """The lowest-power card, first in suit order among equals (§9.4, §10 ``turn_seconds``)."""
     return min(cards, key=card_power_key(level, options))
 
 
-def highest_card(cards, level: int, options: Options) -> str:
+def highest_card(cards: Iterable[str], level: int, options: Options) -> str:
     """The highest-power card, first in suit order among equals (§9.1)."""
     table = table_for(level, options)
     return min(cards, key=lambda c: (-table[FACE[c]], SUIT_INDEX[c]))

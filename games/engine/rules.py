@@ -8,7 +8,12 @@ never an exception. ``legal_actions(state, seat)`` lists every legal play, pass,
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from .actions import (
+    Action,
+    Event,
     Hook,
     NextRound,
     Outcome,
@@ -47,8 +52,11 @@ from .state import (
 from .tribute import give_return, legal_returns, timeout_return
 from .turns import do_pass, do_play, do_turn_timeout
 
+#: Applies one kind of action (dispatched by its type): the new state, or why not.
+Handler = Callable[[State, Any, list[Event]], State | Rejection]
 
-def apply(state: State, action) -> Outcome | Rejection:
+
+def apply(state: State, action: object) -> Outcome | Rejection:
     """Apply one action (``actions``) to ``state``.
 
     Returns ``Outcome(new_state, events)`` with ``new_state.version == state.version + 1``, or a
@@ -59,14 +67,14 @@ def apply(state: State, action) -> Outcome | Rejection:
         return Rejection("malformed", f"unknown action {action!r}")
     if state.phase == MATCH_OVER:
         return Rejection("match_over", "the match is over")
-    events: list[dict] = []
+    events: list[Event] = []
     result = handler(state, action, events)
     if isinstance(result, Rejection):
         return result
     return Outcome(result._replace(version=state.version + 1), tuple(events))
 
 
-def legal_actions(state: State, seat: int) -> list:
+def legal_actions(state: State, seat: int) -> list[Action]:
     """Every legal action for ``seat`` now: plays (one per distinct combination of ranks, with
     canonical cards), pass, hook/unhook, or tribute returns. Empty when the seat may not act."""
     phase = state.phase
@@ -77,7 +85,8 @@ def legal_actions(state: State, seat: int) -> list:
         if state.top is None:
             return [Play(seat, cards) for cards, _ in leads(hand, state.level, state.options)]
         options = follows(hand, state.top.combo, state.level, state.options)
-        return [Pass(seat)] + [Play(seat, cards) for cards, _ in options]
+        found: list[Action] = [Pass(seat)]
+        return found + [Play(seat, cards) for cards, _ in options]
     if phase == WINDOW:
         return _window_actions(state, seat, hand)
     if phase == TRIBUTE:
@@ -88,18 +97,20 @@ def legal_actions(state: State, seat: int) -> list:
     return []
 
 
-def _window_actions(state: State, seat: int, hand) -> list:
-    found: list = []
+def _window_actions(state: State, seat: int, hand: tuple[str, ...]) -> list[Action]:
+    found: list[Action] = []
     error = check_can_answer(state, seat)
     if not error:
         window = state.window
+        assert window is not None
         found.append(Pass(seat))
         size = claim_size(window.mode)
         same = [c for c in hand if FACE[c] == window.face]
         if len(same) >= size:
-            kind = Hook if window.mode == HOOK else Unhook
-            found.append(kind(seat, tuple(same[:size])))
+            claim = tuple(same[:size])
+            found.append(Hook(seat, claim) if window.mode == HOOK else Unhook(seat, claim))
     if state.options.bomb_in_window and error in (None, "already_answered"):
+        assert state.top is not None  # a window follows a play
         top = state.top.combo
         found += [
             Play(seat, cards)
@@ -112,7 +123,7 @@ def _window_actions(state: State, seat: int, hand) -> list:
 # --- validation -------------------------------------------------------------------------------
 
 
-def _seat_error(state: State, seat) -> Rejection | None:
+def _seat_error(state: State, seat: object) -> Rejection | None:
     if type(seat) is not int or not 0 <= seat < state.players:
         return Rejection("bad_seat", f"no seat {seat!r} at this table")
     if state.phase == ROUND_OVER:
@@ -120,7 +131,7 @@ def _seat_error(state: State, seat) -> Rejection | None:
     return None
 
 
-def _parse(cards) -> tuple[str, ...] | Rejection:
+def _parse(cards: object) -> tuple[str, ...] | Rejection:
     if not isinstance(cards, (tuple, list)):
         return Rejection("malformed", "cards must be a list of card strings")
     if not cards:
@@ -148,7 +159,7 @@ def _turn_error(state: State, seat: int) -> Rejection | None:
 # --- handlers -----------------------------------------------------------------------------------
 
 
-def _cards_of(state: State, action) -> tuple[str, ...] | Rejection:
+def _cards_of(state: State, action: Play | Hook | Unhook) -> tuple[str, ...] | Rejection:
     """The action's cards, parsed, once its seat is known to be able to act at all."""
     cards = _parse(action.cards)
     if isinstance(cards, Rejection):
@@ -156,7 +167,7 @@ def _cards_of(state: State, action) -> tuple[str, ...] | Rejection:
     return _seat_error(state, action.seat) or cards
 
 
-def _play(state: State, action: Play, events: list[dict]):
+def _play(state: State, action: Play, events: list[Event]) -> State | Rejection:
     cards = _cards_of(state, action)
     if isinstance(cards, Rejection):
         return cards
@@ -177,7 +188,9 @@ def _play(state: State, action: Play, events: list[dict]):
     return do_play(state, seat, cards, combo, hand_after, events)
 
 
-def _bomb_into_window(state: State, seat: int, cards, events: list[dict]):
+def _bomb_into_window(
+    state: State, seat: int, cards: tuple[str, ...], events: list[Event]
+) -> State | Rejection:
     """§6.4 ``bomb_in_window``: any active non-owner seat bombs while the window is open, even
     one that has already answered it (passed or claimed); pending claims are dropped (their
     cards were never taken), the bomb becomes the top play."""
@@ -190,11 +203,12 @@ def _bomb_into_window(state: State, seat: int, cards, events: list[dict]):
     combo = classify(cards, state.level, state.options)
     if combo is None or not combo.is_bomb:
         return Rejection("window_open", "only a claim, a pass or a bomb now")
+    assert state.window is not None  # check_can_answer checked the phase
     events.append({"type": "window_closed", "owner": state.window.owner, "bombed": True})
     return do_play(state._replace(window=None), seat, cards, combo, hand_after, events, "bomb")
 
 
-def _pass(state: State, action: Pass, events: list[dict]):
+def _pass(state: State, action: Pass, events: list[Event]) -> State | Rejection:
     seat = action.seat
     error = _seat_error(state, seat)
     if error:
@@ -212,8 +226,8 @@ def _pass(state: State, action: Pass, events: list[dict]):
     return do_pass(state, seat, events)
 
 
-def _claim(mode: str):
-    def handler(state: State, action, events: list[dict]):
+def _claim(mode: str) -> Handler:
+    def handler(state: State, action: Hook | Unhook, events: list[Event]) -> State | Rejection:
         cards = _cards_of(state, action)
         if isinstance(cards, Rejection):
             return cards
@@ -226,7 +240,7 @@ def _claim(mode: str):
     return handler
 
 
-def _return(state: State, action: Return, events: list[dict]):
+def _return(state: State, action: Return, events: list[Event]) -> State | Rejection:
     seat = action.seat
     error = _seat_error(state, seat)
     if error:
@@ -246,7 +260,7 @@ def _return(state: State, action: Return, events: list[dict]):
     return _give(state, pending[0], cards[0], events)
 
 
-def _give(state: State, index: int, card: str, events: list[dict]) -> State:
+def _give(state: State, index: int, card: str, events: list[Event]) -> State:
     tribute = state.tributes[index]
     hands = give_return(state.hands, tribute, card)
     tributes = list(state.tributes)
@@ -259,7 +273,7 @@ def _give(state: State, index: int, card: str, events: list[dict]) -> State:
     return state
 
 
-def _resign(state: State, action: Resign, events: list[dict]):
+def _resign(state: State, action: Resign, events: list[Event]) -> State | Rejection:
     """The seat's team concedes: the match ends now, won by the other team, levels as they
     are, nobody caught; an open window or a pending return simply ends with it. Hands stay as
     they were (the state still holds them; ``views`` shows each only to its seat)."""
@@ -273,8 +287,9 @@ def _resign(state: State, action: Resign, events: list[dict]):
     return state._replace(phase=MATCH_OVER, turn=None, window=None, result=result)
 
 
-def _timeout(state: State, action: Timeout, events: list[dict]):
+def _timeout(state: State, action: Timeout, events: list[Event]) -> State | Rejection:
     if state.phase == WINDOW:
+        assert state.window is not None
         events.append({"type": "window_expired", "owner": state.window.owner})
         return resolve(state, events, expired=True)
     if state.phase == PLAY:
@@ -288,13 +303,13 @@ def _timeout(state: State, action: Timeout, events: list[dict]):
     return Rejection("round_over", "the round is over")
 
 
-def _next_round(state: State, action: NextRound, events: list[dict]):
+def _next_round(state: State, action: NextRound, events: list[Event]) -> State | Rejection:
     if state.phase != ROUND_OVER:
         return Rejection("round_not_over", "the round is still being played")
     return deal_next_round(state, events)
 
 
-_HANDLERS = {
+_HANDLERS: dict[type, Handler] = {
     Play: _play,
     Pass: _pass,
     Hook: _claim(HOOK),
@@ -310,9 +325,12 @@ def seats_to_act(state: State) -> list[int]:
     """Seats that may act now: the seat to play, the seats yet to answer an open window
     (nearest the owner first), or the receivers whose tribute return is awaited."""
     if state.phase == PLAY:
+        assert state.turn is not None
         return [state.turn]
     if state.phase == WINDOW:
-        return [s for s in answerers(state) if state.window.answers[s] is None]
+        window = state.window
+        assert window is not None
+        return [s for s in answerers(state) if window.answers[s] is None]
     if state.phase == TRIBUTE:
         return [t.receiver for t in state.tributes if t.returned is None]
     return []

@@ -8,11 +8,14 @@ and caught the whole opposing team.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from .actions import Event
 from .cards import face_name
 from .state import MATCH_OVER, ROUND_OVER, RoundResult, State, team_out
 
 
-def round_ends(hands, seat: int) -> bool:
+def round_ends(hands: Sequence[Sequence[str]], seat: int) -> bool:
     """Whether ``seat``'s team has now all finished (§7); call after ``seat`` finished."""
     return not hands[seat] and team_out(hands, seat % 2)
 
@@ -33,7 +36,11 @@ def score_round(
 
 
 def end_round(
-    state: State, hands, finished: tuple[int, ...], seat: int, events: list[dict]
+    state: State,
+    hands: tuple[tuple[str, ...], ...],
+    finished: tuple[int, ...],
+    seat: int,
+    events: list[Event],
 ) -> State:
     """Close the round that ``seat``'s last card ended: no top play, no window (§7)."""
     team = seat % 2

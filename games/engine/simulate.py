@@ -15,9 +15,11 @@ import random
 import sys
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
-from .actions import NextRound, Rejection
-from .ai import NAMES, Policy, policy
+from .actions import Event, NextRound, Outcome, Rejection
+from .ai.base import Policy
+from .ai.registry import KEYS, policy
 from .cards import face_name
 from .combos import BOMBS
 from .deal import new_match
@@ -27,7 +29,9 @@ from .state import MATCH_OVER, ROUND_OVER, State
 from .views import seat_view
 
 
-def step(state: State, policies: Sequence[Policy], rng: random.Random) -> tuple[State, tuple]:
+def step(
+    state: State, policies: Sequence[Policy], rng: random.Random
+) -> tuple[State, tuple[Event, ...]]:
     """One action by one of the seats that may act now, chosen by its seat's policy.
 
     Window answers come from a randomly chosen unanswered seat, so arrival order is random.
@@ -42,7 +46,10 @@ def step(state: State, policies: Sequence[Policy], rng: random.Random) -> tuple[
 
 
 def play_round(
-    state: State, policies: Sequence[Policy], rng: random.Random, stats: Counter | None = None
+    state: State,
+    policies: Sequence[Policy],
+    rng: random.Random,
+    stats: Counter[str] | None = None,
 ) -> State:
     """Play from ``state`` until the round is over; count tricks, hooks and bombs in ``stats``."""
     while state.phase not in (ROUND_OVER, MATCH_OVER):
@@ -66,30 +73,35 @@ def run(
     seed: int,
     team_policies: Sequence[str],
     options: Options | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """Play ``rounds`` independent first rounds, or ``matches`` whole matches; the summary."""
     options = options or Options(players=players)
     policies = [policy(team_policies[s % 2]) for s in range(players)]
     rng = random.Random(seed)
-    stats: Counter = Counter()
+    stats: Counter[str] = Counter()
     wins = [0, 0]
-    levels: Counter = Counter()
+    levels: Counter[str] = Counter()
     played = 0
     for _ in range(matches or rounds):
         state = new_match(options, rng.getrandbits(32))
         while True:
             state = play_round(state, policies, rng, stats)
             played += 1
+            result = state.result
+            assert result is not None  # the round is over
             if not matches:
-                wins[state.result.team] += 1
-                levels[face_name(state.result.levels[state.result.team])] += 1
+                wins[result.team] += 1
+                levels[face_name(result.levels[result.team])] += 1
                 break
             if state.phase == MATCH_OVER:
-                wins[state.result.match_winner] += 1
-                for level in state.result.levels:
+                assert result.match_winner is not None
+                wins[result.match_winner] += 1
+                for level in result.levels:
                     levels[face_name(level)] += 1
                 break
-            state = apply(state, NextRound()).state
+            dealt = apply(state, NextRound())
+            assert isinstance(dealt, Outcome)
+            state = dealt.state
     return {
         "players": players,
         "seed": seed,
@@ -119,12 +131,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--policy",
         default="heuristic,random",
-        help="team 0's policy, team 1's policy (random, heuristic, expert)",
+        help=f"team 0's policy, team 1's policy ({', '.join(KEYS)})",
     )
     args = parser.parse_args(argv)
     names = args.policy.split(",")
-    if len(names) != 2 or any(n not in NAMES for n in names):
-        parser.error("--policy takes two of random, heuristic, expert, comma-separated")
+    if len(names) != 2 or any(n not in KEYS for n in names):
+        parser.error(f"--policy takes two of {', '.join(KEYS)}, comma-separated")
     if args.players < 2 or args.players % 2:
         parser.error("--players must be an even number, at least 2")
     summary = run(args.players, args.rounds, args.matches, args.seed, names)

@@ -13,6 +13,7 @@ Phases:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from .combos import Combo
@@ -57,7 +58,7 @@ class Window(NamedTuple):
     face: int
     mode: str
     chain: bool
-    answers: tuple
+    answers: tuple[tuple[str, ...] | None, ...]
 
 
 class Tribute(NamedTuple):
@@ -100,7 +101,7 @@ class State(NamedTuple):
     hands: tuple[tuple[str, ...], ...]
     turn: int | None
     top: Top | None
-    passed: frozenset
+    passed: frozenset[int]
     trick: tuple[TrickEntry, ...]
     window: Window | None
     finished: tuple[int, ...]
@@ -122,7 +123,7 @@ def is_active(state: State, seat: int) -> bool:
     return bool(state.hands[seat])
 
 
-def next_active(hands, seat: int) -> int:
+def next_active(hands: Sequence[Sequence[str]], seat: int) -> int:
     """The next seat clockwise after ``seat`` that still holds cards (§5)."""
     n = len(hands)
     for step in range(1, n + 1):
@@ -132,7 +133,7 @@ def next_active(hands, seat: int) -> int:
     raise AssertionError("no active seat: the round should have ended")
 
 
-def next_active_teammate(hands, seat: int) -> int | None:
+def next_active_teammate(hands: Sequence[Sequence[str]], seat: int) -> int | None:
     """The next seat clockwise of ``seat``'s team that holds cards, or None."""
     n = len(hands)
     for step in range(2, n + 1, 2):
@@ -142,6 +143,6 @@ def next_active_teammate(hands, seat: int) -> int | None:
     return None
 
 
-def team_out(hands, team: int) -> bool:
+def team_out(hands: Sequence[Sequence[str]], team: int) -> bool:
     """Whether every seat of ``team`` has finished (§7)."""
     return not any(hands[s] for s in range(team, len(hands), 2))

@@ -13,7 +13,9 @@ leads.
 
 from __future__ import annotations
 
-from .cards import FACE, RED_JOKER, remove_cards, sort_cards
+from collections.abc import Iterable, Sequence
+
+from .cards import FACE, RED_JOKER, sort_cards, take_cards
 from .options import Options
 from .power import highest_card, lowest_card, table_for
 from .state import Tribute
@@ -22,7 +24,11 @@ RETURN_FACES = range(2, 10)
 
 
 def plan_tributes(
-    hands, level: int, finish_order, caught, options: Options
+    hands: Sequence[Sequence[str]],
+    level: int,
+    finish_order: Sequence[int],
+    caught: Sequence[int],
+    options: Options,
 ) -> tuple[tuple[Tribute, ...], int]:
     """Who pays which card to whom, in §9.2 order, and the seat that leads the round.
 
@@ -44,16 +50,18 @@ def plan_tributes(
     return tributes, leader
 
 
-def pay_tributes(hands, tributes) -> tuple[tuple[str, ...], ...]:
+def pay_tributes(
+    hands: Sequence[tuple[str, ...]], tributes: Iterable[Tribute]
+) -> tuple[tuple[str, ...], ...]:
     """Hands after every tribute card moved from payer to receiver (§9.3)."""
     new = list(hands)
     for t in tributes:
-        new[t.payer] = remove_cards(new[t.payer], (t.card,))
+        new[t.payer] = take_cards(new[t.payer], (t.card,))
         new[t.receiver] = sort_cards(new[t.receiver] + (t.card,))
     return tuple(new)
 
 
-def legal_returns(hand, level: int, options: Options) -> tuple[str, ...]:
+def legal_returns(hand: Sequence[str], level: int, options: Options) -> tuple[str, ...]:
     """Cards a receiver may return (§9.4): faces 2–9, else its lowest-power cards."""
     low = tuple(c for c in hand if FACE[c] in RETURN_FACES)
     if low:
@@ -63,14 +71,16 @@ def legal_returns(hand, level: int, options: Options) -> tuple[str, ...]:
     return tuple(c for c in hand if power[FACE[c]] == least)
 
 
-def timeout_return(hand, level: int, options: Options) -> str:
+def timeout_return(hand: Sequence[str], level: int, options: Options) -> str:
     """The return made for a receiver that did not choose in time (§9.4)."""
     return lowest_card(legal_returns(hand, level, options), level, options)
 
 
-def give_return(hands, tribute: Tribute, card: str) -> tuple[tuple[str, ...], ...]:
+def give_return(
+    hands: Sequence[tuple[str, ...]], tribute: Tribute, card: str
+) -> tuple[tuple[str, ...], ...]:
     """Hands after ``tribute``'s receiver gave ``card`` back to its payer."""
     new = list(hands)
-    new[tribute.receiver] = remove_cards(new[tribute.receiver], (card,))
+    new[tribute.receiver] = take_cards(new[tribute.receiver], (card,))
     new[tribute.payer] = sort_cards(new[tribute.payer] + (card,))
     return tuple(new)

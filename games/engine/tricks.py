@@ -7,6 +7,7 @@ seat clockwise (``next_player``).
 
 from __future__ import annotations
 
+from .actions import Event
 from .state import PLAY, State, next_active, next_active_teammate
 
 
@@ -21,8 +22,9 @@ def trick_leader(state: State, winner: int) -> int:
     return next_active(state.hands, winner)
 
 
-def end_trick(state: State, events: list[dict]) -> State:
+def end_trick(state: State, events: list[Event]) -> State:
     """Close the trick won by the top play's seat and hand the lead on (§5)."""
+    assert state.top is not None  # a trick ends on its top play
     winner = state.top.seat
     leader = trick_leader(state, winner)
     events.append({"type": "trick_won", "seat": winner, "leader": leader})

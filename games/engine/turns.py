@@ -9,6 +9,9 @@ has finished the round ends at once (``scoring``).
 
 from __future__ import annotations
 
+from typing import Any
+
+from .actions import Event
 from .cards import FACE
 from .claims import open_window, opens_window
 from .combos import SINGLE, Combo
@@ -24,7 +27,7 @@ def do_play(
     cards: tuple[str, ...],
     combo: Combo,
     hand_after: tuple[str, ...],
-    events: list[dict],
+    events: list[Event],
     kind: str = "play",
 ) -> State:
     """Put ``cards`` on the trick as the new top play (validated by the caller)."""
@@ -35,7 +38,7 @@ def do_play(
         finished += (seat,)
         events.append({"type": "finished", "seat": seat, "place": len(finished)})
     # One copy of the state per play (_replace copies every field): the changes ride along.
-    changes = dict(
+    changes: dict[str, Any] = dict(
         hands=hands,
         finished=finished,
         top=Top(seat, cards, combo),
@@ -49,10 +52,11 @@ def do_play(
     return state._replace(phase=PLAY, window=None, turn=next_active(hands, seat), **changes)
 
 
-def do_pass(state: State, seat: int, events: list[dict], timeout: bool = False) -> State:
+def do_pass(state: State, seat: int, events: list[Event], timeout: bool = False) -> State:
     """``seat`` declines to beat the top play; the trick ends once every other active seat has."""
     events.append({"type": "pass", "seat": seat, "timeout": timeout})
     passed = state.passed | {seat}
+    assert state.top is not None  # only a follower passes
     active = sum(1 for h in state.hands if h)
     needed = active - 1 if state.hands[state.top.seat] else active
     if len(passed) >= needed:
@@ -64,10 +68,11 @@ def do_pass(state: State, seat: int, events: list[dict], timeout: bool = False) 
     )
 
 
-def do_turn_timeout(state: State, events: list[dict]) -> State:
+def do_turn_timeout(state: State, events: list[Event]) -> State:
     """The seat to act ran out of time: a follower passes; a leader plays its lowest-power card
     as a single, first in suit order S, H, D, C (§10 ``turn_seconds``)."""
     seat = state.turn
+    assert seat is not None  # phase play
     if state.top is not None:
         return do_pass(state, seat, events, timeout=True)
     hand = state.hands[seat]

@@ -13,6 +13,7 @@ from collections import Counter
 from functools import cache
 from typing import NamedTuple
 
+from .actions import Event
 from .cards import full_deck
 from .options import Options
 from .state import MATCH_OVER, RoundResult, State, Top, Tribute, TrickEntry
@@ -107,7 +108,7 @@ def _deck_counts(decks: int) -> tuple[tuple[str, int], ...]:
 def played_cards(state: State) -> tuple[str, ...]:
     """Every card played this round, in canonical order: the decks minus every hand (tribute
     only moves cards between hands, and a pending claim's cards stay in its hand, §6.4)."""
-    held = Counter()
+    held: Counter[str] = Counter()
     for hand in state.hands:
         held.update(hand)
     return tuple(
@@ -134,7 +135,7 @@ def reveal(state: State) -> View:
     return _project(state, None)._replace(hands=state.hands)
 
 
-def event_for(event: dict, seat: int | None) -> dict | None:
+def event_for(event: Event, seat: int | None) -> Event | None:
     """The event as ``seat`` (None: a spectator) may see it, or None when it is hidden.
 
     A window answer shows who answered, and its cards only to the answering seat (§6.4); an

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import legal_actions
 from games.engine.actions import Hook, Pass, Play, Return, Unhook
+from games.engine.ai import FILL_DEFAULT
 from games.engine.cards import BLACK_JOKER, DECK, FACE, RED_JOKER, face_name
 from games.engine.combos import classify
 from games.engine.power import table_for
@@ -84,6 +85,7 @@ def table_context(
         "signed_in": signed_in,
         "is_open": table.status == Table.Status.OPEN,
         "ai_policies": Seat.Policy.choices,
+        "ai_fill_default": FILL_DEFAULT,
         "invite_path": _invite_path(table, is_host or seat is not None),
         "seats_full": not any(s.is_empty for s in seats),
     }

@@ -10,6 +10,7 @@ from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from games.engine.ai.registry import DIFFICULTIES
 from games.engine.options import Options
 
 
@@ -73,13 +74,15 @@ class Table(models.Model):
 class Seat(models.Model):
     """One place at a table: a person, an AI policy, or empty. Team = number mod 2 (§0)."""
 
-    class Policy(models.TextChoices):
-        """How an AI seat plays: the difficulty a host picks (the engine policy by that name,
-        docs/AI.md)."""
-
-        RANDOM = "random", _("Beginner")
-        HEURISTIC = "heuristic", _("Casual")
-        EXPERT = "expert", _("Expert")
+    #: How an AI seat plays: the difficulty a host picks, one per entry of the engine's registry
+    #: (``games.engine.ai.registry``, docs/AI.md), weakest first: ``Policy.RANDOM`` = "random",
+    #: labelled with the registry's msgid, translated here (the one place labels are marked).
+    Policy = models.TextChoices(
+        "Policy",
+        [(d.key.upper(), (d.key, _(d.label))) for d in DIFFICULTIES],
+        module=__name__,
+        qualname="Seat.Policy",
+    )
 
     class StandIn(models.TextChoices):
         """Why the AI plays for the seat's person (``games.play.standins``)."""

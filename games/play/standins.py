@@ -29,7 +29,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
-from games.engine import ai
+from games.engine.ai import RATED_STAND_IN, STAND_IN
 from games.engine.rules import seats_to_act
 from games.engine.state import PLAY, TRIBUTE, State
 from games.live.replay import load_state
@@ -45,13 +45,10 @@ def threshold() -> int:
 
 
 def policy_name(rated: bool = False) -> str:
-    """The stand-in's AI policy: the strongest the engine has — ``expert`` when the engine
-    registers it and a seat may hold it, else ``heuristic``. At a ``rated`` table it is the
-    casual ``heuristic``: handing a seat to the AI (asked, or by timing out on purpose) must
-    never be a way to a better rating."""
-    known = set(ai.POLICIES) | set(getattr(ai, "NAMES", ()))
-    strongest = "expert" if "expert" in known and "expert" in Seat.Policy.values else "heuristic"
-    return "heuristic" if rated else strongest
+    """The stand-in's AI difficulty, from the engine's registry: ``STAND_IN`` (the strongest);
+    at a ``rated`` table ``RATED_STAND_IN`` (the casual one): handing a seat to the AI (asked, or
+    by timing out on purpose) must never be a way to a better rating."""
+    return RATED_STAND_IN if rated else STAND_IN
 
 
 # --- inside the writer's transaction (games.play.services) ----------------------------------------

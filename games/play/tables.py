@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts import bots
+from games.engine.ai import FILL_DEFAULT
 from games.engine.options import Options, OptionsError
 from games.models import Match, Seat, Table
 from games.play import seating, services
@@ -162,7 +163,7 @@ def set_ai(table_id: int, host, number: int, policy: str) -> None:
         seating.changed(table)
 
 
-def fill_with_ai(table_id: int, host, policy: str = Seat.Policy.HEURISTIC) -> int:
+def fill_with_ai(table_id: int, host, policy: str = FILL_DEFAULT) -> int:
     """Seat an AI at every empty seat; returns how many were filled."""
     if policy not in Seat.Policy.values:
         raise TableError(_("Unknown AI player."))

@@ -1,4 +1,5 @@
-"""The expert AI (``games.engine.expert``), its samples (``sampling``) and playouts (``rollout``).
+"""The expert AI (``games.engine.ai.expert``), its samples (``ai.sampling``) and playouts
+(``ai.rollout``).
 
 No timed test here: speed is measured by ``bench/ai.py``. Every search below runs with a
 deterministic budget (``samples``, no time limit) and a seeded rng.
@@ -13,13 +14,13 @@ import pytest
 
 from games.engine import NextRound, Options, Pass, Play, Return, legal_actions, new_match
 from games.engine.ai import HeuristicPolicy, policy
+from games.engine.ai.expert import ExpertPolicy, candidates, team_value
+from games.engine.ai.rollout import outcome
+from games.engine.ai.sampling import passed_since_top, sample_hands, sample_state, unseen_cards
 from games.engine.cards import FACE, full_deck
 from games.engine.codec import state_to_json
-from games.engine.expert import ExpertPolicy, candidates, team_value
 from games.engine.power import table_for
-from games.engine.rollout import outcome
 from games.engine.rules import apply, seats_to_act
-from games.engine.sampling import passed_since_top, sample_hands, sample_state, unseen_cards
 from games.engine.simulate import play_round, step
 from games.engine.state import MATCH_OVER, PLAY, ROUND_OVER, WINDOW, State
 from games.engine.views import seat_view

@@ -1,13 +1,13 @@
 """AI difficulty levels in the product (issue 11): beginner, casual and expert seats, chosen when
-filling a table, shown on the seat and the match record, played by the worker (``ai_players``)."""
+filling a table, shown on the seat and the match record, played by the worker
+(``games.play.ai_turns``)."""
 
 from __future__ import annotations
 
 import pytest
 from django.urls import reverse
 
-from games.engine.ai import NAMES
-from games.engine.expert import TIME_BUDGET_SECONDS
+from games.engine.ai import KEYS, difficulty
 from games.engine.rules import legal_actions
 from games.engine.state import PLAY, WINDOW
 from games.models import Match, Move, Seat
@@ -32,17 +32,20 @@ def test_the_levels_are_the_engine_policies_with_names_a_player_understands():
         ("heuristic", "Casual"),
         ("expert", "Expert"),
     ]
-    assert set(Seat.Policy.values) == set(NAMES)
+    assert Seat.Policy.values == list(KEYS)
 
 
 def test_the_expert_thinks_within_its_budget_and_a_window_answer_always_takes_it():
     """The expert thinks for its budget, in a claim window at most a quarter of the time left;
     in a window it answers when its budget is up however long it thought, elsewhere (and any
     other level) at once."""
-    assert ai_turns.think_budget(PLAY, 0.5) == TIME_BUDGET_SECONDS
-    assert ai_turns.think_budget(WINDOW, 10.0) == TIME_BUDGET_SECONDS
-    assert ai_turns.think_budget(WINDOW, 0.8) == pytest.approx(0.2)
-    assert ai_turns.think_budget(WINDOW, None) == TIME_BUDGET_SECONDS
+    budget = difficulty("expert").time_budget
+    assert budget == 0.5
+    assert ai_turns.think_budget(PLAY, "expert", 0.5) == budget
+    assert ai_turns.think_budget(WINDOW, "expert", 10.0) == budget
+    assert ai_turns.think_budget(WINDOW, "expert", 0.8) == pytest.approx(0.2)
+    assert ai_turns.think_budget(WINDOW, "expert", None) == budget
+    assert ai_turns.think_budget(WINDOW, "heuristic", 10.0) == 0.0
     assert ai_turns.answer_pause(WINDOW, "expert", 0.3, 0.05) == pytest.approx(0.25)
     assert ai_turns.answer_pause(WINDOW, "expert", 0.3, 0.0) == pytest.approx(0.3)
     assert ai_turns.answer_pause(WINDOW, "expert", 0.3, 0.4) == 0.0

@@ -24,17 +24,17 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-from .actions import Play, Rejection, Return
-from .ai import HeuristicPolicy
-from .cards import FACE
-from .combos import classify
-from .power import table_for
+from ..actions import Action, Play, Rejection, Return
+from ..cards import FACE
+from ..combos import Combo
+from ..power import table_for
+from ..rules import apply
+from ..views import View
+from .base import HeuristicPolicy, combo_of, seat_of
 from .rollout import claim_choice, outcome
-from .rules import apply
 from .sampling import sample_state
-from .views import View
 
 #: The most time one decision may take, in seconds (wall clock); the one place it is set. The
 #: search stops after the first sample that ends past it (bench/ai.py: a search of 48 samples
@@ -55,7 +55,7 @@ BOMBS_KEPT = 2
 class Search(NamedTuple):
     """What the last decision did: the candidates, their mean values, samples played, seconds."""
 
-    candidates: tuple
+    candidates: tuple[Action, ...]
     values: tuple[float, ...]
     samples: int
     seconds: float
@@ -69,23 +69,23 @@ def team_value(winner: int, caught: int, team: int) -> float:
     return value if winner == team else -value
 
 
-def candidates(view: View, legal: list, first) -> list:
+def candidates(view: View, legal: list[Action], first: Action) -> list[Action]:
     """The actions worth searching, ``first`` (the heuristic's choice) first; a play that
     empties the hand alone. ``legal`` is the seat's legal actions (plays, pass, claims)."""
     seat_cards = len(view.hand)
-    plays = []
-    others = []
+    plays: list[tuple[Combo, Play]] = []
+    others: list[Action] = []
     for action in legal:
         if isinstance(action, Play):
-            combo = classify(action.cards, view.level, view.options)
+            combo = combo_of(action, view)
             if combo.size == seat_cards:
                 return [action]
             plays.append((combo, action))
         else:
             others.append(action)  # a pass, a hook or an unhook
     power = table_for(view.level, view.options)
-    by_category: dict[str, list] = {}
-    bombs = []
+    by_category: dict[str, list[tuple[tuple[float, int, float], Action]]] = {}
+    bombs: list[tuple[Any, Action]] = []
     for combo, action in plays:
         if combo.is_bomb:
             bombs.append((combo.key, action))
@@ -127,7 +127,7 @@ class ExpertPolicy:
         self.fallback = HeuristicPolicy()
         self.last: Search | None = None
 
-    def choose(self, view: View, legal: list, rng: random.Random):
+    def choose(self, view: View, legal: list[Action], rng: random.Random) -> Action:
         """Pick one action of ``legal`` (never empty) for ``view.seat``."""
         first = self.fallback.choose(view, legal, rng)
         if isinstance(first, Return) or len(legal) == 1:
@@ -137,10 +137,10 @@ class ExpertPolicy:
             return options[0]
         return self._search(view, options, rng)
 
-    def _search(self, view: View, options: list, rng: random.Random):
+    def _search(self, view: View, options: list[Action], rng: random.Random) -> Action:
         start = self.clock()
         deadline = None if self.time_budget is None else start + self.time_budget
-        team = view.seat % 2
+        team = seat_of(view) % 2
         totals = [0.0] * len(options)
         done = 0
         while done < self.samples:

@@ -1,11 +1,11 @@
 """Fast playouts: finish a round from a full ``State`` with every seat playing the heuristic.
 
 The expert AI (``expert``) plays each candidate forward to the end of the round hundreds of times
-per decision, so this module replays ``ai.HeuristicPolicy``'s moves on a lean model of the table:
-each hand is a count of cards per face (suits never matter for strength, §2), and a move is found
-by looking for it directly (the weakest single above the top play, the stretch of faces around the
-weakest card, ...) instead of listing every combination. The rules are the engine's (§5–§7 and
-the options that touch them): passes and trick ends, the lead after a finished winner
+per decision, so this module replays ``base.HeuristicPolicy``'s moves on a lean model of the
+table: each hand is a count of cards per face (suits never matter for strength, §2), and a move
+is found by looking for it directly (the weakest single above the top play, the stretch of faces
+around the weakest card, ...) instead of listing every combination. The rules are the engine's
+(§5–§7 and the options that touch them): passes and trick ends, the lead after a finished winner
 (``lead_after_out``), claim windows and their chains (``joker_hook``, ``claim_window_seconds`` 0),
 finishing and the round end. Window answers are settled in priority order, nearest the owner
 first, which is how the engine resolves them (§6.3). ``tests/engine/test_expert.py`` checks that
@@ -16,8 +16,10 @@ It runs only on sampled states (``sampling``), never on a match's real state.
 
 from __future__ import annotations
 
-from .cards import BLACK_JOKER, FACE, RED_JOKER, face_counts
-from .combos import (
+from typing import Any
+
+from ..cards import BLACK_JOKER, FACE, RED_JOKER, face_counts
+from ..combos import (
     BOMBS,
     DOUBLE_DRAGON,
     FOUR_ONE_FOUR,
@@ -32,13 +34,18 @@ from .combos import (
     kind_bomb_key,
     ladder_low,
 )
-from .options import Options
-from .power import table_for
-from .state import HOOK, PASSED, WINDOW, State
+from ..options import Options
+from ..power import table_for
+from ..state import HOOK, PASSED, WINDOW, State
+from .base import DANGER_CARDS
 
-#: An opponent holding this many cards or fewer is close to going out (as ``ai.DANGER_CARDS``).
-DANGER_CARDS = 6
-_NO_BOMB = (-1,)
+_NO_BOMB: tuple[float, ...] = (-1,)
+#: A move of the playout: ``(category, size, key, ((face, count), ...) taken from the hand)``.
+Move = tuple[str, int, Any, tuple[tuple[int, int], ...]]
+#: The top play: ``(seat, category, size, key)``.
+TopT = tuple[int, str, int, Any]
+#: An open window: ``(owner, face, hook?, chain?, answers or None)``.
+WindowT = tuple[int, int, bool, bool, list[bool | None] | None]
 _FACES = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, BLACK_JOKER, RED_JOKER)
 _KINDS = _FACES[:-2]
 
@@ -47,6 +54,7 @@ def claim_choice(state: State, seat: int) -> tuple[str, ...]:
     """The heuristic's answer to ``state``'s open window for ``seat``: its claim's cards when the
     owner is an opponent or it holds two cards or fewer and it can claim; else ``PASSED``."""
     window = state.window
+    assert window is not None  # an open window
     hand = state.hands[seat]
     if window.owner % 2 == seat % 2 and len(hand) > 2:
         return PASSED
@@ -68,10 +76,11 @@ def outcome(state: State) -> tuple[int, int]:
     passed = 0
     for seat in state.passed:
         passed |= 1 << seat
-    window = None
+    window: WindowT | None = None
     if state.phase == WINDOW:
         w = state.window
-        answers = [None if a is None else bool(a) for a in w.answers]
+        assert w is not None
+        answers: list[bool | None] | None = [None if a is None else bool(a) for a in w.answers]
         window = (w.owner, w.face, w.mode == HOOK, w.chain, answers)
     return Playout(hands, state.level, state.options).run(state.turn, top, passed, window)
 
@@ -106,7 +115,9 @@ class Playout:
         self.teammate_leads = options.lead_after_out == "teammate"
         self.level = level
 
-    def run(self, turn, top, passed: int, window) -> tuple[int, int]:
+    def run(
+        self, turn: Any, top: TopT | None, passed: int, window: WindowT | None
+    ) -> tuple[int, int]:
         """From seat ``turn`` to play (or the open ``window``): the round's ``(team, caught)``.
         ``top`` is ``(seat, category, size, key)`` or None; ``passed`` a bit per seat."""
         hands, sizes, n = self.hands, self.sizes, self.n
@@ -128,6 +139,7 @@ class Playout:
                 if claimant is None:
                     window = None
                     if chain:
+                        assert top is not None  # a chain follows a claim
                         turn, top, passed = self._leader(top[0]), None, 0
                     else:
                         turn = self._next(owner)
@@ -143,6 +155,7 @@ class Playout:
             seat = turn
             play = self._lead(seat) if top is None else self._follow(seat, top)
             if play is None:  # a pass (§5)
+                assert top is not None  # only a follower passes
                 passed |= 1 << seat
                 active = sum(1 for x in sizes if x)
                 needed = active - 1 if sizes[top[0]] else active
@@ -197,7 +210,7 @@ class Playout:
 
     # --- the heuristic's moves --------------------------------------------------------------
 
-    def _whole_hand(self, seat: int):
+    def _whole_hand(self, seat: int) -> Move | None:
         """The hand as one combination ``(category, size, key, taken)``, or None."""
         hand = self.hands[seat]
         size = self.sizes[seat]
@@ -218,7 +231,7 @@ class Playout:
             return None
         return combo.category, combo.size, combo.key, tuple((f, hand[f]) for f in _FACES if hand[f])
 
-    def _lead(self, seat: int):
+    def _lead(self, seat: int) -> Move:
         """A combination that empties the hand; else, among the plays holding the weakest card,
         the longest (then the lowest key; singles, pairs, straights, double dragons in that
         order on a tie), as ``HeuristicPolicy._lead``."""
@@ -227,7 +240,7 @@ class Playout:
             return whole
         hand, power = self.hands[seat], self.power
         w = min((f for f in _FACES if hand[f]), key=power.__getitem__)
-        best = (SINGLE, 1, power[w], ((w, 1),))
+        best: Move = (SINGLE, 1, power[w], ((w, 1),))
         rank = (-1, power[w])
         if hand[w] >= 2 and w < BLACK_JOKER:
             best, rank = (PAIR, 2, power[w], ((w, 2),)), (-2, power[w])
@@ -251,7 +264,7 @@ class Playout:
                     )
         return best
 
-    def _follow(self, seat: int, top):
+    def _follow(self, seat: int, top: TopT) -> Move | None:
         """``HeuristicPolicy._follow``: empty the hand if that beats the top; pass when the
         partner holds the trick; the weakest non-bomb that beats; the weakest bomb that beats
         when someone is close to going out; else pass (None)."""
@@ -289,10 +302,10 @@ class Playout:
             return None
         return self._lowest_bomb(hand, key if category in BOMBS else _NO_BOMB)
 
-    def _lowest_bomb(self, hand, above):
+    def _lowest_bomb(self, hand: list[int], above: tuple[float, ...]) -> Move | None:
         """The lowest bomb of ``hand`` whose key is above ``above`` (§4), or None."""
         power = self.power
-        best = None
+        best: Move | None = None
         for f in _KINDS:
             if hand[f] >= 3:
                 for k in range(3, hand[f] + 1):
@@ -316,7 +329,9 @@ class Playout:
         return best
 
 
-def _beats(category, size, key, top_category, top_size, top_key) -> bool:
+def _beats(
+    category: str, size: int, key: Any, top_category: str, top_size: int, top_key: Any
+) -> bool:
     """``combos.beats`` on bare fields (§4, §5)."""
     if category in BOMBS:
         return top_category not in BOMBS or key > top_key

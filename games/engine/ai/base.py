@@ -1,12 +1,11 @@
-"""AI seats: policies that choose among ``legal_actions`` seeing only their own seat's ``View``.
+"""The ``Policy`` protocol and the two simple policies: ``RandomPolicy`` and ``HeuristicPolicy``.
 
 Every policy has ``choose(view, legal, rng) -> action``; ``legal`` is ``legal_actions(state,
 seat)`` for the policy's seat (it depends only on that seat's hand and the public table) and is
 never empty when the seat is asked to act. Randomness comes from the ``rng`` passed in.
 
-- ``random``: uniform over the legal actions.
-- ``expert``: searches sampled deals with heuristic playouts (``expert.ExpertPolicy``).
-- ``heuristic``: leads its weakest combination (shedding the most cards), follows with the
+- ``RandomPolicy``: uniform over the legal actions.
+- ``HeuristicPolicy``: leads its weakest combination (shedding the most cards), follows with the
   weakest combination that beats, does not beat its partner's winning play, keeps bombs until
   an opponent is close to going out (or the bomb finishes it), hooks when that takes control from
   an opponent, and returns its weakest card as tribute return.
@@ -15,13 +14,14 @@ never empty when the seat is asked to act. Randomness comes from the ``rng`` pas
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
-from .actions import Hook, Pass, Play, Return, Unhook
-from .cards import FACE
-from .combos import Combo, classify
-from .power import table_for
-from .views import View
+from ..actions import Action, Hook, Pass, Play, Return, Unhook
+from ..cards import FACE
+from ..combos import Combo, classify
+from ..power import table_for
+from ..views import View
 
 #: An opponent holding this many cards or fewer is "close to going out": bombs come out.
 DANGER_CARDS = 6
@@ -30,8 +30,25 @@ DANGER_CARDS = 6
 class Policy(Protocol):
     name: str
 
-    def choose(self, view: View, legal: list, rng: random.Random):
+    def choose(self, view: View, legal: list[Action], rng: random.Random) -> Action:
         """Pick one action of ``legal`` (never empty) for ``view.seat``."""
+        ...
+
+
+def seat_of(view: View) -> int:
+    """The seat a policy plays: a seat's view, never a spectator's."""
+    seat = view.seat
+    if seat is None:
+        raise ValueError("a policy plays a seat's view, not a spectator's")
+    return seat
+
+
+def combo_of(play: Play, view: View) -> Combo:
+    """The combination of a legal play (always one)."""
+    combo = classify(play.cards, view.level, view.options)
+    if combo is None:
+        raise AssertionError(f"{play} is no combination")
+    return combo
 
 
 class RandomPolicy:
@@ -39,7 +56,7 @@ class RandomPolicy:
 
     name = "random"
 
-    def choose(self, view: View, legal: list, rng: random.Random):
+    def choose(self, view: View, legal: list[Action], rng: random.Random) -> Action:
         return rng.choice(legal)
 
 
@@ -48,10 +65,10 @@ class HeuristicPolicy:
 
     name = "heuristic"
 
-    def choose(self, view: View, legal: list, rng: random.Random):
+    def choose(self, view: View, legal: list[Action], rng: random.Random) -> Action:
         first = legal[0]
         if isinstance(first, Return):
-            return self._weakest_return(view, legal)
+            return self._weakest_return(view, [a for a in legal if isinstance(a, Return)])
         claims = [a for a in legal if isinstance(a, (Hook, Unhook))]
         if view.window is not None:
             return self._answer_window(view, claims)
@@ -60,20 +77,21 @@ class HeuristicPolicy:
             return self._lead(view, plays)
         return self._follow(view, plays)
 
-    def _weakest_return(self, view: View, legal: list):
+    def _weakest_return(self, view: View, legal: list[Return]) -> Return:
         power = table_for(view.level, view.options)
         return min(legal, key=lambda a: power[FACE[a.card]])
 
-    def _answer_window(self, view: View, claims: list):
-        seat = view.seat
+    def _answer_window(self, view: View, claims: list[Hook | Unhook]) -> Action:
+        seat = seat_of(view)
+        assert view.window is not None
         if claims and (view.window.owner % 2 != seat % 2 or len(view.hand) <= 2):
             return claims[0]
         return Pass(seat)
 
-    def _combos(self, view: View, plays: list) -> list[tuple[Combo, Play]]:
-        return [(classify(p.cards, view.level, view.options), p) for p in plays]
+    def _combos(self, view: View, plays: list[Play]) -> list[tuple[Combo, Play]]:
+        return [(combo_of(p, view), p) for p in plays]
 
-    def _lead(self, view: View, plays: list):
+    def _lead(self, view: View, plays: list[Play]) -> Action:
         scored = self._combos(view, plays)
         for combo, play in scored:
             if combo.size == len(view.hand):
@@ -85,8 +103,9 @@ class HeuristicPolicy:
             key=lambda cp: (_weakest(cp[1].cards, power), -cp[0].size, cp[0].is_bomb, cp[0].key),
         )[1]
 
-    def _follow(self, view: View, plays: list):
-        seat = view.seat
+    def _follow(self, view: View, plays: list[Play]) -> Action:
+        seat = seat_of(view)
+        assert view.top is not None
         scored = self._combos(view, plays)
         for combo, play in scored:
             if combo.size == len(view.hand):
@@ -102,25 +121,10 @@ class HeuristicPolicy:
         return Pass(seat)
 
     def _bomb_matters(self, view: View) -> bool:
-        seat = view.seat
+        seat = seat_of(view)
         opponents = [view.hand_sizes[s] for s in range(1 - seat % 2, view.players, 2)]
         return any(0 < n <= DANGER_CARDS for n in opponents) or len(view.hand) <= DANGER_CARDS
 
 
-def _weakest(cards, power) -> float:
+def _weakest(cards: Iterable[str], power: Sequence[float]) -> float:
     return min(power[FACE[c]] for c in cards)
-
-
-POLICIES: dict[str, type] = {"random": RandomPolicy, "heuristic": HeuristicPolicy}
-#: Every policy name, weakest first (``expert`` lives in ``expert``, which imports this module).
-NAMES: tuple[str, ...] = ("random", "heuristic", "expert")
-
-
-def policy(name: str) -> Policy:
-    """A policy by name (``random``, ``heuristic`` or ``expert``, the last with its default
-    budget). Raises KeyError for an unknown name."""
-    if name == "expert":
-        from .expert import ExpertPolicy
-
-        return ExpertPolicy()
-    return POLICIES[name]()

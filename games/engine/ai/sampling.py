@@ -17,11 +17,16 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable, Sequence
 
-from .cards import FACE, full_deck, sort_cards
-from .power import table_for
-from .state import PASSED, PLAY, WINDOW, State, Window
-from .views import View
+from ..cards import FACE, full_deck, sort_cards
+from ..power import table_for
+from ..state import PASSED, PLAY, WINDOW, State, Window
+from ..views import View
+from .base import seat_of
+
+#: How a seat that answered an open window answered (``rollout.claim_choice``).
+Answer = Callable[[State, int], tuple[str, ...]]
 
 
 class SamplingError(ValueError):
@@ -50,7 +55,7 @@ def sample_hands(view: View, rng: random.Random) -> tuple[tuple[str, ...], ...]:
     """Every seat's hand: ``view.hand`` for the viewer, a random deal of the unseen cards to the
     others (each gets ``view.hand_sizes[seat]`` cards, sorted canonically), respecting
     ``power_caps``. Raises SamplingError when the counts do not add up."""
-    me = view.seat
+    me = seat_of(view)
     unseen = unseen_cards(view)
     sizes = view.hand_sizes
     others = [s for s in range(view.players) if s != me and sizes[s]]
@@ -74,7 +79,14 @@ def sample_hands(view: View, rng: random.Random) -> tuple[tuple[str, ...], ...]:
     return tuple(hands)
 
 
-def _deal_with_caps(cards: list[str], others: list[int], sizes, caps, power, rng) -> dict:
+def _deal_with_caps(
+    cards: list[str],
+    others: list[int],
+    sizes: Sequence[int],
+    caps: dict[int, tuple[float, str | None]],
+    power: Sequence[float],
+    rng: random.Random,
+) -> dict[int, list[str]]:
     """Deal shuffled ``cards``: the cards only some seats may hold go first, each to a seat that
     may hold it, chosen in proportion to the room it has left; then the rest fill the room."""
 
@@ -101,7 +113,7 @@ def _deal_with_caps(cards: list[str], others: list[int], sizes, caps, power, rng
     return dealt
 
 
-def passed_since_top(view: View) -> frozenset:
+def passed_since_top(view: View) -> frozenset[int]:
     """Seats that passed since the top play: the trick's pass entries after its last play
     (every play and won claim starts a fresh count, §5)."""
     seats = []
@@ -112,7 +124,7 @@ def passed_since_top(view: View) -> frozenset:
     return frozenset(seats)
 
 
-def sample_state(view: View, rng: random.Random, answer=None) -> State:
+def sample_state(view: View, rng: random.Random, answer: Answer | None = None) -> State:
     """A full ``State`` consistent with ``view`` (phase play or window), hands from
     ``sample_hands``. In a window, the viewer's own answer is kept; another seat that has
     answered gets ``answer(state, seat)`` (the claim's cards or ``PASSED``), or ``PASSED`` when
@@ -143,10 +155,11 @@ def sample_state(view: View, rng: random.Random, answer=None) -> State:
     if view.window is None:
         return state
     w = view.window
-    answers = [None] * view.players
-    answers[view.seat] = view.my_answer
-    state = state._replace(window=Window(w.owner, w.face, w.mode, w.chain, tuple(answers)))
+    answers: list[tuple[str, ...] | None] = [None] * view.players
+    answers[seat_of(view)] = view.my_answer
+    window = Window(w.owner, w.face, w.mode, w.chain, tuple(answers))
+    state = state._replace(window=window)
     for seat, given in enumerate(w.answered):
         if given and seat != view.seat:
             answers[seat] = answer(state, seat) if answer is not None else PASSED
-    return state._replace(window=state.window._replace(answers=tuple(answers)))
+    return state._replace(window=window._replace(answers=tuple(answers)))
