@@ -54,13 +54,15 @@ messages: $(VENV)/.installed-run
 		--ignore=.venv --ignore=bench --ignore=tests --ignore=staticfiles --ignore=var
 	DJANGO_DEBUG=1 $(PY) manage.py compilemessages --ignore=.venv
 
-# ruff check and ruff format --check over the whole tree (pyproject.toml's [tool.ruff]), and the
+# ruff check and ruff format --check over the whole tree (pyproject.toml's [tool.ruff]), the
 # import contracts (pyproject.toml's [tool.importlinter]: no circles, the rooms of games/ import
-# downwards, the engine imports no Django, games imports no leagues). .ci/run runs it first.
+# downwards, the engine imports no Django, games imports no leagues) and mypy ([tool.mypy]).
+# .ci/run runs it first.
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
+	$(VENV)/bin/mypy
 
 clean:
 	rm -rf $(VENV) var staticfiles .pytest_cache .ruff_cache
