@@ -9,15 +9,18 @@ it (``target_level`` as a face string: ``"A"``, ``"5"``); ``initial_for`` reads 
 from __future__ import annotations
 
 from django import forms
+from django.core.exceptions import ImproperlyConfigured
 from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from games.engine.options import Options, OptionsError
+from games.engine.cards import face_name
+from games.engine.options import CHOICES, FLAGS, TARGET_LEVELS, Options, OptionsError
 from games.models import Table
 from games.play.tables import SEAT_COUNTS
 
-TARGET_LEVELS = ["A", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
+#: The engine's defaults (RULES.md §10): every field's initial value comes from here.
+DEFAULTS = Options()
 
 # Formatted when shown, so the label is in the page's language (not the one at import).
 _quick_match = lazy(lambda face: gettext("%(level)s (quick match)") % {"level": face}, str)
@@ -31,6 +34,43 @@ ADVANCED_FIELDS = (
     "first_lead",
     "anti_tribute",
 )
+
+#: What each of the engine's choices (``CHOICES``) is called on the page; every value the
+#: engine accepts has a label (checked below, so a new engine choice cannot go unlabelled).
+CHOICE_LABELS = {
+    "two_position": {
+        "low": _("Low: 2 is the lowest card"),
+        "high": _("High: 2 ranks above A, below the level card"),
+    },
+    "bomb_order": {
+        "four_one_four_top": _("4-4-A beats joker bombs"),
+        "jokers_top": _("Joker bombs beat 4-4-A"),
+    },
+    "lead_after_out": {"teammate": _("their teammate"), "next_player": _("the next player")},
+    "first_lead": {
+        "top_payer": _("the payer of the highest tribute"),
+        "top_finisher": _("the first finisher"),
+    },
+}
+if {n: set(v) for n, v in CHOICE_LABELS.items()} != {n: set(v) for n, v in CHOICES.items()}:
+    raise ImproperlyConfigured("games.forms.CHOICE_LABELS must label every engine choice")
+
+
+def _choices(name: str) -> list[tuple[str, object]]:
+    """The engine's values of option ``name``, in its order (the default first), labelled."""
+    return [(value, CHOICE_LABELS[name][value]) for value in CHOICES[name]]
+
+
+def _choice(name: str, label, **kwargs) -> forms.ChoiceField:
+    return forms.ChoiceField(
+        label=label, initial=getattr(DEFAULTS, name), choices=_choices(name), **kwargs
+    )
+
+
+def _flag(name: str, label) -> forms.BooleanField:
+    if name not in FLAGS:
+        raise ImproperlyConfigured(f"{name} is not an on/off option of the engine")
+    return forms.BooleanField(label=label, initial=getattr(DEFAULTS, name), required=False)
 
 
 class TableOptionsForm(forms.Form):
@@ -46,60 +86,34 @@ class TableOptionsForm(forms.Form):
 
     target_level = forms.ChoiceField(
         label=_("Play to level"),
-        initial="A",
-        choices=[("A", _("A (a full match)"))]
-        + [(face, _quick_match(face)) for face in TARGET_LEVELS[1:]],
+        initial=face_name(DEFAULTS.target_level),
+        choices=[
+            (face_name(level), _("A (a full match)") if i == 0 else _quick_match(face_name(level)))
+            for i, level in enumerate(TARGET_LEVELS)
+        ],
         help_text=_("A quick match is won at this level instead of A."),
     )
     claim_window_seconds = forms.IntegerField(
         label=_("Claim window (seconds)"),
         min_value=0,
         max_value=10,
-        initial=4,
+        initial=int(DEFAULTS.claim_window_seconds),
         help_text=_("Time to hook or unhook after a single. 0 turns hooking off."),
     )
     turn_seconds = forms.IntegerField(
-        label=_("Turn time (seconds)"), min_value=5, max_value=120, initial=30
+        label=_("Turn time (seconds)"),
+        min_value=5,
+        max_value=120,
+        initial=int(DEFAULTS.turn_seconds),
     )
-    two_position = forms.ChoiceField(
-        label=_("Where 2 ranks"),
-        initial="low",
-        choices=[
-            ("low", _("Low: 2 is the lowest card")),
-            ("high", _("High: 2 ranks above A, below the level card")),
-        ],
-    )
-    bomb_order = forms.ChoiceField(
-        label=_("Highest bomb"),
-        initial="four_one_four_top",
-        choices=[
-            ("four_one_four_top", _("4-4-A beats joker bombs")),
-            ("jokers_top", _("Joker bombs beat 4-4-A")),
-        ],
-    )
-    two_in_sequences = forms.BooleanField(label=_("2 may start a straight (2-3-4)"), required=False)
-    joker_hook = forms.BooleanField(
-        label=_("Jokers can be hooked by two jokers of the same colour"), required=False
-    )
-    bomb_in_window = forms.BooleanField(
-        label=_("A bomb may be played during a claim window"), required=False
-    )
-    lead_after_out = forms.ChoiceField(
-        label=_("When the trick winner is out, the lead goes to"),
-        initial="teammate",
-        choices=[("teammate", _("their teammate")), ("next_player", _("the next player"))],
-    )
-    first_lead = forms.ChoiceField(
-        label=_("After tribute, the first lead goes to"),
-        initial="top_payer",
-        choices=[
-            ("top_payer", _("the payer of the highest tribute")),
-            ("top_finisher", _("the first finisher")),
-        ],
-    )
-    anti_tribute = forms.BooleanField(
-        label=_("No tribute when the payers hold every red joker"), required=False
-    )
+    two_position = _choice("two_position", _("Where 2 ranks"))
+    bomb_order = _choice("bomb_order", _("Highest bomb"))
+    two_in_sequences = _flag("two_in_sequences", _("2 may start a straight (2-3-4)"))
+    joker_hook = _flag("joker_hook", _("Jokers can be hooked by two jokers of the same colour"))
+    bomb_in_window = _flag("bomb_in_window", _("A bomb may be played during a claim window"))
+    lead_after_out = _choice("lead_after_out", _("When the trick winner is out, the lead goes to"))
+    first_lead = _choice("first_lead", _("After tribute, the first lead goes to"))
+    anti_tribute = _flag("anti_tribute", _("No tribute when the payers hold every red joker"))
 
     def clean(self) -> dict:
         data = super().clean()

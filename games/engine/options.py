@@ -17,13 +17,17 @@ class OptionsError(ValueError):
     """An option with an unknown name or a value outside §10."""
 
 
-_CHOICES = {
+#: The options that take one of a few values (§10), each's values with the default first.
+CHOICES: dict[str, tuple[str, ...]] = {
     "two_position": ("low", "high"),
     "bomb_order": ("four_one_four_top", "jokers_top"),
     "lead_after_out": ("teammate", "next_player"),
     "first_lead": ("top_payer", "top_finisher"),
 }
-_FLAGS = ("two_in_sequences", "joker_hook", "bomb_in_window", "anti_tribute")
+#: The options that are on or off (§10), all off by default.
+FLAGS = ("two_in_sequences", "joker_hook", "bomb_in_window", "anti_tribute")
+#: The levels a match may be played to: A (a full match), or 3..K for a quick match (§10).
+TARGET_LEVELS: tuple[int, ...] = (ACE, *range(3, ACE))
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,13 +60,13 @@ class Options:
             object.__setattr__(self, "decks", self.players // 2)
         if type(self.decks) is not int or self.decks < 1:  # bools are no deck counts
             raise OptionsError("decks must be a positive number")
-        for name, allowed in _CHOICES.items():
+        for name, allowed in CHOICES.items():
             if getattr(self, name) not in allowed:
                 raise OptionsError(f"{name} must be one of {', '.join(allowed)}")
-        for name in _FLAGS:
+        for name in FLAGS:
             if not isinstance(getattr(self, name), bool):
                 raise OptionsError(f"{name} must be true or false")
-        if type(self.target_level) is not int or self.target_level not in range(3, ACE + 1):
+        if type(self.target_level) is not int or self.target_level not in TARGET_LEVELS:
             raise OptionsError("target_level must be a level from 3 to A")
         for name in ("claim_window_seconds", "turn_seconds"):
             value = getattr(self, name)
