@@ -7,7 +7,7 @@ PYTHON312 ?= $(shell p="$$(pyenv root 2>/dev/null)/versions/3.12.1/bin/python"; 
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test lint clean messages manage
+.PHONY: run test test-fast lint clean messages manage
 
 $(PY):
 	@test -n "$(PYTHON312)" || { echo "Python 3.12 not found: install it (pyenv install 3.12.1)"; exit 1; }
@@ -41,9 +41,22 @@ test: export REDIS_URL ?= redis://127.0.0.1:6379/0
 test: export DJANGO_DEBUG ?= 1
 # A namespace per run, so parallel runs on one Redis never take each other's Celery tasks.
 test: export REDIS_NAMESPACE ?= test$(shell echo $$$$)-
+# pytest-xdist: TEST_WORKERS processes, each with its own test database (test_<name>_gwN) and
+# Redis namespace (tests/conftest_worker.py); the browser tests go together to one of them
+# (--dist loadgroup), which starts the live stack once. TEST_WORKERS=0: one process.
+TEST_WORKERS ?= 3
 test: $(VENV)/.installed-test
 	$(PY) scripts/check_test_env.py
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
+
+# The tests that start no process (no Daphne, Celery worker, Redis or browser): `-m "not live"`.
+test-fast: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
+test-fast: export REDIS_URL ?= redis://127.0.0.1:6379/0
+test-fast: export DJANGO_DEBUG ?= 1
+test-fast: export REDIS_NAMESPACE ?= test$(shell echo $$$$)-
+test-fast: $(VENV)/.installed-test
+	$(PY) scripts/check_test_env.py --no-browser
+	$(PY) -m pytest -n $(TEST_WORKERS) -m "not live" $(PYTEST_ARGS)
 
 # Translations: gather the strings into locale/*/django.po, then compile the .mo files that are
 # committed beside them (so `make run` and `make test` need no gettext). Needs GNU gettext

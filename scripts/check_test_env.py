@@ -57,18 +57,20 @@ def check_chromium(path: Path) -> str | None:
     )
 
 
-def main() -> int:
+def main(argv: list[str]) -> int:
+    """``--no-browser``: chromium is not needed (``make test-fast``)."""
+    browser = "--no-browser" not in argv
     problems = [
         problem
         for problem in (
             check_postgres(os.environ.get("DATABASE_URL", "")),
             check_redis(os.environ.get("REDIS_URL", "")),
-            check_chromium(CHROMIUM),
+            check_chromium(CHROMIUM) if browser else None,
         )
         if problem
     ]
     if not problems:
-        print("Test environment: PostgreSQL, Redis and chromium are there.")
+        print(f"Test environment: PostgreSQL, Redis{' and chromium' if browser else ''} are there.")
         return 0
     print("The tests cannot run; missing:\n", file=sys.stderr)
     for problem in problems:
@@ -78,4 +80,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

@@ -14,6 +14,29 @@ from tests import servers
 
 PASSWORD = "a-long-test-passphrase-414"
 
+#: Fixtures that start real processes: a test using one is marked ``live`` (and ``browser`` for
+#: the live stack that chromium drives), so ``make test-fast`` (``-m "not live"``) leaves it out.
+LIVE_FIXTURES = {"worker", "start_worker", "daphne", "private_redis"}
+BROWSER_FIXTURES = {"browser", "live_url", "new_page", "live_stack"}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests that need real processes by the fixtures they use (the others carry
+    ``@pytest.mark.live`` themselves). Every browser test goes to one xdist group, so under
+    ``pytest -n N --dist loadgroup`` one worker alone starts the live stack (Daphne, the two
+    Celery workers, chromium), once."""
+    for item in items:
+        used = set(getattr(item, "fixturenames", ()))
+        if used & BROWSER_FIXTURES or item.get_closest_marker("browser"):
+            item.add_marker(pytest.mark.browser)
+            item.add_marker(pytest.mark.live)
+            item.add_marker(pytest.mark.xdist_group("browser"))
+        elif used & LIVE_FIXTURES:
+            item.add_marker(pytest.mark.live)
+    # The browser tests last and together, in a serial run too: the live stack starts once.
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+
 
 @pytest.fixture
 def password() -> str:

@@ -25,6 +25,8 @@ import redis
 
 from config import embedded_redis
 
+pytestmark = pytest.mark.live
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 

@@ -12,11 +12,19 @@ from pathlib import Path
 
 import pytest
 from django.db import connection
+from playwright.sync_api import expect
 
 from tests import servers
+from tests.e2e.helpers import stop_tables_after_the_test  # noqa: F401 - autouse, every test here
 
 ROOT = servers.ROOT
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+#: How long a browser test waits for what it expects (``expect``) or acts on (the contexts'
+#: default): generous, so a busy machine makes a test slower, never red. Playwright polls, so
+#: a test waits no longer than the page needs.
+WAIT_MS = 30_000
+
+expect.set_options(timeout=WAIT_MS)
 
 
 @pytest.fixture(scope="session")
@@ -33,52 +41,59 @@ def server_env(django_db_setup, django_db_blocker) -> dict:
     )
 
 
-@pytest.fixture(scope="module")
-def live_url(server_env) -> Iterator[str]:
-    """Daphne serving the ASGI app (HTTP + WebSockets) and the two Celery workers (main, AI).
+class LiveStack:
+    """Daphne serving the ASGI app (HTTP + WebSockets), the two Celery workers (main, AI) and
+    chromium: started by the first browser test, stopped after the last one of a run of them
+    (``pytest_runtest_teardown`` below), so a session starts it once when the browser tests
+    run together, as ``pytest_collection_modifyitems`` (tests/conftest.py) orders them and
+    ``--dist loadgroup`` sends them (one xdist group, one worker).
 
-    Module-scoped: once a browser module is done, its worker must not go on writing while the
-    suite's later transactional tests flush the database (a flush deadlocked once)."""
-    port = servers.free_port()
-    logs = ROOT / "var" / "e2e"
-    logs.mkdir(parents=True, exist_ok=True)
-    with (logs / "daphne.log").open("wb") as out, (logs / "worker.log").open("wb") as wout:
-        daphne = servers.start_daphne(port, server_env, out)
-        workers = servers.start_workers(server_env, stdout=wout, pool="threads", concurrency=4)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        servers.wait_http(f"{url}/", daphne)
-        yield url
-    finally:
-        servers.stop(daphne, *workers)
+    Stopped as soon as the browser tests are over: its workers must not go on writing while
+    the suite's later transactional tests flush the database (a flush deadlocked once), and
+    Playwright's sync API runs an event loop in this thread while it is open, which the
+    suite's async tests and async_to_sync calls cannot share."""
 
+    def __init__(self) -> None:
+        self.url: str | None = None
+        self.procs: list = []
+        self.logs: list = []
+        self.playwright = None
+        self.browser = None
+        self.previous_async_unsafe: str | None = None
 
-@pytest.fixture(scope="module")
-def browser():
-    """Debian's chromium, headless, with the flags this closed network needs.
+    @property
+    def running(self) -> bool:
+        return self.url is not None
 
-    Module-scoped: Playwright's sync API runs an event loop in this thread while it is open,
-    which the suite's async tests and async_to_sync calls cannot share, so it closes with each
-    browser module. Meanwhile the database flushes between tests run beside that loop: allow it.
-    """
-    previous = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
-    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
-    try:
-        yield from _launch()
-    finally:
-        if previous is None:
-            os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
-        else:
-            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = previous
+    def start(self, env: dict) -> None:
+        if self.running:
+            return
+        if not Path(CHROMIUM).exists():
+            pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
+        port = servers.free_port()
+        logs = ROOT / "var" / "e2e"
+        logs.mkdir(parents=True, exist_ok=True)
+        self.logs = [(logs / "daphne.log").open("ab"), (logs / "worker.log").open("ab")]
+        daphne = servers.start_daphne(port, env, self.logs[0])
+        self.procs = [daphne]
+        self.procs += servers.start_workers(env, stdout=self.logs[1], pool="threads", concurrency=4)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            # Meanwhile the database flushes between tests run beside Playwright's loop: allow it.
+            self.previous_async_unsafe = os.environ.get("DJANGO_ALLOW_ASYNC_UNSAFE")
+            os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+            self.browser = self._launch()
+            servers.wait_http(f"{url}/", daphne)
+        except BaseException:
+            self.stop()
+            raise
+        self.url = url
 
+    def _launch(self):
+        from playwright.sync_api import sync_playwright
 
-def _launch():
-    from playwright.sync_api import sync_playwright
-
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(
+        self.playwright = sync_playwright().start()
+        return self.playwright.chromium.launch(
             executable_path=CHROMIUM,
             headless=True,
             args=[
@@ -91,8 +106,56 @@ def _launch():
                 "--disable-sync",
             ],
         )
-        yield browser
-        browser.close()
+
+    def stop(self) -> None:
+        try:
+            if self.browser is not None:
+                self.browser.close()
+            if self.playwright is not None:
+                self.playwright.stop()
+        finally:
+            self.browser = self.playwright = None
+            servers.stop(*self.procs)
+            for log in self.logs:
+                log.close()
+            self.procs, self.logs, self.url = [], [], None
+            if self.previous_async_unsafe is None:
+                os.environ.pop("DJANGO_ALLOW_ASYNC_UNSAFE", None)
+            else:
+                os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = self.previous_async_unsafe
+
+
+_stack = LiveStack()
+
+
+@pytest.fixture(scope="session")
+def live_stack(server_env) -> Iterator[LiveStack]:
+    """The session's ``LiveStack`` (stopped at the latest when the session ends)."""
+    yield _stack
+    _stack.stop()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    """Stop the live stack after the last browser test of a run of them."""
+    try:
+        return (yield)
+    finally:
+        if _stack.running and (nextitem is None or nextitem.get_closest_marker("browser") is None):
+            _stack.stop()
+
+
+@pytest.fixture
+def live_url(live_stack, server_env) -> str:
+    """The live stack's address (``LiveStack``), started if it is not running."""
+    live_stack.start(server_env)
+    return live_stack.url
+
+
+@pytest.fixture
+def browser(live_stack, live_url):
+    """Debian's chromium (``LiveStack``), headless, with the flags this closed network needs."""
+    return live_stack.browser
 
 
 @pytest.fixture
@@ -104,7 +167,7 @@ def new_page(browser, live_url):
         context = browser.new_context(
             base_url=live_url, viewport={"width": width, "height": height}
         )
-        context.set_default_timeout(15_000)
+        context.set_default_timeout(WAIT_MS)
         contexts.append(context)
         return context.new_page()
 

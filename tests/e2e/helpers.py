@@ -164,3 +164,31 @@ def stop_tables_after_the_test(transactional_db):
         except Exception:  # noqa: BLE001 - a table that finished meanwhile is fine
             pass
     time.sleep(0.5)
+
+
+def log_in_as(page, username: str, language: str = "en") -> None:
+    """Sign ``page``'s browser context in as a new account ``username`` without the forms: the
+    account is made in the test database (what the sign-up form makes: ``language`` the
+    account's unless "en", as when picked with the switcher first), a session for it by Django's
+    test client, and its cookies go into the context; then the lobby, signed in. For the tests
+    whose subject is not signing up or logging in (``sign_up_in`` goes through the form)."""
+    from django.conf import settings
+    from django.test import Client
+
+    from accounts.models import User
+
+    user = User.objects.create_user(
+        username=username, password=PASSWORD, language="" if language == "en" else language
+    )
+    client = Client()
+    client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
+    cookies = [{"name": settings.SESSION_COOKIE_NAME,
+                "value": client.cookies[settings.SESSION_COOKIE_NAME].value}]  # fmt: skip
+    if language != "en":
+        cookies.append({"name": settings.LANGUAGE_COOKIE_NAME, "value": language})
+    # The live server is on 127.0.0.1 (a cookie's domain has no port).
+    page.context.add_cookies([{**cookie, "domain": "127.0.0.1", "path": "/"} for cookie in cookies])
+    page.goto("/")
+    expect(page.locator("form[action$='/logout/']")).to_have_count(1)
+    if language != "en":
+        expect(page.locator("html")).to_have_attribute("lang", language)

@@ -9,6 +9,7 @@ from playwright.sync_api import expect
 from tests.e2e.helpers import (
     axe_violations,
     describe,
+    log_in_as,
     open_started_table,
     play_until,
     sign_up_in,
@@ -63,6 +64,6 @@ def test_axe_finds_no_serious_problem_on_the_main_pages(new_page, language: str)
 
 def test_axe_on_the_table_at_phone_size(new_page) -> None:
     page = new_page(375, 740)
-    sign_up_in(page, "axe_phone")
+    log_in_as(page, "axe_phone")
     open_started_table(page)
     assert_accessible(page, "table at 375 px")

@@ -25,9 +25,9 @@ from games.play import tables
 from tests import servers
 
 from .helpers import (
+    log_in_as,
     open_started_table,
     play_until,
-    sign_up_in,
     stop_tables_after_the_test,  # noqa: F401 (fixture)
 )
 
@@ -145,7 +145,7 @@ def test_four_bots_play_a_whole_quick_match(live_url, make_user, new_page):
     """Beside a person playing at another table in chromium, four API bots play a quick match
     to its end; every byte they were sent is scanned for other seats' cards."""
     person = new_page()
-    sign_up_in(person, "human")
+    log_in_as(person, "human")
     open_started_table(person, claim_seconds=3, turn_seconds=60)
     table, bot_tokens = _bots_at_a_table(make_user, QUICK, ["b0", "b1", "b2", "b3"])
     bots = [RecordingBot(live_url, t, table.pk) for t in bot_tokens]

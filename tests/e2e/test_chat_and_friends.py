@@ -18,7 +18,7 @@ from .helpers import (  # noqa: F401 - stop_tables_after_the_test is an autouse 
     SCREENSHOTS,
     axe_violations,
     describe,
-    sign_up_in,
+    log_in_as,
     start_with_a_guest,
     stop_tables_after_the_test,
 )
@@ -41,9 +41,9 @@ def no_overflow(page, width: int) -> None:
 def test_two_players_chat_and_invite_a_friend_by_name(new_page):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     ana, bo, cy = new_page(), new_page(), new_page()
-    sign_up_in(ana, "ana_chat")
-    sign_up_in(bo, "bo_chat", language="es")
-    sign_up_in(cy, "cy_chat", language="vi")
+    log_in_as(ana, "ana_chat")
+    log_in_as(bo, "bo_chat", language="es")
+    log_in_as(cy, "cy_chat", language="vi")
     dialogs = []
     for page in (ana, bo, cy):
         page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))

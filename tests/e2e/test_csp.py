@@ -11,9 +11,9 @@ from playwright.sync_api import expect
 from accounts.models import User
 from leagues import services as leagues
 from tests.e2e.helpers import (
+    log_in_as,
     open_started_table,
     play_until,
-    sign_up_in,
     stop_tables_after_the_test,  # noqa: F401 - autouse fixture
 )
 
@@ -57,7 +57,7 @@ def test_no_policy_violation_on_the_lobby_table_and_league_pages(new_page) -> No
     assert "script-src 'self'" in policy and "unsafe-inline" not in policy
     assert_no_violation(player, heard, "lobby, signed out")
 
-    sign_up_in(player, "csp_ana")
+    log_in_as(player, "csp_ana")
     expect(player.locator("#lobby-live")).to_be_visible()
     assert_no_violation(player, heard, "lobby, signed in")
 
@@ -106,7 +106,7 @@ def test_playing_a_few_moves_reports_no_policy_violation(new_page) -> None:
     (QA). base.html now settles no style."""
     player = new_page()
     heard = watch(player)
-    sign_up_in(player, "csp_bo")
+    log_in_as(player, "csp_bo")
     open_started_table(player, claim_seconds=0, turn_seconds=60)
     cards = player.locator("#hand input[name=cards]")
     expect(cards).to_have_count(27)

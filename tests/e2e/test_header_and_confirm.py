@@ -11,8 +11,8 @@ from playwright.sync_api import expect
 
 from tests.e2e.helpers import (  # noqa: F401 - stop_tables_after_the_test is an autouse fixture
     SCREENSHOTS,
+    log_in_as,
     open_started_table,
-    sign_up_in,
     stop_tables_after_the_test,
 )
 
@@ -42,7 +42,7 @@ def give_notices(username: str, count: int) -> None:
 def test_the_header_is_one_line_at_1280_px_with_a_notice_badge(new_page, language) -> None:
     page = new_page(1280, 800)
     username = f"longname_{language}_player"
-    sign_up_in(page, username, language)
+    log_in_as(page, username, language)
     give_notices(username, 12)
     page.goto("/")
     badge = page.locator("#notices-link .badge")
@@ -61,7 +61,7 @@ def test_the_header_is_one_line_at_1280_px_with_a_notice_badge(new_page, languag
 
 def test_confirm_before_playing_asks_and_no_sends_nothing(new_page) -> None:
     page = new_page(1280, 900)
-    sign_up_in(page, "careful")
+    log_in_as(page, "careful")
     page.goto("/accounts/preferences/")
     page.check("#id_confirm_play")
     page.click("form[action$='/preferences/'] button[type=submit]")
@@ -105,13 +105,13 @@ def test_a_staff_member_creates_a_league_with_the_rules_fields_and_a_player_is_t
     from leagues.models import League
 
     player = new_page(1280, 900)
-    sign_up_in(player, "hopeful")
+    log_in_as(player, "hopeful")
     player.goto("/leagues/new/")
     expect(player.locator("#league-create-refused h1")).to_have_text("Who can create a league")
     player.screenshot(path=str(SCREENSHOTS / "league-refused.png"), full_page=True)
 
     page = new_page(1280, 900)
-    sign_up_in(page, "organiser_boss")
+    log_in_as(page, "organiser_boss")
     User.objects.filter(username="organiser_boss").update(is_staff=True)
     page.goto("/leagues/new/")
     assert page.locator("#id_table_options").count() == 0

@@ -21,8 +21,8 @@ from playwright.sync_api import expect
 
 from tests.e2e.helpers import (  # noqa: F401 - stop_tables_after_the_test is an autouse fixture
     SCREENSHOTS,
+    log_in_as,
     open_started_table,
-    sign_up_in,
     stop_tables_after_the_test,
     take_turn,
 )
@@ -67,7 +67,7 @@ MIN_STRIP = 32  # px, a card's visible width in the fanned hand (WCAG 2.5.8 asks
 
 def test_table_on_a_phone(new_page) -> None:
     page = new_page(375, 740)
-    sign_up_in(page, "phone_player", "id")  # Indonesian: the longest button labels
+    log_in_as(page, "phone_player", "id")  # Indonesian: the longest button labels
     open_started_table(page, claim_seconds=4)
     expect(page.locator("#hand input[name=cards]")).to_have_count(27)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -184,7 +184,7 @@ RECORD = """() => {
 
 def test_a_round_with_the_keyboard_alone(new_page) -> None:
     page = new_page()
-    sign_up_in(page, "keys_player")
+    log_in_as(page, "keys_player")
     open_started_table(page, claim_seconds=3, turn_seconds=30)
     page.evaluate(RECORD)
     page.locator("body").focus()
@@ -258,7 +258,7 @@ def test_a_round_with_the_keyboard_alone(new_page) -> None:
 def test_turn_alerts_follow_the_preferences(new_page) -> None:
     """Sound and title alerts off in the preferences: no beep, the title stays."""
     page = new_page()
-    sign_up_in(page, "quiet_player")
+    log_in_as(page, "quiet_player")
     page.goto("/accounts/preferences/")
     page.uncheck("#id_sound_on")
     page.uncheck("#id_title_alerts")
@@ -290,7 +290,7 @@ def test_no_turn_alert_is_left_once_the_match_is_over(new_page) -> None:
     """The player resigns on their turn, its alert just read out: once the status says the
     match is over, the assertive live region no longer holds "Your turn … Press H …"."""
     page = new_page()
-    sign_up_in(page, "resigning_player")
+    log_in_as(page, "resigning_player")
     open_started_table(page, claim_seconds=2, turn_seconds=60)
     alert = page.locator("#alert-announcer")
     expect(alert).to_contain_text("Press H for a hint", timeout=60000)

@@ -9,6 +9,8 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
+from .helpers import log_in_as
+
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PASSWORD = "e2e-long-passphrase-414"
@@ -21,6 +23,12 @@ def sign_up(page, username: str) -> None:
     page.fill("#id_password1", PASSWORD)
     page.fill("#id_password2", PASSWORD)
     page.click("form[action$='/signup/'] button[type=submit]")
+    expect(page.locator("#account-menu summary")).to_have_text(username)
+
+
+def log_in(page, username: str) -> None:
+    """Signed in without the form (the sign-up test above goes through it)."""
+    log_in_as(page, username)
     expect(page.locator("#account-menu summary")).to_have_text(username)
 
 
@@ -110,7 +118,7 @@ def test_sign_up_play_a_round_and_see_levels_change(new_page):
 def test_an_illegal_move_is_refused_with_a_message(new_page):
     """Playing two unrelated cards is refused with a clear message and changes nothing."""
     page = new_page()
-    sign_up(page, "e2e_refused")
+    log_in(page, "e2e_refused")
     open_ai_table(page)
     end = time.monotonic() + 60
     while not page.locator("#status.my-turn").count():
@@ -137,7 +145,7 @@ def test_a_page_that_loses_a_push_catches_up(new_page):
     the next delta (or its heartbeat), asks for a snapshot, and then shows exactly what a page
     loaded afresh shows — never a delta applied over the wrong state."""
     page = new_page()
-    sign_up(page, "e2e_lossy")
+    log_in(page, "e2e_lossy")
     table_url = open_ai_table(page)
     spectator = new_page()
     spectator.goto(table_url)

@@ -23,7 +23,7 @@ from .helpers import (
     SCREENSHOTS,
     axe_violations,
     describe,
-    sign_up_in,
+    log_in_as,
     start_with_a_guest,
     stop_tables_after_the_test,  # noqa: F401 - autouse fixture: the rematch's match stops
 )
@@ -58,8 +58,8 @@ def no_overflow(page) -> None:
 def test_a_finished_match_is_explained_and_rematched_with_the_same_seats(new_page):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     ana, bo = new_page(1280, 900), new_page(375, 800)
-    sign_up_in(ana, "ana_rm")
-    sign_up_in(bo, "bo_rm")
+    log_in_as(ana, "ana_rm")
+    log_in_as(bo, "bo_rm")
     first_url = start_with_a_guest(
         ana,
         bo,

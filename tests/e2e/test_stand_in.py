@@ -13,7 +13,7 @@ from games.engine.views import played_cards
 from games.models import Match, Move, Seat
 from games.play import services
 
-from .helpers import SCREENSHOTS, play_until, sign_up_in, start_with_a_guest, take_turn
+from .helpers import SCREENSHOTS, log_in_as, play_until, start_with_a_guest, take_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,8 +38,8 @@ def secret_cards_shown(page, table, viewer: int) -> set[str]:
 def test_a_player_who_drops_is_stood_in_and_takes_the_seat_back(new_page):
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     ana, bo = new_page(), new_page()
-    sign_up_in(ana, "ana_si")
-    sign_up_in(bo, "bo_si")
+    log_in_as(ana, "ana_si")
+    log_in_as(bo, "bo_si")
     url = start_with_a_guest(
         ana,
         bo,

@@ -12,8 +12,8 @@ from playwright.sync_api import expect
 
 from tests.e2e.helpers import (  # noqa: F401 - stop_tables_after_the_test is an autouse fixture
     SCREENSHOTS,
+    log_in_as,
     open_started_table,
-    sign_up_in,
     stop_tables_after_the_test,
 )
 
@@ -61,7 +61,7 @@ def assert_fits(page, width: int) -> None:
 @pytest.mark.parametrize("width,height", [(375, 740), (1280, 900)])
 def test_the_table_fits_the_screen(new_page, width, height) -> None:
     page = new_page(width, height)
-    sign_up_in(page, f"fit_{width}", "id")  # Indonesian: the longest labels
+    log_in_as(page, f"fit_{width}", "id")  # Indonesian: the longest labels
     open_started_table(page, claim_seconds=10, turn_seconds=60)
     expect(page.locator("#hand input[name=cards]")).to_have_count(27)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -176,7 +176,7 @@ def test_partners_sit_opposite_and_each_seat_shows_its_play(new_page, width, hei
     from tests.e2e.helpers import play_until
 
     page = new_page(width, height)
-    sign_up_in(page, f"square_{width}")
+    log_in_as(page, f"square_{width}")
     open_started_table(page, claim_seconds=0, turn_seconds=60)
     # The hand can show before the start's whole frame has settled (CI once measured a hidden
     # trick, and once the trick of the waiting room): measure once the table is laid out.
@@ -260,7 +260,7 @@ def test_six_and_eight_seats_sit_around_an_oval(new_page, players) -> None:
     """You at the bottom, the seat opposite at the top, the others around; nothing overflows
     at 375 px, and the desktop shows the same places."""
     page = new_page(375, 740)
-    sign_up_in(page, f"oval_{players}")
+    log_in_as(page, f"oval_{players}")
     page.goto("/tables/new/")
     page.fill("#id_name", f"oval {players}")
     page.select_option("#id_seats", str(players))

@@ -35,7 +35,7 @@ from tests import servers
 from .conftest import install_state
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.live]
 
 
 def free_port() -> int:
