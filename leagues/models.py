@@ -18,12 +18,9 @@ from django.utils.translation import gettext_lazy as _
 from games.engine.cards import face_name
 from games.engine.options import Options, OptionsError
 from leagues.access import LeagueQuerySet, TournamentQuerySet
+from leagues.skill import DEFAULT_MU, DEFAULT_SIGMA, ordinal
 
 USER = settings.AUTH_USER_MODEL
-
-#: openskill's defaults (PlackettLuce): a new player is mu 25, sigma 25/3.
-DEFAULT_MU = 25.0
-DEFAULT_SIGMA = 25.0 / 3.0
 
 
 def check_options_field(options, players: int) -> None:
@@ -614,12 +611,8 @@ class SiteRatingChange(models.Model):
 
     @property
     def before(self) -> float:
-        from leagues.ratings import ordinal  # leagues.ratings imports these models
-
         return ordinal(self.mu_before, self.sigma_before)
 
     @property
     def after(self) -> float:
-        from leagues.ratings import ordinal
-
         return ordinal(self.mu_after, self.sigma_after)
