@@ -1,3 +1,5 @@
+"""The league pages' addresses, under /leagues/ (``leagues.views``, ``leagues.organiser_views``)."""
+
 from django.urls import path
 
 from leagues import organiser_views, views
