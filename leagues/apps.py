@@ -1,3 +1,6 @@
+"""The app's configuration: its name in the admin, and the signal receivers it connects at start
+(``leagues.results`` records finished matches)."""
+
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 

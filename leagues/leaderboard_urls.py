@@ -1,3 +1,5 @@
+"""The leaderboard's address, /leaderboard/ (``leagues.leaderboard_views``)."""
+
 from django.urls import path
 
 from leagues import leaderboard_views

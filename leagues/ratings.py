@@ -1,4 +1,6 @@
-"""Team-aware ratings with openskill's Plackett-Luce model (no home-made maths).
+"""Team-aware ratings with openskill's Plackett-Luce model (no home-made maths): the rating
+rows. The maths itself (the model, its defaults, ``rate_teams``, ``ordinal``) is
+``leagues.skill``, a leaf module the models read too.
 
 A finished rated match rates its two teams against each other: the winning team ranks first.
 Each player's new (mu, sigma) comes from ``PlackettLuce.rate``; the shown rating is openskill's
@@ -15,38 +17,10 @@ from collections.abc import Sequence
 
 from django.dispatch import receiver
 from django.utils import timezone
-from openskill.models import PlackettLuce
 
 from games.signals import rated_match_counted
-from leagues.models import (
-    DEFAULT_MU,
-    DEFAULT_SIGMA,
-    League,
-    Rating,
-    RatingHistory,
-    SiteRating,
-    SiteRatingChange,
-)
-
-MODEL = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
-
-Skill = tuple[float, float]
-
-
-def rate_teams(
-    team0: Sequence[Skill], team1: Sequence[Skill], winner: int
-) -> tuple[list[Skill], list[Skill]]:
-    """New (mu, sigma) for each player of two teams after ``winner`` (0 or 1) won."""
-    teams = [[MODEL.rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in (team0, team1)]
-    ranks = [1, 2] if winner == 0 else [2, 1]
-    new0, new1 = MODEL.rate(teams, ranks=ranks)
-    return [(r.mu, r.sigma) for r in new0], [(r.mu, r.sigma) for r in new1]
-
-
-def ordinal(mu: float, sigma: float) -> float:
-    """The shown rating of a skill: openskill's ordinal, mu − 3·sigma (0 for a new player).
-    The site rating (``do_rate_site_match``) shows it too."""
-    return MODEL.rating(mu=mu, sigma=sigma).ordinal()
+from leagues.models import League, Rating, RatingHistory, SiteRating, SiteRatingChange
+from leagues.skill import ordinal, rate_teams
 
 
 def _new_skills(rows: dict, team0: Sequence, team1: Sequence, winner: int):

@@ -20,7 +20,6 @@ from games.engine.options import Options, OptionsError
 from games.live.teams import team_name
 from games.play import stewarding
 from games.play.tables import SEAT_COUNTS, TableError
-from leagues import pairing
 from leagues.access import can_see_league
 from leagues.models import Fixture, FixturePlayer, League, Membership, Notice, Season
 from leagues.notices import do_notify
@@ -222,14 +221,6 @@ def do_set_organiser(league: League, by, user) -> Membership:
     return membership
 
 
-def is_member(league: League, user) -> bool:
-    return bool(
-        user
-        and user.is_authenticated
-        and league.memberships.filter(user=user, status=Membership.Status.ACTIVE).exists()
-    )
-
-
 # --- seasons and fixtures -----------------------------------------------------------------------
 
 
@@ -249,13 +240,6 @@ def do_create_season(
     return Season.objects.create(
         league=league, name=name, starts_on=starts_on, ends_on=ends_on, format=format, status=status
     )
-
-
-def do_set_season_status(season: Season, by, status: str) -> Season:
-    check_organiser(season.league, by)
-    season.status = status
-    season.save(update_fields=["status"])
-    return season
 
 
 def check_fixture(season: Season, by, teams: Sequence[Sequence]) -> None:
@@ -335,17 +319,6 @@ def do_create_fixture(
         fixture.save(update_fields=["table"])
         do_notify(seats, Notice.Kind.FIXTURE_READY, league=league, table=table)
     return fixture
-
-
-def do_schedule_round_robin(season: Season, by, teams: Sequence[Sequence]) -> list[Fixture]:
-    """An organiser schedules every pair of the given fixed teams once (circle method)."""
-    check_organiser(season.league, by)
-    fixtures = []
-    with transaction.atomic():
-        for paired in pairing.round_robin(list(range(len(teams)))):
-            for a, b in paired.pairs:
-                fixtures.append(do_create_fixture(season, by, [teams[a], teams[b]]))
-    return fixtures
 
 
 def do_start_fixture(fixture: Fixture, by) -> None:

@@ -24,7 +24,7 @@ from leagues.forms import (
 from leagues.models import Pairing, Tournament, TournamentRound, TournamentTeam
 from leagues.tournament_views import rounds_with_pairings
 from leagues.tournaments import TournamentError
-from leagues.views import option_items
+from leagues.view_helpers import option_items
 
 
 @staff_member_required

@@ -1,3 +1,6 @@
+"""The tournament pages' addresses, under /tournaments/: the public pages
+(``leagues.tournament_views``) and the staff's (``leagues.staff_views``)."""
+
 from django.urls import path
 
 from leagues import staff_views, tournament_views

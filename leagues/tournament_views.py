@@ -17,7 +17,7 @@ from leagues import results, tournaments
 from leagues.forms import RegisterTeamForm
 from leagues.models import Pairing, TeamMember, Tournament, TournamentRound, TournamentTeam
 from leagues.tournaments import TournamentError
-from leagues.views import option_items
+from leagues.view_helpers import option_items
 
 PUBLIC = [
     Tournament.Status.REGISTRATION,

@@ -1,6 +1,8 @@
+"""The league pages' addresses, under /leagues/ (``leagues.views``, ``leagues.organiser_views``)."""
+
 from django.urls import path
 
-from leagues import views
+from leagues import organiser_views, views
 
 app_name = "leagues"
 urlpatterns = [
@@ -12,15 +14,21 @@ urlpatterns = [
     path("<slug:slug>/leave/", views.leave, name="leave"),
     path("<slug:slug>/seasons/<int:season_id>/", views.season_detail, name="season"),
     path(
-        "<slug:slug>/seasons/<int:season_id>/options/", views.season_options, name="season_options"
+        "<slug:slug>/seasons/<int:season_id>/options/",
+        organiser_views.season_options,
+        name="season_options",
     ),
     path("<slug:slug>/players/<str:username>/", views.player, name="player"),
-    path("<slug:slug>/fixtures/new/", views.fixture_create, name="fixture_create"),
-    path("<slug:slug>/fixtures/<int:fixture_id>/start/", views.fixture_start, name="fixture_start"),
-    path("<slug:slug>/manage/", views.manage, name="manage"),
-    path("<slug:slug>/manage/options/", views.league_options, name="options"),
-    path("<slug:slug>/manage/bots/", views.league_bots, name="bots"),
-    path("<slug:slug>/manage/members/", views.manage_members, name="manage_members"),
-    path("<slug:slug>/manage/season/", views.manage_season, name="manage_season"),
-    path("<slug:slug>/manage/result/", views.manage_result, name="manage_result"),
+    path("<slug:slug>/fixtures/new/", organiser_views.fixture_create, name="fixture_create"),
+    path(
+        "<slug:slug>/fixtures/<int:fixture_id>/start/",
+        organiser_views.fixture_start,
+        name="fixture_start",
+    ),
+    path("<slug:slug>/manage/", organiser_views.manage, name="manage"),
+    path("<slug:slug>/manage/options/", organiser_views.league_options, name="options"),
+    path("<slug:slug>/manage/bots/", organiser_views.league_bots, name="bots"),
+    path("<slug:slug>/manage/members/", organiser_views.manage_members, name="manage_members"),
+    path("<slug:slug>/manage/season/", organiser_views.manage_season, name="manage_season"),
+    path("<slug:slug>/manage/result/", organiser_views.manage_result, name="manage_result"),
 ]

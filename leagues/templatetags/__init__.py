@@ -1,0 +1,1 @@
+"""Template tags of the league and tournament pages (``leagues_tags``)."""

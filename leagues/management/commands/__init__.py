@@ -1,0 +1,1 @@
+"""``leagues_catch_up``: record results whose ``match_finished`` signal was lost."""

@@ -1,10 +1,8 @@
-"""Admin for leagues and tournaments. Records are edited here; tournament actions (start,
-generate a round, pause, forfeit, replace a player, re-pair, close…) call the same
-``leagues.tournaments`` services as the staff pages, so they are checked and logged alike."""
+"""Admin of tournaments, their teams, rounds, pairings and log. The actions (start, generate a
+round, pause, forfeit, replace a player, re-pair, close…) call the same ``leagues.tournaments``
+services as the staff pages, so they are checked and logged alike."""
 
 from __future__ import annotations
-
-from collections.abc import Callable
 
 from django import forms
 from django.contrib import admin, messages
@@ -14,167 +12,19 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 from games.engine.ai import STAND_IN
-from games.live.teams import team_label, team_name, team_text_lazy
+from games.live.teams import team_text_lazy
 from games.models import Seat
-from leagues import services, tournaments
+from leagues import tournaments
+from leagues.admin.common import _each, _winner_column
 from leagues.models import (
-    Fixture,
-    FixturePlayer,
-    League,
-    Membership,
-    Notice,
     Pairing,
-    Rating,
-    RatingHistory,
-    Season,
-    SiteRating,
     TeamMember,
     Tournament,
     TournamentLog,
     TournamentRound,
     TournamentTeam,
 )
-from leagues.services import LeagueError
 from leagues.tournaments import TournamentError
-
-
-def _each(modeladmin, request, queryset, service: Callable, done: str) -> None:
-    """Run ``service(obj)`` for every selected row; one message per outcome."""
-    ok = 0
-    for obj in queryset:
-        try:
-            service(obj)
-        except (TournamentError, LeagueError) as e:
-            modeladmin.message_user(request, f"{obj}: {e}", messages.ERROR)
-        else:
-            ok += 1
-    if ok:
-        modeladmin.message_user(request, f"{done} ({ok})", messages.SUCCESS)
-
-
-# --- leagues ------------------------------------------------------------------------------------
-
-
-class MembershipInline(admin.TabularInline):
-    model = Membership
-    extra = 0
-    fields = ("user", "status", "role", "joined_at")
-    readonly_fields = ("joined_at",)
-    autocomplete_fields = ("user",)
-
-
-@admin.register(League)
-class LeagueAdmin(admin.ModelAdmin):
-    list_display = ("name", "slug", "visibility", "join_policy", "rated", "created_at")
-    prepopulated_fields = {"slug": ("name",)}
-    filter_horizontal = ("organisers",)
-    search_fields = ("name",)
-    inlines = [MembershipInline]
-
-
-@admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
-    list_display = ("league", "user", "status", "role", "requested_at", "joined_at")
-    list_filter = ("status", "role", "league")
-    search_fields = ("user__username", "league__name")
-    actions = ["approve"]
-
-    @admin.action(description=_("Approve the selected requests"))
-    def approve(self, request, queryset):
-        _each(
-            self,
-            request,
-            queryset.select_related("league", "user"),
-            lambda m: services.do_approve(m.league, request.user, m.user),
-            _("Approved"),
-        )
-
-
-@admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
-    list_display = ("name", "league", "starts_on", "ends_on", "format", "status")
-    list_filter = ("status", "format", "league")
-
-
-class FixturePlayerInline(admin.TabularInline):
-    model = FixturePlayer
-    extra = 0
-    readonly_fields = ("user", "team", "seat")
-    can_delete = False
-
-
-def _winner_column(obj) -> str:
-    """The winner as every page names it ("Team 1"), not the stored 0/1."""
-    return team_name(obj.winner_team) if obj.winner_team is not None else "—"
-
-
-_winner_column.short_description = _("winner")
-
-
-def _teams_column(fixture) -> str:
-    """Both teams with their players: "Team 1 (ana, cy) · Team 2 (bo, di)"."""
-    players = list(fixture.players.all())
-    return " · ".join(
-        team_label(team, [p.user.username for p in players if p.team == team]) for team in (0, 1)
-    )
-
-
-_teams_column.short_description = _("Teams")
-
-
-@admin.register(Fixture)
-class FixtureAdmin(admin.ModelAdmin):
-    list_display = ("__str__", "season", _teams_column, "table", _winner_column, "processed_at")
-    list_filter = ("season__league",)
-    readonly_fields = (
-        "table",
-        "match",
-        "winner_team",
-        "levels_team0",
-        "levels_team1",
-        "caught_team0",
-        "caught_team1",
-        "processed_at",
-    )
-    inlines = [FixturePlayerInline]
-
-    def get_queryset(self, request):
-        return super().get_queryset(request).prefetch_related("players__user")
-
-
-@admin.register(Rating)
-class RatingAdmin(admin.ModelAdmin):
-    list_display = ("user", "league", "display", "mu", "sigma", "matches", "updated_at")
-    list_filter = ("league",)
-    search_fields = ("user__username",)
-    readonly_fields = ("mu", "sigma", "matches")
-
-
-@admin.register(RatingHistory)
-class RatingHistoryAdmin(admin.ModelAdmin):
-    list_display = ("user", "league", "match", "won", "before", "after", "created_at")
-    list_filter = ("league",)
-
-    def has_change_permission(self, request, obj=None) -> bool:
-        return False
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-
-@admin.register(SiteRating)
-class SiteRatingAdmin(admin.ModelAdmin):
-    """Read-only: ``leagues.ratings.do_rate_site_match`` alone writes the site ratings."""
-
-    list_display = ("user", "display", "matches", "wins", "updated_at")
-    search_fields = ("user__username",)
-    readonly_fields = ("user", "mu", "sigma", "ordinal", "matches", "wins", "updated_at")
-
-    def has_add_permission(self, request) -> bool:
-        return False
-
-
-# --- tournaments --------------------------------------------------------------------------------
 
 
 class TournamentActionForm(ActionForm):
@@ -455,9 +305,3 @@ class TournamentLogAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None) -> bool:
         return False
-
-
-@admin.register(Notice)
-class NoticeAdmin(admin.ModelAdmin):
-    list_display = ("user", "kind", "tournament", "league", "table", "created_at", "seen_at")
-    list_filter = ("kind",)

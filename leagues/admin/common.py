@@ -1,0 +1,36 @@
+"""What the league and tournament admins share: running a service on every selected row (one
+message per outcome), and the winner column as every page names it. For ``leagues.admin``'s
+rooms only."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.utils.translation import gettext_lazy as _
+
+from games.live.teams import team_name
+from leagues.services import LeagueError
+from leagues.tournaments import TournamentError
+
+
+def _each(modeladmin, request, queryset, service: Callable, done: str) -> None:
+    """Run ``service(obj)`` for every selected row; one message per outcome."""
+    ok = 0
+    for obj in queryset:
+        try:
+            service(obj)
+        except (TournamentError, LeagueError) as e:
+            modeladmin.message_user(request, f"{obj}: {e}", messages.ERROR)
+        else:
+            ok += 1
+    if ok:
+        modeladmin.message_user(request, f"{done} ({ok})", messages.SUCCESS)
+
+
+def _winner_column(obj) -> str:
+    """The winner as every page names it ("Team 1"), not the stored 0/1."""
+    return team_name(obj.winner_team) if obj.winner_team is not None else "—"
+
+
+_winner_column.short_description = _("winner")

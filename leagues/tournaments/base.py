@@ -1,0 +1,53 @@
+"""What every tournament service shares: ``TournamentError``, the status names, the row lock,
+the status check, the log line, and usernames to players. For the rooms of
+``leagues.tournaments`` only; other code imports ``TournamentError`` from ``leagues.tournaments``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+from django.utils.translation import gettext as _
+
+from leagues.models import Tournament, TournamentLog
+
+Status = Tournament.Status
+
+
+class TournamentError(Exception):
+    """A tournament action that cannot be done now (the message says why)."""
+
+
+def _log(tournament: Tournament, by, action: str, detail: str = "") -> None:
+    TournamentLog.objects.create(tournament=tournament, actor=by, action=action, detail=detail)
+
+
+def _locked(tournament: Tournament) -> Tournament:
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+def _check_status(tournament: Tournament, *allowed: str) -> None:
+    if tournament.status not in allowed:
+        raise TournamentError(
+            _("Not possible while the tournament is “%(status)s”.")
+            % {"status": tournament.get_status_display()}
+        )
+
+
+def _resolve(usernames: Sequence[str]) -> list:
+    """The active users called ``usernames`` (any case), in that order; TournamentError for a
+    name nobody has."""
+    User = get_user_model()
+    wanted = Q(pk__in=[])
+    for name in usernames:
+        wanted |= Q(username__iexact=name.strip())
+    found = {u.username.casefold(): u for u in User.objects.filter(wanted, is_active=True)}
+    players = []
+    for name in usernames:
+        user = found.get(name.strip().casefold())
+        if user is None:
+            raise TournamentError(_("No player is called “%(name)s”.") % {"name": name.strip()})
+        players.append(user)
+    return players
