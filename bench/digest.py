@@ -20,7 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine.actions import Hook, NextRound, Pass, Play, Timeout  # noqa: E402
+from games.engine.actions import Hook, NextRound, Outcome, Pass, Play, Rejection, Timeout  # noqa: E402
+from games.engine.codec import events_to_json  # noqa: E402
 from games.engine.combos import classify  # noqa: E402
 from games.engine.deal import new_match  # noqa: E402
 from games.engine.moves import follows, leads  # noqa: E402
@@ -62,7 +63,7 @@ def digest(matches: int, rounds_per_match: int = 6) -> tuple[int, str]:
             while state.phase != MATCH_OVER and rounds < rounds_per_match:
                 if state.phase == ROUND_OVER:
                     outcome = apply(state, NextRound())
-                    h.update(repr(outcome).encode())
+                    h.update(_seen(outcome))
                     state = outcome.state
                     rounds += 1
                     continue
@@ -80,14 +81,14 @@ def digest(matches: int, rounds_per_match: int = 6) -> tuple[int, str]:
                         else ("3S",)
                     )
                     action = rng.choice([Play(seat, cards), Pass(seat), Hook(seat, cards)])
-                    h.update(repr(apply(state, action)).encode())
+                    h.update(_seen(apply(state, action)))
                     h.update(repr(classify(cards, state.level, options)).encode())
                     continue
                 else:
                     seats = seats_to_act(state)
                     seat = seats[0] if len(seats) == 1 else rng.choice(seats)
                     outcome = apply(state, rng.choice(legal_actions(state, seat)))
-                h.update(repr(outcome).encode())
+                h.update(_seen(outcome))
                 applied += 1
                 state = outcome.state
                 hand = state.hands[rng.randrange(options.players)]
@@ -95,6 +96,14 @@ def digest(matches: int, rounds_per_match: int = 6) -> tuple[int, str]:
                 if state.top is not None:
                     h.update(repr(follows(hand, state.top.combo, state.level, options)).encode())
     return applied, h.hexdigest()
+
+
+def _seen(outcome: Outcome | Rejection) -> bytes:
+    """An outcome's repr with its events as the database stores them (``codec``), so that the
+    digest does not move with the classes events are made of."""
+    if isinstance(outcome, Outcome):
+        outcome = outcome._replace(events=tuple(events_to_json(outcome.events)))
+    return repr(outcome).encode()
 
 
 def main(argv: list[str] | None = None) -> int:

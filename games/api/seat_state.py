@@ -14,14 +14,15 @@ from typing import Any
 from django.utils import timezone
 
 from games.engine import legal_actions
+from games.engine.actions import Action
 from games.engine.cards import face_name
-from games.engine.codec import action_to_json
+from games.engine.codec import action_to_json, event_from_json, event_to_json
 from games.engine.state import MATCH_OVER
 from games.engine.views import View, event_for, seat_view
 from games.models import Match, Move, Seat
 
 
-def action_payload(action) -> dict[str, Any]:
+def action_payload(action: Action) -> dict[str, Any]:
     """An engine action as the API's action JSON: ``{"action": "play", "cards": [...]}``,
     ``{"action": "return", "card": "3S"}``, ``{"action": "pass"}`` (no seat: the seat is the
     token's own)."""
@@ -128,7 +129,7 @@ def events_since(match: Match, after: int, upto: int, seat: int) -> list[dict[st
     )
     for seq, events in rows:
         for event in events:
-            shown = event_for(event, seat)
+            shown = event_for(event_from_json(event), seat)
             if shown is not None:
-                found.append({"version": seq, **shown})
+                found.append({"version": seq, **event_to_json(shown)})
     return found

@@ -7,8 +7,9 @@ Public API::
     outcome = apply(state, Play(seat, ("3S",)))   # Outcome(state, events) | Rejection(code)
 
 Modules: ``cards`` (notation, decks), ``power`` (§2), ``combos`` (§3, §4), ``options`` (§10),
-``state`` (frozen state), ``actions``, ``deal`` (§1), ``turns`` and ``tricks`` (§5), ``claims``
-(§6), ``scoring`` (§7, §8), ``tribute`` (§9), ``moves`` (move generation), ``rules`` (``apply``,
+``state`` (frozen state), ``actions``, ``events`` (what an action caused), ``deal`` (§1),
+``turns`` and ``tricks`` (§5), ``claims`` (§6), ``scoring`` (§7, §8), ``tribute`` (§9),
+``moves`` (move generation), ``rules`` (``apply``,
 ``legal_actions``), ``views`` (what a seat or a spectator may see), ``codec`` (JSON),
 ``conformance`` (the shared protocol); the package ``ai`` (bot policies, the searching expert
 with its sampling and playouts, the registry of AI difficulties); ``simulate`` (the CLI that

@@ -6,8 +6,9 @@ A timeout is an action like any other: the engine holds no clock (DESIGN.md).
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
+from .events import Event
 from .state import State
 
 
@@ -66,15 +67,12 @@ Action = Play | Pass | Hook | Unhook | Return | Resign | Timeout | NextRound
 SEAT_ACTIONS = (Play, Pass, Hook, Unhook, Return, Resign)
 
 
-#: An event: a JSON-friendly dict with a ``type`` (``rules.apply`` emits them).
-Event = dict[str, Any]
-
-
 class Outcome(NamedTuple):
-    """An accepted action: the new state and the events it caused (dicts, JSON-friendly).
+    """An accepted action: the new state and the events it caused (``events``; as JSON:
+    ``codec.event_to_json``).
 
-    Events may hold a pending claim's cards (``answer`` events): pass them through
-    ``views.public_event`` before showing them to anyone but the answering seat.
+    Events may hold a pending claim's cards (``Answered``): pass them through
+    ``views.event_for`` before showing them to anyone but the answering seat.
     """
 
     state: State

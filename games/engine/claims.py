@@ -13,9 +13,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import Event
 from .cards import BLACK_JOKER, FACE, remove_cards, take_cards
 from .combos import PAIR, SINGLE, Combo
+from .events import (
+    Answered,
+    Event,
+    Finished,
+    Hooked,
+    Outranked,
+    Unhooked,
+    WindowClosed,
+    WindowOpened,
+)
 from .power import table_for
 from .scoring import end_round, round_ends
 from .state import HOOK, PLAY, UNHOOK, WINDOW, State, Top, TrickEntry, Window, next_active
@@ -42,7 +51,7 @@ def open_window(
 
     ``changes`` are other fields of the new state, set in the same copy."""
     window = Window(owner, face, mode, chain, (None,) * state.players)
-    events.append({"type": "window", "owner": owner, "face": face, "mode": mode, "chain": chain})
+    events.append(WindowOpened(owner, face, mode, chain))
     return state._replace(phase=WINDOW, turn=None, window=window, **changes)
 
 
@@ -68,7 +77,7 @@ def record_answer(state: State, seat: int, claim: tuple[str, ...], events: list[
     assert window is not None
     answers = list(window.answers)
     answers[seat] = claim
-    events.append({"type": "answer", "seat": seat, "cards": list(claim) or None})
+    events.append(Answered(seat, claim or None))
     state = state._replace(window=window._replace(answers=tuple(answers)))
     return resolve(state, events, expired=False)
 
@@ -91,17 +100,17 @@ def _claim_wins(state: State, seat: int, cards: tuple[str, ...], events: list[Ev
     assert window is not None
     for other, answer in enumerate(window.answers):
         if answer and other != seat:
-            events.append({"type": "outranked", "seat": other, "by": seat})
+            events.append(Outranked(other, seat))
     held = list(state.hands)
     held[seat] = take_cards(held[seat], cards)
     hands = tuple(held)
     power = table_for(state.level, state.options)[window.face]
     combo = Combo(PAIR, 2, power) if window.mode == HOOK else Combo(SINGLE, 1, power)
-    events.append({"type": window.mode, "seat": seat, "cards": list(cards), "owner": window.owner})
+    events.append((Hooked if window.mode == HOOK else Unhooked)(seat, cards, window.owner))
     finished = state.finished
     if not hands[seat]:
         finished += (seat,)
-        events.append({"type": "finished", "seat": seat, "place": len(finished)})
+        events.append(Finished(seat, len(finished)))
     state = state._replace(
         hands=hands,
         finished=finished,
@@ -119,7 +128,7 @@ def _claim_wins(state: State, seat: int, cards: tuple[str, ...], events: list[Ev
 def _close_unclaimed(state: State, events: list[Event]) -> State:
     window = state.window
     assert window is not None
-    events.append({"type": "window_closed", "owner": window.owner})
+    events.append(WindowClosed(window.owner))
     if window.chain:
         return end_trick(state, events)  # which sets phase play and clears the window too
     return state._replace(phase=PLAY, window=None, turn=next_active(state.hands, window.owner))

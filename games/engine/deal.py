@@ -11,8 +11,8 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from .actions import Event
 from .cards import full_deck, sort_cards
+from .events import Dealt, Event, TributePaid
 from .options import Options
 from .state import PLAY, TRIBUTE, State
 from .tribute import pay_tributes, plan_tributes
@@ -119,9 +119,9 @@ def deal_next_round(state: State, events: list[Event]) -> State:
     level = result.next_level
     tributes, leader = plan_tributes(hands, level, state.finished, result.caught, state.options)
     hands = pay_tributes(hands, tributes)
-    events.append({"type": "deal", "round": round_no, "dealer": dealer, "level": level})
+    events.append(Dealt(round_no, dealer, level))
     for t in tributes:
-        events.append({"type": "tribute", "payer": t.payer, "receiver": t.receiver, "card": t.card})
+        events.append(TributePaid(t.payer, t.receiver, t.card))
     return state._replace(
         round_no=round_no,
         phase=TRIBUTE if tributes else PLAY,

@@ -13,7 +13,6 @@ from typing import Any
 
 from .actions import (
     Action,
-    Event,
     Hook,
     NextRound,
     Outcome,
@@ -36,6 +35,7 @@ from .claims import (
 )
 from .combos import beats, classify
 from .deal import deal_next_round
+from .events import Event, Led, MatchOver, Resigned, Returned, WindowClosed, WindowExpired
 from .moves import follows, leads
 from .state import (
     HOOK,
@@ -204,7 +204,7 @@ def _bomb_into_window(
     if combo is None or not combo.is_bomb:
         return Rejection("window_open", "only a claim, a pass or a bomb now")
     assert state.window is not None  # check_can_answer checked the phase
-    events.append({"type": "window_closed", "owner": state.window.owner, "bombed": True})
+    events.append(WindowClosed(state.window.owner, bombed=True))
     return do_play(state._replace(window=None), seat, cards, combo, hand_after, events, "bomb")
 
 
@@ -265,10 +265,10 @@ def _give(state: State, index: int, card: str, events: list[Event]) -> State:
     hands = give_return(state.hands, tribute, card)
     tributes = list(state.tributes)
     tributes[index] = tribute._replace(returned=card)
-    events.append({"type": "return", "seat": tribute.receiver, "to": tribute.payer, "card": card})
+    events.append(Returned(tribute.receiver, tribute.payer, card))
     state = state._replace(hands=hands, tributes=tuple(tributes))
     if all(t.returned is not None for t in tributes):
-        events.append({"type": "lead", "seat": state.leader})
+        events.append(Led(state.leader))
         return state._replace(phase=PLAY, turn=state.leader)
     return state
 
@@ -281,8 +281,8 @@ def _resign(state: State, action: Resign, events: list[Event]) -> State | Reject
     if type(seat) is not int or not 0 <= seat < state.players:
         return Rejection("bad_seat", f"no seat {seat!r} at this table")
     winner = 1 - seat % 2
-    events.append({"type": "resign", "seat": seat, "team": seat % 2})
-    events.append({"type": "match_over", "winner": winner})
+    events.append(Resigned(seat, seat % 2))
+    events.append(MatchOver(winner))
     result = RoundResult(winner, (), state.levels, None, winner, seat)
     return state._replace(phase=MATCH_OVER, turn=None, window=None, result=result)
 
@@ -290,7 +290,7 @@ def _resign(state: State, action: Resign, events: list[Event]) -> State | Reject
 def _timeout(state: State, action: Timeout, events: list[Event]) -> State | Rejection:
     if state.phase == WINDOW:
         assert state.window is not None
-        events.append({"type": "window_expired", "owner": state.window.owner})
+        events.append(WindowExpired(state.window.owner))
         return resolve(state, events, expired=True)
     if state.phase == PLAY:
         return do_turn_timeout(state, events)

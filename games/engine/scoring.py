@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .actions import Event
-from .cards import face_name
+from .events import Event, MatchOver, RoundOver
 from .state import MATCH_OVER, ROUND_OVER, RoundResult, State, team_out
 
 
@@ -46,19 +45,11 @@ def end_round(
     team = seat % 2
     caught = tuple(s for s in range(team ^ 1, len(hands), 2) if hands[s])
     result = score_round(state.levels, team, caught, state.players, state.options.target_level)
-    events.append(
-        {
-            "type": "round_over",
-            "team": team,
-            "caught": list(caught),
-            "levels": [face_name(x) for x in result.levels],
-            "next_level": face_name(result.next_level) if result.next_level else None,
-            "match_winner": result.match_winner,
-        }
-    )
+    events.append(RoundOver(team, caught, result.levels, result.next_level, result.match_winner))
     over = result.match_winner is not None
     if over:
-        events.append({"type": "match_over", "winner": result.match_winner})
+        assert result.match_winner is not None
+        events.append(MatchOver(result.match_winner))
     return state._replace(
         phase=MATCH_OVER if over else ROUND_OVER,
         hands=hands,

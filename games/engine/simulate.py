@@ -17,12 +17,13 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from .actions import Event, NextRound, Outcome, Rejection
+from .actions import NextRound, Outcome, Rejection
 from .ai.base import Policy
 from .ai.registry import KEYS, policy
 from .cards import face_name
 from .combos import BOMBS
 from .deal import new_match
+from .events import Bombed, Event, Hooked, Played, TrickWon
 from .options import Options
 from .rules import apply, legal_actions, seats_to_act
 from .state import MATCH_OVER, ROUND_OVER, State
@@ -56,12 +57,11 @@ def play_round(
         state, events = step(state, policies, rng)
         if stats is not None:
             for event in events:
-                kind = event["type"]
-                if kind == "trick_won":
+                if isinstance(event, TrickWon):
                     stats["tricks"] += 1
-                elif kind == "hook":
+                elif isinstance(event, Hooked):
                     stats["hooks"] += 1
-                elif kind in ("play", "bomb") and event["combination"] in BOMBS:
+                elif isinstance(event, (Played, Bombed)) and event.combination in BOMBS:
                     stats["bombs"] += 1
     return state
 

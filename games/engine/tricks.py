@@ -7,7 +7,7 @@ seat clockwise (``next_player``).
 
 from __future__ import annotations
 
-from .actions import Event
+from .events import Event, TrickWon
 from .state import PLAY, State, next_active, next_active_teammate
 
 
@@ -27,7 +27,7 @@ def end_trick(state: State, events: list[Event]) -> State:
     assert state.top is not None  # a trick ends on its top play
     winner = state.top.seat
     leader = trick_leader(state, winner)
-    events.append({"type": "trick_won", "seat": winner, "leader": leader})
+    events.append(TrickWon(winner, leader))
     return state._replace(
         phase=PLAY, turn=leader, top=None, passed=frozenset(), trick=(), window=None
     )

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .actions import Event
 from .cards import FACE
 from .claims import open_window, opens_window
 from .combos import SINGLE, Combo
+from .events import Bombed, Event, Finished, Passed, Played, TimedOut
 from .power import lowest_card, table_for
 from .scoring import end_round, round_ends
 from .state import HOOK, PLAY, State, Top, TrickEntry, next_active
@@ -30,13 +30,15 @@ def do_play(
     events: list[Event],
     kind: str = "play",
 ) -> State:
-    """Put ``cards`` on the trick as the new top play (validated by the caller)."""
+    """Put ``cards`` on the trick as the new top play (validated by the caller); ``kind``
+    ``play``, or ``bomb`` for a bomb into a window (the trick entry's kind too)."""
     hands = state.hands[:seat] + (hand_after,) + state.hands[seat + 1 :]
-    events.append({"type": kind, "seat": seat, "cards": list(cards), "combination": combo.category})
+    event = Bombed if kind == "bomb" else Played
+    events.append(event(seat, cards, combo.category))
     finished = state.finished
     if not hand_after:
         finished += (seat,)
-        events.append({"type": "finished", "seat": seat, "place": len(finished)})
+        events.append(Finished(seat, len(finished)))
     # One copy of the state per play (_replace copies every field): the changes ride along.
     changes: dict[str, Any] = dict(
         hands=hands,
@@ -54,7 +56,7 @@ def do_play(
 
 def do_pass(state: State, seat: int, events: list[Event], timeout: bool = False) -> State:
     """``seat`` declines to beat the top play; the trick ends once every other active seat has."""
-    events.append({"type": "pass", "seat": seat, "timeout": timeout})
+    events.append(Passed(seat, timeout))
     passed = state.passed | {seat}
     assert state.top is not None  # only a follower passes
     active = sum(1 for h in state.hands if h)
@@ -80,5 +82,5 @@ def do_turn_timeout(state: State, events: list[Event]) -> State:
     rest = list(hand)
     rest.remove(card)
     combo = Combo(SINGLE, 1, table_for(state.level, state.options)[FACE[card]])
-    events.append({"type": "timeout", "seat": seat})
+    events.append(TimedOut(seat))
     return do_play(state, seat, (card,), combo, tuple(rest), events)

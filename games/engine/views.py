@@ -13,8 +13,8 @@ from collections import Counter
 from functools import cache
 from typing import NamedTuple
 
-from .actions import Event
 from .cards import full_deck
+from .events import Answered, Event, HiddenAnswer, Outranked
 from .options import Options
 from .state import MATCH_OVER, RoundResult, State, Top, Tribute, TrickEntry
 
@@ -138,12 +138,12 @@ def reveal(state: State) -> View:
 def event_for(event: Event, seat: int | None) -> Event | None:
     """The event as ``seat`` (None: a spectator) may see it, or None when it is hidden.
 
-    A window answer shows who answered, and its cards only to the answering seat (§6.4); an
-    outranked claim is told to its claimant only (§6.3).
+    A window answer shows who answered, and its cards only to the answering seat (§6.4: any
+    other viewer gets a ``HiddenAnswer``); an outranked claim is told to its claimant only
+    (§6.3). Every other event is public.
     """
-    kind = event["type"]
-    if kind == "answer" and event["seat"] != seat:
-        return {"type": "answer", "seat": event["seat"]}
-    if kind == "outranked" and event["seat"] != seat:
+    if isinstance(event, Answered) and event.seat != seat:
+        return HiddenAnswer(event.seat)
+    if isinstance(event, Outranked) and event.seat != seat:
         return None
     return event

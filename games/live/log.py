@@ -1,11 +1,38 @@
 """The move log as sentences: one line per event worth telling, in the reader's language, as a
 viewer may see it (``engine.views.event_for`` filters a pending claim's cards) — for the table's
-log and for the match record, which adds what only a finished match may say."""
+log and for the match record, which adds what only a finished match may say.
+
+Events are the engine's (``games.engine.events``); a move's stored JSON is decoded with
+``codec.events_from_json``."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.utils.translation import gettext as _
 
+from games.engine.codec import events_from_json
+from games.engine.events import (
+    Answered,
+    Bombed,
+    Dealt,
+    Event,
+    Finished,
+    HiddenAnswer,
+    Hooked,
+    MatchOver,
+    Outranked,
+    Passed,
+    Played,
+    Resigned,
+    Returned,
+    RoundOver,
+    TimedOut,
+    TributePaid,
+    TrickWon,
+    Unhooked,
+    WindowClosed,
+)
 from games.engine.views import event_for
 from games.live.cards import card_text
 from games.live.teams import team_name
@@ -44,11 +71,11 @@ def log_for(
         moves = recent_moves(match, until)
     lines = []
     for move in reversed([m for m in moves if m.seq <= until]):
-        lines.extend(log_lines(move.events, seat, names))
+        lines.extend(log_lines(events_from_json(move.events), seat, names))
     return lines[-LOG_LENGTH:]
 
 
-def log_lines(events, seat: int | None, names: dict) -> list[str]:
+def log_lines(events: Iterable[Event], seat: int | None, names: dict) -> list[str]:
     """One move's events as log lines for this viewer: filtered by ``event_for`` (a pending
     claim's cards only for its seat), events not worth a line left out."""
     lines = []
@@ -61,67 +88,74 @@ def log_lines(events, seat: int | None, names: dict) -> list[str]:
     return lines
 
 
-def describe_event(event: dict, names: dict) -> str:
+def describe_event(event: Event, names: dict) -> str:
     """One log line for a (filtered) event, or "" for events not worth a line."""
-    kind = event["type"]
-    who = names.get(event.get("seat"), "")
-    cards = " ".join(card_text(c) for c in event.get("cards") or [])
-    texts = {
-        "play": _("%(who)s played %(cards)s"),
-        "bomb": _("%(who)s bombed with %(cards)s"),
-        "pass": _("%(who)s's turn timed out: passed")
-        if event.get("timeout")
-        else _("%(who)s passed"),
-        "hook": _("%(who)s hooked with %(cards)s"),
-        "unhook": _("%(who)s unhooked with %(cards)s"),
-        "answer": _("%(who)s answered the claim window"),
-        "outranked": _("Your claim was outranked by %(by)s"),
-        "finished": _("%(who)s is out (place %(place)s)"),
-        "trick_won": _("%(who)s won the trick"),
-        "timeout": _("%(who)s ran out of time"),
-        "tribute": _("%(payer)s paid %(card)s to %(receiver)s"),
-        "return": _("%(who)s returned %(card)s"),
-        # The event's team is §7's T (all its seats out), not the team of the first out.
-        "round_over": _("Round over: every player of %(team)s is out"),
-        "match_over": _("Match over: %(winner)s wins"),
-        "deal": _("Round %(round)s dealt"),
-        "resign": _("%(who)s resigned the match"),
-    }
-    text = texts.get(kind)
-    if text is None:
-        return ""
-    return text % {
-        "who": who,
-        "cards": cards,
-        "by": names.get(event.get("by"), ""),
-        "place": event.get("place", ""),
-        "payer": names.get(event.get("payer"), ""),
-        "receiver": names.get(event.get("receiver"), ""),
-        "card": card_text(event["card"]) if event.get("card") else "",
-        "team": team_name(event.get("team") or 0) if kind == "round_over" else "",
-        "winner": team_name(event.get("winner") or 0) if kind == "match_over" else "",
-        "round": event.get("round", ""),
-    }
+
+    def who(seat: int) -> str:
+        return names.get(seat, "")
+
+    def cards(shown: tuple[str, ...]) -> str:
+        return " ".join(card_text(c) for c in shown)
+
+    match event:
+        case Played(seat=seat, cards=shown):
+            return _("%(who)s played %(cards)s") % {"who": who(seat), "cards": cards(shown)}
+        case Bombed(seat=seat, cards=shown):
+            return _("%(who)s bombed with %(cards)s") % {"who": who(seat), "cards": cards(shown)}
+        case Passed(seat=seat, timeout=timeout):
+            text = _("%(who)s's turn timed out: passed") if timeout else _("%(who)s passed")
+            return text % {"who": who(seat)}
+        case Hooked(seat=seat, cards=shown):
+            return _("%(who)s hooked with %(cards)s") % {"who": who(seat), "cards": cards(shown)}
+        case Unhooked(seat=seat, cards=shown):
+            return _("%(who)s unhooked with %(cards)s") % {"who": who(seat), "cards": cards(shown)}
+        case Answered(seat=seat) | HiddenAnswer(seat=seat):
+            return _("%(who)s answered the claim window") % {"who": who(seat)}
+        case Outranked(by=by):
+            return _("Your claim was outranked by %(by)s") % {"by": who(by)}
+        case Finished(seat=seat, place=place):
+            return _("%(who)s is out (place %(place)s)") % {"who": who(seat), "place": place}
+        case TrickWon(seat=seat):
+            return _("%(who)s won the trick") % {"who": who(seat)}
+        case TimedOut(seat=seat):
+            return _("%(who)s ran out of time") % {"who": who(seat)}
+        case TributePaid(payer=payer, receiver=receiver, card=card):
+            return _("%(payer)s paid %(card)s to %(receiver)s") % {
+                "payer": who(payer),
+                "card": card_text(card),
+                "receiver": who(receiver),
+            }
+        case Returned(seat=seat, card=card):
+            return _("%(who)s returned %(card)s") % {"who": who(seat), "card": card_text(card)}
+        case RoundOver(team=team):
+            # The event's team is §7's T (all its seats out), not the team of the first out.
+            return _("Round over: every player of %(team)s is out") % {"team": team_name(team)}
+        case MatchOver(winner=winner):
+            return _("Match over: %(winner)s wins") % {"winner": team_name(winner)}
+        case Dealt(round=number):
+            return _("Round %(round)s dealt") % {"round": number}
+        case Resigned(seat=seat):
+            return _("%(who)s resigned the match") % {"who": who(seat)}
+    return ""
 
 
-def describe(event: dict, names: dict, reveal: bool) -> str:
+def describe(event: Event, names: dict, reveal: bool) -> str:
     """A line for one event as the record shows it: with ``reveal`` (a finished match) window
     answers say what was answered; otherwise the event must already be filtered."""
-    kind = event["type"]
-    who = names.get(event.get("seat"), "")
-    if kind == "answer" and reveal:
-        if event.get("cards"):
+    if isinstance(event, Answered) and reveal:
+        who = names.get(event.seat, "")
+        if event.cards:
             return _("%(who)s claimed with %(cards)s") % {
                 "who": who,
-                "cards": " ".join(card_text(c) for c in event["cards"]),
+                "cards": " ".join(card_text(c) for c in event.cards),
             }
         return _("%(who)s passed the claim window") % {"who": who}
-    if kind == "outranked":
+    if isinstance(event, Outranked):
         return _("%(who)s's claim was outranked by %(by)s") % {
-            "who": who,
-            "by": names.get(event.get("by"), ""),
+            "who": names.get(event.seat, ""),
+            "by": names.get(event.by, ""),
         }
-    if kind == "window_closed" and not event.get("bombed"):
+    if isinstance(event, WindowClosed) and not event.bombed:
         # The clock closing a window (or every seat passing it): say so, or the line is empty.
         return _("Claim window closed, no claim")
     return describe_event(event, names)
@@ -129,7 +163,7 @@ def describe(event: dict, names: dict, reveal: bool) -> str:
 
 def move_lines(move: Move, names: dict, reveal: bool) -> list[str]:
     lines = []
-    for event in move.events:
+    for event in events_from_json(move.events):
         shown = event if reveal else event_for(event, None)
         if shown is not None:
             line = describe(shown, names, reveal)

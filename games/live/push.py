@@ -19,11 +19,14 @@ import functools
 import logging
 import threading
 import time
+from collections.abc import Sequence
 
 from django.template.loader import render_to_string
 from django.utils import translation
 
 from accounts import turns
+from games.engine.codec import events_from_json
+from games.engine.events import Event
 from games.engine.state import State
 from games.live import audiences, frames, notify, replay, spectating, visibility
 from games.live.log import recent_moves
@@ -52,7 +55,7 @@ def _frame_message(text: str, version: int, revision: int, base: int | None) -> 
 
 
 def publish_move(
-    match: Match, seats: list[Seat], old: State, new: State, events: list[dict]
+    match: Match, seats: list[Seat], old: State, new: State, events: Sequence[Event]
 ) -> None:
     """Send each registered audience the frame from ``old`` to ``new`` (one accepted action).
 
@@ -127,7 +130,7 @@ def _delayed_frame(
         if new_version == old_version + 1 and behind:
             before = replay.state_at(match, old_version)
             after = replay.state_at(match, new_version)
-            events = (
+            events = events_from_json(
                 Move.objects.filter(match=match, seq=new_version)
                 .values_list("events", flat=True)
                 .first()

@@ -139,7 +139,8 @@ class Move(models.Model):
 
     ``seq`` equals the match version the action produced, so replaying the moves in order from
     ``new_match(options, seed)`` rebuilds ``Match.state`` exactly. ``events`` are the engine's
-    events as is — a pending claim's cards included — so they are shown only through
+    events as JSON (``engine.codec.event_to_json``; read them back with ``events_from_json``) —
+    a pending claim's cards included — so they are shown only through
     ``engine.views.event_for``. ``client_id`` recognises a resent message (DESIGN.md rule 1).
     ``seat`` is None for the clock (timeouts, next round).
     """

@@ -20,14 +20,25 @@ from django.utils import timezone
 
 from games.engine import Pass, Play, Rejection, Resign
 from games.engine import apply as engine_apply
-from games.engine.cards import parse_face
+from games.engine.actions import Action
 from games.engine.codec import (
     CodecError,
     action_from_json,
     action_to_json,
+    events_to_json,
     state_to_json,
 )
 from games.engine.deal import new_match
+from games.engine.events import (
+    Dealt,
+    Event,
+    MatchOver,
+    Resigned,
+    Returned,
+    RoundOver,
+    TributePaid,
+    WindowOpened,
+)
 from games.engine.rules import seats_to_act
 from games.engine.state import MATCH_OVER, PLAY, ROUND_OVER, TRIBUTE, WINDOW, State
 from games.live import delay, notify, push, visibility
@@ -164,7 +175,7 @@ def _action_fields(payload: dict) -> dict:
     return fields
 
 
-def _stale(match: Match, state: State, action, version) -> str:
+def _stale(match: Match, state: State, action: Action, version: object) -> str:
     """Why an action no longer fits (DESIGN.md rule 1), or "".
 
     A turn action must be made against the current version. A window answer or a tribute return
@@ -185,7 +196,7 @@ def _stale(match: Match, state: State, action, version) -> str:
 def apply_locked(
     match: Match,
     state: State,
-    action,
+    action: Action,
     seat: int | None,
     client_id: str = "",
     seats: list[Seat] | None = None,
@@ -205,7 +216,7 @@ def apply_locked(
         round_no=state.round_no,
         seat=seat,
         action=action_to_json(action),
-        events=list(outcome.events),
+        events=events_to_json(outcome.events),
         client_id=client_id,
     )
     _record(match, new, outcome.events, now)
@@ -223,66 +234,65 @@ def apply_locked(
         new,
         timer_changed=match.deadline_token != old_token,
         seats=seats,
-        move=(state, list(outcome.events)),
+        move=(state, outcome.events),
     )
     return Result(True, version=new.version)
 
 
-def _record(match: Match, state: State, events, now) -> None:
+def _record(match: Match, state: State, events: tuple[Event, ...], now) -> None:
     """Keep the round and tribute summaries in step with the events (§7–§9)."""
     for event in events:
-        kind = event["type"]
-        if kind == "round_over":
+        if isinstance(event, RoundOver):
             Round.objects.filter(match=match, number=state.round_no).update(
-                levels_after=[parse_face(x) for x in event["levels"]],
+                levels_after=list(event.levels),
                 finish_order=list(state.finished),
-                caught=event["caught"],
-                winner_team=event["team"],
+                caught=list(event.caught),
+                winner_team=event.team,
                 ended_at=now,
             )
-        elif kind == "match_over":
-            match.winner_team = event["winner"]
+        elif isinstance(event, MatchOver):
+            match.winner_team = event.winner
             match.finished_at = now
             Table.objects.filter(pk=match.table_id).update(status=Table.Status.FINISHED)
-        elif kind == "resign":
+        elif isinstance(event, Resigned):
             # The round ends with the match: the other team takes it, nobody caught. A round
             # already over (a resignation in the pause before the next deal) keeps its result.
             Round.objects.filter(match=match, number=state.round_no, ended_at__isnull=True).update(
                 levels_after=list(state.levels),
                 finish_order=list(state.finished),
                 caught=[],
-                winner_team=1 - event["team"],
+                winner_team=1 - event.team,
                 ended_at=now,
             )
-        elif kind == "deal":
+        elif isinstance(event, Dealt):
             Round.objects.create(
                 match=match,
-                number=event["round"],
-                level=event["level"],
+                number=event.round,
+                level=event.level,
                 levels_before=list(state.levels),
-                dealer=event["dealer"],
+                dealer=event.dealer,
                 leader=state.leader,
             )
-        elif kind == "tribute":
+        elif isinstance(event, TributePaid):
             TributeRecord.objects.create(
                 match=match,
                 round_no=state.round_no,
-                payer=event["payer"],
-                receiver=event["receiver"],
-                card=event["card"],
+                payer=event.payer,
+                receiver=event.receiver,
+                card=event.card,
             )
-        elif kind == "return":
+        elif isinstance(event, Returned):
             TributeRecord.objects.filter(
                 match=match,
                 round_no=state.round_no,
-                receiver=event["seat"],
-            ).update(returned_card=event["card"], returned_at=now)
+                receiver=event.seat,
+            ).update(returned_card=event.card, returned_at=now)
 
 
 # --- timers -------------------------------------------------------------------------------------
 
 
-def _set_timer(match: Match, old: State, new: State, events, now) -> None:
+def _set_timer(match: Match, old: State, new: State, events: tuple[Event, ...], now) -> None:
     """Set the one running deadline for the new state (DESIGN.md rule 3).
 
     Answers inside a window and returns inside a tribute do not move its deadline; everything
@@ -291,7 +301,7 @@ def _set_timer(match: Match, old: State, new: State, events, now) -> None:
     options = new.options
     kind, seconds = "", 0.0
     if new.phase == WINDOW:
-        if any(e["type"] == "window" for e in events) or old.phase != WINDOW:
+        if any(isinstance(e, WindowOpened) for e in events) or old.phase != WINDOW:
             kind, seconds = Match.Deadline.WINDOW, options.claim_window_seconds
         else:
             return
@@ -318,7 +328,7 @@ def _after_commit(
     state: State,
     timer_changed: bool,
     seats: list[Seat],
-    move: tuple[State, list[dict]] | None = None,
+    move: tuple[State, tuple[Event, ...]] | None = None,
 ) -> None:
     """After commit: push the move to every audience (``move`` = the state before it and its
     events), then schedule the wake-ups (rules 2, 3). A failed push is logged, never raised:

@@ -18,7 +18,9 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.engine.actions import NextRound
 from games.engine.cards import face_name
+from games.engine.codec import action_from_json
 from games.engine.state import MATCH_OVER, ROUND_OVER, State
 from games.live import replay, visibility
 from games.live.cards import card_text
@@ -255,7 +257,7 @@ def export(match: Match) -> dict:
     start_hands = {1: [list(h) for h in replay.initial_state(match).hands]}
     moves = []
     for move, state in replay.replay_all(match):
-        if move.action.get("type") == "next_round":
+        if isinstance(action_from_json(move.action), NextRound):
             start_hands[state.round_no] = [list(h) for h in state.hands]
         moves.append(
             {
@@ -264,7 +266,7 @@ def export(match: Match) -> dict:
                 "time": _iso(move.created_at),
                 "seat": move.seat,
                 "action": move.action,
-                "events": move.events,
+                "events": move.events,  # as stored: codec.event_to_json's shape
             }
         )
     round_rows = []

@@ -20,6 +20,7 @@ from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone
 
+from games.engine.codec import event_from_json
 from games.models import Match, MatchTally, Move, PlayerMatch, Seat
 from games.records.player_tally import tally
 from games.signals import match_finished, rated_match_counted
@@ -56,7 +57,7 @@ def do_record_match(match_id: int) -> bool:
         table = match.table
         rounds = match.rounds.order_by("number").values_list("winner_team", "finish_order")
         events = (
-            event
+            event_from_json(event)
             for move_events in Move.objects.filter(match=match)
             .order_by("seq")
             .values_list("events", flat=True)

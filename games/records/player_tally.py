@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from games.engine.combos import BOMBS
+from games.engine.events import Bombed, Event, Hooked, Played, Resigned, Unhooked
 
 #: Every team starts at level 2 (§1).
 START_LEVEL = 2
@@ -40,13 +41,14 @@ def tally(
     winner: int,
     final_levels: Sequence[int],
     rounds: Iterable[tuple[int | None, Sequence[int]]],
-    events: Iterable[dict],
+    events: Iterable[Event],
 ) -> list[SeatTally]:
     """Each seat's ``SeatTally``, by seat number.
 
     ``winner``: the match's winning team (0 or 1); ``final_levels``: both teams' levels at the
     end, as ranks (2..14); ``rounds``: each round's ``(winning team or None, finish order)``;
-    ``events``: the engine events of every move, in order (``games.models.Move.events``).
+    ``events``: the engine events of every move, in order (``games.models.Move.events``,
+    decoded: ``games.engine.codec.events_from_json``).
     """
     seats = [
         SeatTally(
@@ -65,15 +67,18 @@ def tally(
         if finish_order:
             seats[finish_order[0]].first_out += 1
     for event in events:
-        kind, seat = event.get("type"), event.get("seat")
-        if not isinstance(seat, int) or not 0 <= seat < players:
+        if not isinstance(event, (Hooked, Unhooked, Played, Bombed, Resigned)):
             continue
-        if kind == "hook":
-            seats[seat].hooks += 1
-        elif kind == "unhook":
-            seats[seat].unhooks += 1
-        elif kind == "bomb" or (kind == "play" and event.get("combination") in BOMBS):
-            seats[seat].bombs += 1
-        elif kind == "resign":
-            seats[seat].resigned = True
+        if not 0 <= event.seat < players:
+            continue
+        if isinstance(event, Hooked):
+            seats[event.seat].hooks += 1
+        elif isinstance(event, Unhooked):
+            seats[event.seat].unhooks += 1
+        elif isinstance(event, Bombed) or (
+            isinstance(event, Played) and event.combination in BOMBS
+        ):
+            seats[event.seat].bombs += 1
+        elif isinstance(event, Resigned):
+            seats[event.seat].resigned = True
     return seats

@@ -8,6 +8,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from accounts.models import User
+from games.engine.events import Hooked, Passed
 from games.live.cards import card_name
 from games.live.log import describe_event
 from games.play import tables
@@ -101,13 +102,13 @@ def test_socket_language_is_the_account_language_first(make_user) -> None:
 
 def test_log_lines_and_card_names_are_translated() -> None:
     with translation.override("es"):
-        assert describe_event({"type": "hook", "seat": 1, "cards": ["9S", "9H"]}, {1: "ana"}) == (
+        assert describe_event(Hooked(1, ("9S", "9H"), owner=0), {1: "ana"}) == (
             "ana enganchó con 9♠ 9♥"
         )
         assert card_name("QH") == "Reina de corazones"
         assert card_name("RJ") == "Joker Rojo"
     with translation.override("vi"):
-        assert describe_event({"type": "pass", "seat": 0}, {0: "bo"}) == "bo bỏ qua"
+        assert describe_event(Passed(0, timeout=False), {0: "bo"}) == "bo bỏ qua"
         assert card_name("AS") == "Át bích"
     with translation.override("id"):
         assert card_name("10D") == "10 wajik"

@@ -7,6 +7,7 @@ from collections import Counter
 from games.engine import Options, Outcome, Rejection, apply, start_round
 from games.engine.cards import FACE, full_deck, parse_face
 from games.engine.codec import state_from_json, state_to_json
+from games.engine.events import Event
 from games.engine.state import State, Top, Tribute, TrickEntry
 from games.engine.views import View, WindowView
 
@@ -34,7 +35,7 @@ def table(
     return start_round(opts, [cards(h) for h in hands], lv(level), start, leader)
 
 
-def ok(state: State, action: object) -> tuple[State, tuple[dict, ...]]:
+def ok(state: State, action: object) -> tuple[State, tuple[Event, ...]]:
     """Apply an action that must be accepted; the new state and its events."""
     outcome = apply(state, action)
     assert isinstance(outcome, Outcome), f"{action} was rejected: {outcome}"
@@ -42,9 +43,9 @@ def ok(state: State, action: object) -> tuple[State, tuple[dict, ...]]:
     return outcome.state, outcome.events
 
 
-def run(state: State, *actions: object) -> tuple[State, list[dict]]:
+def run(state: State, *actions: object) -> tuple[State, list[Event]]:
     """Apply several accepted actions; the final state and every event in order."""
-    events: list[dict] = []
+    events: list[Event] = []
     for action in actions:
         state, new = ok(state, action)
         events.extend(new)
@@ -63,13 +64,13 @@ def refused(state: State, action: object, code: str) -> Rejection:
 
 
 def types(events) -> list[str]:
-    """The ``type`` of each event, in order."""
-    return [e["type"] for e in events]
+    """The ``kind`` of each event (its JSON ``type``), in order."""
+    return [e.kind for e in events]
 
 
-def of_type(events, kind: str) -> list[dict]:
-    """The events of one type."""
-    return [e for e in events if e["type"] == kind]
+def of_type(events, kind: str) -> list[Event]:
+    """The events of one kind (``type``)."""
+    return [e for e in events if e.kind == kind]
 
 
 def faces(cards_: object) -> tuple[int, ...]:

@@ -4,6 +4,18 @@
 from __future__ import annotations
 
 from games.engine import Hook, Pass, Play, Timeout, Unhook, legal_actions
+from games.engine.events import (
+    Answered,
+    Bombed,
+    HiddenAnswer,
+    Hooked,
+    Outranked,
+    RoundOver,
+    TrickWon,
+    Unhooked,
+    WindowClosed,
+    WindowOpened,
+)
 from games.engine.rules import seats_to_act
 from games.engine.state import Top
 from games.engine.views import event_for, seat_view, spectator_view
@@ -37,18 +49,18 @@ def test_a_farther_claim_waits_for_nearer_seats_and_loses_to_a_nearer_claim():
     later hook wins. Seat 3 keeps its cards and is told it was outranked by seat 1 (§6.3)."""
     state = nine_led()
     state, events = ok(state, Hook(3, ("9C", "9C")))
-    assert events == ({"type": "answer", "seat": 3, "cards": ["9C", "9C"]},)
+    assert events == (Answered(seat=3, cards=("9C", "9C")),)
     assert state.phase == "window"
     assert state.hands[3] == ("8D", "9C", "9C")
     assert seats_to_act(state) == [1, 2]
     state, events = ok(state, Pass(2))
-    assert events == ({"type": "answer", "seat": 2, "cards": None},)
+    assert events == (Answered(seat=2, cards=None),)
     assert state.phase == "window"
     state, events = ok(state, Hook(1, ("9H", "9D")))
     assert types(events) == ["answer", "outranked", "hook", "window"]
-    assert events[1] == {"type": "outranked", "seat": 3, "by": 1}
-    assert events[2] == {"type": "hook", "seat": 1, "cards": ["9H", "9D"], "owner": 0}
-    assert events[3] == {"type": "window", "owner": 1, "face": 9, "mode": "unhook", "chain": True}
+    assert events[1] == Outranked(seat=3, by=1)
+    assert events[2] == Hooked(seat=1, cards=("9H", "9D"), owner=0)
+    assert events[3] == WindowOpened(owner=1, face=9, mode="unhook", chain=True)
     assert state.hands[1] == ("5C",)
     assert state.hands[3] == ("8D", "9C", "9C")
     assert state.top.seat == 1 and state.top.cards == ("9H", "9D")
@@ -60,7 +72,7 @@ def test_a_farther_claim_wins_once_every_nearer_seat_has_passed():
     state, _ = run(nine_led(), Hook(3, ("9C", "9C")), Pass(2))
     state, events = ok(state, Pass(1))
     assert types(events) == ["answer", "hook", "window"]
-    assert events[1]["seat"] == 3
+    assert events[1].seat == 3
     assert state.window[:4] == (3, 9, "unhook", True)
     assert state.hands[3] == ("8D",)
 
@@ -112,7 +124,7 @@ def test_expiry_passes_the_seats_that_did_not_answer():
     state, _ = ok(nine_led(), Hook(3, ("9C", "9C")))
     state, events = ok(state, Timeout())
     assert types(events) == ["window_expired", "hook", "window"]
-    assert events[1]["seat"] == 3
+    assert events[1].seat == 3
     assert state.window[:4] == (3, 9, "unhook", True)
 
 
@@ -138,7 +150,7 @@ def test_a_chain_that_ends_unclaimed_ends_the_trick_and_the_last_claimant_leads(
     assert seats_to_act(state) == [2, 3, 0]
     state, events = run(state, Pass(2), Pass(3), Pass(0))
     assert types(events)[-2:] == ["window_closed", "trick_won"]
-    assert events[-1] == {"type": "trick_won", "seat": 1, "leader": 1}
+    assert events[-1] == TrickWon(seat=1, leader=1)
     assert (state.phase, state.turn, state.top, state.trick) == ("play", 1, None, ())
 
 
@@ -146,9 +158,9 @@ def test_teammates_may_claim_and_the_original_player_may_unhook():
     """Teammates may hook; the player of the original single may unhook (§6.2)."""
     state = table("9S 9S KC", "5C 6C", "9H 9D 3C", "8D 8C")
     state, events = run(state, Play(0, ("9S",)), Pass(1), Hook(2, ("9H", "9D")))
-    assert of_type(events, "hook")[0]["seat"] == 2
+    assert of_type(events, "hook")[0].seat == 2
     state, events = run(state, Pass(3), Unhook(0, ("9S",)))
-    assert of_type(events, "unhook") == [{"type": "unhook", "seat": 0, "cards": ["9S"], "owner": 2}]
+    assert of_type(events, "unhook") == [Unhooked(seat=0, cards=("9S",), owner=2)]
     assert state.window[:4] == (0, 9, "hook", True)
     assert state.top.combo.category == "single"
 
@@ -159,8 +171,8 @@ def test_a_pending_claim_is_hidden_from_other_seats():
     state, events = ok(state, Hook(3, ("9C", "9C")))
     answer = events[0]
     assert event_for(answer, 3) == answer
-    assert event_for(answer, 1) == {"type": "answer", "seat": 3}
-    assert event_for(answer, None) == {"type": "answer", "seat": 3}
+    assert event_for(answer, 1) == HiddenAnswer(seat=3)
+    assert event_for(answer, None) == HiddenAnswer(seat=3)
     other = seat_view(state, 1)
     assert other.window.answered == (False, False, False, True)
     assert other.my_answer is None
@@ -174,7 +186,7 @@ def test_the_outranked_event_is_told_to_the_outranked_claimant_only():
     state, _ = run(nine_led(), Hook(3, ("9C", "9C")), Pass(2))
     _, events = ok(state, Hook(1, ("9H", "9D")))
     outranked = of_type(events, "outranked")[0]
-    assert event_for(outranked, 3) == {"type": "outranked", "seat": 3, "by": 1}
+    assert event_for(outranked, 3) == Outranked(seat=3, by=1)
     assert [event_for(outranked, s) for s in (0, 1, 2, None)] == [None] * 4
 
 
@@ -189,14 +201,9 @@ def test_finished_seats_are_not_asked_and_cannot_answer():
     refused(state, Pass(3), "finished")
     state, events = ok(state, Hook(1, ("9H", "9D")))
     assert types(events) == ["answer", "hook", "finished", "round_over"]
-    assert events[-1] == {
-        "type": "round_over",
-        "team": 1,
-        "caught": [0, 2],
-        "levels": ["2", "4"],
-        "next_level": "4",
-        "match_winner": None,
-    }
+    assert events[-1] == RoundOver(
+        team=1, caught=(0, 2), levels=(2, 4), next_level=4, match_winner=None
+    )
     assert (state.phase, state.window, state.top, state.turn) == ("round_over", None, None, None)
     assert state.finished == (3, 1)
 
@@ -209,13 +216,8 @@ def test_bomb_in_window_closes_the_window_and_drops_pending_claims():
     bomb = Play(2, cards("5S 5H 5D 5C"))
     assert bomb in legal_actions(state, 2)
     state, events = ok(state, bomb)
-    assert events[0] == {"type": "window_closed", "owner": 0, "bombed": True}
-    assert events[1] == {
-        "type": "bomb",
-        "seat": 2,
-        "cards": ["5S", "5H", "5D", "5C"],
-        "combination": "kind_bomb",
-    }
+    assert events[0] == WindowClosed(owner=0, bombed=True)
+    assert events[1] == Bombed(seat=2, cards=("5S", "5H", "5D", "5C"), combination="kind_bomb")
     assert (state.phase, state.window, state.turn) == ("play", None, 3)
     assert state.top.seat == 2 and state.top.combo.category == "kind_bomb"
     assert state.hands[3] == ("8D", "9C", "9C")
@@ -252,15 +254,15 @@ def test_joker_hook_with_three_decks():
     it and the hook is not a bomb (§6.7). Six players, three decks."""
     hands = ("RJ 3S 3H", "RJ RJ BJ 5C", "4S 4H 6D", "7S 7H 8D", "8S 8H 9C", "10S 10H JD")
     state, events = ok(table(*hands, joker_hook=True), Play(0, ("RJ",)))
-    assert events[-1] == {"type": "window", "owner": 0, "face": 17, "mode": "hook", "chain": False}
+    assert events[-1] == WindowOpened(owner=0, face=17, mode="hook", chain=False)
     refused(state, Hook(1, ("BJ", "RJ")), "invalid_claim")
     state, events = ok(state, Hook(1, ("RJ", "RJ")))
-    assert events[1] == {"type": "hook", "seat": 1, "cards": ["RJ", "RJ"], "owner": 0}
+    assert events[1] == Hooked(seat=1, cards=("RJ", "RJ"), owner=0)
     assert state.top.combo.category == "pair"
     assert not state.top.combo.is_bomb
     assert state.window[:4] == (1, 17, "unhook", True)
     state, events = ok(state, Timeout())
-    assert events[-1] == {"type": "trick_won", "seat": 1, "leader": 1}
+    assert events[-1] == TrickWon(seat=1, leader=1)
 
 
 def test_a_joker_single_opens_no_window_without_joker_hook():

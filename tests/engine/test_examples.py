@@ -9,6 +9,7 @@ from games.engine import NextRound, Options, Pass, Play, Return, Timeout, Unhook
 from games.engine.cards import FACE, SUITS, face_name
 from games.engine.combos import beats, classify
 from games.engine.deal import deal_hands, round_rng
+from games.engine.events import Hooked, Led, TrickWon
 from games.engine.power import power_table
 from games.engine.state import RoundResult
 from games.engine.tribute import legal_returns, plan_tributes
@@ -92,13 +93,13 @@ SEVEN = ("9S 9H KC", "9D 9C QC", "9S 5C", "9H 9D 9C 8D")
 def _example_7_to_last_window():
     state = table(*SEVEN)
     state, events = run(state, Play(0, ("9S",)), HookAction(1, ("9D", "9C")))
-    assert of_type(events, "hook")[0]["seat"] == 1
+    assert of_type(events, "hook")[0].seat == 1
     assert state.window[:3] == (1, 9, "unhook")
     state, events = ok(state, Unhook(2, ("9S",)))
-    assert of_type(events, "unhook")[0]["seat"] == 2
+    assert of_type(events, "unhook")[0].seat == 2
     assert state.window[:3] == (2, 9, "hook")
     state, events = ok(state, HookAction(3, ("9H", "9D")))
-    assert of_type(events, "hook")[0]["seat"] == 3
+    assert of_type(events, "hook")[0].seat == 3
     assert state.window[:4] == (3, 9, "unhook", True)
     return state
 
@@ -108,7 +109,7 @@ def test_example_7_hook_chain_of_the_eight_nines():
     seat 3 hooks → seats 0, 1 and 2 pass (or the window expires) → seat 3 leads anything."""
     state = _example_7_to_last_window()
     passed, events = run(state, Pass(0), Pass(1), Pass(2))
-    assert events[-1] == {"type": "trick_won", "seat": 3, "leader": 3}
+    assert events[-1] == TrickWon(seat=3, leader=3)
     assert (passed.turn, passed.top) == (3, None)
     expired, events = ok(state, Timeout())
     assert types(events) == ["window_expired", "window_closed", "trick_won"]
@@ -123,11 +124,9 @@ def test_example_8_hook_after_a_follow():
     state, events = run(state, Play(1, ("6S",)), Pass(2), Pass(3), Pass(0))
     assert (state.phase, state.turn) == ("play", 2)
     state, events = run(state, Play(2, ("8S",)), HookAction(3, ("8H", "8D")))
-    assert of_type(events, "hook") == [
-        {"type": "hook", "seat": 3, "cards": ["8H", "8D"], "owner": 2}
-    ]
+    assert of_type(events, "hook") == [Hooked(seat=3, cards=("8H", "8D"), owner=2)]
     state, events = run(state, Pass(0), Pass(1), Pass(2))
-    assert events[-1] == {"type": "trick_won", "seat": 3, "leader": 3}
+    assert events[-1] == TrickWon(seat=3, leader=3)
     assert state.turn == 3
 
 
@@ -137,7 +136,7 @@ def test_example_9_teammate_leads_after_going_out():
     state = table("KS KH", "5S 5H 6C", "7S 7H QC", "4S 4H QD")
     state, events = run(state, Play(0, cards("KS KH")), Pass(1), Pass(2), Pass(3))
     assert state.finished == (0,)
-    assert events[-1] == {"type": "trick_won", "seat": 0, "leader": 2}
+    assert events[-1] == TrickWon(seat=0, leader=2)
     assert state.turn == 2
 
 
@@ -178,7 +177,7 @@ def test_example_10_finish_order_2_1_0_and_tribute():
     back = legal_returns(nxt.hands[2], 4, nxt.options)[0]
     assert 2 <= FACE[back] <= 9
     played, events = ok(nxt, Return(2, back))
-    assert events[-1] == {"type": "lead", "seat": 3}
+    assert events[-1] == Led(seat=3)
     assert played.turn == 3
     assert back in played.hands[3]
 
@@ -267,8 +266,8 @@ def test_example_13_two_players_one_deck():
     state, events = run(state, Play(0, ("3S",)), HookAction(1, ("3H", "3C")), Unhook(0, ("3D",)))
     assert state.window[:4] == (0, 3, "hook", True)
     state, events = ok(state, Pass(1))
-    assert events[-1] == {"type": "trick_won", "seat": 0, "leader": 0}
+    assert events[-1] == TrickWon(seat=0, leader=0)
     state, events = ok(state, Play(0, ("5H",)))
     assert state.finished == (0,)
     assert state.result == RoundResult(0, (1,), (3, 2), 3, None)
-    assert events[-1]["type"] == "round_over"
+    assert events[-1].kind == "round_over"

@@ -40,7 +40,26 @@ from games.engine import (
 )
 from games.engine.cards import FACE, cards_by_face, full_deck, remove_cards, sort_cards
 from games.engine.claims import answerers
-from games.engine.codec import action_from_json, action_to_json, state_from_json, state_to_json
+from games.engine.codec import (
+    action_from_json,
+    action_to_json,
+    event_from_json,
+    event_to_json,
+    state_from_json,
+    state_to_json,
+)
+from games.engine.events import (
+    Answered,
+    Bombed,
+    Dealt,
+    HiddenAnswer,
+    Hooked,
+    Outranked,
+    Played,
+    Returned,
+    TributePaid,
+    Unhooked,
+)
 from games.engine.rules import seats_to_act
 from games.engine.state import State
 from games.engine.views import event_for, seat_view, spectator_view
@@ -141,17 +160,16 @@ def test_cards_are_conserved(players, table, seed, choices):
     for step in game(options, seed, choices, rounds=3):
         state = step.after
         for event in step.events:
-            kind = event["type"]
-            if kind == "deal":
+            if isinstance(event, Dealt):
                 played = Counter()
-            elif kind in ("play", "bomb", "hook", "unhook"):
-                played.update(event["cards"])
-            elif kind == "tribute":
-                assert event["card"] in state.hands[event["receiver"]]
-            elif kind == "return":
-                assert event["card"] in state.hands[event["to"]]
-                t = next(t for t in state.tributes if t.receiver == event["seat"])
-                assert t.returned == event["card"] and t.payer == event["to"]
+            elif isinstance(event, (Played, Bombed, Hooked, Unhooked)):
+                played.update(event.cards)
+            elif isinstance(event, TributePaid):
+                assert event.card in state.hands[event.receiver]
+            elif isinstance(event, Returned):
+                assert event.card in state.hands[event.to]
+                t = next(t for t in state.tributes if t.receiver == event.seat)
+                assert t.returned == event.card and t.payer == event.to
         held = Counter(c for hand in state.hands for c in hand)
         assert held + played == deck
         assert max(held.values()) <= options.decks
@@ -364,13 +382,15 @@ def test_no_view_or_event_leaks_a_card(players, table, seed, choices):
         for event in step.events:
             for viewer in [None, *range(options.players)]:
                 shown = event_for(event, viewer)
-                if event["type"] == "answer" and event["seat"] != viewer:
-                    assert shown == {"type": "answer", "seat": event["seat"]}
-                elif event["type"] == "outranked" and event["seat"] != viewer:
+                if isinstance(event, Answered) and event.seat != viewer:
+                    assert shown == HiddenAnswer(event.seat)
+                    assert event_to_json(shown) == {"type": "answer", "seat": event.seat}
+                elif isinstance(event, Outranked) and event.seat != viewer:
                     assert shown is None
                 else:
                     assert shown == event
-                json.dumps(shown)
+                if shown is not None:
+                    json.dumps(event_to_json(shown))
 
 
 # --- replay and codec ----------------------------------------------------------------------------
@@ -381,7 +401,8 @@ def test_no_view_or_event_leaks_a_card(players, table, seed, choices):
 @given(table=table_options, seed=seeds, choices=seeds)
 def test_replay_and_codec_are_exact(players, table, seed, choices):
     """Re-applying the recorded actions to ``new_match(options, seed)`` reproduces every event
-    and the exact final state; the JSON codec round-trips every state and action exactly."""
+    and the exact final state; the JSON codec round-trips every state, action and event (as
+    every viewer sees it too) exactly, both ways."""
     options = Options(players=players, **table)
     actions, events, final = [], [], None
     for step in game(options, seed, choices, rounds=3):
@@ -393,6 +414,12 @@ def test_replay_and_codec_are_exact(players, table, seed, choices):
         assert action_from_json(json.loads(json.dumps(action_to_json(step.action)))) == (
             step.action
         )
+        for event in step.events:
+            for shown in {event_for(event, v) for v in [None, *range(options.players)]} - {None}:
+                assert shown is not None
+                stored = json.loads(json.dumps(event_to_json(shown)))
+                assert event_from_json(stored) == shown
+                assert event_to_json(event_from_json(stored)) == stored
     state = new_match(options, seed)
     for action, expected in zip(actions, events, strict=True):
         outcome = apply(state, action)
@@ -410,7 +437,7 @@ def test_the_driver_reaches_windows_claims_tributes_and_timeouts():
     for n, players in enumerate((2, 4, 6, 8)):
         options = Options(players=players, bomb_in_window=True, joker_hook=players >= 6)
         for step in game(options, 100 + n, 200 + n, rounds=3):
-            seen.update(e["type"] for e in step.events)
+            seen.update(e.kind for e in step.events)
             seen[type(step.action).__name__] += 1
     for kind in (
         "window",

@@ -7,6 +7,7 @@ import pytest
 
 from games.engine import MATCH_OVER, NextRound, Pass, Play, Resign, apply
 from games.engine.codec import action_from_json, action_to_json, state_from_json, state_to_json
+from games.engine.events import MatchOver, Resigned
 from games.engine.state import ROUND_OVER, WINDOW
 from games.engine.views import seat_view, spectator_view
 
@@ -19,8 +20,8 @@ def test_a_resignation_ends_the_match_for_the_other_team():
     state, _ = ok(state, Play(0, cards("6S")))
     state, events = ok(state, Resign(1))
     assert types(events) == ["resign", "match_over"]
-    assert events[0] == {"type": "resign", "seat": 1, "team": 1}
-    assert events[1] == {"type": "match_over", "winner": 0}
+    assert events[0] == Resigned(seat=1, team=1)
+    assert events[1] == MatchOver(winner=0)
     assert state.phase == MATCH_OVER and state.turn is None and state.window is None
     result = state.result
     assert (result.team, result.match_winner, result.resigned) == (0, 0, 1)

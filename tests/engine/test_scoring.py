@@ -16,6 +16,7 @@ from games.engine import (
     Unhook,
     apply,
 )
+from games.engine.events import Dealt, MatchOver, RoundOver
 from games.engine.scoring import score_round
 from games.engine.state import RoundResult
 
@@ -51,15 +52,10 @@ def test_the_round_ends_the_moment_a_team_has_all_finished_even_mid_trick():
     turn; opponents still holding cards are caught (§7)."""
     state, events = catch_both()
     assert types(events)[-3:] == ["play", "finished", "round_over"]
-    assert events[-3]["combination"] == "joker_bomb"
-    assert events[-1] == {
-        "type": "round_over",
-        "team": 0,
-        "caught": [1, 3],
-        "levels": ["4", "2"],
-        "next_level": "4",
-        "match_winner": None,
-    }
+    assert events[-3].combination == "joker_bomb"
+    assert events[-1] == RoundOver(
+        team=0, caught=(1, 3), levels=(4, 2), next_level=4, match_winner=None
+    )
     assert (state.phase, state.top, state.turn, state.window) == ("round_over", None, None, None)
     assert state.finished == (0, 2)
     assert state.result == RoundResult(0, (1, 3), (4, 2), 4, None)
@@ -87,7 +83,7 @@ def test_the_next_round_is_played_at_the_winning_teams_new_level():
     """The next round's level is T's new level; its first finisher deals (§1, §8)."""
     state, _ = catch_one(levels=("3", "5"))
     nxt, events = ok(state, NextRound())
-    assert events[0] == {"type": "deal", "round": 2, "dealer": 0, "level": 4}
+    assert events[0] == Dealt(round=2, dealer=0, level=4)
     assert (nxt.level, nxt.levels, nxt.round_no, nxt.dealer) == (4, (4, 5), 2, 0)
     assert nxt.result is None and nxt.finished == ()
 
@@ -111,8 +107,8 @@ def test_a_team_at_a_catching_every_opponent_wins_the_match():
     and nothing more is accepted (§8)."""
     state, events = catch_both(levels=("A", "7"))
     assert types(events)[-2:] == ["round_over", "match_over"]
-    assert events[-2]["next_level"] is None and events[-2]["match_winner"] == 0
-    assert events[-1] == {"type": "match_over", "winner": 0}
+    assert events[-2].next_level is None and events[-2].match_winner == 0
+    assert events[-1] == MatchOver(winner=0)
     assert state.phase == "match_over"
     assert state.result == RoundResult(0, (1, 3), (14, 7), None, 0)
     refused(state, NextRound(), "match_over")

@@ -22,6 +22,7 @@ from games.engine import (
 from games.engine.ai import policy
 from games.engine.cards import FACE, full_deck
 from games.engine.deal import deal_hands, round_rng
+from games.engine.events import Dealt, Led, Returned, TributePaid
 from games.engine.power import power_table
 from games.engine.rules import seats_to_act
 from games.engine.simulate import play_round
@@ -197,8 +198,8 @@ def test_next_round_deals_pays_tribute_and_awaits_the_return():
     assert state.hands == pay_tributes(dealt, tributes)
     assert [len(h) for h in state.hands] == [28, 27, 27, 26]
     assert list(events) == [
-        {"type": "deal", "round": 2, "dealer": 0, "level": 4},
-        {"type": "tribute", "payer": 3, "receiver": 0, "card": card},
+        Dealt(round=2, dealer=0, level=4),
+        TributePaid(payer=3, receiver=0, card=card),
     ]
     assert (state.phase, state.turn, state.leader, state.level) == ("tribute", None, 3, 4)
     assert seats_to_act(state) == [0]
@@ -228,8 +229,8 @@ def test_returns_are_checked_and_play_starts_when_every_return_is_made():
     card = legal[-1]
     after, events = ok(state, Return(0, card))
     assert list(events) == [
-        {"type": "return", "seat": 0, "to": 3, "card": card},
-        {"type": "lead", "seat": 3},
+        Returned(seat=0, to=3, card=card),
+        Led(seat=3),
     ]
     assert (after.phase, after.turn) == ("play", 3)
     assert after.tributes[0].returned == card
@@ -256,8 +257,8 @@ def test_timeout_makes_every_pending_return():
     expected = timeout_return(state.hands[0], 4, FOUR)
     after, events = ok(state, Timeout())
     assert list(events) == [
-        {"type": "return", "seat": 0, "to": 3, "card": expected},
-        {"type": "lead", "seat": 3},
+        Returned(seat=0, to=3, card=expected),
+        Led(seat=3),
     ]
     assert after.phase == "play"
 
@@ -267,7 +268,7 @@ def test_first_lead_top_finisher_through_the_engine():
     state, _ = ok(finish_0_1_2(first_lead="top_finisher"), NextRound())
     assert state.leader == 0
     state, events = ok(state, Timeout())
-    assert events[-1] == {"type": "lead", "seat": 0}
+    assert events[-1] == Led(seat=0)
     assert state.turn == 0
 
 
@@ -316,11 +317,11 @@ def test_six_players_two_returns_each_once():
     assert legal_actions(state, 4) == []
     card = legal_returns(state.hands[0], 8, SIX)[0]
     state, events = ok(state, Return(0, card))
-    assert [e["type"] for e in events] == ["return"]
+    assert [e.kind for e in events] == ["return"]
     assert state.phase == "tribute" and seats_to_act(state) == [2]
     refused(state, Return(0, legal_returns(state.hands[0], 8, SIX)[0]), "invalid_return")
     state, events = ok(state, Timeout())
-    assert [e["type"] for e in events] == ["return", "lead"]
+    assert [e.kind for e in events] == ["return", "lead"]
     assert state.turn == state.tributes[0].payer
 
 
@@ -338,7 +339,7 @@ def test_anti_tribute_through_the_engine():
     else:
         pytest.fail("no seed in range dealt both red jokers to the caught seats")
     state, events = ok(state, NextRound())
-    assert [e["type"] for e in events] == ["deal"]
+    assert [e.kind for e in events] == ["deal"]
     assert (state.phase, state.turn, state.tributes) == ("play", 0, ())
     assert state.hands == dealt
 
@@ -362,7 +363,7 @@ def test_a_whole_match_continues_through_next_round_with_tribute_phases():
         winners = [s for s in finished if s % 2 == result.team]
         assert [t.receiver for t in state.tributes] == winners[: len(result.caught)]
         assert sorted(t.payer for t in state.tributes) == list(result.caught)
-        assert sum(e["type"] == "tribute" for e in events) == len(result.caught)
+        assert sum(e.kind == "tribute" for e in events) == len(result.caught)
         assert Counter(c for h in state.hands for c in h) == Counter(full_deck(2))
         assert apply(state, Play(state.leader, state.hands[state.leader][:1])).code == (
             "tribute_pending"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from games.engine import Pass, Play, Timeout, legal_actions
+from games.engine.events import Finished, Passed, Played, TrickWon, WindowOpened
 from games.engine.rules import seats_to_act
 
 from .helpers import cards, of_type, ok, refused, run, table, types
@@ -27,7 +28,7 @@ def test_play_goes_clockwise_and_bumps_the_version():
     assert state.turn == 1
     assert state.version == 1
     assert state.top.seat == 0 and state.top.cards == ("3S", "3H")
-    assert events == ({"type": "play", "seat": 0, "cards": ["3S", "3H"], "combination": "pair"},)
+    assert events == (Played(seat=0, cards=("3S", "3H"), combination="pair"),)
     assert seats_to_act(state) == [1]
     state, _ = ok(state, Pass(1))
     assert (state.turn, state.version) == (2, 2)
@@ -56,7 +57,7 @@ def test_the_trick_is_won_when_every_other_active_seat_has_passed_since_the_top_
     )
     assert state.turn == 1 and state.top.seat == 2
     state, events = ok(state, Pass(1))
-    assert of_type(events, "trick_won") == [{"type": "trick_won", "seat": 2, "leader": 2}]
+    assert of_type(events, "trick_won") == [TrickWon(seat=2, leader=2)]
     assert (state.turn, state.top, state.trick, state.passed) == (2, None, (), frozenset())
     assert Pass(2) not in legal_actions(state, 2)
 
@@ -92,21 +93,21 @@ def test_finished_seats_are_skipped():
     (§5, §7)."""
     state = table("3S 3H 9S 9H KC", "5S 5H", "7S 7H QC QH", "4S 4H QD")
     state, events = run(state, Play(0, cards("3S 3H")), Play(1, cards("5S 5H")))
-    assert of_type(events, "finished") == [{"type": "finished", "seat": 1, "place": 1}]
+    assert of_type(events, "finished") == [Finished(seat=1, place=1)]
     assert state.finished == (1,)
     assert state.turn == 2
     state, _ = run(state, Play(2, cards("7S 7H")), Pass(3), Play(0, cards("9S 9H")))
     assert state.turn == 2
     refused(state, Pass(1), "finished")
     state, events = run(state, Pass(2), Pass(3))
-    assert of_type(events, "trick_won") == [{"type": "trick_won", "seat": 0, "leader": 0}]
+    assert of_type(events, "trick_won") == [TrickWon(seat=0, leader=0)]
 
 
 def test_lead_after_out_teammate():
     """A trick won by a finished seat is led by its next active teammate (default, §5)."""
     state = table("KS KH", "5S 5H 6C", "7S 7H QC", "4S 4H QD")
     state, events = run(state, Play(0, cards("KS KH")), Pass(1), Pass(2), Pass(3))
-    assert of_type(events, "trick_won") == [{"type": "trick_won", "seat": 0, "leader": 2}]
+    assert of_type(events, "trick_won") == [TrickWon(seat=0, leader=2)]
     assert state.turn == 2
 
 
@@ -114,7 +115,7 @@ def test_lead_after_out_next_player():
     """lead_after_out=next_player: the next active seat clockwise leads instead (§5, §10)."""
     state = table("KS KH", "5S 5H 6C", "7S 7H QC", "4S 4H QD", lead_after_out="next_player")
     state, events = run(state, Play(0, cards("KS KH")), Pass(1), Pass(2), Pass(3))
-    assert of_type(events, "trick_won") == [{"type": "trick_won", "seat": 0, "leader": 1}]
+    assert of_type(events, "trick_won") == [TrickWon(seat=0, leader=1)]
     assert state.turn == 1
 
 
@@ -138,7 +139,7 @@ def test_lead_after_out_skips_finished_teammates_with_six_players():
         assert state.turn == 5
         state, events = ok(state, Pass(5))
         assert state.finished == (2, 0)
-        assert of_type(events, "trick_won") == [{"type": "trick_won", "seat": 0, "leader": leader}]
+        assert of_type(events, "trick_won") == [TrickWon(seat=0, leader=leader)]
 
 
 def test_a_non_joker_single_opens_a_hook_window_and_a_joker_single_does_not():
@@ -147,7 +148,7 @@ def test_a_non_joker_single_opens_a_hook_window_and_a_joker_single_does_not():
     state = table("9S BJ KC", "5S 5H", "7S 7H QC", "4S 4H QD")
     opened, events = ok(state, Play(0, ("9S",)))
     assert opened.phase == "window" and opened.turn is None
-    assert events[-1] == {"type": "window", "owner": 0, "face": 9, "mode": "hook", "chain": False}
+    assert events[-1] == WindowOpened(owner=0, face=9, mode="hook", chain=False)
     joker, events = ok(state, Play(0, ("BJ",)))
     assert (joker.phase, joker.turn, joker.window) == ("play", 1, None)
     assert types(events) == ["play"]
@@ -157,7 +158,7 @@ def test_timeout_of_a_follower_is_a_pass():
     """A follower that runs out of time passes (§10 turn_seconds)."""
     state, _ = ok(four(), Play(0, cards("3S 3H")))
     state, events = ok(state, Timeout())
-    assert events == ({"type": "pass", "seat": 1, "timeout": True},)
+    assert events == (Passed(seat=1, timeout=True),)
     assert state.turn == 2 and state.passed == frozenset({1})
 
 
@@ -167,5 +168,5 @@ def test_timeout_of_a_leader_plays_its_lowest_card_first_in_suit_order():
     state = table("2S AC 3H 3S", "5S 5H", "7S 7H QC", "4S 4H QD")
     state, events = ok(state, Timeout())
     assert types(events) == ["timeout", "play", "window"]
-    assert events[1]["cards"] == ["3S"]
+    assert events[1].cards == ("3S",)
     assert state.hands[0] == ("2S", "3H", "AC")

@@ -17,6 +17,7 @@ from django.utils import translation
 from accounts.models import User
 from games.engine import NextRound, apply
 from games.engine.ai import policy
+from games.engine.codec import events_to_json
 from games.engine.deal import new_match
 from games.engine.options import Options
 from games.engine.rules import legal_actions, seats_to_act
@@ -91,8 +92,8 @@ def test_every_delta_brings_every_page_to_the_fresh_render():
                 )
             outcome = apply(state, action)
             old, state = state, outcome.state
-            kinds.update(e["type"] for e in outcome.events)
-            moves.append(Move(seq=state.version, events=list(outcome.events)))
+            kinds.update(e.kind for e in outcome.events)
+            moves.append(Move(seq=state.version, events=events_to_json(outcome.events)))
             set_deadline(match, state)
             renders = frames.Renders()  # shared by the audiences of one push, as in games.live.push
             for seat in audiences:

@@ -14,6 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from config import celery_app
+from games.engine.events import Answered, Bombed, Hooked, Played, Resigned, RoundOver, Unhooked
 from games.models import Match, MatchTally, PlayerMatch, Table
 from games.records import player_stats as record
 from games.records.player_tally import tally
@@ -28,15 +29,15 @@ def test_tally_counts_rounds_first_outs_levels_claims_and_bombs():
     first); a hook and an unhook that won their windows, a pending answer that did not count,
     two bombs; the final levels 5 and 3 mean 3 and 1 levels gained (§8)."""
     events = [
-        {"type": "play", "seat": 0, "cards": ["9S"]},
-        {"type": "answer", "seat": 1, "cards": ["9H", "9C"]},  # pending: not a hook yet
-        {"type": "hook", "seat": 1, "cards": ["9H", "9C"], "owner": 0},
-        {"type": "unhook", "seat": 2, "cards": ["9D"], "owner": 1},
-        {"type": "play", "seat": 3, "cards": ["5S", "5H", "5D"], "combination": "kind_bomb"},
-        {"type": "bomb", "seat": 3, "cards": ["BJ", "RJ"], "combination": "joker_bomb"},
-        {"type": "play", "seat": 2, "cards": ["6S", "6H"], "combination": "pair"},
-        {"type": "round_over", "team": 1},
-        {"type": "resign", "seat": 2, "team": 0},
+        Played(0, ("9S",), "single"),
+        Answered(1, ("9H", "9C")),  # pending: not a hook yet
+        Hooked(1, ("9H", "9C"), owner=0),
+        Unhooked(2, ("9D",), owner=1),
+        Played(3, ("5S", "5H", "5D"), "kind_bomb"),
+        Bombed(3, ("BJ", "RJ"), "joker_bomb"),
+        Played(2, ("6S", "6H"), "pair"),
+        RoundOver(1, (0, 2), (2, 3), 3, None),
+        Resigned(2, team=0),
     ]
     seats = tally(4, 1, (5, 3), [(1, [3, 1]), (0, [0, 2])], events)
     assert [(s.rounds_played, s.rounds_won, s.first_out) for s in seats] == [

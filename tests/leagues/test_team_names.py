@@ -13,6 +13,7 @@ import pytest
 from django.contrib import admin
 from django.utils import translation
 
+from games.engine.events import MatchOver, RoundOver
 from games.live import teams
 from games.live.log import describe_event
 from games.play import tables
@@ -140,7 +141,7 @@ def test_tournament_rounds_and_admin_actions_name_teams_as_the_table_does(
 
 def test_log_lines_name_the_teams_as_the_table_does():
     names = {0: "ana", 1: "bo"}
-    assert describe_event({"type": "round_over", "team": 1}, names) == (
+    assert describe_event(RoundOver(1, (0,), (2, 3), 3, None), names) == (
         "Round over: every player of Team 2 is out"
     )
-    assert describe_event({"type": "match_over", "winner": 0}, names) == "Match over: Team 1 wins"
+    assert describe_event(MatchOver(0), names) == "Match over: Team 1 wins"
