@@ -29,7 +29,7 @@ good what they were for).
 
 ``use()`` makes every Redis broker URL (``redis://``, ``rediss://``, ``redis+socket://``) load
 ``Transport``: kombu resolves transports by name through ``kombu.transport.TRANSPORT_ALIASES``.
-``config/celery.py`` calls it; ``tests/games/test_broker_restart.py`` restarts a private Redis
+``config/celery.py`` calls it; ``tests/games/play/test_broker_restart.py`` restarts a private Redis
 under a real worker.
 """
 

@@ -61,7 +61,7 @@ class Renders:
     """Renders shared by the audiences of one push: a region whose inputs (its key) are equal
     for two audiences in one language is rendered once — the trick, the other seats, a
     spectator's claim bar. Keys hold everything the template reads (``region_keys``), which
-    ``tests/games/test_frames.py`` checks by comparing every page with a fresh render."""
+    ``tests/games/live/test_frames.py`` checks by comparing every page with a fresh render."""
 
     def __init__(self) -> None:
         self._done: dict[tuple, str] = {}

@@ -8,8 +8,8 @@ around the weakest card, ...) instead of listing every combination. The rules ar
 (§5–§7 and the options that touch them): passes and trick ends, the lead after a finished winner
 (``lead_after_out``), claim windows and their chains (``joker_hook``, ``claim_window_seconds`` 0),
 finishing and the round end. Window answers are settled in priority order, nearest the owner
-first, which is how the engine resolves them (§6.3). ``tests/engine/test_expert.py`` checks that
-a playout ends exactly as the heuristic policy playing through ``rules.apply`` does.
+first, which is how the engine resolves them (§6.3). ``tests/games/engine/test_expert.py`` checks
+that a playout ends exactly as the heuristic policy playing through ``rules.apply`` does.
 
 It runs only on sampled states (``sampling``), never on a match's real state.
 """

@@ -1,0 +1,436 @@
+"""Match history: the record page, the replay and the JSON export (docs/MATCH_FORMAT.md).
+
+A finished match is driven to its end in-process through ``games.play.services`` (AI seats act, the
+clock is rung for the one person who never moves), then replayed from ``new_match(options,
+seed)`` and the moves: the replay must land exactly on the recorded final state. While a match
+is on, the record shows only what a spectator sees, and the replay and the export refuse.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import timedelta
+from pathlib import Path
+
+import jsonschema
+import pytest
+from django.core.cache import cache
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from games.engine import apply, new_match
+from games.engine.codec import action_from_json, state_to_json
+from games.engine.deal import start_round
+from games.engine.options import Options
+from games.engine.rules import seats_to_act
+from games.live import replay
+from games.live.cards import card_text
+from games.models import Match, Move, Round, Seat, TributeRecord
+from games.play import deadlines, services, stewarding, tables
+from games.records import history
+from tests.games.conftest import install_state
+from tests.games.drivers import act_now
+
+pytestmark = pytest.mark.django_db
+
+ROOT = Path(__file__).resolve().parents[3]
+SCHEMA = json.loads((ROOT / "docs" / "match_format.schema.json").read_text())
+CARD_ATTR = re.compile(r'data-card="([^"]+)"')
+
+
+def drive(match_id: int, max_steps: int = 20000) -> Match:
+    """Play the match to its end: the first seat due acts if an AI plays it; otherwise the
+    current deadline rings, as its timer would (a timeout is an action, §10)."""
+    for _ in range(max_steps):
+        match = Match.objects.get(pk=match_id)
+        if match.winner_team is not None:
+            return match
+        due = seats_to_act(services.load_state(match))[:1]
+        if not any(act_now(match_id, seat, match.deadline_token) for seat in due):
+            Match.objects.filter(pk=match_id).update(deadline=timezone.now() - timedelta(seconds=1))
+            assert deadlines.expire(match_id, match.deadline_token), match.phase
+    raise AssertionError("the match did not end")
+
+
+@pytest.fixture
+def finished_match(make_user, settings) -> Match:
+    """A quick match (target level 3) with claim windows: ana's and bo's seats played by AI,
+    two AI seats, and cy at seat 3 who never moves (every turn of hers is a timeout: no AI
+    stand-in takes her seat, ``GAMES_STAND_IN_AFTER_TIMEOUTS`` 0)."""
+    settings.GAMES_STAND_IN_AFTER_TIMEOUTS = 0
+    ana, bo, cy = make_user("ana"), make_user("bo"), make_user("cy")
+    table = stewarding.open_table(
+        ana,
+        name="history table",
+        options={"target_level": "3"},
+        seats=[(ana, "heuristic"), (None, "heuristic"), (bo, "random"), (cy, "")],
+        start=True,
+        seed=414,
+    )
+    cache.clear()
+    return drive(Match.objects.get(table=table).pk)
+
+
+def client_for(user=None) -> Client:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+# --- replay ------------------------------------------------------------------------------------
+
+
+def test_a_replay_reproduces_the_recorded_final_state(finished_match) -> None:
+    """Replaying every logged action from new_match(options, seed) gives the stored final state
+    exactly, through the cached path and through a plain fold alike."""
+    match = finished_match
+    assert match.winner_team is not None and match.round_no >= 2
+    stored = services.load_state(match)
+    state = new_match(Options.from_dict(match.state["options"]), match.seed)
+    for seq, action in Move.objects.filter(match=match).values_list("seq", "action"):
+        outcome = apply(state, action_from_json(action))
+        assert outcome.state.version == seq
+        state = outcome.state
+    assert state == stored
+    assert state_to_json(state) == match.state
+    cache.clear()
+    assert replay.state_at(match, match.version) == stored
+    assert list(replay.replay_all(match))[-1][1] == stored
+
+
+def test_states_at_any_version_agree_cold_or_cached(finished_match) -> None:
+    """state_at(v) is the same from checkpoints, from v - 1, or from the deal."""
+    match = finished_match
+    versions = [0, 1, 49, 50, 51, match.version // 2, match.version - 1, match.version]
+    cache.clear()
+    cold = {v: replay.state_at(match, v) for v in versions}
+    for v in versions:
+        cache.clear()
+        assert replay.state_at(match, v) == cold[v]
+        assert replay.state_at(match, v) == cold[v]  # now from the cache
+    folded = {0: replay.initial_state(match)}
+    for move, state in replay.replay_all(match):
+        folded[move.seq] = state
+    assert all(cold[v] == folded[v] for v in versions)
+    with pytest.raises(ValueError):
+        replay.state_at(match, match.version + 1)
+
+
+def test_a_broken_log_is_reported_not_replayed(finished_match) -> None:
+    """An action the engine refuses on replay raises ReplayError (never a wrong state)."""
+    match = finished_match
+    move = Move.objects.filter(match=match, action__type="play").order_by("seq").first()
+    Move.objects.filter(pk=move.pk).update(action={**move.action, "cards": ["RJ", "RJ", "RJ"]})
+    cache.clear()
+    with pytest.raises(replay.ReplayError):
+        replay.state_at(match, move.seq)
+
+
+# --- the record page ---------------------------------------------------------------------------
+
+
+def test_the_record_of_a_finished_match_shows_everything(finished_match) -> None:
+    """Players by seat and team, options, every round with levels, finish order, caught and
+    tributes, and every move with its time; window answers are public once it is over."""
+    match = finished_match
+    page = client_for().get(reverse("games:match_record", args=[match.pk])).content.decode()
+    for name in ("ana", "bo", "cy", "AI 2"):
+        assert name in page
+    assert "played by AI" in page and "target_level" in page
+    assert page.count('id="record-round-') == match.round_no
+    assert page.count('<tr id="move-') == match.version
+    assert f'href="/matches/{match.pk}/replay/"' in page
+    last = Round.objects.get(match=match, number=match.round_no)
+    names = {0: "ana", 1: "AI 2", 2: "bo", 3: "cy"}
+    assert ", ".join(names[s] for s in last.finish_order) in page
+    tributes = TributeRecord.objects.filter(match=match)
+    assert tributes.exists()
+    t = tributes.first()
+    assert f"{names[t.payer]} paid {card_text(t.card)} to {names[t.receiver]}" in page
+    answers = [
+        e for m in Move.objects.filter(match=match) for e in m.events if e["type"] == "answer"
+    ]
+    if any(e["cards"] for e in answers):
+        assert "claimed with" in page
+    assert "passed the claim window" in page
+
+
+def test_record_replay_and_export_follow_the_table_visibility(finished_match, make_user):
+    """A private table's history is 404 to strangers, like its table."""
+    match = finished_match
+    match.table.visibility = "private"
+    match.table.save()
+    stranger = client_for(make_user("stranger"))
+    for name in ("games:match_record", "games:match_replay", "games:match_export"):
+        assert stranger.get(reverse(name, args=[match.pk])).status_code == 404
+        ana = client_for(match.table.seats.get(number=0).user)
+        assert ana.get(reverse(name, args=[match.pk])).status_code == 200
+
+
+# --- the replay page ---------------------------------------------------------------------------
+
+
+def hands_section(page: str) -> str:
+    return page.split('id="replay-hands"', 1)[1].split("</section>", 1)[0]
+
+
+def test_the_replay_steps_through_the_match_with_any_seat_or_every_hand(finished_match):
+    """Step N shows the state after move N: every hand, or one seat's hand only; htmx gets the
+    board alone; out-of-range steps are clamped."""
+    match = finished_match
+    url = reverse("games:match_replay", args=[match.pk])
+    client = client_for()
+    start = replay.initial_state(match)
+    page = client.get(url).content.decode()
+    assert "Move 0 of" in page and 'id="replay-next"' in page
+    assert sorted(CARD_ATTR.findall(hands_section(page))) == sorted(
+        c for h in start.hands for c in h
+    )
+
+    step = match.version // 2
+    state = replay.state_at(match, step)
+    page = client.get(url, {"step": step, "seat": 1}).content.decode()
+    assert sorted(CARD_ATTR.findall(hands_section(page))) == sorted(state.hands[1])
+    assert f"Move {step} of {match.version}" in page
+    move = Move.objects.get(match=match, seq=step)
+    assert f"<strong>#{move.seq}</strong>" in page
+
+    board = client.get(url, {"step": step, "seat": "all"}, HTTP_HX_REQUEST="true")
+    text = board.content.decode()
+    assert "<html" not in text and text.lstrip().startswith('<div id="replay"')
+    assert len(CARD_ATTR.findall(hands_section(text))) == sum(len(h) for h in state.hands)
+
+    last = client.get(url, {"step": 10**6}).content.decode()
+    assert f"Move {match.version} of {match.version}" in last
+    assert 'id="replay-next" aria-disabled="true"' in last
+    assert "wins the match" in last
+
+
+# --- the export --------------------------------------------------------------------------------
+
+
+def test_the_export_matches_the_documented_format_and_replays(finished_match) -> None:
+    """export.json validates against docs/match_format.schema.json, and the exported seed,
+    options and actions alone rebuild the final state (the deal hands included)."""
+    match = finished_match
+    response = client_for().get(reverse("games:match_export", args=[match.pk]))
+    assert response.status_code == 200 and response["Content-Type"] == "application/json"
+    data = response.json()
+    jsonschema.validate(data, SCHEMA)
+    assert (data["format"], data["version"]) == ("414club-match", 1)
+    assert len(data["moves"]) == match.version == data["match"]["final_version"]
+    assert [m["seq"] for m in data["moves"]] == list(range(1, match.version + 1))
+    assert len(data["rounds"]) == match.round_no
+    assert data["players"][3] == {
+        "seat": 3,
+        "team": 1,
+        "name": "cy",
+        "user": "cy",
+        "ai_policy": None,
+    }
+    state = new_match(Options.from_dict(data["options"]), data["match"]["seed"])
+    assert [list(h) for h in state.hands] == data["rounds"][0]["hands"]
+    for move in data["moves"]:
+        state = apply(state, action_from_json(move["action"])).state
+        if move["action"]["type"] == "next_round":
+            assert [list(h) for h in state.hands] == data["rounds"][state.round_no - 1]["hands"]
+    assert state == services.load_state(match)
+    assert data["match"]["winner_team"] == match.winner_team
+
+
+# --- a live match leaks nothing ----------------------------------------------------------------
+
+HANDS = [
+    ("3S", "9H", "9C", "KD"),
+    ("9D", "5H", "6H", "QC"),
+    ("JS", "JH", "7D", "8D"),
+    ("4C", "4D", "10S", "2C"),
+]
+
+
+@pytest.fixture
+def live_with_pending_claim(make_table) -> Match:
+    """bo (seat 1) played 9D; ana (seat 0) hooked with 9H 9C, pending: seats 2 and 3 are nearer
+    the owner and have not answered (§6.3, §6.4)."""
+    table = make_table(["ana", "bo", "cy", "di"], {"claim_window_seconds": 60, "turn_seconds": 300})
+    match = tables.start(table.pk, table.host, seed=2)
+    install_state(match, start_round(table.engine_options(), HANDS, 2, leader=1, seed=2))
+    seat = {s.number: s.user for s in Seat.objects.filter(table=table)}
+    assert services.submit(match.pk, seat[1], {"action": "play", "cards": ["9D"], "version": 0}).ok
+    assert services.submit(
+        match.pk, seat[0], {"action": "hook", "cards": ["9H", "9C"], "version": 1}
+    ).ok
+    return Match.objects.get(pk=match.pk)
+
+
+def test_a_live_record_shows_what_a_spectator_sees(live_with_pending_claim, make_user):
+    """To a spectator and to the players alike, the record of a live match names only the card
+    played (9D): not the pending hook's cards, not any hand."""
+    match = live_with_pending_claim
+    url = reverse("games:match_record", args=[match.pk])
+    hidden = {c for h in HANDS for c in h} - {"9D"}
+    for user in (None, make_user("watcher"), match.table.seats.get(number=0).user):
+        response = client_for(user).get(url)
+        assert response.status_code == 200
+        page = response.content.decode()
+        assert "still being played" in page
+        assert card_text("9D") in page
+        assert "answered the claim window" in page
+        shown = {c for c in hidden if card_text(c) in page}
+        assert shown == set(), shown
+        assert 'id="record-replay-link"' not in page
+
+
+def test_replay_and_export_of_a_live_match_are_refused(live_with_pending_claim) -> None:
+    """409 with a message saying why, and not a card in either answer."""
+    match = live_with_pending_claim
+    client = client_for()
+    response = client.get(reverse("games:match_replay", args=[match.pk]), {"step": 1})
+    assert response.status_code == 409
+    page = response.content.decode()
+    assert "still being played" in page and not CARD_ATTR.findall(page)
+    response = client.get(reverse("games:match_export", args=[match.pk]))
+    assert response.status_code == 409
+    assert response.json()["error"] == "match_not_finished"
+    assert "9H" not in response.content.decode()
+
+
+def test_a_stopped_match_keeps_its_hands_private(live_with_pending_claim) -> None:
+    """A forfeited (abandoned) match never ends: no replay, no export, a record without hands."""
+    match = live_with_pending_claim
+    stewarding.abandon(match.table_id)
+    client = client_for()
+    response = client.get(reverse("games:match_replay", args=[match.pk]))
+    assert response.status_code == 409 and "stopped" in response.content.decode()
+    assert client.get(reverse("games:match_export", args=[match.pk])).status_code == 409
+    page = client.get(reverse("games:match_record", args=[match.pk])).content.decode()
+    assert card_text("9H") not in page
+
+
+def test_a_delayed_record_stops_where_spectators_are(make_table, make_user) -> None:
+    """With spectator_delay 2, a spectator's record lists the moves up to version − 2; a
+    seated player's lists them all (nothing hidden: answers are filtered for both)."""
+    table = make_table(["ana", "bo", "cy", "di"], {"claim_window_seconds": 0, "turn_seconds": 300})
+    table.spectator_delay = 2
+    table.save()
+    match = tables.start(table.pk, table.host, seed=5)
+    play_moves(match, 4)
+    url = reverse("games:match_record", args=[match.pk])
+    page = client_for(make_user("watcher")).get(url).content.decode()
+    assert page.count('<tr id="move-') == 2 and "2 plays late" in page
+    page = client_for(table.host).get(url).content.decode()
+    assert page.count('<tr id="move-') == 4
+
+
+def play_moves(match: Match, count: int) -> None:
+    """``count`` moves by whoever is due, through services.submit (each the first legal one)."""
+    from games.engine import legal_actions
+    from games.engine.codec import action_to_json
+
+    for _ in range(count):
+        match.refresh_from_db()
+        state = services.load_state(match)
+        seat = seats_to_act(state)[0]
+        action = action_to_json(legal_actions(state, seat)[0])
+        user = Seat.objects.get(table=match.table, number=seat).user
+        payload = {"action": action["type"], "version": match.version}
+        if "cards" in action:
+            payload["cards"] = action["cards"]
+        if "card" in action:
+            payload["card"] = action["card"]
+        assert services.submit(match.pk, user, payload).ok
+
+
+# --- where matches are listed, they link to their record --------------------------------------
+
+
+def test_a_finished_match_is_linked_from_its_table_the_lobby_and_the_profiles(finished_match):
+    """The table page of a finished match, the lobby's recently finished list and the players'
+    profiles link the record and the replay."""
+    match = finished_match
+    record = reverse("games:match_record", args=[match.pk])
+    replay_url = reverse("games:match_replay", args=[match.pk])
+    client = client_for()
+    table_page = client.get(reverse("games:table", args=[match.table_id])).content.decode()
+    assert f'href="{replay_url}" id="replay-link"' in table_page
+    assert f'href="{record}" id="record-link"' in table_page
+    lobby = client.get(reverse("games:lobby")).content.decode()
+    assert 'id="finished-tables"' in lobby and record in lobby and replay_url in lobby
+    assert "ana &amp; bo beat AI 2 &amp; cy" in lobby
+    profile = client.get(reverse("profile", args=["cy"])).content.decode()
+    assert record in profile and replay_url in profile
+
+
+def test_a_live_match_is_linked_to_its_record_from_the_profile(live_with_pending_claim):
+    """A match still on links its record (what spectators see) but not a replay."""
+    match = live_with_pending_claim
+    profile = client_for().get(reverse("profile", args=["ana"])).content.decode()
+    assert reverse("games:match_record", args=[match.pk]) in profile
+    assert reverse("games:match_replay", args=[match.pk]) not in profile
+
+
+def test_a_players_matches_page_lists_every_match_with_its_links(finished_match, make_user):
+    """/players/<name>/matches/: each match with partners, opponents, result and links; a
+    private table the viewer may not watch is left out; the profile links the page."""
+    match = finished_match
+    client = client_for()
+    profile = client.get(reverse("profile", args=["ana"])).content.decode()
+    url = reverse("games:player_matches", args=["ana"])
+    assert f'href="{url}" id="all-matches-link"' in profile
+    page = client.get(url).content.decode()
+    row = page.split(f'id="player-match-{match.pk}"', 1)[1].split("</tr>", 1)[0]
+    assert "bo" in row and "AI 2, cy" in row
+    assert ("won" if match.winner_team == 0 else "lost") in row
+    assert reverse("games:match_replay", args=[match.pk]) in row
+    ana, zed = match.table.seats.get(number=0).user, make_user("zed")
+    secret = stewarding.open_table(
+        zed,
+        name="secret",
+        options={},
+        start=True,
+        seed=3,
+        visibility="private",
+        seats=[(ana, ""), (zed, ""), (None, "random"), (None, "random")],
+    )
+    secret_match = Match.objects.get(table=secret)
+    assert f'id="player-match-{secret_match.pk}"' not in client.get(url).content.decode()
+    mine = client_for(secret.host).get(url).content.decode()
+    assert f'id="player-match-{secret_match.pk}"' in mine and "playing, round 1" in mine
+    assert client.get(reverse("games:player_matches", args=["nobody"])).status_code == 404
+
+
+def test_the_clocks_moves_say_what_happened_in_the_record_and_replay(finished_match) -> None:
+    """Every move the clock made (cy never moves: her turns time out; windows close on their
+    own) has a line: "cy's turn timed out: passed", "Claim window closed, no claim" — in the
+    record's moves table and at that step of the replay (issue #10 item 9)."""
+    match = finished_match
+    context = history.record_context(match, None)
+    clock = [m for m in context["moves"] if m["who"] == "the clock"]
+    assert clock and all(m["lines"] for m in clock), [m for m in clock if not m["lines"]][:3]
+    lines = [line for m in clock for line in m["lines"]]
+    assert "cy's turn timed out: passed" in lines
+    assert "Claim window closed, no claim" in lines
+    step = next(m["seq"] for m in clock if "Claim window closed, no claim" in m["lines"])
+    replay_page = (
+        client_for()
+        .get(reverse("games:match_replay", args=[match.pk]), {"step": step})
+        .content.decode()
+    )
+    assert "Claim window closed, no claim" in replay_page
+
+
+def test_the_replay_shows_a_person_at_their_seat_not_a_later_stand_in(finished_match) -> None:
+    """A stand-in (the AI playing for an away person) is the live table's state: the replay
+    shows the seat as dealt, at every step, and nothing is written."""
+    match = finished_match
+    Seat.objects.filter(table=match.table, number=3).update(stand_in="away", ai_policy="expert")
+    url = reverse("games:match_replay", args=[match.pk])
+    for step in (0, match.version):
+        page = client_for().get(url, {"step": step}).content.decode()
+        assert 'id="stand-in-3"' not in page, step
+        assert "cy" in page
+    seat = Seat.objects.get(table=match.table, number=3)
+    assert (seat.stand_in, seat.ai_policy) == ("away", "expert")
