@@ -29,6 +29,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import NamedTuple
 
 from django.template.loader import render_to_string
@@ -57,19 +58,23 @@ class Renders:
 
     def region(self, region: Region, context: TableContext, **extra) -> str:
         """``region`` for this view (its render key: its inputs and those it holds)."""
-        return self.render(
-            region.template,
-            (region.render_key(context), extra),
-            region.inputs(context, **extra),
-            region.name,
-        )
+        slot = (region.template, get_language(), repr((region.render_key(context), extra)))
+        text = self._done.get(slot)
+        if text is None:
+            text = self._done[slot] = region.render(context, **extra)
+            self.rendered += 1
+        return text
 
-    def render(self, template: str, key: object, inputs: dict, name: str = "") -> str:
-        """``template`` with ``inputs``, which ``key`` determines."""
+    def render(
+        self, template: str, key: object, inputs: dict | Callable[[], dict], name: str = ""
+    ) -> str:
+        """``template`` with ``inputs`` (or what it returns, built only for a render), which
+        ``key`` determines."""
         slot = (template, get_language(), repr(key))  # keys hold lists and dicts
         text = self._done.get(slot)
         if text is None:
-            text = self._done[slot] = regions.render(template, inputs, name)
+            values = inputs() if callable(inputs) else inputs
+            text = self._done[slot] = regions.render(template, values, name)
             self.rendered += 1
         return text
 
@@ -224,7 +229,7 @@ def _seat(row: dict, context: TableContext, renders: Renders) -> str:
     return renders.render(
         seat.template,
         ("seat", seat.row_key(context, row)),
-        seat.inputs(context, s=row, seat_oob=True, oob=True),
+        lambda: seat.inputs(context, s=row, seat_oob=True, oob=True),
         seat.name,
     )
 

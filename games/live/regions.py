@@ -20,7 +20,7 @@ showing another is sent again with the window, result or rematch it counts down)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
@@ -54,11 +54,18 @@ class Region:
     clocks: tuple[str, ...] = ()
     holds: tuple[Region, ...] = ()
     each: str = ""
+    #: Every field its template may read (``names``), worked out once.
+    _names: tuple[str, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         unknown = {*self.reads, *self.clocks, self.each} - {*FIELDS, ""}
         if unknown:
             raise ValueError(f"region {self.name} reads no field named {sorted(unknown)}")
+        names = [*FIXED, *self.reads, *self.clocks]
+        for region in self.holds:
+            names += [region.each] if region.each else []
+            names += region.names()
+        object.__setattr__(self, "_names", tuple(dict.fromkeys(names)))
 
     def key(self, context: TableContext) -> tuple:
         """What the region shows, as comparable values (for ``each``: its frame only)."""
@@ -81,11 +88,7 @@ class Region:
 
     def names(self) -> tuple[str, ...]:
         """Every field the region's template may read, with the regions it holds."""
-        names = [*FIXED, *self.reads, *self.clocks]
-        for region in self.holds:
-            names += [region.each] if region.each else []
-            names += region.names()
-        return tuple(dict.fromkeys(names))
+        return self._names
 
     def inputs(self, context: TableContext, **extra: Any) -> dict[str, Any]:
         """The region's template context: its declared fields, and ``extra`` (``oob``, a row)."""
