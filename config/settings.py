@@ -349,6 +349,10 @@ GAMES_REMATCH_SECONDS = float(os.environ.get("GAMES_REMATCH_SECONDS", "60"))
 # A person's seat is handed to an AI stand-in once the clock has made this many of their
 # decisions in a row (games.play.standins); 0: never (the clock goes on deciding for them).
 GAMES_STAND_IN_AFTER_TIMEOUTS = int(os.environ.get("GAMES_STAND_IN_AFTER_TIMEOUTS", "2"))
+# A table region's template that reads a context field its region does not declare
+# (games.live.regions) raises instead of showing nothing: in development and in the tests
+# (DJANGO_DEBUG, read here: test runners turn DEBUG off later).
+GAMES_STRICT_REGIONS = _env_bool("GAMES_STRICT_REGIONS", DEBUG)
 
 # --- Socket caps (games.sockets.socket_limits); 0 turns a cap off ---------------------------------
 # Open sockets (table and lobby) per client address (IPv6: per /64), per session, per signed-in

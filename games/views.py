@@ -108,7 +108,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         request.user,
         spectators=spectating.count(table.pk),
         delay=visibility.delay_for(table, match, seat),
-    )
+    ).as_dict()
     context["summary"] = options_summary(table)
     context["table_strings"] = table_strings()
     context.update(mutes.table_page_context(request.user, table, seat))  # chat, invitations

@@ -2,11 +2,12 @@
 
 Owns: what a viewer may see at which version (``visibility``: seats, spectators, the delay;
 every page, push and record asks it), the delayed view's stepping (``delay``), rebuilding a
-state from the move log (``replay``), presenting (``presenters``: the table context;
-``cards``: card faces and text; ``log``: events as sentences and seat names; ``explain``,
-``teams``, ``rematch_view``), frames and pushes (``frames``, ``push``, ``audiences``, ``notify``),
-the lobby's lists (``lobby``), spectator presence (``spectating``) and the Redis keys
-(``redis_store``).
+state from the move log (``replay``), presenting (``context``: the table context, a dataclass;
+``presenters``: building it from a view; ``regions``: each region's template and the fields it
+reads, which make its delta key; ``cards``: card faces and text; ``log``: events as sentences
+and seat names; ``explain``, ``teams``, ``rematch_view``), frames and pushes (``frames``,
+``push``, ``audiences``, ``notify``), the lobby's lists (``lobby``), spectator presence
+(``spectating``) and the Redis keys (``redis_store``).
 
 May import: ``games.access``, ``games.organisers``, ``games.models``, ``games.engine``,
 ``accounts``. Never ``games.play``: the writer calls in here after its commit, not the reverse.

@@ -14,13 +14,14 @@ delta whose ``b`` and ``r`` are exactly its own; anything else is old (dropped) 
 asks for a snapshot). htmx ignores the comment; ``static/js/table.js`` reads it.
 
 A delta always holds the status (it carries the version) and only the other regions whose inputs
-changed (``region_keys``): the seats' counts and markers (an AI stand-in's too), the trick, the
-claim bar, the tribute, the result, the rematch offer, the hand (only when the seat's cards changed)
-and its buttons and hints, the own seat's stand-in controls, the cards the seat has not seen yet
-(the tracker), plus the new log lines appended. A seat's row holds its place at the table and its
-last step of the trick (``presenters._around_the_table``), so both are in its key. Every render here
-is for one audience — a seat, or the spectators — in the language active when it is called, from
-that audience's view only (``games.live.presenters``).
+changed (``regions.region_keys``: the fields each region declares in ``games.live.regions``, the
+only ones its template is rendered with): the seats' counts and markers (an AI stand-in's too),
+the trick, the claim bar, the tribute, the result, the rematch offer, the hand (only when the
+seat's cards changed) and its buttons and hints, the own seat's stand-in controls, the cards the
+seat has not seen yet (the tracker), plus the new log lines appended. A seat's row holds its
+place at the table and its last step of the trick (``presenters._around_the_table``), so both
+are in its key. Every render here is for one audience — a seat, or the spectators — in the
+language active when it is called, from that audience's view only (``games.live.presenters``).
 """
 
 from __future__ import annotations
@@ -28,30 +29,18 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import NamedTuple
 
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 
+from games.live import regions
+from games.live.context import TableContext
 from games.live.log import log_lines, seat_names
 from games.live.presenters import table_context
+from games.live.regions import Region, region_keys, seat_keys
 
-#: The regions a delta may carry beside the status, in page order, with their templates.
-DELTA_REGIONS = {
-    "seats": "games/partials/seats.html",
-    "trick": "games/partials/trick.html",
-    "claim_bar": "games/partials/claim_bar.html",
-    "tribute": "games/partials/tribute.html",
-    "result": "games/partials/result.html",
-    "rematch": "games/partials/rematch.html",
-    "hand": "games/partials/hand.html",
-    "hand_actions": "games/partials/hand_actions.html",
-    "seat_menu": "games/partials/seat_menu.html",
-    "tracker": "games/partials/tracker.html",
-}
-STATUS_TEMPLATE = "games/partials/status.html"
-SEAT_TEMPLATE = "games/partials/seat.html"
-ALL_REGIONS_TEMPLATE = "games/partials/regions.html"
 LOG_LINES_TEMPLATE = "games/partials/log_lines.html"
 REMOVALS_TEMPLATE = "games/partials/removals.html"
 TRICK_APPEND_TEMPLATE = "games/partials/trick_append.html"
@@ -60,18 +49,32 @@ TRICK_APPEND_TEMPLATE = "games/partials/trick_append.html"
 class Renders:
     """Renders shared by the audiences of one push: a region whose inputs (its key) are equal
     for two audiences in one language is rendered once — the trick, the other seats, a
-    spectator's claim bar. Keys hold everything the template reads (``region_keys``), which
-    ``tests/games/live/test_frames.py`` checks by comparing every page with a fresh render."""
+    spectator's claim bar. A region's template sees only the inputs its key is made of
+    (``games.live.regions``)."""
 
     def __init__(self) -> None:
         self._done: dict[tuple, str] = {}
         self.rendered = 0
 
-    def render(self, template: str, key: object, context: dict) -> str:
+    def region(self, region: Region, context: TableContext, **extra) -> str:
+        """``region`` for this view (its render key: its inputs and those it holds)."""
+        slot = (region.template, get_language(), repr((region.render_key(context), extra)))
+        text = self._done.get(slot)
+        if text is None:
+            text = self._done[slot] = region.render(context, **extra)
+            self.rendered += 1
+        return text
+
+    def render(
+        self, template: str, key: object, inputs: dict | Callable[[], dict], name: str = ""
+    ) -> str:
+        """``template`` with ``inputs`` (or what it returns, built only for a render), which
+        ``key`` determines."""
         slot = (template, get_language(), repr(key))  # keys hold lists and dicts
         text = self._done.get(slot)
         if text is None:
-            text = self._done[slot] = render_to_string(template, context)
+            values = inputs() if callable(inputs) else inputs
+            text = self._done[slot] = regions.render(template, values, name)
             self.rendered += 1
         return text
 
@@ -84,62 +87,11 @@ def header(version: int, revision: int, base: int | None = None) -> str:
     return f"<!--frame {json.dumps(fields, separators=(',', ':'))}-->"
 
 
-def region_keys(context: dict) -> dict[str, object]:
-    """What each delta region shows, as comparable values: a region whose key is equal at two
-    versions (or for two audiences of one push) renders the same. Countdowns are left out: they
-    live in the status, which every delta carries, and a claim bar's or result's countdown
-    restarts only with a new window or result.
-    """
-    window = context.get("window")
-    phase = context.get("phase")
-    return {
-        "seats": (context["is_open"], context["invite_path"], context["table"].players),
-        "trick": (
-            context.get("trick"),
-            not context.get("trick") and phase == "play" and context.get("turn_name"),
-        ),
-        # The bar reads the viewer only as "is it my card?": seats in the same place share it.
-        "claim_bar": (
-            window,
-            context.get("claim"),
-            bool(window) and context["me"] == window["owner"],
-        ),
-        "tribute": (phase == "tribute", context.get("tributes"), context.get("returns")),
-        "result": (context.get("result"), context.get("match_over"), context.get("levels")),
-        # The rematch offer and answers (games.play.rematches), without its running countdown.
-        "rematch": (context["me"], _without_countdown(context.get("rematch"))),
-        "hand": (context["me"], context.get("hand")),
-        "hand_actions": (
-            context.get("hand_size"),
-            phase in ("play", "window"),
-            context.get("hints"),
-            context.get("can_pass"),
-        ),
-        # The own seat's stand-in state and its hand-over count (games.play.standins).
-        "seat_menu": (context["me"], context.get("seat_menu")),
-        # The cards this seat has not seen yet (presenters.unseen_cards).
-        "tracker": (context["me"], context.get("tracker")),
-    }
-
-
-def _without_countdown(region: dict | None) -> dict | None:
-    if region is None:
-        return None
-    return {key: value for key, value in region.items() if key != "countdown"}
-
-
-def seat_keys(context: dict) -> list[object]:
-    """Each seat's inputs (its row, and whether a window is open for the answered marks)."""
-    window = bool(context.get("window"))
-    return [(row, window) for row in context["seats"]]
-
-
-def full(context: dict, revision: int) -> str:
+def full(context: TableContext, revision: int) -> str:
     """Every region for one viewer (first connect, reconnect, resync, seat changes)."""
-    version = context.get("version") or 0
-    return header(version, revision) + render_to_string(
-        ALL_REGIONS_TEMPLATE, {**context, "oob": True}
-    )
+    version = context.version or 0
+    parts = [region.render(context, oob=True) for region in regions.FULL]
+    return header(version, revision) + "\n" + "".join(part + "\n" for part in parts)
 
 
 def delta(
@@ -168,31 +120,28 @@ def delta(
     now = summarize(after)
     _remember(_summary_key(table, match, new, seat, delay), now)
     old_keys, new_keys = dict(before.regions), dict(now.regions)
-    context = {**after, "oob": True}
     parts = [
         header(new.version, revision, base=old.version),
-        renders.render(STATUS_TEMPLATE, (new.version, delay, after["my_turn"]), context),
+        renders.region(regions.STATUS, after, oob=True),
     ]
     whole_hand = False  # the hand region, which holds its buttons, went out whole
-    for name, template in DELTA_REGIONS.items():
-        if name == "seats":
-            parts.extend(
-                _seat_changes(
-                    before, now, old_keys[name] != new_keys[name], after, context, renders
-                )
-            )
-        elif name == "hand" and old_keys[name] != new_keys[name]:
-            text, whole_hand = _hand_change(before, now, after, context, renders)
+    for region in regions.DELTA:
+        name = region.name
+        changed = old_keys[name] != new_keys[name]
+        if region is regions.SEATS:
+            parts.extend(_seat_changes(before, now, changed, after, renders))
+        elif region is regions.HAND and changed:
+            text, whole_hand = _hand_change(before, now, after, renders)
             parts.append(text)
-        elif name == "trick" and old_keys[name] != new_keys[name]:
-            parts.append(_trick_change(before, now, after, context, renders))
-        elif name == "hand_actions":
+        elif region is regions.TRICK and changed:
+            parts.append(_trick_change(before, now, after, renders))
+        elif region is regions.HAND_ACTIONS:
             # A spectator's page has no seat buttons (hand.html renders them for a seat only):
             # a swap there would have no target (htmx:oobErrorNoTarget).
-            if seat is not None and old_keys[name] != new_keys[name] and not whole_hand:
-                parts.append(renders.render(template, (seat, new_keys[name]), context))
-        elif old_keys[name] != new_keys[name]:
-            parts.append(renders.render(template, new_keys[name], context))
+            if seat is not None and changed and not whole_hand:
+                parts.append(renders.region(region, after, oob=True))
+        elif changed:
+            parts.append(renders.region(region, after, oob=True))
     lines = log_lines(events, seat, seat_names(seats))
     if lines:
         parts.append(renders.render(LOG_LINES_TEMPLATE, tuple(lines), {"lines": lines}))
@@ -213,15 +162,15 @@ class Summary(NamedTuple):
     round_level: str | None
 
 
-def summarize(context: dict) -> Summary:
+def summarize(context: TableContext) -> Summary:
     """The ``Summary`` of one view (a ``table_context``)."""
     return Summary(
         regions=tuple((name, repr(key)) for name, key in region_keys(context).items()),
         seats=tuple(repr(key) for key in seat_keys(context)),
-        trick=tuple(repr(entry) for entry in context.get("trick") or ()),
-        slots=tuple(_slots(context.get("hand"))),
-        me=context["me"],
-        round_level=context.get("round_level"),
+        trick=tuple(repr(entry) for entry in context.trick or ()),
+        slots=tuple(_slots(context.hand)),
+        me=context.me,
+        round_level=context.round_level,
     )
 
 
@@ -258,58 +207,57 @@ def _summary_at(table, match, seats, state, seat: int | None, delay: int) -> Sum
 
 
 def _seat_changes(
-    before: Summary, now: Summary, whole: bool, after: dict, context: dict, renders: Renders
+    before: Summary, now: Summary, whole: bool, after: TableContext, renders: Renders
 ) -> list[str]:
     """The seats region when its frame changed, else each seat whose row changed."""
     if whole or len(before.seats) != len(now.seats):
-        key = (region_keys(after)["seats"], now.seats)
-        return [renders.render(DELTA_REGIONS["seats"], key, context)]
+        return [renders.region(regions.SEATS, after, oob=True)]
     changed = []
-    for old_key, new_key, row in zip(before.seats, now.seats, after["seats"], strict=True):
+    for old_key, new_key, row in zip(before.seats, now.seats, after.seats, strict=True):
         if old_key == new_key:
             continue
         if row["is_me"]:
-            changed.append(
-                renders.render(SEAT_TEMPLATE, new_key, {**context, "s": row, "seat_oob": True})
-            )
+            changed.append(_seat(row, after, renders))
         else:
-            changed.append(_placed_seat(row, context, renders))
+            changed.append(_placed_seat(row, after, renders))
     return changed
+
+
+def _seat(row: dict, context: TableContext, renders: Renders) -> str:
+    """One seat's row alone (its key: the row and the seat region's inputs)."""
+    seat = regions.SEAT
+    return renders.render(
+        seat.template,
+        ("seat", seat.row_key(context, row)),
+        lambda: seat.inputs(context, s=row, seat_oob=True, oob=True),
+        seat.name,
+    )
 
 
 #: Stands for a seat's place (``pos``) in a row rendered for every viewer but its own seat.
 POS_MARK = "{pos}"
 
 
-def _placed_seat(row: dict, context: dict, renders: Renders) -> str:
+def _placed_seat(row: dict, context: TableContext, renders: Renders) -> str:
     """Another seat's row: it reads the same from every viewer but for its place around the
     table (``pos``, the root's last class), so it is rendered once per push and language with
     ``POS_MARK`` there, and each viewer's place put in. The root tag comes first and holds
     only fixed words before it, so the first match is the class."""
-    anywhere = {**row, "pos": POS_MARK}
-    text = renders.render(
-        SEAT_TEMPLATE,
-        ("anywhere", repr(anywhere), bool(context.get("window"))),
-        {**context, "s": anywhere, "seat_oob": True},
-    )
+    text = _seat({**row, "pos": POS_MARK}, context, renders)
     return text.replace(f' pos-{POS_MARK}"', f' pos-{row["pos"]}"', 1)
 
 
-def _trick_change(
-    before: Summary, now: Summary, after: dict, context: dict, renders: Renders
-) -> str:
+def _trick_change(before: Summary, now: Summary, after: TableContext, renders: Renders) -> str:
     """The trick region, or — when the trick only grew — its new entries appended."""
     old = before.trick
     if old and len(now.trick) > len(old) and now.trick[: len(old)] == old:
-        entries = after["trick"][len(old) :]
-        return renders.render(
-            TRICK_APPEND_TEMPLATE, now.trick[len(old) :], {**context, "entries": entries}
-        )
-    return renders.render(DELTA_REGIONS["trick"], dict(now.regions)["trick"], context)
+        entries = (after.trick or [])[len(old) :]
+        return renders.render(TRICK_APPEND_TEMPLATE, now.trick[len(old) :], {"entries": entries})
+    return renders.region(regions.TRICK, after, oob=True)
 
 
 def _hand_change(
-    before: Summary, now: Summary, after: dict, context: dict, renders: Renders
+    before: Summary, now: Summary, after: TableContext, renders: Renders
 ) -> tuple[str, bool]:
     """The hand region (and True), or — when the seat only lost cards within a round — the
     removal of those cards' inputs and labels (the copies with the highest numbers, as a fresh
@@ -321,9 +269,7 @@ def _hand_change(
         or not set(new) < set(old)
         or before.round_level != now.round_level
     ):
-        return renders.render(
-            DELTA_REGIONS["hand"], (now.me, dict(now.regions)["hand"]), context
-        ), True
+        return renders.region(regions.HAND, after, oob=True), True
     gone_ranks = {face for face, _slot in old} - {face for face, _slot in new}
     ids = [f"rank-{face}" for face in sorted(gone_ranks)]
     for face, slot in sorted(set(old) - set(new)):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from typing import Any
 
 from django.conf import settings
 from django.urls import reverse
@@ -24,6 +25,7 @@ from games.engine.state import MATCH_OVER, PLAY, TRIBUTE, WINDOW, State
 from games.engine.views import View, seat_view, spectator_view
 from games.live import rematch_view
 from games.live.cards import card_face, cards_faces, hand_groups
+from games.live.context import TableContext
 from games.live.explain import RoundFacts, explain_round, first_out_team
 from games.live.log import log_for, seat_name, seat_names
 from games.models import Match, Move, Seat, Table
@@ -63,8 +65,8 @@ def table_context(
     delay: int = 0,
     seats: list[Seat] | None = None,
     recent_moves: list[Move] | None = None,
-) -> dict:
-    """Everything the table page and its pushed regions need, for ``seat`` (None: spectator).
+) -> TableContext:
+    """Everything the table page and its pushed regions show ``seat`` (None: a spectator).
 
     ``state`` is what this viewer sees: for a spectator of a delayed table, the state ``delay``
     moves back (``games.live.spectating``), shown without the live countdown. ``spectators`` is how
@@ -76,57 +78,64 @@ def table_context(
         seats = list(table.seats.select_related("user"))
     signed_in = user is not None and user.is_authenticated
     is_host = signed_in and table.host_id == user.pk
-    context = {
+    common: dict[str, Any] = {
         "table": table,
         "match": match,
+        "ai_policies": Seat.Policy.choices,
+        "ai_fill_default": FILL_DEFAULT,
         "me": seat,
-        "seats_list": seats,
         "is_host": is_host,
         "signed_in": signed_in,
         "is_open": table.status == Table.Status.OPEN,
-        "ai_policies": Seat.Policy.choices,
-        "ai_fill_default": FILL_DEFAULT,
-        "invite_path": _invite_path(table, is_host or seat is not None),
         "seats_full": not any(s.is_empty for s in seats),
+        "invite_path": _invite_path(table, is_host or seat is not None),
+        **spectators_context(table, spectators, delay),
     }
-    context.update(spectators_context(table, spectators, delay))
     if match is None or state is None:
         rows = [_seat_row(s, None, seat) for s in seats]
-        context["seats"] = _around_the_table(rows, None, seat, table.players)
-        return context
+        return TableContext(seats=_around_the_table(rows, None, seat, table.players), **common)
     view = view_for(state, seat)
     names = seat_names(seats)
-    context.update(
-        view=view,
-        version=view.version,
-        phase=view.phase,
+    trick = [
+        {
+            "index": n,
+            "seat": e.seat,
+            "name": names[e.seat],
+            "kind": e.kind,
+            "cards": cards_faces(e.cards, view.level),
+        }
+        for n, e in enumerate(view.trick)
+    ]
+    turn_name = names.get(view.turn) if view.turn is not None else ""
+    window, my_window = _window(view, names, seat)
+    match_over = view.phase == MATCH_OVER
+    rematch = rematch_view.rematch_context(table, match_over, seat, seats, names)
+    return TableContext(
         seats=_around_the_table(
             [_seat_row(s, view, seat) for s in seats], view, seat, table.players
         ),
+        version=view.version,
+        phase=view.phase,
+        turn=view.turn,
+        round_no=view.round_no,
         round_level=face_name(view.level),
         levels=[face_name(x) for x in view.levels],
-        hand=hand_groups(view.hand, view.level, view.options) if seat is not None else [],
-        hand_size=len(view.hand),
-        trick=[
-            {
-                "index": n,
-                "seat": e.seat,
-                "name": names[e.seat],
-                "kind": e.kind,
-                "cards": cards_faces(e.cards, view.level),
-            }
-            for n, e in enumerate(view.trick)
-        ],
+        my_turn=seat is not None and view.phase == PLAY and view.turn == seat,
+        turn_name=turn_name,
+        countdown=None if delay else _countdown(match),
+        trick=trick,
+        # "<name> leads the trick", shown while the trick is empty.
+        trick_leader=turn_name if not trick and view.phase == PLAY else None,
         top=view.top
         and {
             "seat": view.top.seat,
             "name": names[view.top.seat],
             "cards": cards_faces(view.top.cards, view.level),
         },
-        turn_name=names.get(view.turn) if view.turn is not None else "",
-        my_turn=seat is not None and view.phase == PLAY and view.turn == seat,
-        countdown=None if delay else _countdown(match),
-        window=_window(view, names, seat),
+        window=window,
+        my_window=my_window,
+        own_window=window is not None and seat == window["owner"],
+        window_open=window is not None,
         tributes=[
             {
                 "payer": names[t.payer],
@@ -136,17 +145,21 @@ def table_context(
             }
             for t in view.tributes
         ],
+        in_tribute=view.phase == TRIBUTE,
         result=_result(view, names),
-        log=log_for(match, seat, names, view.version, recent_moves),
-        match_over=view.phase == MATCH_OVER,
+        match_over=match_over,
+        hand=hand_groups(view.hand, view.level, view.options) if seat is not None else [],
+        hand_size=len(view.hand),
+        play_phase=view.phase in (PLAY, WINDOW),
         tracker=unseen_cards(view) if seat is not None else None,
+        seat_menu=_seat_menu(table, seats, seat, view),
+        # The rematch's countdown is a clock, apart from the offer it counts down.
+        rematch=rematch and {k: v for k, v in rematch.items() if k != "countdown"},
+        rematch_countdown=rematch and rematch["countdown"],
+        log=log_for(match, seat, names, view.version, recent_moves),
+        **_choices(state, view, seat),
+        **common,
     )
-    context.update(_choices(state, view, seat))
-    context["seat_menu"] = _seat_menu(table, seats, seat, view)
-    context["rematch"] = rematch_view.rematch_context(
-        table, view.phase == MATCH_OVER, seat, seats, names
-    )
-    return context
 
 
 def _seat_menu(table: Table, seats: list[Seat], me: int | None, view: View) -> dict | None:
@@ -186,7 +199,11 @@ def _seat_row(seat: Seat, view: View | None, me: int | None) -> dict:
         # Why the AI plays this person's seat ("" while they play it): public, on every page.
         "stand_in": seat.stand_in,
     }
-    if view is not None:
+    if view is None:
+        # Before the match: "Sit here" or "Move here" (not part of a running match's rows,
+        # which every viewer but the seat's own shares: ``frames._placed_seat``).
+        row["viewer_seated"] = me is not None
+    else:
         finished = list(view.finished)
         row.update(
             cards=view.hand_sizes[seat.number],
@@ -225,7 +242,7 @@ def _around_the_table(
     """Each seat row with its place (``pos``, ``seat_position``) and, during a match, its last
     step in the current trick (``last``: ``{"kind": play|pass|hook|unhook|bomb, "cards":
     [CardFace…], "top": bool}`` or None), shown in front of the seat until the trick ends.
-    Both are part of the row, so of the seat's delta key (``frames.seat_keys``)."""
+    Both are part of the row, so of the seat's delta key (``regions.seat_keys``)."""
     last: dict[int, dict] = {}
     if view is not None:
         for entry in view.trick:
@@ -275,31 +292,35 @@ def _table_options(table: Table):
     return options
 
 
-def _window(view: View, names: dict, seat: int | None) -> dict | None:
+def _window(view: View, names: dict, seat: int | None) -> tuple[dict | None, dict | None]:
+    """The open claim window as every viewer sees it, and this viewer's part in it."""
     window = view.window
     if window is None:
-        return None
+        return None, None
     can_answer = (
         seat is not None
         and seat != window.owner
         and view.hand_sizes[seat] > 0
         and not window.answered[seat]
     )
-    return {
+    public = {
         "owner": window.owner,
         "owner_name": names[window.owner],
         "face": face_name(window.face),
         "mode": window.mode,
         "chain": window.chain,
-        "can_answer": can_answer,
-        "answered": view.my_answer is not None,
-        "my_claim": bool(view.my_answer),
         "waiting_on": [
             names[s]
             for s, done in enumerate(window.answered)
             if not done and s != window.owner and view.hand_sizes[s] > 0
         ],
     }
+    mine = {
+        "can_answer": can_answer,
+        "answered": view.my_answer is not None,
+        "my_claim": bool(view.my_answer),
+    }
+    return public, mine
 
 
 def _result(view: View, names: dict) -> dict | None:

@@ -21,21 +21,18 @@ import threading
 import time
 from collections.abc import Sequence
 
-from django.template.loader import render_to_string
 from django.utils import translation
 
 from accounts import turns
 from games.engine.codec import events_from_json
 from games.engine.events import Event
 from games.engine.state import State
-from games.live import audiences, frames, notify, replay, spectating, visibility
+from games.live import audiences, frames, notify, regions, replay, spectating, visibility
 from games.live.log import recent_moves
 from games.live.presenters import spectators_context, table_context
 from games.models import Match, Move, Seat, Table
 
 log = logging.getLogger(__name__)
-
-SPECTATORS_TEMPLATE = "games/partials/spectators.html"
 
 
 def _frame_message(text: str, version: int, revision: int, base: int | None) -> dict:
@@ -282,7 +279,7 @@ def snapshot(table_id: int, seat: int | None, user, language: str) -> tuple[str,
             if len(_spectator_snapshots) > 512:
                 _spectator_snapshots.clear()
             _spectator_snapshots[key] = (time.monotonic(), text)
-    return text, context.get("version") or 0, table.revision
+    return text, context.version or 0, table.revision
 
 
 def _reused(key: tuple) -> str | None:
@@ -308,8 +305,8 @@ def publish_spectator_count(table_id: int) -> None:
     for language in languages:
         with translation.override(language):
             html[language] = {
-                role: render_to_string(
-                    SPECTATORS_TEMPLATE,
+                role: regions.render(
+                    regions.SPECTATORS.template,
                     {
                         **spectators_context(table, count, 0 if role == "seat" else behind),
                         "oob": True,

@@ -43,8 +43,8 @@ def rematch_context(
     ``{"state": "offer"|"asking"|"settled", "can_ask", "asked", "my_answer", "answers":
     [(name, "yes"|"no"|"")…], "proposer", "seconds", "new_url", "new_started", "go",
     "countdown"}``: ``go`` is true for a viewer seated at the new table (the page goes there);
-    ``countdown`` (the time left, changing every moment) is left out of the region's delta
-    key (``games.live.frames.region_keys``)."""
+    ``countdown`` (the time left, changing every moment) is a clock: the table context holds it
+    apart (``rematch_countdown``), out of the region's delta key (``games.live.regions``)."""
     if not match_over:
         return None
     eligible, rematch = _loaded(table)

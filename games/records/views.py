@@ -121,7 +121,9 @@ def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
             },
             status=500,
         )
-    context = table_context(table, match, state, None, request.user, seats=_seats_as_dealt(table))
+    context = table_context(
+        table, match, state, None, request.user, seats=_seats_as_dealt(table)
+    ).as_dict()
     people = history.players(table)
     names = {p["seat"]: p["name"] for p in people}
     seats = range(table.players) if shown is None else [shown]

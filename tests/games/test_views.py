@@ -410,10 +410,9 @@ def test_four_seat_pages_show_exactly_their_own_copies(client, make_user) -> Non
 
 
 def test_pushed_regions_swap_by_id_and_hold_only_the_seat_hand(started_two_seats) -> None:
-    """The socket's render (regions.html with oob) carries every region out of band and the
-    same secrecy as the page."""
-    from django.template.loader import render_to_string
-
+    """The socket's render (``frames.full``) carries every region out of band and the same
+    secrecy as the page."""
+    from games.live import frames
     from games.live.presenters import table_context
 
     table, match = started_two_seats
@@ -421,7 +420,7 @@ def test_pushed_regions_swap_by_id_and_hold_only_the_seat_hand(started_two_seats
     for seat in (0, 1, None):
         viewer = seat_of(table, seat).user if seat is not None else None
         context = table_context(table, match, state, seat, viewer)
-        html = render_to_string("games/partials/regions.html", {**context, "oob": True})
+        html = frames.full(context, table.revision)
         for region in ("status", "seats", "trick", "claim-bar", "tribute", "result", "hand", "log"):
             assert re.search(rf'id="{region}"[^>]*hx-swap-oob="true"', html), region
         expected = state.hands[seat] if seat is not None else ()

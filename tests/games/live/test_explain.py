@@ -5,9 +5,9 @@ that did to the levels (RULES.md §7, §8)."""
 from __future__ import annotations
 
 import pytest
-from django.template.loader import render_to_string
 
 from games.engine.deal import start_round
+from games.live import regions
 from games.live.explain import RoundFacts, explain_round, first_out_team
 from games.live.presenters import table_context
 from games.models import Match, Seat
@@ -132,8 +132,8 @@ def test_the_result_panel_names_the_team_of_the_first_out(
     match = round_won_by_team_1_after_team_2_went_out_first
     state = services.load_state(match)
     context = table_context(match.table, match, state, 3)
-    assert context["result"]["first_team"] == 1 and context["result"]["team"] == 0
-    html = render_to_string("games/partials/result.html", context)
+    assert context.result["first_team"] == 1 and context.result["team"] == 0
+    html = regions.RESULT.render(context)
     assert "Team 2 finished first" in html
     assert "Team 1 finished first" not in html
     assert "Every player of Team 1 is out; 1 opponent was caught: di." in html

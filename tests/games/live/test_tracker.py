@@ -84,8 +84,8 @@ def test_spectators_get_no_tracker_and_seats_get_theirs() -> None:
     with translation.override("en"):
         seat = table_context(table, match, state, 0, seats=seats, recent_moves=[])
         watcher = table_context(table, match, state, None, seats=seats, recent_moves=[])
-        assert seat["tracker"] == unseen_cards(seat_view(state, 0))
-    assert watcher["tracker"] is None
+        assert seat.tracker == unseen_cards(seat_view(state, 0))
+    assert watcher.tracker is None and watcher.hand == []
     assert spectator_view(state).hand == ()
 
 

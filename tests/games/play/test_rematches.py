@@ -8,10 +8,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from django.template.loader import render_to_string
 from django.utils import timezone
 
-from games.live import push
+from games.live import push, regions
 from games.live.presenters import table_context
 from games.models import Match, Rematch, Seat, Table
 from games.play import rematches, services, tables
@@ -132,7 +131,7 @@ def test_a_league_fixture_has_no_rematch(finished):
         league=league, name="S", starts_on=timezone.now().date(), ends_on=timezone.now().date()
     )
     Fixture.objects.create(season=season, table=table)
-    assert table_context(table, table.match, services.load_state(table.match), 0)["rematch"] is None
+    assert table_context(table, table.match, services.load_state(table.match), 0).rematch is None
     with pytest.raises(rematches.RematchError, match="league or a tournament"):
         rematches.do_ask(table.pk, ana)
 
@@ -141,7 +140,7 @@ def region(table: Table, seat: int | None) -> tuple[dict | None, str]:
     table = Table.objects.get(pk=table.pk)
     match = Match.objects.get(table=table)
     context = table_context(table, match, services.load_state(match), seat)
-    return context["rematch"], render_to_string("games/partials/rematch.html", context)
+    return context.rematch, regions.REMATCH.render(context)
 
 
 def test_each_page_shows_its_part_of_the_rematch(finished):

@@ -1,0 +1,228 @@
+"""The table page's regions: for each, the template it renders and the context fields it reads.
+
+A region's declaration is the one list of its inputs. It gives
+
+- its **key** (``Region.key``): the values of the fields it reads, which a delta compares
+  between two views to decide whether the region is sent again (``games.live.frames``), and
+  which shares one render between the audiences of a push;
+- its **inputs** (``Region.inputs``): the only fields its template is rendered with.
+
+So a template that reads a field its region does not declare reads nothing — and, under
+``settings.GAMES_STRICT_REGIONS`` (on in development and in the tests), fails at once
+(``UndeclaredInput``): a region can no longer be shown too rarely because its key lacks an input.
+
+Outside the keys: the table's own fields (``FIXED``: the same in every view of one table at one
+revision, which every two compared views share — a push renders one table, and the views a delta
+compares are kept per match and revision) and the clocks (``Region.clocks``: countdowns that run
+on the page by themselves; the status, in every delta, carries the live one, and a region
+showing another is sent again with the window, result or rematch it counts down).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.template import Context
+from django.template.loader import get_template, render_to_string
+
+from games.live.context import FIELDS, TableContext
+
+#: Read by every region, held by no key (see the module's docstring).
+FIXED = ("table", "match", "ai_policies", "ai_fill_default")
+
+
+class UndeclaredInput(Exception):
+    """A region's template read a table-context field its region does not declare."""
+
+
+@dataclass(frozen=True)
+class Region:
+    """One region of the table page.
+
+    ``reads``: the context fields it shows (its key). ``clocks``: the countdowns it shows (read,
+    never keyed). ``holds``: regions rendered inside it that a delta also sends on their own,
+    when their own key changes — their inputs are this region's inputs too, their keys are not
+    in this region's key (the hand holds its buttons). ``each``: the region is rendered once per
+    row of that field, the row as ``s`` (a seat of ``seats``); the row is part of its key.
+    """
+
+    name: str
+    template: str
+    reads: tuple[str, ...]
+    clocks: tuple[str, ...] = ()
+    holds: tuple[Region, ...] = ()
+    each: str = ""
+    #: Every field its template may read (``names``), worked out once.
+    _names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        unknown = {*self.reads, *self.clocks, self.each} - {*FIELDS, ""}
+        if unknown:
+            raise ValueError(f"region {self.name} reads no field named {sorted(unknown)}")
+        names = [*FIXED, *self.reads, *self.clocks]
+        for region in self.holds:
+            names += [region.each] if region.each else []
+            names += region.names()
+        object.__setattr__(self, "_names", tuple(dict.fromkeys(names)))
+
+    def key(self, context: TableContext) -> tuple:
+        """What the region shows, as comparable values (for ``each``: its frame only)."""
+        return tuple(getattr(context, name) for name in self.reads)
+
+    def row_key(self, context: TableContext, row: dict) -> tuple:
+        """An ``each`` region's key for one row."""
+        return (row, *self.key(context))
+
+    def render_key(self, context: TableContext) -> tuple:
+        """The key of one whole render: its own and every region's it holds."""
+        held = []
+        for region in self.holds:
+            if region.each:
+                rows = getattr(context, region.each)
+                held.append(tuple(region.row_key(context, row) for row in rows))
+            else:
+                held.append(region.render_key(context))
+        return (self.key(context), *held)
+
+    def names(self) -> tuple[str, ...]:
+        """Every field the region's template may read, with the regions it holds."""
+        return self._names
+
+    def inputs(self, context: TableContext, **extra: Any) -> dict[str, Any]:
+        """The region's template context: its declared fields, and ``extra`` (``oob``, a row)."""
+        values = {name: getattr(context, name) for name in self.names()}
+        values.update(extra)
+        return values
+
+    def render(self, context: TableContext, **extra: Any) -> str:
+        return render(self.template, self.inputs(context, **extra), self.name)
+
+
+def render(template: str, inputs: dict[str, Any], region: str = "") -> str:
+    """``template`` rendered with ``inputs`` only; under ``GAMES_STRICT_REGIONS``, reading a
+    table-context field that is not among them raises ``UndeclaredInput``."""
+    if not settings.GAMES_STRICT_REGIONS:
+        return render_to_string(template, inputs)
+    return get_template(template).template.render(_Declared(inputs, region or template))
+
+
+class _Declared(Context):
+    """A template context that refuses, loudly, the table-context fields it was not given
+    (other missing names stay empty, as Django makes them: a partial's optional argument)."""
+
+    def __init__(self, inputs: dict[str, Any], region: str) -> None:
+        super().__init__(inputs, autoescape=True)
+        self.region = region
+
+    def __getitem__(self, key: str) -> Any:
+        for values in reversed(self.dicts):
+            if key in values:
+                return values[key]
+        if key in _FIELD_NAMES:
+            raise UndeclaredInput(f"the {self.region} region reads {key!r}: declare it")
+        raise KeyError(key)
+
+
+_FIELD_NAMES = frozenset(FIELDS)
+
+# --- the page's regions, in the order of a full frame ---------------------------------------------
+
+STATUS = Region(
+    "status",
+    "games/partials/status.html",
+    reads=(
+        "version",
+        "phase",
+        "turn",
+        "round_no",
+        "my_turn",
+        "turn_name",
+        "top",
+        "window",
+        "levels",
+        "round_level",
+        "is_open",
+        "seats_full",
+        "is_host",
+    ),
+    clocks=("countdown",),
+)
+SPECTATORS = Region(
+    "spectators",
+    "games/partials/spectators.html",
+    reads=("spectators", "spectator_delay", "table_delay"),
+)
+SEAT = Region(
+    "seat",
+    "games/partials/seat.html",
+    reads=("window_open", "is_open", "signed_in", "is_host"),
+    each="seats",
+)
+SEATS = Region(
+    "seats",
+    "games/partials/seats.html",
+    reads=("is_open", "is_host", "signed_in", "invite_path"),
+    holds=(SEAT,),
+)
+TRICK = Region("trick", "games/partials/trick.html", reads=("trick", "trick_leader"))
+CLAIM_BAR = Region(
+    "claim_bar",
+    "games/partials/claim_bar.html",
+    # The bar reads the viewer only as "is it my card?": seats in the same place share it.
+    reads=("window", "my_window", "claim", "own_window"),
+    clocks=("countdown",),
+)
+TRIBUTE = Region(
+    "tribute", "games/partials/tribute.html", reads=("in_tribute", "tributes", "returns")
+)
+RESULT = Region(
+    "result",
+    "games/partials/result.html",
+    reads=("result", "match_over", "levels"),
+    clocks=("countdown",),
+)
+REMATCH = Region(
+    "rematch", "games/partials/rematch.html", reads=("rematch",), clocks=("rematch_countdown",)
+)
+SEAT_MENU = Region("seat_menu", "games/partials/seat_menu.html", reads=("seat_menu",))
+TRACKER = Region("tracker", "games/partials/tracker.html", reads=("tracker",))
+HAND_ACTIONS = Region(
+    "hand_actions",
+    "games/partials/hand_actions.html",
+    reads=("hand_size", "play_phase", "hints", "can_pass"),
+)
+HAND = Region("hand", "games/partials/hand.html", reads=("me", "hand"), holds=(HAND_ACTIONS,))
+LOG = Region("log", "games/partials/log.html", reads=("log",))
+
+#: Every region of a full frame, in its order (as the page's socket swaps them in by id).
+FULL = (
+    STATUS,
+    SPECTATORS,
+    SEATS,
+    TRICK,
+    CLAIM_BAR,
+    TRIBUTE,
+    RESULT,
+    REMATCH,
+    SEAT_MENU,
+    TRACKER,
+    HAND,
+    LOG,
+)
+#: The regions a delta may carry beside the status (always sent) and the log (appended), in
+#: page order.
+DELTA = (SEATS, TRICK, CLAIM_BAR, TRIBUTE, RESULT, REMATCH, HAND, HAND_ACTIONS, SEAT_MENU, TRACKER)
+BY_NAME = {region.name: region for region in (*FULL, SEAT, HAND_ACTIONS)}
+
+
+def region_keys(context: TableContext) -> dict[str, tuple]:
+    """Each delta region's key: a region whose key is equal at two versions (or for two
+    audiences of one push) renders the same."""
+    return {region.name: region.key(context) for region in DELTA}
+
+
+def seat_keys(context: TableContext) -> list[tuple]:
+    """Each seat's key (its row and the seat region's other inputs)."""
+    return [SEAT.row_key(context, row) for row in context.seats]

@@ -1,0 +1,78 @@
+"""Each table region renders from the context fields it declares (``games.live.regions``), and
+those are its delta key: a template cannot read an input a delta would not notice changing.
+
+Two checks: every field name a region's templates (and the partials they include) use is
+declared — read from the template text, so every branch counts, taken or not — and, at run time
+(``GAMES_STRICT_REGIONS``, on in the tests), reading an undeclared field fails loudly.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.template import Template
+from django.test import override_settings
+
+from games.live import regions
+from games.live.context import FIELDS
+
+TEMPLATES = Path(settings.BASE_DIR) / "templates"
+TAG = re.compile(r"\{\{(.*?)\}\}|\{%(.*?)%\}", re.S)
+QUOTED = re.compile(r"\"[^\"]*\"|'[^']*'")
+NAME = re.compile(r"(?<![\w.])([a-z_][a-z0-9_]*)")
+INCLUDE = re.compile(r"\{%\s*include\s+\"([^\"]+)\"")
+COMMENT = re.compile(r"\{#.*?#\}", re.S)
+
+
+def source(name: str) -> str:
+    path, _, partial = name.partition("#")
+    text = (TEMPLATES / path).read_text()
+    if partial:
+        found = re.search(
+            r"\{%\s*partialdef " + re.escape(partial) + r"\s*%\}(.*?)\{%\s*endpartialdef",
+            text,
+            re.S,
+        )
+        assert found, name
+        text = found.group(1)
+    return COMMENT.sub("", text)
+
+
+def fields_read(name: str, seen: frozenset[str] = frozenset()) -> set[str]:
+    """The table-context fields a template (and what it includes) names, at the start of a
+    variable: ``rematch.state`` names ``rematch``; words in quotes are not names."""
+    text = source(name)
+    names = set()
+    for output, tag in TAG.findall(text):
+        names |= set(NAME.findall(QUOTED.sub("", output or tag)))
+    for included in INCLUDE.findall(text):
+        if included not in seen:
+            names |= fields_read(included, seen | {name})
+    return names & set(FIELDS)
+
+
+@pytest.mark.parametrize("region", list(regions.BY_NAME.values()), ids=lambda r: r.name)
+def test_a_region_declares_every_field_its_templates_name(region):
+    assert fields_read(region.template) <= set(region.names()), region.name
+
+
+def test_reading_an_undeclared_field_fails_loudly():
+    declared = regions._Declared({"trick": [], "oob": True}, "trick")
+    assert Template("{{ trick|length }}{{ team_players }}").render(declared) == "0"
+    for text in ("{{ hand }}", "{% if hand %}x{% endif %}", "{% for c in hand %}{% endfor %}"):
+        with pytest.raises(regions.UndeclaredInput, match="the trick region reads 'hand'"):
+            Template(text).render(regions._Declared({"trick": []}, "trick"))
+
+
+def test_without_strictness_an_undeclared_field_is_empty():
+    with override_settings(GAMES_STRICT_REGIONS=False):
+        html = regions.render("games/partials/tracker.html", {"hand": ["9H"]})
+    assert 'id="tracker"' in html and "9H" not in html
+
+
+def test_a_declaration_names_only_fields_of_the_context():
+    with pytest.raises(ValueError, match="no field named"):
+        regions.Region("x", "games/partials/trick.html", reads=("trick", "cards"))
