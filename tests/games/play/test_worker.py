@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import time
+from pathlib import Path
 
 import pytest
 from django.db import connection
@@ -63,17 +65,39 @@ def test_ai_seats_move_by_themselves(worker, make_user):
 
 
 HANDS = [("9H", "3C"), ("9D", "4C"), ("5H", "6C"), ("7S", "8C")]
+#: Every other seat holds a pair of 9s: each may hook the 9H, so each expert searches its full
+#: budget before answering (with nothing to claim it would answer at once).
+CLAIMING_HANDS = [("9H", "3C"), ("9D", "9D"), ("9C", "9C"), ("9S", "9S")]
 
 
-def open_window(table) -> Match:
-    """Start ``table``'s match from ``HANDS`` and play its host's 9H at seat 0: a claim window
-    opens that the three other seats may answer (hook with 9D, or pass)."""
+def open_window(table, hands=HANDS) -> Match:
+    """Start ``table``'s match from ``hands`` and play its host's 9H at seat 0: a claim window
+    opens that the three other seats may answer (hook with a pair of 9s, or pass)."""
     match = tables.start(table.pk, table.host, seed=3)
-    install_state(match, start_round(table.engine_options(), HANDS, 2, leader=0))
+    install_state(match, start_round(table.engine_options(), hands, 2, leader=0))
     play = {"action": "play", "cards": ["9H"], "version": 0}
     assert services.submit(match.pk, table.host, play).ok
     assert Match.objects.get(pk=match.pk).phase == "window"
     return match
+
+
+def signal_tree(proc, sig: int) -> None:
+    """Send ``sig`` to ``proc`` and every process under it (a prefork worker's pool processes
+    keep running the decisions they prefetched when only their parent is stopped)."""
+    pids, todo = [], [proc.pid]
+    while todo:
+        pid = todo.pop()
+        pids.append(pid)
+        try:
+            children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        except OSError:
+            children = []
+        todo.extend(int(child) for child in children)
+    for pid in pids:
+        try:
+            os.kill(pid, sig)
+        except ProcessLookupError:
+            pass
 
 
 def test_a_claim_window_closes_on_time_while_the_ai_worker_is_busy(make_table, settings):
@@ -86,7 +110,10 @@ def test_a_claim_window_closes_on_time_while_the_ai_worker_is_busy(make_table, s
     waiting; let go, the AI worker answers on. One worker taking both queues would hold the
     expire behind the AI decisions (it closed 3.2 s after it opened, 20 decisions queued), and
     held, never close it: it fails this test. Nothing here depends on the machine's speed."""
-    env = servers.test_database_env(connection.settings_dict)
+    # The workers' AI sweep would take the queued decisions for lost (they are older than the
+    # longest AI pause by the time the workers are up) and make them a second time, faster:
+    # with a long pause it leaves them to their own tasks, as in production.
+    env = servers.test_database_env(connection.settings_dict, GAMES_AI_DELAY_SECONDS="30")
     redis_store.client().delete(health.heartbeat_key())
     settings.GAMES_AI_DELAY_SECONDS = 0.1
     servers.purge_queues(env)
@@ -94,7 +121,7 @@ def test_a_claim_window_closes_on_time_while_the_ai_worker_is_busy(make_table, s
     for n in range(10):
         table = make_table([f"host{n}", None, None, None], {"claim_window_seconds": 300})
         Seat.objects.filter(table=table, ai_policy__gt="").update(ai_policy=Seat.Policy.EXPERT)
-        busy.append(open_window(table))
+        busy.append(open_window(table, CLAIMING_HANDS))
 
     def answered() -> int:
         return Move.objects.filter(match__in=busy, seq__gt=1, seat__isnull=False).count()
@@ -113,7 +140,7 @@ def test_a_claim_window_closes_on_time_while_the_ai_worker_is_busy(make_table, s
         ai = servers.start_worker(env, "ai", pool="prefork", concurrency=2)
         workers.append(ai)
         assert wait_for(lambda: answered() >= 1, 120), [w.poll() for w in workers]
-        ai.send_signal(signal.SIGSTOP)  # busy for as long as it takes: no further decision
+        signal_tree(ai, signal.SIGSTOP)  # busy for as long as it takes: no further decision
         people = make_table(["ana", "bo", "cy", "di"], {"claim_window_seconds": 1})
         match = open_window(people)
         sent = time.monotonic()
@@ -124,7 +151,7 @@ def test_a_claim_window_closes_on_time_while_the_ai_worker_is_busy(make_table, s
         assert waited >= 0.95, waited  # not before its deadline
         waiting, answered_before = answers_waiting(), answered()
         assert waiting > 0, waiting  # not behind the AI decisions queued ahead of it
-        ai.send_signal(signal.SIGCONT)
+        signal_tree(ai, signal.SIGCONT)
         # The AI worker goes on answering the windows that opened before the people's one.
         assert wait_for(lambda: answered() > answered_before, 60), [w.poll() for w in workers]
         assert Move.objects.filter(
@@ -132,7 +159,7 @@ def test_a_claim_window_closes_on_time_while_the_ai_worker_is_busy(make_table, s
         ).exists()
     finally:
         for proc in workers:
-            proc.send_signal(signal.SIGCONT)
+            signal_tree(proc, signal.SIGCONT)
         servers.stop(*workers)
 
 
