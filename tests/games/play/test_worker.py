@@ -39,7 +39,7 @@ def test_a_claim_window_closes_on_time(worker, make_table):
         match.pk, table.host, {"action": "play", "cards": ["9H"], "version": 0}
     ).ok
     assert Match.objects.get(pk=match.pk).phase == "window"
-    assert wait_for(lambda: Match.objects.get(pk=match.pk).phase != "window", 20)
+    assert wait_for(lambda: Match.objects.get(pk=match.pk).phase != "window", 60)
     waited = time.monotonic() - sent
     closed = services.load_state(Match.objects.get(pk=match.pk))
     assert (closed.phase, closed.turn, closed.top.cards) == ("play", 1, ("9H",))
