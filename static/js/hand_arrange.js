@@ -66,8 +66,11 @@
   function order(all) {
     var saved = record();
     if (!saved) return null;
+    // Copies of a card take the saved places in the order they are shown now, so moving a
+    // card past its twin moves that card (by rendered order the twin would take its place).
     var byCode = {};
-    all.forEach(function (c) { (byCode[c.code] = byCode[c.code] || []).push(c); });
+    all.slice().sort(function (a, b) { return shownAt(a) - shownAt(b) || a.index - b.index; })
+      .forEach(function (c) { (byCode[c.code] = byCode[c.code] || []).push(c); });
     var placed = [];
     var used = {};
     saved.codes.forEach(function (code) {
@@ -88,6 +91,11 @@
       placed.splice(at, 0, c);
     });
     return placed;
+  }
+
+  function shownAt(c) {
+    var at = c.label ? parseInt(c.label.style.order, 10) : NaN;
+    return isNaN(at) ? c.index : at;
   }
 
   function base() {
@@ -117,6 +125,7 @@
   // Keep this order of labels as the player's own, and show it.
   function arrange(labels) {
     var mode = window.club414.sortMode ? window.club414.sortMode() : "rank";
+    labels.forEach(function (label, i) { label.style.order = String(i); });
     save(labels.map(codeOf), mode === "custom" ? base() : mode);
     if (window.club414.setSort) window.club414.setSort("custom");
   }
