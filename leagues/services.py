@@ -16,12 +16,12 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
-from games.engine.options import Options, OptionsError
 from games.live.teams import team_name
 from games.play import stewarding
 from games.play.tables import SEAT_COUNTS, TableError
 from leagues.access import can_see_league
 from leagues.models import Fixture, FixturePlayer, League, Membership, Notice, Season
+from leagues.models.options import options_problem
 from leagues.notices import do_notify
 
 #: League addresses that are pages of /leagues/ itself.
@@ -33,15 +33,12 @@ class LeagueError(Exception):
 
 
 def check_table_options(options: dict, players: int) -> None:
-    """Raise LeagueError unless ``options`` are §10 options a table of ``players`` seats
-    accepts (the engine's validator, ``Options.from_dict``): nothing is saved that could not
-    open a fixture's table."""
-    if not isinstance(options, dict):
-        raise LeagueError(_("Table options: %(error)s") % {"error": _("not a set of options")})
-    try:
-        Options.from_dict(options, players=players)
-    except OptionsError as e:
-        raise LeagueError(_("Table options: %(error)s") % {"error": e}) from None
+    """Raise LeagueError unless ``options`` could open a table of ``players`` seats
+    (``leagues.models.options.options_problem``): nothing is saved that could not open a
+    fixture's table."""
+    problem = options_problem(options, players)
+    if problem is not None:
+        raise LeagueError(problem)
 
 
 # --- leagues and members ------------------------------------------------------------------------

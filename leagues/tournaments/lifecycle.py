@@ -11,22 +11,19 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from games.engine.options import Options, OptionsError
 from leagues import results
 from leagues.models import Notice, Pairing, TeamMember, Tournament, TournamentTeam
+from leagues.models.options import options_problem
 from leagues.notices import do_notify
 from leagues.tournaments.base import Status, TournamentError, _check_status, _locked, _log
 
 
 def check_table_options(options: dict, team_size: int) -> None:
-    """Raise TournamentError unless ``options`` are §10 options a table of ``team_size * 2``
-    seats accepts (``Options.from_dict``)."""
-    if not isinstance(options, dict):
-        raise TournamentError(_("Table options: %(error)s") % {"error": _("not a set of options")})
-    try:
-        Options.from_dict(options, players=team_size * 2)
-    except OptionsError as e:
-        raise TournamentError(_("Table options: %(error)s") % {"error": e}) from None
+    """Raise TournamentError unless ``options`` could open a table of ``team_size * 2`` seats
+    (``leagues.models.options.options_problem``)."""
+    problem = options_problem(options, team_size * 2)
+    if problem is not None:
+        raise TournamentError(problem)
 
 
 def do_set_table_options(tournament: Tournament, by, options: dict) -> Tournament:
