@@ -37,7 +37,7 @@ def my_seat(match_id: int, user) -> tuple[Match, Seat]:
 
 
 def seats_json(table: Table, seats: list[Seat]) -> list[dict[str, Any]]:
-    """A table's seats as anyone may see them: number, team, who sits (name, bot, AI level)."""
+    """A table's seats as anyone may see them: number, team, who sits (name, bot, AI difficulty)."""
     return [
         {
             "number": s.number,

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.urls import reverse
+
+from games.play import tables
 
 pytestmark = pytest.mark.django_db
 
@@ -62,3 +66,21 @@ def test_preferences_reject_unknown_language(client, user) -> None:
     assert response.status_code == 200
     user.refresh_from_db()
     assert user.language == ""
+
+
+def test_confirm_before_playing_is_a_preference_the_table_page_carries(client, make_user):
+    player = make_user("careful")
+    client.force_login(player)
+    assert 'name="confirm_play"' in client.get(reverse("preferences")).content.decode()
+    response = client.post(reverse("preferences"), {"language": "", "confirm_play": "on"})
+    assert response.status_code == 302
+    player.refresh_from_db()
+    assert player.confirm_play is True
+    table = tables.create_table(player, name="t", players=2, options={})
+    html = client.get(reverse("games:table", args=[table.pk])).content.decode()
+    assert 'data-confirm-play="on"' in html
+    strings = json.loads(html.split('id="table-strings" type="application/json">')[1].split("<")[0])
+    assert strings["confirmPlay"] == "Play %(cards)s?"
+    client.post(reverse("preferences"), {"language": ""})
+    html = client.get(reverse("games:table", args=[table.pk])).content.decode()
+    assert 'data-confirm-play="off"' in html

@@ -6,6 +6,8 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.utils import translation
+from django.utils.formats import date_format
 
 from games.play import tables
 from leagues import services
@@ -183,3 +185,28 @@ def test_staff_create_leagues_and_players_cannot(client, make_user):
         20,
     )
     assert league.table_options["two_position"] == "low"
+
+
+@pytest.mark.parametrize("language", ["en", "vi"])
+def test_league_and_season_pages_show_season_dates_in_one_short_format(client, make_user, language):
+    """The league page and the season page (it used DATE_FORMAT, the league SHORT_DATE_FORMAT)
+    show a season's dates the same way: the locale's short date format."""
+    olga = make_user("olga")
+    league = services.do_create_league(olga, name="Dates")
+    season = services.do_create_season(
+        league,
+        olga,
+        name="Spring",
+        starts_on=datetime.date(2026, 3, 1),
+        ends_on=datetime.date(2026, 5, 31),
+    )
+    client.cookies["django_language"] = language
+    with translation.override(language):
+        start = date_format(season.starts_on, "SHORT_DATE_FORMAT")
+        long_start = date_format(season.starts_on, "DATE_FORMAT")
+    assert start != long_start
+    league_page = client.get(f"/leagues/{league.slug}/").content.decode()
+    season_page = client.get(f"/leagues/{league.slug}/seasons/{season.pk}/").content.decode()
+    for page in (league_page, season_page):
+        assert f'lang="{language}"' in page
+        assert start in page and long_start not in page

@@ -24,7 +24,7 @@ HANDS_4 = [
 ]
 
 
-def test_the_levels_are_the_engine_policies_with_names_a_player_understands():
+def test_the_difficulties_are_the_engine_policies_with_names_a_player_understands():
     """Beginner plays ``random``, casual ``heuristic``, expert ``expert``, in that order; every
     stored value is an engine policy."""
     assert Seat.Policy.choices == [
@@ -124,7 +124,7 @@ def test_the_worker_schedules_an_experts_window_answer_instead_of_sleeping(
 
 
 @pytest.mark.django_db
-def test_the_host_fills_with_experts_and_the_seat_shows_the_level(client, make_user):
+def test_the_host_fills_with_experts_and_the_seat_shows_the_difficulty(client, make_user):
     """Filling a table with the expert level stores it on each empty seat; the table page shows
     the level beside the AI badge, and the fill menu offers every level (casual preselected)."""
     host = make_user("host")
@@ -138,7 +138,7 @@ def test_the_host_fills_with_experts_and_the_seat_shows_the_level(client, make_u
         "expert",
     ]
     html = client.get(reverse("games:table", args=[table.pk])).content.decode()
-    assert html.count('<span class="ai-level">Expert</span>') == 3
+    assert html.count('<span class="ai-difficulty">Expert</span>') == 3
     assert '<option value="heuristic" selected>Casual</option>' in html
     assert '<option value="random">Beginner</option>' in html
 
