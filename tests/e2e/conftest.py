@@ -145,6 +145,43 @@ def pytest_runtest_teardown(item, nextitem):
             _stack.stop()
 
 
+#: How many log lines a failed browser test shows (``pytest_runtest_makereport``).
+LOG_TAIL_LINES = 60
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """Note where the live stack's logs stand when a browser test starts, so a failure can show
+    what Daphne and the workers wrote during it (CI keeps no var/ folder)."""
+    item.stash[_log_starts] = [
+        (Path(log.name), Path(log.name).stat().st_size) for log in _stack.logs
+    ]
+    return (yield)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """A failed browser test's report ends with the server and worker log lines of that test:
+    its warnings and errors, then the last ``LOG_TAIL_LINES`` lines."""
+    report = yield
+    if report.when == "call" and report.failed:
+        for path, start in item.stash.get(_log_starts, []):
+            with path.open("rb") as log:
+                log.seek(start)
+                lines = log.read().decode("utf-8", "replace").splitlines()
+            loud = [
+                line
+                for line in lines
+                if "WARNING" in line or "ERROR" in line or "Traceback" in line
+            ]
+            shown = loud[-LOG_TAIL_LINES:] + ["…"] + lines[-LOG_TAIL_LINES:]
+            report.sections.append((f"live stack: {path.name}", "\n".join(shown)))
+    return report
+
+
+_log_starts = pytest.StashKey[list]()
+
+
 @pytest.fixture
 def live_url(live_stack, server_env) -> str:
     """The live stack's address (``LiveStack``), started if it is not running."""
