@@ -159,12 +159,15 @@ def round_starts(match: Match, upto: int | None = None) -> dict[int, int]:
 # --- the record page ----------------------------------------------------------------------------
 
 
-def record_context(match: Match, seat: int | None) -> dict:
-    """Everything the record page shows to a viewer at ``seat`` (None: no seat)."""
+def record_context(match: Match, seat: int | None, round_no: int | None = None) -> dict:
+    """Everything the record page shows to a viewer at ``seat`` (None: no seat): its rounds,
+    and the moves of round ``round_no`` only (``moves_round``; the last round the viewer sees
+    when ``round_no`` is None or not one of them): a long match's record stays one page of a
+    round's moves, not hundreds (``round_numbers``: the rounds to choose from)."""
     table = match.table
     cut = visible_cut(match, seat)
-    people = players(table)
-    names = {p["seat"]: p["name"] for p in people}
+    header = record_header(match, finished=cut.reveal, delay=cut.delay)
+    names = {p["seat"]: p["name"] for p in header["players"]}
 
     def level(x):
         return face_name(x) if x is not None else None
@@ -209,6 +212,10 @@ def record_context(match: Match, seat: int | None) -> dict:
                 ],
             }
         )
+    round_numbers = [r["number"] for r in round_rows]
+    if round_no not in round_numbers:
+        round_no = round_numbers[-1] if round_numbers else None
+    visible = Move.objects.filter(match=match, seq__lte=cut.version)
     moves = [
         {
             "seq": m.seq,
@@ -217,23 +224,35 @@ def record_context(match: Match, seat: int | None) -> dict:
             "who": names[m.seat] if m.seat is not None else _("the clock"),
             "lines": move_lines(m, names, cut.reveal),
         }
-        for m in Move.objects.filter(match=match, seq__lte=cut.version).order_by("seq")
+        for m in visible.filter(round_no=round_no).order_by("seq")
     ]
-    options = replay.match_options(match).to_dict()
+    return {
+        **header,
+        "rounds": round_rows,
+        "moves": moves,
+        "moves_round": round_no,
+        "moves_total": visible.count(),
+        "round_numbers": round_numbers,
+        "shown_version": cut.version,
+    }
+
+
+def record_header(match: Match, *, finished: bool, delay: int) -> dict:
+    """The record's parts that need no replay: players, teams, options and final levels, and
+    whether the viewer sees it ``finished`` (hands public) or ``delay`` plays late."""
+    table = match.table
+    people = players(table)
     return {
         "match": match,
         "table": table,
         "players": people,
         # Each team's players by name, for "Team 1 ana, cy" (games.live.teams).
         "teams": [[p["name"] for p in people if p["team"] == team] for team in (0, 1)],
-        "rounds": round_rows,
-        "moves": moves,
-        "options": sorted(options.items()),
-        "finished": cut.reveal,
-        "delay": cut.delay,
-        "shown_version": cut.version,
+        "options": sorted(replay.match_options(match).to_dict().items()),
+        "finished": finished,
+        "delay": delay,
         "final_levels": [face_name(match.level_team0), face_name(match.level_team1)],
-        "stopped": table.status == Table.Status.ABANDONED and not cut.reveal,
+        "stopped": table.status == Table.Status.ABANDONED and not finished,
     }
 
 

@@ -8,9 +8,12 @@ secret, so both are refused with a message (HTTP 409) and the record shows what 
 from __future__ import annotations
 
 from django.contrib.auth import get_user_model
+from django.core.cache import cache
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
+from django.template.loader import render_to_string
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
@@ -52,13 +55,42 @@ def _not_finished_message(match: Match) -> str:
     )
 
 
+#: How long a finished match's rendered rounds and moves are kept (seconds): a finished record
+#: never changes, and a crowd reading it must not cost a render each (issue 17 item 7).
+RECORD_CACHE_SECONDS = 3600
+
+#: The record's parts that every viewer of a finished match sees alike (rendered once, cached).
+RECORD_BODY = "games/partials/record_body.html"
+
+
+def _round_asked(request: HttpRequest) -> int | None:
+    """``?round=N`` as a number; anything else (missing, text, huge) asks for the default."""
+    value = request.GET.get("round", "")
+    return int(value) if value.isdigit() and len(value) < 6 else None
+
+
 @require_GET
 def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
+    """The record page: players, options, rounds, and one round's moves (``?round=N``, default
+    the last). A finished match's rounds and moves are the same for every viewer who may open
+    it, so they are rendered once per round and language and served from the cache."""
     match = _watchable_match(request, match_id)
-    context = history.record_context(match, _seat_of(request, match))
+    seat = _seat_of(request, match)
+    round_no = _round_asked(request)
+    key = None
+    if history.is_finished(match, seat):
+        key = f"record:{match.pk}:{match.version}:{get_language()}:{round_no}"
+        body = cache.get(key)
+        if body is not None:
+            context = history.record_header(match, finished=True, delay=0)
+            return render(request, "games/match_record.html", {**context, "record_body": body})
+    context = history.record_context(match, seat, round_no)
     if not context["finished"]:
         context["not_finished_message"] = _not_finished_message(match)
-    return render(request, "games/match_record.html", context)
+    body = render_to_string(RECORD_BODY, context)
+    if key is not None:
+        cache.set(key, body, RECORD_CACHE_SECONDS)
+    return render(request, "games/match_record.html", {**context, "record_body": body})
 
 
 @require_GET

@@ -10,75 +10,29 @@ from __future__ import annotations
 
 import json
 import re
-from datetime import timedelta
 from pathlib import Path
 
 import jsonschema
 import pytest
 from django.core.cache import cache
-from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
 
 from games.engine import apply, new_match
 from games.engine.codec import action_from_json, state_to_json
 from games.engine.deal import start_round
 from games.engine.options import Options
-from games.engine.rules import seats_to_act
 from games.live import replay
 from games.live.cards import card_text
-from games.models import Match, Move, Round, Seat, TributeRecord
-from games.play import deadlines, services, stewarding, tables
-from games.records import history
+from games.models import Match, Move, Seat
+from games.play import services, stewarding, tables
 from tests.games.conftest import install_state
-from tests.games.drivers import act_now
+from tests.games.records.matches import client_for, play_moves
 
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "docs" / "match_format.schema.json").read_text())
 CARD_ATTR = re.compile(r'data-card="([^"]+)"')
-
-
-def drive(match_id: int, max_steps: int = 20000) -> Match:
-    """Play the match to its end: the first seat due acts if an AI plays it; otherwise the
-    current deadline rings, as its timer would (a timeout is an action, §10)."""
-    for _ in range(max_steps):
-        match = Match.objects.get(pk=match_id)
-        if match.winner_team is not None:
-            return match
-        due = seats_to_act(services.load_state(match))[:1]
-        if not any(act_now(match_id, seat, match.deadline_token) for seat in due):
-            Match.objects.filter(pk=match_id).update(deadline=timezone.now() - timedelta(seconds=1))
-            assert deadlines.expire(match_id, match.deadline_token), match.phase
-    raise AssertionError("the match did not end")
-
-
-@pytest.fixture
-def finished_match(make_user, settings) -> Match:
-    """A quick match (target level 3) with claim windows: ana's and bo's seats played by AI,
-    two AI seats, and cy at seat 3 who never moves (every turn of hers is a timeout: no AI
-    stand-in takes her seat, ``GAMES_STAND_IN_AFTER_TIMEOUTS`` 0)."""
-    settings.GAMES_STAND_IN_AFTER_TIMEOUTS = 0
-    ana, bo, cy = make_user("ana"), make_user("bo"), make_user("cy")
-    table = stewarding.open_table(
-        ana,
-        name="history table",
-        options={"target_level": "3"},
-        seats=[(ana, "heuristic"), (None, "heuristic"), (bo, "random"), (cy, "")],
-        start=True,
-        seed=414,
-    )
-    cache.clear()
-    return drive(Match.objects.get(table=table).pk)
-
-
-def client_for(user=None) -> Client:
-    client = Client()
-    if user is not None:
-        client.force_login(user)
-    return client
-
 
 # --- replay ------------------------------------------------------------------------------------
 
@@ -127,47 +81,6 @@ def test_a_broken_log_is_reported_not_replayed(finished_match) -> None:
     cache.clear()
     with pytest.raises(replay.ReplayError):
         replay.state_at(match, move.seq)
-
-
-# --- the record page ---------------------------------------------------------------------------
-
-
-def test_the_record_of_a_finished_match_shows_everything(finished_match) -> None:
-    """Players by seat and team, options, every round with levels, finish order, caught and
-    tributes, and every move with its time; window answers are public once it is over."""
-    match = finished_match
-    page = client_for().get(reverse("games:match_record", args=[match.pk])).content.decode()
-    for name in ("ana", "bo", "cy", "AI 2"):
-        assert name in page
-    assert "played by AI" in page and "target_level" in page
-    assert page.count('id="record-round-') == match.round_no
-    assert page.count('<tr id="move-') == match.version
-    assert f'href="/matches/{match.pk}/replay/"' in page
-    last = Round.objects.get(match=match, number=match.round_no)
-    names = {0: "ana", 1: "AI 2", 2: "bo", 3: "cy"}
-    assert ", ".join(names[s] for s in last.finish_order) in page
-    tributes = TributeRecord.objects.filter(match=match)
-    assert tributes.exists()
-    t = tributes.first()
-    assert f"{names[t.payer]} paid {card_text(t.card)} to {names[t.receiver]}" in page
-    answers = [
-        e for m in Move.objects.filter(match=match) for e in m.events if e["type"] == "answer"
-    ]
-    if any(e["cards"] for e in answers):
-        assert "claimed with" in page
-    assert "passed the claim window" in page
-
-
-def test_record_replay_and_export_follow_the_table_visibility(finished_match, make_user):
-    """A private table's history is 404 to strangers, like its table."""
-    match = finished_match
-    match.table.visibility = "private"
-    match.table.save()
-    stranger = client_for(make_user("stranger"))
-    for name in ("games:match_record", "games:match_replay", "games:match_export"):
-        assert stranger.get(reverse(name, args=[match.pk])).status_code == 404
-        ana = client_for(match.table.seats.get(number=0).user)
-        assert ana.get(reverse(name, args=[match.pk])).status_code == 200
 
 
 # --- the replay page ---------------------------------------------------------------------------
@@ -325,25 +238,6 @@ def test_a_delayed_record_stops_where_spectators_are(make_table, make_user) -> N
     assert page.count('<tr id="move-') == 4
 
 
-def play_moves(match: Match, count: int) -> None:
-    """``count`` moves by whoever is due, through services.submit (each the first legal one)."""
-    from games.engine import legal_actions
-    from games.engine.codec import action_to_json
-
-    for _ in range(count):
-        match.refresh_from_db()
-        state = services.load_state(match)
-        seat = seats_to_act(state)[0]
-        action = action_to_json(legal_actions(state, seat)[0])
-        user = Seat.objects.get(table=match.table, number=seat).user
-        payload = {"action": action["type"], "version": match.version}
-        if "cards" in action:
-            payload["cards"] = action["cards"]
-        if "card" in action:
-            payload["card"] = action["card"]
-        assert services.submit(match.pk, user, payload).ok
-
-
 # --- where matches are listed, they link to their record --------------------------------------
 
 
@@ -400,26 +294,6 @@ def test_a_players_matches_page_lists_every_match_with_its_links(finished_match,
     mine = client_for(secret.host).get(url).content.decode()
     assert f'id="player-match-{secret_match.pk}"' in mine and "playing, round 1" in mine
     assert client.get(reverse("games:player_matches", args=["nobody"])).status_code == 404
-
-
-def test_the_clocks_moves_say_what_happened_in_the_record_and_replay(finished_match) -> None:
-    """Every move the clock made (cy never moves: her turns time out; windows close on their
-    own) has a line: "cy's turn timed out: passed", "Claim window closed, no claim" — in the
-    record's moves table and at that step of the replay (issue #10 item 9)."""
-    match = finished_match
-    context = history.record_context(match, None)
-    clock = [m for m in context["moves"] if m["who"] == "the clock"]
-    assert clock and all(m["lines"] for m in clock), [m for m in clock if not m["lines"]][:3]
-    lines = [line for m in clock for line in m["lines"]]
-    assert "cy's turn timed out: passed" in lines
-    assert "Claim window closed, no claim" in lines
-    step = next(m["seq"] for m in clock if "Claim window closed, no claim" in m["lines"])
-    replay_page = (
-        client_for()
-        .get(reverse("games:match_replay", args=[match.pk]), {"step": step})
-        .content.decode()
-    )
-    assert "Claim window closed, no claim" in replay_page
 
 
 def test_the_replay_shows_a_person_at_their_seat_not_a_later_stand_in(finished_match) -> None:
