@@ -101,7 +101,13 @@ def match_export(request: HttpRequest, match_id: int) -> HttpResponse:
         return JsonResponse(
             {"error": "match_not_finished", "message": _not_finished_message(match)}, status=409
         )
-    response = JsonResponse(history.export(match), json_dumps_params={"indent": 1})
+    # A finished match's export never changes and is the same for everyone: made once.
+    key = f"export:{match.pk}:{match.version}"
+    content = cache.get(key)
+    if content is None:
+        content = JsonResponse(history.export(match), json_dumps_params={"indent": 1}).content
+        cache.set(key, content, RECORD_CACHE_SECONDS)
+    response = HttpResponse(content, content_type="application/json")
     response["Content-Disposition"] = f'inline; filename="414-match-{match.pk}.json"'
     return response
 

@@ -100,6 +100,13 @@ def test_a_finished_record_is_rendered_once_for_every_viewer(finished_match, mak
     assert not [q["sql"] for q in queries if '"games_move"' in q["sql"]]
     assert shown_moves(again) == shown_moves(first)
     assert again[again.index('id="record-rounds"') :] == first[first.index('id="record-rounds"') :]
+    export = reverse("games:match_export", args=[match.pk])
+    made = client_for().get(export)
+    with CaptureQueriesContext(connection) as queries:
+        kept = client_for().get(export)
+    assert not [q["sql"] for q in queries if '"games_move"' in q["sql"]]
+    assert kept.content == made.content and kept["Content-Type"] == "application/json"
+    assert len(kept.json()["moves"]) == match.version
     spanish = client_for()
     spanish.cookies["django_language"] = "es"
     page = spanish.get(url, {"round": 1}).content.decode()
