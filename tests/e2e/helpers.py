@@ -169,17 +169,24 @@ def stop_tables_after_the_test(transactional_db):
 def log_in_as(page, username: str, language: str = "en") -> None:
     """Sign ``page``'s browser context in as a new account ``username`` without the forms: the
     account is made in the test database (what the sign-up form makes: ``language`` the
-    account's unless "en", as when picked with the switcher first), a session for it by Django's
-    test client, and its cookies go into the context; then the lobby, signed in. For the tests
-    whose subject is not signing up or logging in (``sign_up_in`` goes through the form)."""
-    from django.conf import settings
-    from django.test import Client
-
+    account's unless "en", as when picked with the switcher first), then ``log_in_user``. For
+    the tests whose subject is not signing up or logging in (``sign_up_in`` goes through the
+    form)."""
     from accounts.models import User
 
     user = User.objects.create_user(
         username=username, password=PASSWORD, language="" if language == "en" else language
     )
+    log_in_user(page, user, language)
+
+
+def log_in_user(page, user, language: str = "en") -> None:
+    """Sign ``page``'s browser context in as ``user`` (an account in the test database) without
+    the forms: a session made by Django's test client, its cookie put into the context; then
+    the lobby, signed in."""
+    from django.conf import settings
+    from django.test import Client
+
     client = Client()
     client.force_login(user, backend="django.contrib.auth.backends.ModelBackend")
     cookies = [{"name": settings.SESSION_COOKIE_NAME,
