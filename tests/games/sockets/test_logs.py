@@ -164,6 +164,12 @@ def test_the_level_comes_from_django_log_level() -> None:
     assert values["LOGGING"]["root"]["level"] == "WARNING"
     assert values["LOGGING"]["loggers"]["django"]["level"] == "WARNING"
     assert values["LOGGING"]["loggers"]["django.db.backends"]["level"] == "INFO"
+    # At DEBUG too, the loggers that print what they hold (SQL parameters, a template's
+    # context with a player's hand) stay at INFO.
+    loud = read_settings(["LOGGING"], DJANGO_DEBUG="1", DJANGO_LOG_LEVEL="DEBUG")["LOGGING"]
+    assert loud["root"]["level"] == "DEBUG"
+    assert loud["loggers"]["django.db.backends"]["level"] == "INFO"
+    assert loud["loggers"]["django.template"]["level"] == "INFO"
     result = run_django(["manage.py", "check"], DJANGO_DEBUG="1", DJANGO_LOG_LEVEL="loud")
     assert result.returncode != 0
     assert "DJANGO_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL" in result.stderr
