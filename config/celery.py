@@ -12,7 +12,13 @@ import logging
 import os
 
 from celery import Celery
-from celery.signals import after_setup_logger, task_postrun, task_prerun, worker_process_init
+from celery.signals import (
+    after_setup_logger,
+    before_task_publish,
+    task_postrun,
+    task_prerun,
+    worker_process_init,
+)
 
 from config import broker
 
@@ -40,6 +46,22 @@ def _give_back_connections(**_: object) -> None:
     from django.db import close_old_connections
 
     close_old_connections()
+
+
+#: What Celery writes in place of a task's arguments: in its "received", "succeeded" and failure
+#: lines (and the JSON ``data`` they carry), a worker's DEBUG "TaskPool: Apply" line, a task's
+#: repr and its events. Celery prints the arguments wherever a message header says nothing else.
+ARGS_NOT_LOGGED = "(not logged)"
+
+
+@before_task_publish.connect
+def _no_arguments_in_logs(headers: dict | None = None, **_: object) -> None:
+    """Every task this app sends, from any process (Daphne, a worker, beat, manage.py), carries
+    ``ARGS_NOT_LOGGED`` as its ``argsrepr`` and ``kwargsrepr`` (task protocol 2's headers): no
+    worker ever logs what a task was sent with (DESIGN.md rule 2). The arguments themselves are
+    ids and versions (``games.play.wakeups``); this keeps a future one out of the logs too."""
+    if headers is not None:
+        headers["argsrepr"] = headers["kwargsrepr"] = ARGS_NOT_LOGGED
 
 
 #: Celery's loggers of routine lines: a task received, a task succeeded, beat sending a task.

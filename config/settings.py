@@ -401,6 +401,9 @@ LOGGING = {
         "django": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False},
         # Never DEBUG: its lines are SQL with parameters, and a match's state holds every hand.
         "django.db.backends": {"level": "INFO"},
+        # Never DEBUG: a variable a template cannot resolve is logged with the whole context it
+        # rendered, a player's hand included (the worker renders every seat's frame).
+        "django.template": {"level": "INFO"},
     },
 }
 # The worker keeps these handlers (Celery would replace the root logger's with its own).

@@ -15,7 +15,6 @@ from datetime import timedelta
 from celery import shared_task
 from celery.signals import worker_ready
 
-from games.engine.codec import action_from_json
 from games.live import delay
 from games.play import clock, deadlines, rematches, wakeups
 from games.records import player_stats
@@ -37,11 +36,15 @@ def ai_act(match_id: int, seat: int, token: int) -> bool:
 
 
 @shared_task(ignore_result=True)
-def ai_answer(match_id: int, seat: int, token: int, action: dict) -> bool:
-    """An AI seat's decided window answer (``action``, the codec's JSON), once its pause is
-    over: applied if the window is still the one it answers (``deadlines.ai_apply``). Cheap, so
-    it runs on the main queue; lost with a worker, the AI sweep decides the seat again."""
-    return deadlines.ai_apply(match_id, seat, token, action_from_json(action))
+def ai_answer(match_id: int, seat: int, token: int, *_older: object) -> bool:
+    """An AI seat's window answer for the moment ``token``, decided and kept aside by
+    ``ai_act`` (``deadlines.keep_answer``), once its pause is over: applied if the window is
+    still the one it answers (``deadlines.ai_answer``). Its arguments name the moment, never
+    the answer (its cards are not public yet). Cheap, so it runs on the main queue; lost with a
+    worker, the AI sweep decides the seat again. A message queued by an older release carried
+    the answer itself as a fourth argument (``_older``): it is not read, so such a message finds
+    no kept answer and the sweep decides that seat again."""
+    return deadlines.ai_answer(match_id, seat, token)
 
 
 @shared_task(ignore_result=True)

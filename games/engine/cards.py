@@ -117,7 +117,8 @@ def take_cards(hand: tuple[str, ...], cards: Iterable[str]) -> tuple[str, ...]:
     pick); raises AssertionError if it does not."""
     rest = remove_cards(hand, cards)
     if rest is None:
-        raise AssertionError(f"{tuple(cards)} not in {hand}")
+        # Names no card: a worker or Daphne logs what it raises (DESIGN.md rule 2).
+        raise AssertionError("the hand does not hold the cards to take")
     return rest
 
 

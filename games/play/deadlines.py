@@ -8,6 +8,7 @@ nothing. The changes themselves go through the writer (``services.apply_locked``
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 from django.conf import settings
@@ -18,9 +19,10 @@ from django.utils import timezone
 
 from games.engine import NextRound, Pass, Timeout, legal_actions
 from games.engine.actions import Action
-from games.engine.codec import action_to_json
+from games.engine.codec import action_from_json, action_to_json
 from games.engine.rules import seats_to_act
 from games.engine.state import PLAY, ROUND_OVER, TRIBUTE, WINDOW
+from games.live import redis_store
 from games.live.replay import load_state
 from games.models import Match, Move, Seat
 from games.play import ai_turns, services, standins, wakeups
@@ -46,17 +48,56 @@ def expire(match_id: int, token: int) -> bool:
 def ai_act(match_id: int, seat: int, token: int) -> bool:
     """An AI seat's moment ``token`` came: it decides (``ai_decide``: an expert searches) and
     acts if the match is still where it was. A claim-window answer that must wait its fixed
-    pause (RULES.md §6.4) is sent on as a wake-up of its own (``wakeups.ai_answer``) rather than
-    slept here: a sleep would hold a worker process for most of the expert's budget. The
-    worker's ``ai_act`` task and the sweep both come here. Returns whether it acted or sent
-    the answer on."""
+    pause (RULES.md §6.4) is kept aside (``keep_answer``: Redis, keyed by match, seat and token)
+    and its wake-up (``wakeups.ai_answer``, which carries those three numbers and never the
+    action) applies it once the pause is over, rather than slept here: a sleep would hold a
+    worker process for most of the expert's budget. The worker's ``ai_act`` task and the sweep
+    both come here. Returns whether it acted or kept the answer for later."""
     decided = ai_decide(match_id, seat, token)
     if decided is None:
         return False
     action, pause = decided
     if pause > 0:
-        wakeups.ai_answer(match_id, seat, token, action_to_json(action), pause)
+        keep_answer(match_id, seat, token, action, pause)
+        wakeups.ai_answer(match_id, seat, token, pause)
         return True
+    return ai_apply(match_id, seat, token, action)
+
+
+#: How long a kept answer outlives its pause (seconds): its wake-up is a countdown task that a
+#: busy worker may run late; one never run leaves nothing behind for longer than this.
+ANSWER_SPARE_SECONDS = 120
+
+
+def _answer_key(match_id: int, seat: int, token: int) -> str:
+    return redis_store.key("ai-answer", match_id, seat, token)
+
+
+def keep_answer(match_id: int, seat: int, token: int, action: Action, pause: float) -> None:
+    """Keep AI seat ``seat``'s decided window ``action`` for the moment ``token`` until its
+    ``ai_answer`` wake-up takes it (``take_answer``), ``pause`` seconds from now. The action
+    (its cards, not public until it is played) stays in Redis, where no log line, task argument
+    or error report reads it (DESIGN.md rule 2; issue 17 item 4)."""
+    ttl = max(1, round(pause + ANSWER_SPARE_SECONDS))
+    redis_store.client().set(
+        _answer_key(match_id, seat, token), json.dumps(action_to_json(action)), ex=ttl
+    )
+
+
+def take_answer(match_id: int, seat: int, token: int) -> Action | None:
+    """The answer ``keep_answer`` kept for AI seat ``seat`` at the moment ``token``, removed
+    (a wake-up delivered twice finds it once), or None when there is none (taken already, or
+    lost with Redis: the AI sweep then decides the seat again while the window is open)."""
+    raw = redis_store.client().getdel(_answer_key(match_id, seat, token))
+    return None if raw is None else action_from_json(json.loads(raw))
+
+
+def ai_answer(match_id: int, seat: int, token: int) -> bool:
+    """The pause of AI seat ``seat``'s window answer at the moment ``token`` is over: apply the
+    answer kept for it (``take_answer``, ``ai_apply``). Returns whether it was applied."""
+    action = take_answer(match_id, seat, token)
+    if action is None:
+        return False
     return ai_apply(match_id, seat, token, action)
 
 

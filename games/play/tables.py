@@ -10,6 +10,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts import bots
+from games import organisers
 from games.engine.ai import FILL_DEFAULT
 from games.engine.options import Options, OptionsError
 from games.models import Match, Seat, Table
@@ -65,20 +66,30 @@ def create_table(
 
 
 def copy_table(source: Table, host, seats_for: dict[int, tuple[int | None, str]]) -> Table:
-    """Open a new table with ``source``'s name, seats and options (rated, visibility, spectator
-    delay), hosted by ``host``: a rematch (``games.play.rematches``) or "play again"
-    (``play_again``).
+    """Open a new table with ``source``'s seats and options, hosted by ``host``: a rematch
+    (``games.play.rematches``) or "play again" (``play_again``).
+
+    A copy is never more visible than its source (docs/ACCESS.md, "Copies of a table"): a
+    table an organiser schedules (a league fixture, a tournament pairing: ``games.organisers``)
+    is copied as a private, unrated table named after its host ("ana's table", in the active
+    language), never with the league's, season's or tournament's name, never listed or rated
+    as theirs; any other table keeps its name, rating, visibility and spectator delay.
 
     ``seats_for`` maps seat numbers to ``(user id or None, AI policy or "")``; seats it leaves out
     are empty. Precondition: the caller is inside a transaction. The new table is locked here
     and notified after commit."""
+    if organisers.is_scheduled(source.pk):
+        name = (_("%(name)s's table") % {"name": host})[: Table._meta.get_field("name").max_length]
+        rated, visibility = False, Table.Visibility.PRIVATE
+    else:
+        name, rated, visibility = source.name, source.rated, source.visibility
     table = Table.objects.create(
-        name=source.name,
+        name=name,
         host=host,
         players=source.players,
         options=source.options,
-        rated=source.rated,
-        visibility=source.visibility,
+        rated=rated,
+        visibility=visibility,
         spectator_delay=source.spectator_delay,
     )
     seats = []
@@ -106,8 +117,9 @@ def last_played(user) -> Table | None:
 def play_again(user) -> Table:
     """Open a table like ``user``'s last one (``last_played``): the same options and seats,
     ``user`` hosting at the seat they had, its AI seats again at theirs (people who played an
-    AI stand-in's seat are people: their seats open). Raises TableError when ``user`` has
-    played nowhere yet."""
+    AI stand-in's seat are people: their seats open). The copy of a league fixture or a
+    tournament pairing is a private, unrated table of ``user``'s (``copy_table``). Raises
+    TableError when ``user`` has played nowhere yet."""
     with transaction.atomic():
         source = last_played(user)
         if source is None:

@@ -2,10 +2,12 @@
 
 A wake-up is a Celery task sent by name, after the commit that made it due: an AI seat's
 decision (``ai_act``), a person's auto-pass (``auto_pass``), an AI's decided window answer after
-its fixed pause (``ai_answer``), a rematch's answer time (``rematch_expire``), a delayed table's
-spectators' view moving on (``advance``), and the clock's ring and re-arm (``expire``,
-``rearm``). Sending by name keeps the rooms one-way: the tasks (``games.tasks``) call into
-``games.play`` and ``games.live``; nothing there imports the tasks back.
+its fixed pause (``ai_answer``: the answer waits in Redis, the task names only its moment), a
+rematch's answer time (``rematch_expire``), a delayed table's spectators' view moving on
+(``advance``), and the clock's ring and re-arm (``expire``, ``rearm``). A task's arguments are
+ints (ids, tokens, versions): never a card, a hand or an action (DESIGN.md rule 2). Sending by
+name keeps the rooms one-way: the tasks (``games.tasks``) call into ``games.play`` and
+``games.live``; nothing there imports the tasks back.
 
 Each task re-checks under the row lock that its moment is still the match's (a token, a
 version), so a wake-up that arrives twice, early or late changes nothing; one lost with a worker
@@ -39,8 +41,14 @@ REMATCH_EXPIRE = "games.tasks.rematch_expire"
 ADVANCE = "games.tasks.advance"
 
 
-def _send(name: str, args: tuple, countdown: float = 0.0) -> None:
-    """Send task ``name`` with ``args`` to run ``countdown`` seconds from now (>= 0)."""
+def _send(name: str, args: tuple[int, ...], countdown: float = 0.0) -> None:
+    """Send task ``name`` with ``args`` to run ``countdown`` seconds from now (>= 0).
+
+    A task's arguments are ids, tokens and versions, never a card, a hand or an action: Celery
+    writes them into the broker and, at INFO, into every "received" and "succeeded" line (and
+    ``config.celery`` keeps them out of those lines too). Raises TypeError for anything else."""
+    if not all(type(arg) is int for arg in args):
+        raise TypeError(f"{name}: a wake-up's arguments are ints (ids, tokens, versions)")
     current_app.send_task(name, args=args, countdown=max(0.0, countdown))
 
 
@@ -59,10 +67,11 @@ def ai_seat(match_id: int, seat: int, token: int, countdown: float) -> None:
     _send(AI_ACT, (match_id, seat, token), countdown)
 
 
-def ai_answer(match_id: int, seat: int, token: int, action_json: dict, countdown: float) -> None:
-    """An AI's decided claim-window answer (the codec's JSON of its action), sent once its
-    fixed pause (RULES.md §6.4) of ``countdown`` seconds is over."""
-    _send(AI_ANSWER, (match_id, seat, token, action_json), countdown)
+def ai_answer(match_id: int, seat: int, token: int, countdown: float) -> None:
+    """An AI's decided claim-window answer, kept aside (``deadlines.keep_answer``), is applied
+    once its fixed pause (RULES.md §6.4) of ``countdown`` seconds is over. The task names the
+    moment, not the answer: its cards are not public until it is played."""
+    _send(AI_ANSWER, (match_id, seat, token), countdown)
 
 
 def auto_pass(match_id: int, seat: int, token: int, countdown: float) -> None:

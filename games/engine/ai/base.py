@@ -47,7 +47,8 @@ def combo_of(play: Play, view: View) -> Combo:
     """The combination of a legal play (always one)."""
     combo = classify(play.cards, view.level, view.options)
     if combo is None:
-        raise AssertionError(f"{play} is no combination")
+        # Names no card: a worker logs what it raises (DESIGN.md rule 2).
+        raise AssertionError("a legal play is no combination")
     return combo
 
 

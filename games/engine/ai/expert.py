@@ -148,7 +148,7 @@ class ExpertPolicy:
             for i, action in enumerate(options):
                 result = apply(state, action)
                 if isinstance(result, Rejection):  # cannot happen for a legal action
-                    raise AssertionError(f"{action} refused in a sample: {result}")
+                    raise AssertionError(f"a legal action refused in a sample: {result.code}")
                 totals[i] += team_value(*outcome(result.state), team)
             done += 1
             if deadline is not None and self.clock() >= deadline:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from config.errors import CARD_TOKEN
 from games.engine.ai import KEYS, difficulty
 from games.engine.rules import legal_actions
 from games.engine.state import PLAY, WINDOW
@@ -115,12 +116,28 @@ def test_the_worker_schedules_an_experts_window_answer_instead_of_sleeping(
         inbox.close()
     assert message.headers["task"] == "games.tasks.ai_answer"
     assert message.headers["eta"] is not None  # a countdown: the pause, not a sleep
+    # The message names the moment, never the answer: its cards are not public until it is
+    # played, and Celery logs a task's arguments (issue 17 item 4). Nor does it say what the
+    # arguments are for a log line to print.
     args = message.payload[0]
-    assert args[:3] == [match.pk, 1, match.deadline_token]
+    assert args == [match.pk, 1, match.deadline_token]
+    assert message.headers["argsrepr"] == message.headers["kwargsrepr"] == "(not logged)"
+    assert not CARD_TOKEN.search(repr(message.headers) + repr(message.payload))
     assert tasks.ai_answer.run(*args) is True
     answer = Move.objects.filter(match=match, seat=1).get()
     assert answer.action["type"] in ("hook", "pass")
     assert tasks.ai_answer.run(*args) is False  # once
+
+
+def test_a_wake_up_carries_ints_alone():
+    """``wakeups`` sends ids, tokens and versions; anything else (a card, an action's JSON) is
+    refused before it reaches the broker, and so a worker's log."""
+    from games.play import wakeups
+
+    with pytest.raises(TypeError, match="ints"):
+        wakeups._send(wakeups.AI_ANSWER, (1, 1, 1, {"type": "hook", "cards": ["9D", "9D"]}))
+    with pytest.raises(TypeError, match="ints"):
+        wakeups._send(wakeups.AI_ACT, (1, "9D", 1))
 
 
 @pytest.mark.django_db

@@ -222,11 +222,33 @@ def test_play_again_opens_a_table_like_the_last_one(finished, client, make_user)
         bo.pk,
         Table.Status.OPEN,
     )
+    # A private table's copy is as private as it was (docs/ACCESS.md, "Copies of a table").
+    assert (new.name, new.visibility) == (table.name, Table.Visibility.PRIVATE)
     newcomer = make_user("gil")
     client.force_login(newcomer)
     assert 'id="play-again-button"' not in client.get("/").content.decode()
     refused = client.post("/tables/again/", follow=True)
     assert "You have not played a match yet" in refused.content.decode()
+
+
+def test_play_again_copies_a_public_casual_table_as_it_was(make_table, client):
+    """Nothing organises a public casual table: its copy keeps its name, rating, visibility
+    and spectator delay, and is listed in the lobby as the first one was."""
+    table = make_table(["ana", None, "bo", None], QUICK, rated=True, spectator_delay=2)
+    match = tables.start(table.pk, table.host, seed=7)
+    bo = Seat.objects.get(table=table, number=2).user
+    assert services.submit(match.pk, bo, {"action": "resign", "version": match.version}).ok
+    client.force_login(table.host)
+    client.post("/tables/again/")
+    new = Table.objects.exclude(pk=table.pk).get()
+    assert (new.name, new.rated, new.visibility, new.spectator_delay) == (
+        "test table",
+        True,
+        Table.Visibility.PUBLIC,
+        2,
+    )
+    client.logout()
+    assert f'id="lobby-table-{new.pk}"' in client.get("/").content.decode()
 
 
 def test_a_player_who_left_for_good_is_not_asked(make_table):

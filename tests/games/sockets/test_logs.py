@@ -164,6 +164,16 @@ def test_the_level_comes_from_django_log_level() -> None:
     assert values["LOGGING"]["root"]["level"] == "WARNING"
     assert values["LOGGING"]["loggers"]["django"]["level"] == "WARNING"
     assert values["LOGGING"]["loggers"]["django.db.backends"]["level"] == "INFO"
+    # At DEBUG too, the loggers that print what they hold (SQL parameters, a template's
+    # context with a player's hand) stay at INFO.
+    loud = read_settings(["LOGGING"], DJANGO_DEBUG="1", DJANGO_LOG_LEVEL="DEBUG")["LOGGING"]
+    assert loud["root"]["level"] == "DEBUG"
+    assert loud["loggers"]["django.db.backends"]["level"] == "INFO"
+    assert loud["loggers"]["django.template"]["level"] == "INFO"
+    # No error mail (Django's AdminEmailHandler sends a request's POST, a played hand): errors go
+    # to stderr, and to Sentry only when configured (config.errors scrubs cards from it).
+    handlers = [h.get("class", "") for h in loud["handlers"].values()]
+    assert handlers == ["logging.StreamHandler"]
     result = run_django(["manage.py", "check"], DJANGO_DEBUG="1", DJANGO_LOG_LEVEL="loud")
     assert result.returncode != 0
     assert "DJANGO_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL" in result.stderr
