@@ -45,6 +45,11 @@ Run it with the project's venv (the README's PostgreSQL must be running; ``pip i
 
 It writes ``results.json`` into ``--out`` (default ``var/bench-faults/run-<time>/``) and the
 markdown table to stdout; docs/RELIABILITY.md records a run.
+
+This script is the command line, the report and the run; its parts are beside it:
+``faults_site.py`` (the processes and their supervisor), ``faults_sockets.py`` (the people's
+sockets), ``faults_game.py`` (the match side), ``faults_scenarios.py`` (the four faults) and
+``faults_common.py`` (their shared settings).
 """
 
 from __future__ import annotations

@@ -51,6 +51,9 @@ connections (the "PG sessions/action" column). Both include all background work
 in the step (timers, heartbeats, pushes), divided by the actions completed. CPU seconds and
 peak RSS per process tree come from psutil (PostgreSQL and Redis: the whole server, so other
 work on the machine shows there too).
+
+This script is the command line; the servers are ``load_stack.py``, the steps, readings and
+results ``load_steps.py``, the client processes ``load_client.py``.
 """
 
 from __future__ import annotations

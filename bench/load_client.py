@@ -19,6 +19,8 @@ versioned frame with ``v`` above the acted one on the acting socket).
 
 ``mode: bare`` drives ``bench/bare_app.py`` the same way: the acting seat sends ``{"v", "size"}``
 and the server broadcasts a frame of that size to the table's group.
+
+The tables and their pacers are here; a socket and the counters are ``load_client_sock.py``.
 """
 
 from __future__ import annotations

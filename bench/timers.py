@@ -35,6 +35,9 @@ Measured per path, over the run and the wait, and divided by the timers armed:
 Prints a markdown table with old/new ratios and the load average (``os.getloadavg()``) before
 and after each path. Linux only (/proc). Bounded: about ``idle + seconds + turn + 15`` seconds per
 path, plus migrations the first time.
+
+This script is the command line and the report; what is read while a path runs is
+``timers_measure.py``, the set-up and one path ``timers_path.py``.
 """
 
 from __future__ import annotations
