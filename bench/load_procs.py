@@ -17,6 +17,7 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 import psutil
@@ -224,3 +225,17 @@ def machine_busy() -> float:
         - getattr(t, "guest", 0.0)
         - getattr(t, "guest_nice", 0.0)
     )
+
+
+def machine() -> dict:
+    """The machine a run's figures come from (written into its results)."""
+    import platform
+
+    return {
+        "cpus": os.cpu_count(),
+        "memory_gb": round(psutil.virtual_memory().total / 2**30, 1),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "loadavg_at_end": os.getloadavg(),
+        "when": datetime.now(UTC).isoformat(),
+    }

@@ -35,36 +35,30 @@ Measured per path, over the run and the wait, and divided by the timers armed:
 Prints a markdown table with old/new ratios and the load average (``os.getloadavg()``) before
 and after each path. Linux only (/proc). Bounded: about ``idle + seconds + turn + 15`` seconds per
 path, plus migrations the first time.
+
+This script is the command line and the report; what is read while a path runs is
+``timers_measure.py``, the set-up and one path ``timers_path.py``.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import signal
-import subprocess
 import sys
 import tempfile
-import threading
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from urllib.parse import urlsplit, urlunsplit
 
 import redis
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from timers_path import NAMESPACE, make_matches, prepare_database, run_path  # noqa: E402
+
 from config import embedded_redis  # noqa: E402
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/club414_bench_timers"
-NAMESPACE = "bench-timers-"
-#: A token no armed timer carries: every ring is the no-op a superseded deadline is.
-ROW_TOKEN = 2_000_000_000
-CLK = os.sysconf("SC_CLK_TCK")
 
 
 def _args(argv: list[str] | None) -> argparse.Namespace:
@@ -82,306 +76,6 @@ def _args(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--concurrency", type=int, default=os.cpu_count() or 2)
     p.add_argument("--paths", default="old,new", help="which paths, in order")
     return p.parse_args(argv)
-
-
-# --- the worker's processes (/proc) -------------------------------------------------------------
-
-
-def _tree(pid: int) -> list[int]:
-    pids, stack = [pid], [pid]
-    while stack:
-        parent = stack.pop()
-        try:
-            threads = os.listdir(f"/proc/{parent}/task")
-        except OSError:
-            continue
-        for tid in threads:
-            try:
-                with open(f"/proc/{parent}/task/{tid}/children") as f:
-                    kids = [int(k) for k in f.read().split()]
-            except OSError:
-                continue
-            pids += kids
-            stack += kids
-    return pids
-
-
-def _cpu(pid: int) -> float:
-    """CPU seconds of a process and its reaped children."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return sum(int(x) for x in fields[11:15]) / CLK
-
-
-def tree_cpu(pid: int) -> float:
-    """CPU seconds of the worker: its main process and live pool children (and reaped ones)."""
-    total = 0.0
-    for p in _tree(pid):
-        try:
-            total += _cpu(p)
-        except OSError:
-            pass
-    return total
-
-
-def rss(pid: int) -> int:
-    """Resident set size of one process, in bytes."""
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) * 1024
-    return 0
-
-
-# --- Redis and PostgreSQL counters --------------------------------------------------------------
-
-
-@dataclass
-class Counters:
-    at: float
-    worker_cpu: float
-    redis_calls: int
-    lpush: int
-    redis_bytes: int
-    redis_cpu: float
-    xacts: tuple[int, int] = (0, 0)
-
-
-def redis_counters(r: redis.Redis) -> tuple[int, int, int, float]:
-    stats = r.info("commandstats")
-    calls = sum(v["calls"] for v in stats.values())
-    lpush = stats.get("cmdstat_lpush", {}).get("calls", 0)
-    net = r.info("stats")
-    cpu = r.info("cpu")
-    return (
-        calls,
-        lpush,
-        net["total_net_input_bytes"] + net["total_net_output_bytes"],
-        cpu["used_cpu_sys"] + cpu["used_cpu_user"],
-    )
-
-
-def xacts(dsn_admin: str, dbname: str) -> tuple[int, int]:
-    """(transactions, sessions opened) on the bench database so far."""
-    import psycopg
-
-    with psycopg.connect(dsn_admin, autocommit=True) as conn:
-        row = conn.execute(
-            "SELECT xact_commit + xact_rollback, sessions FROM pg_stat_database WHERE datname = %s",
-            (dbname,),
-        ).fetchone()
-    return int(row[0]), int(row[1])
-
-
-def snapshot(r: redis.Redis, worker_pid: int) -> Counters:
-    calls, lpush, nbytes, rcpu = redis_counters(r)
-    return Counters(time.monotonic(), tree_cpu(worker_pid), calls, lpush, nbytes, rcpu)
-
-
-@dataclass
-class Peaks:
-    """Sampled every 0.25 s while a path runs: the most the worker and Redis held."""
-
-    unacked: int = 0
-    zcard: int = 0
-    main_rss: int = 0
-    redis_mem: int = 0
-    stop: threading.Event = field(default_factory=threading.Event)
-
-    def sample(self, r: redis.Redis, worker_pid: int, due_key: str) -> None:
-        while not self.stop.is_set():
-            try:
-                self.unacked = max(self.unacked, r.hlen("unacked"))
-                self.zcard = max(self.zcard, r.zcard(due_key))
-                self.redis_mem = max(self.redis_mem, r.info("memory")["used_memory"])
-                self.main_rss = max(self.main_rss, rss(worker_pid))
-            except Exception:  # noqa: BLE001 - a sample missed is not a failed run
-                pass
-            self.stop.wait(0.25)
-
-
-# --- set-up -------------------------------------------------------------------------------------
-
-
-def prepare_database(url: str) -> tuple[str, str]:
-    """Create the bench database if missing. Returns (admin DSN, database name)."""
-    import psycopg
-
-    parts = urlsplit(url)
-    dbname = parts.path.lstrip("/")
-    admin = urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin, autocommit=True) as conn:
-        if not conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (dbname,)).fetchone():
-            conn.execute(f'CREATE DATABASE "{dbname}"')
-    return admin, dbname
-
-
-def make_matches(n: int) -> list[int]:
-    """n matches (minimal rows: the timers only lock and compare them), ids returned."""
-    from accounts.models import User
-    from games.models import Match, Table
-
-    host, _ = User.objects.get_or_create(username="bench-timers")
-    Table.objects.filter(host=host).delete()
-    tables = Table.objects.bulk_create(
-        [Table(name=f"bench timers {i}", host=host, status=Table.Status.PLAYING) for i in range(n)]
-    )
-    matches = Match.objects.bulk_create(
-        [
-            Match(table=t, seed=0, state={}, phase="play", deadline=None, deadline_token=ROW_TOKEN)
-            for t in tables
-        ]
-    )
-    return [m.pk for m in matches]
-
-
-def start_worker(env: dict[str, str], concurrency: int) -> subprocess.Popen:
-    """The site's main worker (every queue but the AI's: the timers' ``expire`` is its work)."""
-    return subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "-l",
-            "warning",
-            "-c",
-            str(concurrency),
-            "-X",
-            f"{NAMESPACE}ai",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-
-
-def stop_worker(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        proc.send_signal(signal.SIGTERM)
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
-
-def wait_until(check: Callable[[], object], seconds: float) -> bool:
-    end = time.monotonic() + seconds
-    while time.monotonic() < end:
-        if check():
-            return True
-        time.sleep(0.1)
-    return False
-
-
-# --- one path -----------------------------------------------------------------------------------
-
-
-def run_path(
-    path: str,
-    args: argparse.Namespace,
-    env: dict[str, str],
-    r: redis.Redis,
-    ids: list[int],
-    admin: str,
-    dbname: str,
-) -> dict:
-    from games import tasks
-    from games.play import clock
-
-    due_key, _, marker = clock.keys()
-    r.flushall()
-    load_before = os.getloadavg()
-    worker = start_worker(env, args.concurrency)
-    try:
-        # Ready: the clock made its first pop, and the start-up rearm and sweep have run.
-        if not wait_until(lambda: r.exists(marker), 60):
-            raise RuntimeError("the worker did not start (no timer clock marker)")
-        time.sleep(2.0)
-        peaks = Peaks()
-        sampler = threading.Thread(target=peaks.sample, args=(r, worker.pid, due_key), daemon=True)
-        sampler.start()
-        idle0 = snapshot(r, worker.pid)
-        idle0.xacts = xacts(admin, dbname)
-        time.sleep(args.idle)
-        start = snapshot(r, worker.pid)
-        start.xacts = xacts(admin, dbname)
-        base_rss, base_mem = rss(worker.pid), r.info("memory")["used_memory"]
-        peaks.main_rss, peaks.redis_mem = base_rss, base_mem
-
-        sender_cpu = 0.0
-        armed = 0
-        t0 = time.monotonic()
-        for second in range(args.seconds):
-            for i, match_id in enumerate(ids):
-                delay = t0 + second + i / len(ids) - time.monotonic()
-                if delay > 0:
-                    time.sleep(delay)
-                token = second + 1
-                c0 = time.process_time()
-                if path == "old":
-                    tasks.expire.apply_async((match_id, token), countdown=args.turn)
-                else:
-                    deadline = datetime.now(UTC) + timedelta(seconds=args.turn)
-                    clock.arm(match_id, token, deadline)
-                sender_cpu += time.process_time() - c0
-                armed += 1
-        last_arm = time.monotonic()
-        # Every deadline passes, the old path's held tasks all run, the clock rings the last.
-        time.sleep(max(0.0, last_arm + args.turn + 1.0 - time.monotonic()))
-        wait_until(
-            lambda: (
-                r.hlen("unacked") == 0
-                and r.zcard(due_key) == 0
-                and r.llen(f"{NAMESPACE}celery") == 0
-            ),
-            60,
-        )
-        time.sleep(1.0)
-        end = snapshot(r, worker.pid)
-        peaks.stop.set()
-        sampler.join()
-    finally:
-        stop_worker(worker)
-    # The worker's exit flushed its backends' statistics.
-    time.sleep(1.0)
-    end.xacts = xacts(admin, dbname)
-    idle_s = start.at - idle0.at
-    window = end.at - start.at
-
-    def above_idle(name: str) -> float:
-        idle_rate = (getattr(start, name) - getattr(idle0, name)) / idle_s
-        return getattr(end, name) - getattr(start, name) - idle_rate * window
-
-    return {
-        "armed": armed,
-        "window": window,
-        "lpush": end.lpush - start.lpush,
-        "redis_calls": above_idle("redis_calls"),
-        "redis_bytes": above_idle("redis_bytes"),
-        "redis_cpu": above_idle("redis_cpu"),
-        "worker_cpu": above_idle("worker_cpu"),
-        "xacts": end.xacts[0] - start.xacts[0],
-        "sessions": end.xacts[1] - start.xacts[1],
-        "idle_worker_cpu_per_s": (start.worker_cpu - idle0.worker_cpu) / idle_s,
-        "idle_redis_calls_per_s": (start.redis_calls - idle0.redis_calls) / idle_s,
-        "idle_xacts": start.xacts[0] - idle0.xacts[0],
-        "unacked": peaks.unacked,
-        "zcard": peaks.zcard,
-        "rss_growth": peaks.main_rss - base_rss,
-        "redis_mem_growth": peaks.redis_mem - base_mem,
-        "sender_cpu": sender_cpu,
-        "load_before": load_before,
-        "load_after": os.getloadavg(),
-    }
-
-
-# --- report -------------------------------------------------------------------------------------
 
 
 def _ratio(old: float, new: float) -> str:

@@ -7,6 +7,7 @@ import json
 import pytest
 from django.urls import reverse
 
+from games.models import Match
 from games.play import tables
 
 pytestmark = pytest.mark.django_db
@@ -84,3 +85,15 @@ def test_confirm_before_playing_is_a_preference_the_table_page_carries(client, m
     client.post(reverse("preferences"), {"language": ""})
     html = client.get(reverse("games:table", args=[table.pk])).content.decode()
     assert 'data-confirm-play="off"' in html
+
+
+def test_profile_counts_finished_matches_played_and_won(client, started_two_seats) -> None:
+    table, match = started_two_seats
+    Match.objects.filter(pk=match.pk).update(winner_team=1)
+    response = client.get(reverse("profile", args=["bo"]))
+    html = response.content.decode()
+    assert 'id="matches-played">1<' in html
+    assert 'id="matches-won">1<' in html
+    assert table.get_absolute_url() in html
+    html = client.get(reverse("profile", args=["ana"])).content.decode()
+    assert 'id="matches-played">1<' in html and 'id="matches-won">0<' in html

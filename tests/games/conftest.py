@@ -1,4 +1,5 @@
-"""Fixtures for live-play tests: tables with people and AI seats, matches from chosen hands.
+"""Fixtures for live-play tests: tables with people and AI seats, matches from chosen hands;
+``page`` and ``seat_of`` for the tests of the pages.
 (The site's Celery workers: the ``worker`` fixture of tests/conftest.py.)"""
 
 from __future__ import annotations
@@ -6,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import pytest
+from django.urls import reverse
 
 from accounts.models import User
 from games.engine.codec import state_to_json
@@ -143,3 +145,32 @@ def resigned(db, django_capture_on_commit_callbacks) -> Callable[..., Match]:
         return Match.objects.select_related("table").get(pk=match.pk)
 
     return play
+
+
+def page(client, table: Table) -> str:
+    """The table page as ``client`` gets it (asserted 200)."""
+    response = client.get(reverse("games:table", args=[table.pk]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def seat_of(table: Table, number: int) -> Seat:
+    """Seat ``number`` of ``table``."""
+    return Seat.objects.get(table=table, number=number)
+
+
+@pytest.fixture
+def open_table(make_user) -> Table:
+    """A 4-seat table "open" of the host, nobody else seated, not started."""
+    host = make_user("host")
+    return tables.create_table(host, name="open", players=4, options={})
+
+
+@pytest.fixture
+def started_two_seats(make_user) -> tuple[Table, Match]:
+    """A 2-seat table (one deck: no two hands share a card), ana at 0 and bo at 1, fresh deal."""
+    ana, bo = make_user("ana"), make_user("bo")
+    table = tables.create_table(ana, name="duel", players=2, options={})
+    tables.take_seat(table.pk, bo, 1)
+    match = tables.start(table.pk, ana, seed=414)
+    return table, match

@@ -1,12 +1,11 @@
-"""Game pages: the lobby, opening a table, seat actions before the start, the table page.
-
-The table page shows a seat its own hand and nothing of any other hand; a spectator sees no hand.
+"""Opening a table and its seats before the start, through the pages (``games.play.tables`` behind
+``games.views``): the create-table form and its §10 options, taking, switching and leaving seats,
+the host's AI seats and start, refusals with a message, CSRF, private tables and their invitation.
 """
 
 from __future__ import annotations
 
 import re
-from collections import Counter
 
 import pytest
 from django.test import Client
@@ -14,13 +13,10 @@ from django.urls import reverse
 
 from games.forms import CreateTableForm
 from games.models import Match, Seat, Table
-from games.play import services, tables
+from games.play import tables
+from tests.games.conftest import page, seat_of
 
 pytestmark = pytest.mark.django_db
-
-CARD_ATTR = re.compile(r'data-card="([^"]+)"')
-CHECKBOX = re.compile(r'class="card-check" name="cards" value="([^"]+)"')
-HINTS = re.compile(r'data-hints="([^"]*)"')
 
 
 def form_data(**overrides) -> dict:
@@ -38,16 +34,6 @@ def form_data(**overrides) -> dict:
     }
     data.update(overrides)
     return data
-
-
-def page(client, table: Table) -> str:
-    response = client.get(reverse("games:table", args=[table.pk]))
-    assert response.status_code == 200
-    return response.content.decode()
-
-
-def seat_of(table: Table, number: int) -> Seat:
-    return Seat.objects.get(table=table, number=number)
 
 
 # --- the create-table form ---------------------------------------------------------------------
@@ -137,12 +123,6 @@ def test_create_table_with_bad_values_shows_the_form_again(client, user) -> None
 
 
 # --- seats before the start --------------------------------------------------------------------
-
-
-@pytest.fixture
-def open_table(make_user) -> Table:
-    host = make_user("host")
-    return tables.create_table(host, name="open", players=4, options={})
 
 
 def post(client, name: str, table: Table, data: dict | None = None, **extra):
@@ -315,187 +295,3 @@ def test_invite_link_is_shown_to_the_host_of_a_private_table(client, make_user) 
     )
     client.force_login(host)
     assert reverse("games:join", args=[table.invite_code]) in page(client, table)
-
-
-# --- the lobby ---------------------------------------------------------------------------------
-
-
-def test_lobby_lists_open_tables_and_live_matches(client, make_user, open_table) -> None:
-    live = tables.create_table(make_user("bo"), name="Live one", players=2, options={})
-    tables.fill_with_ai(live.pk, live.host)
-    tables.start(live.pk, live.host, seed=1)
-    html = client.get(reverse("games:lobby")).content.decode()
-    assert f'id="lobby-table-{open_table.pk}"' in html and "open" in html
-    assert "Live one" in html and "Watch" in html
-    assert 'ws-connect="/ws/lobby/"' in html
-    lists = client.get(reverse("games:lobby_lists")).content.decode()
-    assert 'id="lobby-lists"' in lists and f'id="lobby-table-{live.pk}"' in lists
-
-
-def test_a_full_table_waiting_to_start_is_offered_to_watch_not_join(client, make_user) -> None:
-    """Every seat taken: the open table's lobby row says Watch, an open seat says Join."""
-    full = tables.create_table(make_user("cy"), name="Full one", players=2, options={})
-    tables.fill_with_ai(full.pk, full.host)
-    spare = tables.create_table(make_user("di"), name="Spare one", players=2, options={})
-    lists = client.get(reverse("games:lobby_lists")).content.decode()
-    full_row = lists.split(f'id="lobby-table-{full.pk}"')[1].split("</li>")[0]
-    spare_row = lists.split(f'id="lobby-table-{spare.pk}"')[1].split("</li>")[0]
-    assert ">Watch</a>" in full_row and ">Join</a>" not in full_row
-    assert ">Join</a>" in spare_row
-
-
-def test_lobby_shows_the_create_button_to_players_only(client, user) -> None:
-    assert reverse("games:create_table") not in client.get(reverse("games:lobby")).content.decode()
-    client.force_login(user)
-    assert reverse("games:create_table") in client.get(reverse("games:lobby")).content.decode()
-
-
-# --- the table page: each seat its own hand, spectators none ------------------------------------
-
-
-@pytest.fixture
-def started_two_seats(make_user) -> tuple[Table, Match]:
-    """A 2-seat table (one deck: no two hands share a card), ana at 0 and bo at 1, fresh deal."""
-    ana, bo = make_user("ana"), make_user("bo")
-    table = tables.create_table(ana, name="duel", players=2, options={})
-    tables.take_seat(table.pk, bo, 1)
-    match = tables.start(table.pk, ana, seed=414)
-    return table, match
-
-
-def test_a_seat_page_shows_its_own_cards_and_no_other(client, started_two_seats) -> None:
-    table, match = started_two_seats
-    hands = services.load_state(match).hands
-    assert not set(hands[0]) & set(hands[1])
-    for number in (0, 1):
-        client.force_login(seat_of(table, number).user)
-        html = page(client, table)
-        assert Counter(CHECKBOX.findall(html)) == Counter(hands[number])
-        assert Counter(CARD_ATTR.findall(html)) == Counter(hands[number])
-        other = set(hands[1 - number])
-        hints = HINTS.search(html).group(1).replace("&quot;", '"')
-        assert all(f'"{card}"' not in hints for card in other)
-        for card in other:
-            assert f'"{card}"' not in html and f"'{card}'" not in html, card
-
-
-def test_a_spectator_page_shows_no_card_of_any_hand(client, make_user, started_two_seats):
-    table, match = started_two_seats
-    hands = services.load_state(match).hands
-    for viewer in (None, make_user("watcher")):
-        if viewer is not None:
-            client.force_login(viewer)
-        html = page(client, table)
-        assert CARD_ATTR.findall(html) == []
-        assert CHECKBOX.findall(html) == []
-        assert 'id="hand-form"' not in html
-        for card in hands[0] + hands[1]:
-            assert f'"{card}"' not in html and f"'{card}'" not in html, card
-        assert f'ws-connect="/ws/table/{table.pk}/"' in html
-
-
-def test_four_seat_pages_show_exactly_their_own_copies(client, make_user) -> None:
-    """With two decks the same card can sit in two hands: each page shows its own copies only."""
-    people = [make_user(name) for name in ("ana", "bo", "cy", "di")]
-    table = tables.create_table(people[0], name="four", players=4, options={})
-    for number, person in enumerate(people[1:], start=1):
-        tables.take_seat(table.pk, person, number)
-    match = tables.start(table.pk, people[0], seed=7)
-    hands = services.load_state(match).hands
-    for number, person in enumerate(people):
-        client.force_login(person)
-        html = page(client, table)
-        assert Counter(CARD_ATTR.findall(html)) == Counter(hands[number])
-        assert Counter(CHECKBOX.findall(html)) == Counter(hands[number])
-
-
-def test_pushed_regions_swap_by_id_and_hold_only_the_seat_hand(started_two_seats) -> None:
-    """The socket's render (``frames.full``) carries every region out of band and the same
-    secrecy as the page."""
-    from games.live import frames
-    from games.live.presenters import table_context
-
-    table, match = started_two_seats
-    state = services.load_state(match)
-    for seat in (0, 1, None):
-        viewer = seat_of(table, seat).user if seat is not None else None
-        context = table_context(table, match, state, seat, viewer)
-        html = frames.full(context, table.revision)
-        for region in ("status", "seats", "trick", "claim-bar", "tribute", "result", "hand", "log"):
-            assert re.search(rf'id="{region}"[^>]*hx-swap-oob="true"', html), region
-        expected = state.hands[seat] if seat is not None else ()
-        assert Counter(CARD_ATTR.findall(html)) == Counter(expected)
-
-
-def test_table_page_has_every_region(client, started_two_seats) -> None:
-    table, _ = started_two_seats
-    client.force_login(table.host)
-    html = page(client, table)
-    for region in (
-        "status",
-        "seats",
-        "seat-0",
-        "seat-1",
-        "trick",
-        "hand",
-        "claim-bar",
-        "tribute",
-        "result",
-        "log",
-        "flash",
-    ):
-        assert f'id="{region}"' in html, region
-    assert "hx-swap-oob" not in html.split('id="flash"')[1].split(">")[0]
-
-
-def test_played_cards_show_in_the_trick_for_everyone(client, make_user, started_two_seats):
-    """Once the leader plays, its card is public: the other seat and spectators see it."""
-    table, match = started_two_seats
-    state = services.load_state(match)
-    leader = state.turn
-    card = sorted(state.hands[leader])[0]
-    result = services.submit(
-        match.pk,
-        seat_of(table, leader).user,
-        {"action": "play", "cards": [card], "version": match.version},
-    )
-    assert result.ok
-    client.force_login(seat_of(table, 1 - leader).user)
-    html = page(client, table)
-    trick = html.split('id="trick"')[1].split("</section>")[0]
-    assert f'data-card="{card}"' in trick
-
-
-# --- the profile record ------------------------------------------------------------------------
-
-
-def test_profile_counts_finished_matches_played_and_won(client, started_two_seats) -> None:
-    table, match = started_two_seats
-    Match.objects.filter(pk=match.pk).update(winner_team=1)
-    response = client.get(reverse("profile", args=["bo"]))
-    html = response.content.decode()
-    assert 'id="matches-played">1<' in html
-    assert 'id="matches-won">1<' in html
-    assert table.get_absolute_url() in html
-    html = client.get(reverse("profile", args=["ana"])).content.decode()
-    assert 'id="matches-played">1<' in html and 'id="matches-won">0<' in html
-
-
-# --- the language of pushed regions --------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    "cookies, accept, expected",
-    [
-        ({"django_language": "es"}, "vi", "es"),
-        ({}, "vi,en;q=0.8", "vi"),
-        ({}, "", "en"),
-        ({"django_language": "xx"}, "id", "id"),
-    ],
-)
-def test_socket_pages_render_in_the_page_language(cookies, accept, expected) -> None:
-    """A socket picks the language as the page did: the language cookie, then the browser's."""
-    from games.sockets.scope import scope_language
-
-    scope = {"cookies": cookies, "headers": [(b"accept-language", accept.encode())]}
-    assert scope_language(scope) == expected
