@@ -70,7 +70,9 @@ messages: $(VENV)/.installed-run
 # ruff check and ruff format --check over the whole tree (pyproject.toml's [tool.ruff]), the
 # import contracts (pyproject.toml's [tool.importlinter]: no circles, the rooms of games/ import
 # downwards, the engine imports no Django, games imports no leagues) and mypy ([tool.mypy]).
-# .ci/run runs it first.
+# .ci/run runs it first. mypy's Django plugin imports config.settings, which need DJANGO_DEBUG
+# (or a DJANGO_SECRET_KEY) outside production.
+lint: export DJANGO_DEBUG = 1
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .

@@ -39,8 +39,10 @@ application = ProtocolTypeRouter(
         "http": django_asgi_app,
         # Origin checked against ALLOWED_HOSTS; the session identifies the player.
         # A path no route serves is refused quietly (config.socket_fallback), never a 500.
+        # (types-channels want routes of their stub-only _ExtendedURLPattern, which no
+        # re_path returns: catch_all is a plain URLPattern with an ASGI app for callback.)
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter([*websocket_urlpatterns(), catch_all]))
+            AuthMiddlewareStack(URLRouter([*websocket_urlpatterns(), catch_all]))  # type: ignore[list-item]
         ),
     }
 )

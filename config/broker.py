@@ -68,7 +68,9 @@ class Channel(kombu_redis.Channel):
         built = self.__dict__.setdefault("_built_connparams", {})
         if self.connection.client is None and asynchronous in built:
             return dict(built[asynchronous])  # detached by collect(): the parameters it had
-        params = super()._connparams(asynchronous=asynchronous)
+        # kombu-stubs (celery-types 0.26.0) leave out this private method of kombu 5.7.0's
+        # Channel, which has it: it is the one this class wraps.
+        params = super()._connparams(asynchronous=asynchronous)  # type: ignore[misc]
         built[asynchronous] = dict(params)
         return params
 

@@ -18,7 +18,9 @@ class SiteRedisCache(RedisCache):
     """``django.core.cache.backends.redis.RedisCache`` whose ``clear()`` removes only the keys
     under this cache's ``KEY_PREFIX`` (SCAN and UNLINK, in batches; other keys untouched)."""
 
-    def clear(self) -> bool:
+    # A bool like Django's own RedisCache.clear() (FLUSHDB's answer); django-stubs give it
+    # BaseCache's None.
+    def clear(self) -> bool:  # type: ignore[override]
         """Delete every key of this cache; returns True. Raises redis.RedisError."""
         pattern = _GLOB_SPECIAL.sub(r"\\\1", self.key_prefix) + ":*"
         client = self._cache.get_client(None, write=True)

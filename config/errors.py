@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 import sentry_sdk
+from sentry_sdk.types import Event, Hint
 
 #: Keys whose values are never sent, whatever they hold: a key is dropped when one of its
 #: words (lowercased, split at anything not a letter or digit) is one of these, so ``hands``,
@@ -44,7 +45,7 @@ def _clean(value: Any) -> Any:
     return value
 
 
-def scrub(event: dict[str, Any], hint: dict[str, Any] | None = None) -> dict[str, Any]:
+def scrub(event: Event, hint: Hint | None = None) -> Event:
     """Sentry's ``before_send``: the event with every trace of cards and seeds removed.
 
     ``event`` is Sentry's event dict (message, exception values, breadcrumbs, extra, tags,

@@ -39,10 +39,10 @@ def settle() -> int:
 
 
 def _warm_templates() -> None:
-    from django.conf import settings
+    from django.template import engines
     from django.template.loader import get_template
 
-    for base in settings.TEMPLATES[0]["DIRS"]:
+    for base in engines["django"].dirs:  # TEMPLATES' DIRS
         for folder in WARM_TEMPLATE_DIRS:
             for path in sorted(Path(base, folder).glob("*.html")):
                 get_template(f"{folder}/{path.name}")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from typing import cast
 
 from asgiref.sync import iscoroutinefunction
 from django.http import HttpRequest, HttpResponse
@@ -50,18 +51,21 @@ def request_log_middleware(
     ``MIDDLEWARE``, so redirects and refusals of later middleware are logged too)."""
     if iscoroutinefunction(get_response):
 
-        async def middleware(request: HttpRequest) -> HttpResponse:
+        async def async_middleware(request: HttpRequest) -> HttpResponse:
             started = time.perf_counter()
             response = await get_response(request)
             _log(request, response, started)
             return response
 
-    else:
+        return async_middleware
 
-        def middleware(request: HttpRequest) -> HttpResponse:
-            started = time.perf_counter()
-            response = get_response(request)
-            _log(request, response, started)
-            return response
+    # Not a coroutine function: Django's handler chain gives its response itself.
+    get_sync_response = cast(Callable[[HttpRequest], HttpResponse], get_response)
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        started = time.perf_counter()
+        response = get_sync_response(request)
+        _log(request, response, started)
+        return response
 
     return middleware

@@ -124,7 +124,8 @@ if _database_url:
     # an action no longer opens a new PostgreSQL connection (5 per action without it).
     _default_db = dj_database_url.parse(_database_url, conn_max_age=0)
 else:
-    _default_db = {"ENGINE": "django.db.backends.sqlite3", "NAME": BASE_DIR / "db.sqlite3"}
+    # a str, as dj_database_url gives it (its DBConfig is this dict's type)
+    _default_db = {"ENGINE": "django.db.backends.sqlite3", "NAME": str(BASE_DIR / "db.sqlite3")}
 if _default_db["ENGINE"] == "django.db.backends.sqlite3":
     _default_db["OPTIONS"] = {**_SQLITE_OPTIONS, **_default_db.get("OPTIONS", {})}
 # Threads per Daphne process for the sockets' database work and renders (games.sockets.consumers).
@@ -267,6 +268,7 @@ BOTAPI_MAX_BODY_BYTES = int(os.environ.get("BOTAPI_MAX_BODY_BYTES", "4096"))
 # --- Email (password reset) ------------------------------------------------------------
 # Django 6.1's MAILERS (the EMAIL_* settings are deprecated). Development prints to the console,
 # bodies as plain 8-bit text (config.mail) so a reset link can be copied whole.
+MAILERS: dict[str, dict[str, object]]
 if DEBUG:
     MAILERS = {"default": {"BACKEND": "config.mail.ConsoleBackend"}}
 else:

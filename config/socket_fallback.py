@@ -23,5 +23,6 @@ async def refuse_unknown_path(scope: dict, receive, send) -> None:
         await send({"type": "websocket.close", "code": UNKNOWN_PATH})
 
 
-#: Appended after every real route: it matches any path left over.
-catch_all = re_path(r"", refuse_unknown_path)
+#: Appended after every real route: it matches any path left over. Channels routes ASGI apps
+#: through Django's re_path, whose stubs (django-stubs 6.1.2) accept views only.
+catch_all = re_path(r"", refuse_unknown_path)  # type: ignore[arg-type]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
@@ -82,7 +84,9 @@ class FixtureForm(forms.Form):
 
     def __init__(self, *args, league: League, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["season"].queryset = league.seasons.exclude(status=Season.Status.FINISHED)
+        # the field declared above; `fields` only knows it as a Field
+        season = cast("forms.ModelChoiceField[Season]", self.fields["season"])
+        season.queryset = league.seasons.exclude(status=Season.Status.FINISHED)
 
 
 class ResultForm(forms.Form):
@@ -193,6 +197,11 @@ class ReplaceForm(forms.Form):
     new = forms.CharField(label=_("Player coming in"), max_length=150)
 
 
+# Who plays a seat a stand-in is put on: the player, or an AI of one of Seat.Policy's kinds
+# (the staff's tournament page lists them too).
+STAND_IN_CHOICES = [("", _("The player")), *Seat.Policy.choices]
+
+
 class StandInForm(forms.Form):
     team = forms.IntegerField(widget=forms.HiddenInput)
     username = forms.CharField(label=_("Player"), max_length=150)
@@ -201,6 +210,6 @@ class StandInForm(forms.Form):
     policy = forms.ChoiceField(
         label=_("Seat played by"),
         required=False,
-        choices=[("", _("The player"))] + list(Seat.Policy.choices),
+        choices=STAND_IN_CHOICES,
         initial=STAND_IN,
     )

@@ -41,7 +41,7 @@ def fixture_create(request: HttpRequest, slug: str) -> HttpResponse:
     form = FixtureForm(request.POST, league=league)
     if not form.is_valid():
         for errors in form.errors.values():
-            messages.error(request, " ".join(errors))
+            messages.error(request, " ".join(str(error) for error in errors))
         return redirect(_back(request, league.get_absolute_url()))
     data = form.cleaned_data
     run_service(
@@ -101,9 +101,12 @@ def manage(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _options_page(request: HttpRequest, context: dict, stored: dict, players: int) -> tuple:
-    """The options form for ``stored`` options (GET) or the posted one; and a warning naming
-    stored options no field can show (saved before they were checked)."""
+def _options_page(
+    request: HttpRequest, context: dict[str, object], stored: dict, players: int
+) -> TableOptionsForm:
+    """The options form for ``stored`` options (GET) or the posted one, also put in
+    ``context["options_form"]``; and a warning naming stored options no field can show (saved
+    before they were checked)."""
     initial, dropped = TableOptionsForm.initial_for(stored)
     form = TableOptionsForm(
         request.POST if request.method == "POST" else None,
@@ -227,7 +230,7 @@ def manage_season(request: HttpRequest, slug: str) -> HttpResponse:
         )
     else:
         for field, errors in form.errors.items():
-            messages.error(request, f"{field}: {' '.join(errors)}")
+            messages.error(request, f"{field}: {' '.join(str(error) for error in errors)}")
     return redirect("leagues:manage", slug)
 
 

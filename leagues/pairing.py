@@ -24,28 +24,39 @@ ever made when no repeat-free pairing of the remaining meetings exists.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 import networkx as nx
 
-BYE = "__bye__"
+
+class _Bye(enum.Enum):
+    """The one extra slot that evens out an odd number of teams. An enum member, not a string,
+    so it can never equal a team and `slot is BYE` tells a type checker which one it is."""
+
+    BYE = "bye"
+
+
+BYE: Final = _Bye.BYE
 
 
 @dataclass(frozen=True)
-class PairedRound:
-    """Pairs of teams (the first listed plays as team 0 at the table) and the bye, if any."""
+class PairedRound[T: Hashable]:
+    """Pairs of teams (the first listed plays as team 0 at the table) and the bye, if any.
+    ``T`` is the team's type (a tournament team pk)."""
 
-    pairs: tuple[tuple[Hashable, Hashable], ...]
-    bye: Hashable | None = None
+    pairs: tuple[tuple[T, T], ...]
+    bye: T | None = None
 
 
-def swiss_round(
-    ranked: Sequence[Hashable],
-    scores: Mapping[Hashable, int],
-    met: Iterable[tuple[Hashable, Hashable]] = (),
-    had_bye: Iterable[Hashable] = (),
-) -> PairedRound:
+def swiss_round[T: Hashable](
+    ranked: Sequence[T],
+    scores: Mapping[T, int],
+    met: Iterable[tuple[T, T]] = (),
+    had_bye: Iterable[T] = (),
+) -> PairedRound[T]:
     """Pair ``ranked`` teams (best first) for the next Swiss round.
 
     ``scores`` are integer points per team (missing = 0); ``met`` lists pairs that have
@@ -56,11 +67,11 @@ def swiss_round(
         raise ValueError("a team is listed twice")
     if len(teams) < 2:
         return PairedRound((), teams[0] if teams else None)
-    score = {t: int(scores.get(t, 0)) for t in teams}
-    position = {t: i for i, t in enumerate(teams)}
+    score: dict[T | _Bye, int] = {t: int(scores.get(t, 0)) for t in teams}
+    position: dict[T | _Bye, int] = {t: i for i, t in enumerate(teams)}
     met_pairs = {frozenset(p) for p in met}
     byes = set(had_bye)
-    nodes = list(teams)
+    nodes: list[T | _Bye] = list(teams)
     if len(nodes) % 2:
         score[BYE] = min(score.values()) - 1
         position[BYE] = len(teams)
@@ -76,38 +87,40 @@ def swiss_round(
     bye_unit = half * (repeat_unit + spread * spread * score_unit + n * n) + 1
     base = bye_unit + repeat_unit + spread * spread * score_unit + n * n + 1
 
-    graph = nx.Graph()
+    graph: nx.Graph[T | _Bye] = nx.Graph()
     graph.add_nodes_from(nodes)
     for i, a in enumerate(nodes):
         for b in nodes[i + 1 :]:
             weight = base
             weight -= score_unit * (score[a] - score[b]) ** 2
             weight -= rank_unit * (position[a] - position[b]) ** 2
-            if BYE in (a, b):
-                team = b if a == BYE else a
-                weight -= bye_unit if team in byes else 0
+            if a is BYE or b is BYE:
+                weight -= bye_unit if a in byes or b in byes else 0
             elif frozenset((a, b)) in met_pairs:
                 weight -= repeat_unit
             graph.add_edge(a, b, weight=weight)
 
     matching = nx.max_weight_matching(graph, maxcardinality=True)
-    pairs, bye = [], None
+    pairs: list[tuple[T, T]] = []
+    bye: T | None = None
     for a, b in matching:
-        if BYE in (a, b):
-            bye = b if a == BYE else a
-            continue
-        pairs.append((a, b) if position[a] < position[b] else (b, a))
+        if a is BYE:
+            bye = b if b is not BYE else None
+        elif b is BYE:
+            bye = a
+        else:
+            pairs.append((a, b) if position[a] < position[b] else (b, a))
     pairs.sort(key=lambda p: position[p[0]])
     return PairedRound(tuple(pairs), bye)
 
 
-def round_robin(teams: Sequence[Hashable]) -> list[PairedRound]:
+def round_robin[T: Hashable](teams: Sequence[T]) -> list[PairedRound[T]]:
     """Every round of an all-play-all by the circle method: each pair meets exactly once.
 
     n teams give n − 1 rounds (n even) or n rounds with one bye each (n odd). Sides alternate
     so a team is not always team 0.
     """
-    slots = list(teams)
+    slots: list[T | _Bye] = list(teams)
     if len(set(slots)) != len(slots):
         raise ValueError("a team is listed twice")
     if len(slots) < 2:
@@ -117,13 +130,16 @@ def round_robin(teams: Sequence[Hashable]) -> list[PairedRound]:
     n = len(slots)
     rounds = []
     for r in range(n - 1):
-        pairs, bye = [], None
+        pairs: list[tuple[T, T]] = []
+        bye: T | None = None
         for i in range(n // 2):
             a, b = slots[i], slots[n - 1 - i]
             if (r + i) % 2:
                 a, b = b, a
-            if BYE in (a, b):
-                bye = b if a == BYE else a
+            if a is BYE:
+                bye = b if b is not BYE else None
+            elif b is BYE:
+                bye = a
             else:
                 pairs.append((a, b))
         rounds.append(PairedRound(tuple(pairs), bye))

@@ -28,7 +28,7 @@ def rate_teams(
 ) -> tuple[list[Skill], list[Skill]]:
     """New (mu, sigma) for each player of two teams after ``winner`` (0 or 1) won."""
     teams = [[MODEL.rating(mu=mu, sigma=sigma) for mu, sigma in team] for team in (team0, team1)]
-    ranks = [1, 2] if winner == 0 else [2, 1]
+    ranks: list[float] = [1, 2] if winner == 0 else [2, 1]
     new0, new1 = MODEL.rate(teams, ranks=ranks)
     return [(r.mu, r.sigma) for r in new0], [(r.mu, r.sigma) for r in new1]
 

@@ -15,6 +15,7 @@ from games.engine.ai import STAND_IN
 from games.forms import TableOptionsForm
 from leagues import tournaments
 from leagues.forms import (
+    STAND_IN_CHOICES,
     ForfeitForm,
     GenerateRoundForm,
     ReplaceForm,
@@ -99,7 +100,7 @@ def manage(request: HttpRequest, pk: int) -> HttpResponse:
             "teams": tournament.teams.prefetch_related("members__user"),
             "log": tournament.log.select_related("actor")[:100],
             "generate_form": GenerateRoundForm(),
-            "stand_in_choices": StandInForm().fields["policy"].choices,
+            "stand_in_choices": STAND_IN_CHOICES,
             "stand_in_default": STAND_IN,
             "planned_rounds": tournaments.planned_rounds(tournament),
             "tournament_options": option_items(tournament.table_options),

@@ -31,13 +31,14 @@ PLAYED, BYE, FORFEIT = "played", "bye", "forfeit"
 
 
 @dataclass(frozen=True)
-class Result:
+class Result[E: Hashable]:
     """One match between side 0 and side 1 (side 1 is empty for a bye).
 
-    ``levels`` and ``caught`` are per side; ``winner`` is 0 or 1.
+    ``E`` is the entrant's type (a user or team pk). ``levels`` and ``caught`` are per side;
+    ``winner`` is 0 or 1.
     """
 
-    sides: tuple[tuple[Hashable, ...], tuple[Hashable, ...]]
+    sides: tuple[tuple[E, ...], tuple[E, ...]]
     winner: int
     levels: tuple[int, int] = (0, 0)
     caught: tuple[int, int] = (0, 0)
@@ -51,10 +52,10 @@ class Result:
 
 
 @dataclass
-class Row:
+class Row[E: Hashable]:
     """One entrant's line in a table. ``position`` is 1-based after ``rank``."""
 
-    entrant: Hashable
+    entrant: E
     name: str = ""
     played: int = 0
     won: int = 0
@@ -63,7 +64,8 @@ class Row:
     caught: int = 0
     byes: int = 0
     position: int = 0
-    beat: dict = field(default_factory=lambda: defaultdict(int), repr=False)
+    # wins over each other entrant (the head-to-head tie-break)
+    beat: dict[E, int] = field(default_factory=lambda: defaultdict(int), repr=False)
 
     @property
     def points(self) -> int:
@@ -71,16 +73,16 @@ class Row:
         return self.won
 
 
-def tally(
-    results: Iterable[Result],
-    entrants: Iterable[Hashable] = (),
-    names: Mapping[Hashable, str] | None = None,
-) -> dict[Hashable, Row]:
+def tally[E: Hashable](
+    results: Iterable[Result[E]],
+    entrants: Iterable[E] = (),
+    names: Mapping[E, str] | None = None,
+) -> dict[E, Row[E]]:
     """Add up ``results`` per entrant; ``entrants`` get a row even with nothing played."""
     names = names or {}
-    rows: dict[Hashable, Row] = {}
+    rows: dict[E, Row[E]] = {}
 
-    def row(entrant: Hashable) -> Row:
+    def row(entrant: E) -> Row[E]:
         if entrant not in rows:
             rows[entrant] = Row(entrant, names.get(entrant, str(entrant)))
         return rows[entrant]
@@ -104,13 +106,13 @@ def tally(
     return rows
 
 
-def rank(rows: Iterable[Row]) -> list[Row]:
+def rank[E: Hashable](rows: Iterable[Row[E]]) -> list[Row[E]]:
     """Order rows by the documented tie-breaks and number their positions."""
 
-    def main_key(r: Row) -> tuple:
+    def main_key(r: Row[E]) -> tuple[int, int, int]:
         return (-r.won, -r.levels, -r.caught)
 
-    ordered: list[Row] = []
+    ordered: list[Row[E]] = []
     for _, group in groupby(sorted(rows, key=main_key), key=main_key):
         tied = list(group)
         keys = {r.entrant for r in tied}
@@ -127,20 +129,20 @@ def rank(rows: Iterable[Row]) -> list[Row]:
     return ordered
 
 
-def standings(
-    results: Iterable[Result],
-    entrants: Iterable[Hashable] = (),
-    names: Mapping[Hashable, str] | None = None,
-) -> list[Row]:
+def standings[E: Hashable](
+    results: Iterable[Result[E]],
+    entrants: Iterable[E] = (),
+    names: Mapping[E, str] | None = None,
+) -> list[Row[E]]:
     """The ranked table for ``results`` (see the module docstring for scoring and tie-breaks)."""
     return rank(tally(results, entrants, names).values())
 
 
 @dataclass
-class Partnership:
+class Partnership[E: Hashable]:
     """How a player did beside one partner: matches played together and won together."""
 
-    partner: Hashable
+    partner: E
     played: int = 0
     won: int = 0
 
@@ -149,13 +151,13 @@ class Partnership:
         return self.won / self.played if self.played else 0.0
 
 
-def partner_stats(results: Iterable[Result]) -> dict[Hashable, list[Partnership]]:
+def partner_stats[E: Hashable](results: Iterable[Result[E]]) -> dict[E, list[Partnership[E]]]:
     """Per player, per partner (a teammate on the same side): matches and wins together.
 
     Only played matches count (byes and forfeits are not played beside anyone). Each player's
     list is ordered by matches together, then wins, then the partner key.
     """
-    table: dict[Hashable, dict[Hashable, Partnership]] = defaultdict(dict)
+    table: dict[E, dict[E, Partnership[E]]] = defaultdict(dict)
     for result in results:
         if result.kind != PLAYED:
             continue

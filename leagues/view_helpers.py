@@ -5,6 +5,7 @@ partial lists them (the tournament pages use that one too)."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest
@@ -13,6 +14,18 @@ from django.shortcuts import get_object_or_404
 from leagues import services
 from leagues.models import League
 from leagues.services import LeagueError
+
+if TYPE_CHECKING:
+    # django-stubs' name for settings.AUTH_USER_MODEL (its plugin expands it to the user model):
+    # the leagues import nothing from accounts, not even a type.
+    from django.contrib.auth.models import _User
+
+
+class AuthenticatedHttpRequest(HttpRequest):
+    """The request of a ``login_required`` view, whose user is signed in. A type only: Django
+    passes a plain HttpRequest, and login_required is what keeps the promise."""
+
+    user: _User
 
 
 def option_items(options) -> list[tuple]:

@@ -29,7 +29,13 @@ from leagues.models import (
     Tournament,
 )
 from leagues.services import LeagueError
-from leagues.view_helpers import fixture_rows, option_items, run_service, visible_league
+from leagues.view_helpers import (
+    AuthenticatedHttpRequest,
+    fixture_rows,
+    option_items,
+    run_service,
+    visible_league,
+)
 
 
 def league_list(request: HttpRequest) -> HttpResponse:
@@ -194,7 +200,7 @@ def _chart_points(values: list[float], width: int = 300, height: int = 80) -> st
 
 
 @login_required
-def notices(request: HttpRequest) -> HttpResponse:
+def notices(request: AuthenticatedHttpRequest) -> HttpResponse:
     items = list(
         Notice.objects.filter(user=request.user).select_related(
             "tournament", "league", "table", "team", "about"

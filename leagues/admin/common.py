@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.contrib import messages
+from django.contrib import admin, messages
 from django.utils.translation import gettext_lazy as _
 
 from games.live.teams import team_name
@@ -28,9 +28,7 @@ def _each(modeladmin, request, queryset, service: Callable, done: str) -> None:
         modeladmin.message_user(request, f"{done} ({ok})", messages.SUCCESS)
 
 
+@admin.display(description=_("winner"))
 def _winner_column(obj) -> str:
     """The winner as every page names it ("Team 1"), not the stored 0/1."""
     return team_name(obj.winner_team) if obj.winner_team is not None else "—"
-
-
-_winner_column.short_description = _("winner")

@@ -71,15 +71,13 @@ class FixturePlayerInline(admin.TabularInline):
     can_delete = False
 
 
+@admin.display(description=_("Teams"))
 def _teams_column(fixture) -> str:
     """Both teams with their players: "Team 1 (ana, cy) · Team 2 (bo, di)"."""
     players = list(fixture.players.all())
     return " · ".join(
         team_label(team, [p.user.username for p in players if p.team == team]) for team in (0, 1)
     )
-
-
-_teams_column.short_description = _("Teams")
 
 
 @admin.register(Fixture)

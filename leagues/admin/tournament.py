@@ -199,9 +199,14 @@ class TournamentTeamAdmin(admin.ModelAdmin):
 class PairingInline(admin.TabularInline):
     model = Pairing
     extra = 0
-    fields = ("board", "team_a", "team_b", "table", _winner_column, "forfeit", "processed_at")
+    # "winner_column" is the method below (a name: `fields` lists names, not functions)
+    fields = ("board", "team_a", "team_b", "table", "winner_column", "forfeit", "processed_at")
     readonly_fields = fields
     can_delete = False
+
+    @admin.display(description=_("winner"))
+    def winner_column(self, pairing: Pairing) -> str:
+        return _winner_column(pairing)
 
     def has_add_permission(self, request, obj=None) -> bool:
         return False

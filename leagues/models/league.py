@@ -96,8 +96,12 @@ class League(models.Model):
         default=False,
         help_text=_("Bot accounts may play this league's fixtures."),
     )
+    # settings.AUTH_USER_MODEL spelled out: django-stubs resolves it here, not through USER
     organisers = models.ManyToManyField(
-        USER, blank=True, related_name="organised_leagues", verbose_name=_("organisers")
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="organised_leagues",
+        verbose_name=_("organisers"),
     )
     created_by = models.ForeignKey(
         USER, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"

@@ -87,9 +87,9 @@ def _pair_round(
             else:  # an opponent who withdrew gives a bye
                 byes += [t for t in (a, b) if t in active]
     else:
-        table = results.tournament_standings(tournament)
-        ranked = [row.entrant for row in table if row.entrant in active]
-        scores = {row.entrant: row.points for row in table}
+        standing = results.tournament_standings(tournament)
+        ranked = [row.entrant for row in standing if row.entrant in active]
+        scores = {row.entrant: row.points for row in standing}
         met = [(a, b) for a, b in earlier if b is not None] + list(avoid)
         had_bye = [a for a, b in earlier if b is None]
         paired = pairing.swiss_round(ranked, scores, met, had_bye)
@@ -139,9 +139,11 @@ def do_start_round(rnd: TournamentRound, by) -> TournamentRound:
         rnd = TournamentRound.objects.select_for_update().get(pk=rnd.pk)
         if rnd.status != TournamentRound.Status.PAIRED:
             raise TournamentError(_("This round has already started."))
-        for p in rnd.pairings.filter(table__isnull=False):
+        for table_id in rnd.pairings.values_list("table_id", flat=True):
+            if table_id is None:  # a bye: no table to start
+                continue
             try:
-                stewarding.start_table(p.table_id)
+                stewarding.start_table(table_id)
             except TableError as e:
                 raise TournamentError(str(e)) from None
         rnd.status = TournamentRound.Status.PLAYING
