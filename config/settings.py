@@ -19,7 +19,7 @@ from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 from kombu import Exchange, Queue
 
-from config import embedded_redis, errors
+from config import embedded_redis, errors, rate_limits
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Runtime state of the embedded default (Redis socket and log); git-ignored.
@@ -35,6 +35,17 @@ def _env_bool(name: str, default: bool = False) -> bool:
 
 def _env_list(name: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
+
+
+def _env_rate(name: str, default: str) -> str:
+    """A rate limit such as ``10/h`` (config.rate_limits), refused at start-up when malformed
+    rather than with a 500 on the first request it counts."""
+    value = os.environ.get(name, "").strip() or default
+    try:
+        rate_limits.parse_rate(value)
+    except ValueError as e:
+        raise ImproperlyConfigured(f"{name}: {e}") from None
+    return value
 
 
 DEBUG = _env_bool("DJANGO_DEBUG")
@@ -237,12 +248,19 @@ AUTH_PASSWORD_VALIDATORS = [
 # --- Log-in and sign-up throttling (accounts/throttle.py) ------------------------------
 # django-axes locks a username out from one address after ACCOUNTS_LOGIN_FAILURE_LIMIT failed
 # log-ins, for ACCOUNTS_LOGIN_COOLOFF_MINUTES (each failure meanwhile starts it again); the
-# log-in forms show it as a form error. django-ratelimit allows ACCOUNTS_SIGNUP_RATE new
-# accounts per address ("10/h"), counted in the cache. The address is the sockets' (behind a
-# proxy in GAMES_TRUSTED_PROXIES, its X-Real-IP).
+# log-in forms show it as a form error. ACCOUNTS_LOGIN_ADDRESS_RATE failed log-ins per address,
+# whatever the usernames (password spraying), and ACCOUNTS_SIGNUP_RATE new accounts per
+# address are counted in the cache before the work (config.rate_limits). Refusals are answered
+# 429 with Retry-After. The address is the sockets' (behind a proxy in GAMES_TRUSTED_PROXIES,
+# its X-Real-IP).
 INSTALLED_APPS += ["axes"]  # django_ratelimit needs no app: its only check misreads config.cache
-# Last: it turns a lockout that no form showed into axes' own 429 (the log-in forms show theirs).
-MIDDLEWARE += ["axes.middleware.AxesMiddleware"]
+MIDDLEWARE += [
+    # A form page refused by a limit (its error shown) is answered 429 with Retry-After.
+    "accounts.throttle.refusal_middleware",
+    # Last: it turns a lockout that no form showed into axes' own 429 (the log-in forms show
+    # theirs).
+    "axes.middleware.AxesMiddleware",
+]
 AUTHENTICATION_BACKENDS = [
     "accounts.throttle.LoginThrottleBackend",  # first: refuses a locked-out username+address
     "django.contrib.auth.backends.ModelBackend",
@@ -252,7 +270,8 @@ AXES_COOLOFF_TIME = float(os.environ.get("ACCOUNTS_LOGIN_COOLOFF_MINUTES", "15")
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
-ACCOUNTS_SIGNUP_RATE = os.environ.get("ACCOUNTS_SIGNUP_RATE", "10/h")
+ACCOUNTS_LOGIN_ADDRESS_RATE = _env_rate("ACCOUNTS_LOGIN_ADDRESS_RATE", "30/h")
+ACCOUNTS_SIGNUP_RATE = _env_rate("ACCOUNTS_SIGNUP_RATE", "10/h")
 RATELIMIT_USE_CACHE = "default"
 
 # --- Bot API (games/api/, accounts/tokens.py, docs/BOT_API.md) ---------------------------------
@@ -260,6 +279,10 @@ RATELIMIT_USE_CACHE = "default"
 # the stream's opening included. CORS stays off: no Access-Control-* header is ever sent, so
 # browsers on other sites cannot call the API with someone's token.
 BOTAPI_RATE = os.environ.get("BOTAPI_RATE", "600/m")
+# Requests without a valid token per client address (no token, an unknown or revoked one; the
+# schema, the docs and the guide; an unknown address under /api/v1/): past it, 429 with
+# Retry-After (games.api.ratelimit, config.rate_limits). A valid token counts only on its own.
+BOTAPI_ANONYMOUS_RATE = _env_rate("BOTAPI_ANONYMOUS_RATE", "60/m")
 # A request body over this many bytes is refused 413 before it is parsed (games.api.body_limit):
 # an action is well under 1 KB.
 BOTAPI_MAX_BODY_BYTES = int(os.environ.get("BOTAPI_MAX_BODY_BYTES", "4096"))
