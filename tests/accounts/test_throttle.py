@@ -302,9 +302,9 @@ def test_one_name_signed_up_at_once_is_one_account_and_form_errors(settings, pas
         if answer.status_code == 200:
             assert "already exists" in errors_of(answer)
     # 1 account made: 8 more may come from this address (the refused ones gave theirs back).
-    assert [sign_up(Client(), f"after{n}", password).status_code for n in range(9)] == [
-        302
-    ] * 8 + [429]
+    assert [sign_up(Client(), f"after{n}", password).status_code for n in range(9)] == [302] * 8 + [
+        429
+    ]
 
 
 # --- password spraying: failed log-ins per address, whatever the username ---------------------
