@@ -377,6 +377,10 @@ GAMES_STAND_IN_AFTER_TIMEOUTS = int(os.environ.get("GAMES_STAND_IN_AFTER_TIMEOUT
 # (DJANGO_DEBUG, read here: test runners turn DEBUG off later).
 GAMES_STRICT_REGIONS = _env_bool("GAMES_STRICT_REGIONS", DEBUG)
 
+# Tables one person may host at once that are waiting for players or being played (creating a
+# table, "play again", asking for a rematch; games.play.tables.check_hosting); 0: no cap.
+GAMES_MAX_HOSTED_TABLES = int(os.environ.get("GAMES_MAX_HOSTED_TABLES", "5"))
+
 # --- Socket caps (games.sockets.socket_limits); 0 turns a cap off ---------------------------------
 # Open sockets (table and lobby) per client address (IPv6: per /64), per session, per signed-in
 # user; spectator sockets per table (seated players are never refused for that one).
