@@ -63,8 +63,17 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = _env_list("DJANGO_ALLOWED_HOSTS") or (
     ["localhost", "127.0.0.1", "[::1]"] if DEBUG else []
 )
-# Only needed when the site is reached through another origin than its own host name.
+# Only needed when a form is posted from another origin than the site's own: the site's own, on
+# any port, passes as long as the proxy forwards the Host the browser sent (deploy/nginx.conf:
+# $http_host, port included). Each is a whole origin, scheme and port included
+# ("https://club414.example:8443"); Daphne runs no system checks, so a bare host name (which
+# Django would never match) is refused here.
 CSRF_TRUSTED_ORIGINS = _env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+for _origin in CSRF_TRUSTED_ORIGINS:
+    if "://" not in _origin:
+        raise ImproperlyConfigured(
+            f"DJANGO_CSRF_TRUSTED_ORIGINS: {_origin!r} needs its scheme, e.g. https://{_origin}"
+        )
 
 INSTALLED_APPS = [
     "daphne",  # first, so `runserver` is Daphne's ASGI server
@@ -88,6 +97,7 @@ MIDDLEWARE = [
     "config.request_log.request_log_middleware",  # first: times and logs every request
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",  # SECURE_CSP below
+    "config.methods.methods_middleware",  # 405 with Allow for TRACE and any other method
     "config.health.health_middleware",  # /healthz, before sessions and users
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",

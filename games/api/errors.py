@@ -72,7 +72,8 @@ def install_handlers(api: NinjaAPI) -> None:
 @csrf_exempt  # a bot's POST to a wrong address gets the JSON 404, not a CSRF page
 @anonymous_limited
 def unknown_path(request: HttpRequest) -> HttpResponse:
-    """Any address under /api/v1/ that no endpoint serves, by any method: 404 ``not_found`` in
+    """Any address under /api/v1/ that no endpoint serves (GET, HEAD or POST: any other method
+    is 405, ``config.methods``): 404 ``not_found`` in
     the API's JSON error shape (config/urls.py routes it after the API), never Django's HTML
     404 page. Counted against the address's ``BOTAPI_ANONYMOUS_RATE`` (429 past it)."""
     return JsonResponse(
