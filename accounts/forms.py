@@ -24,16 +24,30 @@ RESERVED_USERNAMES = frozenset(
 
 class LockoutErrorMixin:
     """An authentication form that says so when the log-in was refused for too many failures
-    (``accounts.throttle``), instead of "wrong username or password"."""
+    (``accounts.throttle``), instead of "wrong username or password": for the username from
+    this address (django-axes), or from this address whatever the username (password spraying).
+
+    An attempt takes its place in the address's count before the password is checked and gives
+    it back when it succeeds; a refused page is answered 429 with Retry-After."""
 
     def clean(self):
+        username = self.cleaned_data.get("username")
+        password = self.cleaned_data.get("password")
+        if self.request is None or username is None or not password:
+            return super().clean()  # no address to count, or nothing tried (fields say what)
+        usage = throttle.take_login(self.request)
+        if usage is not None and usage.over:
+            throttle.refuse(self.request, usage.retry_after)
+            raise ValidationError(throttle.address_lockout_message(usage), code="address_locked")
         try:
-            return super().clean()
+            cleaned = super().clean()
         except ValidationError:
             if throttle.locked_out(self.request):
                 throttle.lockout_shown(self.request)
                 raise ValidationError(throttle.lockout_message(), code="locked_out") from None
             raise
+        throttle.give_back_login(self.request)
+        return cleaned
 
 
 class LoginForm(LockoutErrorMixin, AuthenticationForm):

@@ -11,13 +11,23 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from accounts import usernames
+
 
 class User(AbstractUser):
-    """A player. Custom from the first migration so fields can be added without pain."""
+    """A player. Custom from the first migration so fields can be added without pain.
+
+    A username that mixes scripts or looks like someone else's is refused wherever it is chosen
+    or changed (``clean``, which model forms call: sign-up, the admin); ``username_key`` is
+    what look-alike names share (``accounts.usernames``), kept in step by ``save``."""
+
+    # What this name shares with the names that look like it (accounts.usernames.lookalike_key).
+    username_key = models.CharField(max_length=600, db_index=True, editable=False, default="")
 
     language = models.CharField(
         _("language"),
@@ -87,6 +97,36 @@ class User(AbstractUser):
             "reduced motion, nothing moves."
         ),
     )
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        user = super().from_db(db, field_names, values)
+        user._stored_username = user.__dict__.get("username")
+        return user
+
+    def username_changed(self) -> bool:
+        """Whether the username is new (not saved yet) or differs from the one loaded."""
+        return self._state.adding or self.username != getattr(self, "_stored_username", None)
+
+    def clean(self) -> None:
+        """Django's (the username NFKC-normalised), then: a new or changed username must not mix
+        scripts nor look like another player's (``accounts.usernames.check``). An unchanged one
+        is not checked again, so an account whose name predates the rule still saves."""
+        super().clean()
+        if self.username and self.username_changed():
+            try:
+                usernames.check(self.username, User.objects.exclude(pk=self.pk))
+            except ValidationError as e:
+                raise ValidationError({"username": e}) from None
+
+    def save(self, *args, **kwargs) -> None:
+        if self.username_changed() or not self.username_key:
+            self.username_key = usernames.lookalike_key(self.username)
+            update_fields = kwargs.get("update_fields")
+            if update_fields is not None and "username" in update_fields:
+                kwargs["update_fields"] = {*update_fields, "username_key"}
+        super().save(*args, **kwargs)
+        self._stored_username = self.username
 
 
 class Follow(models.Model):

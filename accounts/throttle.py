@@ -1,57 +1,59 @@
 """Throttling of log-in and sign-up: too many wrong passwords, or too many new accounts, from
 one address.
 
-- **Log-in** (django-axes): after ``AXES_FAILURE_LIMIT`` failed log-ins for one username from
-  one address, that pair is locked out for ``AXES_COOLOFF_TIME`` (the right password too); each
-  failure during the lockout starts the cool-off again, a success resets the count.
-  ``LoginThrottleBackend`` (first in ``AUTHENTICATION_BACKENDS``) refuses a locked-out pair and
-  the log-in forms (``accounts.forms``, the site's and the admin's) show ``lockout_message`` as
-  a form error (``AxesMiddleware``, last, answers any other lockout with axes' own 429).
-  Attempts are rows of axes' tables; ``manage.py axes_reset`` clears them.
-- **Sign-up** (django-ratelimit, in the cache): at most ``ACCOUNTS_SIGNUP_RATE`` new accounts per
-  address ("10/h": ten an hour); the next is refused with ``signup_message`` as a form error.
-  Only accounts created count, not forms sent back with mistakes.
+- **Log-in, per username** (django-axes): after ``AXES_FAILURE_LIMIT`` failed log-ins for one
+  username from one address, that pair is locked out for ``AXES_COOLOFF_TIME`` (the right
+  password too); each failure during the lockout starts the cool-off again, a success resets the
+  count. ``LoginThrottleBackend`` (first in ``AUTHENTICATION_BACKENDS``) refuses a locked-out
+  pair and the log-in forms (``accounts.forms``, the site's and the admin's) show
+  ``lockout_message`` as a form error (``AxesMiddleware``, last, answers any other lockout with
+  axes' own 429). Attempts are rows of axes' tables; ``manage.py axes_reset`` clears them.
+- **Log-in, per address** (password spraying: one wrong password for each of many usernames
+  stays under axes' count for each): at most ``ACCOUNTS_LOGIN_ADDRESS_RATE`` failed log-ins from
+  one address, whatever the usernames ("30/h"). Each attempt takes its place before the
+  password is checked and gives it back when it succeeds (``config.rate_limits``), so attempts
+  sent at once cannot all slip under the count; past it, every log-in from the address is
+  refused until the window ends, the right password too (else the limit would tell a sprayer
+  which guess was right), with ``address_lockout_message``.
+- **Sign-up** (``config.rate_limits``): at most ``ACCOUNTS_SIGNUP_RATE`` new accounts per
+  address ("10/h": ten an hour). A form without mistakes takes its place before the account is
+  made (the password hashing), so sign-ups sent at once never make more than that; the next is
+  refused with ``signup_message`` as a form error. Forms sent back with mistakes do not count.
 
-Both name the client by ``client_ip``, by the sockets' rule (``games.sockets.socket_limits``): the
-peer, or, when the peer is one of ``GAMES_TRUSTED_PROXIES`` (nginx), the address it reports in
-``X-Real-IP`` (else the last ``X-Forwarded-For`` entry) — never one the client wrote itself. An
-IPv6 client counts by its /64 network.
+Every refusal is the form again with its error, answered ``429 Too Many Requests`` with a
+``Retry-After`` (``refuse`` marks the request, ``refusal_middleware`` sets both), never a 500.
+
+All name the client by ``client_ip``, by the sockets' rule (``config.client_address``):
+the peer, or, when the peer is one of ``GAMES_TRUSTED_PROXIES`` (nginx), the address it reports
+in ``X-Real-IP`` (else the last ``X-Forwarded-For`` entry) — never one the client wrote
+itself. An IPv6 client counts by its /64 network.
 """
 
 from __future__ import annotations
 
-import logging
+import math
 
+from asgiref.sync import iscoroutinefunction
 from axes.backends import AxesStandaloneBackend
 from django.conf import settings
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.utils.decorators import sync_and_async_middleware
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django_ratelimit.core import get_usage
 
-from games.sockets import socket_limits
-
-log = logging.getLogger(__name__)
+from config import rate_limits
+from config.client_address import request_address
+from config.rate_limits import Usage
 
 SIGNUP_GROUP = "accounts.signup"
+LOGIN_ADDRESS_GROUP = "accounts.login.address"
 
 
 def client_ip(request: HttpRequest) -> str:
-    """The client's address, as the socket caps name it (``socket_limits.client_address``):
+    """The client's address, as the socket caps name it (``config.client_address``):
     ``"203.0.113.7"``, or an IPv6 client's /64 network address (``"2001:db8:1:2::"``); "" if the
-    request has no peer address."""
-    headers = [
-        (name, request.META.get(key, "").encode("latin-1"))
-        for name, key in (
-            (b"x-real-ip", "HTTP_X_REAL_IP"),
-            (b"x-forwarded-for", "HTTP_X_FORWARDED_FOR"),
-        )
-        if request.META.get(key)
-    ]
-    peer = request.META.get("REMOTE_ADDR") or ""
-    scope = {"client": (peer, 0) if peer else None, "headers": headers}
-    address = socket_limits.client_address(scope) or ""
-    return address.removesuffix("/64")  # a network as its address: axes stores an IP
+    request has no peer address. axes names clients by it too (``AXES_CLIENT_IP_CALLABLE``)."""
+    return request_address(request)
 
 
 class LoginThrottleBackend(AxesStandaloneBackend):
@@ -80,8 +82,10 @@ def locked_out(request: HttpRequest | None) -> bool:
 
 def lockout_shown(request: HttpRequest) -> None:
     """The form shows the lockout itself: ``AxesMiddleware`` is to pass its page through
-    (it replaces the response of a request still flagged with its own 429)."""
+    (it replaces the response of a request still flagged with its own 429), and the page is
+    answered 429 with the cool-off as its ``Retry-After`` (each failure restarts it)."""
     request.axes_locked_out = False
+    refuse(request, math.ceil(settings.AXES_COOLOFF_TIME * 3600))
 
 
 def lockout_message() -> str:
@@ -94,41 +98,86 @@ def lockout_message() -> str:
     ) % {"minutes": minutes}
 
 
-def _signup_key(group: str, request: HttpRequest) -> str:
+def _address_key(request: HttpRequest) -> str:
     return client_ip(request) or "unknown"
 
 
-def _signup_usage(request: HttpRequest, increment: bool) -> dict | None:
-    """django-ratelimit's usage of this address's sign-ups, or None when the cache cannot be
-    asked (logged: a cache outage must not stop people joining)."""
-    try:
-        usage = get_usage(
-            request,
-            group=SIGNUP_GROUP,
-            key=_signup_key,
-            rate=settings.ACCOUNTS_SIGNUP_RATE,
-            method="POST",
-            increment=increment,
-        )
-    except Exception:
-        log.warning("sign-up rate limit unavailable", exc_info=True)
-        return None
-    if usage is not None and usage["limit"] == 0 and usage["time_left"] == -1:
-        log.warning("sign-up rate limit unavailable (the cache did not answer)")
-        return None
-    return usage
+# --- the answer: 429 with Retry-After -----------------------------------------------------------
 
 
-def signups_exhausted(request: HttpRequest) -> bool:
-    """Whether this address has created ``ACCOUNTS_SIGNUP_RATE``'s number of accounts in the
-    current window already (the next one is refused). Counts nothing itself."""
-    usage = _signup_usage(request, increment=False)
-    return usage is not None and usage["count"] >= usage["limit"]
+def refuse(request: HttpRequest, retry_after: int) -> None:
+    """Mark ``request`` as refused by a limit: its page (the form with the error) is answered
+    429 with ``Retry-After: retry_after`` (``refusal_middleware``)."""
+    request.throttle_retry_after = max(1, int(retry_after))
 
 
-def count_signup(request: HttpRequest) -> None:
-    """Count an account just created from this address."""
-    _signup_usage(request, increment=True)
+def _refused(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    retry_after = getattr(request, "throttle_retry_after", None)
+    if retry_after and response.status_code == 200:
+        response.status_code = 429
+        response.reason_phrase = "Too Many Requests"
+        response["Retry-After"] = str(retry_after)
+    return response
+
+
+@sync_and_async_middleware
+def refusal_middleware(get_response):
+    """Answer a page whose request a limit refused (``refuse``) ``429 Too Many Requests`` with
+    its ``Retry-After``: the log-in forms (the site's and the admin's) and the sign-up form show
+    the refusal as a form error, and the status says what it is."""
+    if iscoroutinefunction(get_response):
+
+        async def middleware(request: HttpRequest) -> HttpResponse:
+            return _refused(request, await get_response(request))
+
+    else:
+
+        def middleware(request: HttpRequest) -> HttpResponse:
+            return _refused(request, get_response(request))
+
+    return middleware
+
+
+# --- log-in per address --------------------------------------------------------------------------
+
+
+def take_login(request: HttpRequest) -> Usage | None:
+    """Count a log-in attempt from this request's address before its password is checked
+    (``give_back_login`` when it succeeds). Refuse it when the result is ``over``."""
+    return rate_limits.take(
+        LOGIN_ADDRESS_GROUP, _address_key(request), settings.ACCOUNTS_LOGIN_ADDRESS_RATE
+    )
+
+
+def give_back_login(request: HttpRequest) -> None:
+    """A log-in counted by ``take_login`` succeeded: it is no failure."""
+    rate_limits.give_back(
+        LOGIN_ADDRESS_GROUP, _address_key(request), settings.ACCOUNTS_LOGIN_ADDRESS_RATE
+    )
+
+
+def address_lockout_message(usage: Usage) -> str:
+    """The translated form error for a log-in refused for too many failures from the address."""
+    minutes = max(1, math.ceil(usage.retry_after / 60))
+    return ngettext(
+        "Too many failed log-ins from your address. Try again in %(minutes)d minute.",
+        "Too many failed log-ins from your address. Try again in %(minutes)d minutes.",
+        minutes,
+    ) % {"minutes": minutes}
+
+
+# --- sign-up -------------------------------------------------------------------------------------
+
+
+def take_signup(request: HttpRequest) -> Usage | None:
+    """Count the account about to be made from this request's address (before it is made):
+    refuse it when the result is ``over``; ``give_back_signup`` if it is not made after all."""
+    return rate_limits.take(SIGNUP_GROUP, _address_key(request), settings.ACCOUNTS_SIGNUP_RATE)
+
+
+def give_back_signup(request: HttpRequest) -> None:
+    """The account counted by ``take_signup`` was not made (its name was taken meanwhile)."""
+    rate_limits.give_back(SIGNUP_GROUP, _address_key(request), settings.ACCOUNTS_SIGNUP_RATE)
 
 
 def signup_message() -> str:

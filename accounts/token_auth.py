@@ -18,13 +18,25 @@ class TokenAuth(HttpBearer):
 
     ``on_authenticated(request, token)`` runs once the token is known, before the endpoint:
     the API counts the token's rate there (``games.api.ratelimit``); it may raise to refuse.
+    ``on_refused(request)`` runs when the request has no valid token (none, another scheme, an
+    unknown or revoked one), before it is answered 401: the API counts the address's rate
+    there; it may raise to refuse otherwise.
     """
 
     def __init__(
-        self, on_authenticated: Callable[[HttpRequest, AccessToken], None] | None = None
+        self,
+        on_authenticated: Callable[[HttpRequest, AccessToken], None] | None = None,
+        on_refused: Callable[[HttpRequest], None] | None = None,
     ) -> None:
         super().__init__()
         self.on_authenticated = on_authenticated
+        self.on_refused = on_refused
+
+    def __call__(self, request: HttpRequest) -> AccessToken | None:
+        token = super().__call__(request)
+        if token is None and self.on_refused is not None:
+            self.on_refused(request)
+        return token
 
     def authenticate(self, request: HttpRequest, token: str) -> AccessToken | None:
         row = tokens.authenticate(token)

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import LoginView
+from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
@@ -58,20 +59,31 @@ class PlayerLoginView(LoginView):
 
 @require_http_methods(["GET", "POST"])
 def signup(request: HttpRequest) -> HttpResponse:
+    """A new account. A form without mistakes counts against the address's sign-up limit before
+    the account is made (``throttle.take_signup``): past it, the form again with the refusal,
+    answered 429 with Retry-After. A name taken meanwhile (a sign-up at the same moment) is the
+    form's error, not a 500."""
     if request.user.is_authenticated:
         return redirect(settings.LOGIN_REDIRECT_URL)
     form = SignUpForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        if throttle.signups_exhausted(request):  # too many accounts from this address
+        usage = throttle.take_signup(request)
+        if usage is not None and usage.over:  # too many accounts from this address
             form.add_error(None, throttle.signup_message())
+            throttle.refuse(request, usage.retry_after)
             return render(request, "registration/signup.html", {"form": form})
         user = form.save(commit=False)
         # A language picked with the switcher before signing up becomes the account's.
         chosen = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME, "")
         if chosen in dict(settings.LANGUAGES):
             user.language = chosen
-        user.save()
-        throttle.count_signup(request)
+        try:
+            with transaction.atomic():
+                user.save()
+        except IntegrityError:  # the same name, signed up a moment before
+            throttle.give_back_signup(request)
+            form.add_error("username", user.unique_error_message(User, ["username"]))
+            return render(request, "registration/signup.html", {"form": form})
         # Named: the throttle backend listed first logs nobody in (accounts.throttle).
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")
         messages.success(request, _("Welcome to 414 Club, %(name)s!") % {"name": user.username})

@@ -19,7 +19,7 @@ from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 from kombu import Exchange, Queue
 
-from config import embedded_redis, errors
+from config import embedded_redis, errors, rate_limits
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Runtime state of the embedded default (Redis socket and log); git-ignored.
@@ -37,6 +37,17 @@ def _env_list(name: str) -> list[str]:
     return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
 
 
+def _env_rate(name: str, default: str) -> str:
+    """A rate limit such as ``10/h`` (config.rate_limits), refused at start-up when malformed
+    rather than with a 500 on the first request it counts."""
+    value = os.environ.get(name, "").strip() or default
+    try:
+        rate_limits.parse_rate(value)
+    except ValueError as e:
+        raise ImproperlyConfigured(f"{name}: {e}") from None
+    return value
+
+
 DEBUG = _env_bool("DJANGO_DEBUG")
 
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
@@ -52,8 +63,17 @@ if not SECRET_KEY:
 ALLOWED_HOSTS = _env_list("DJANGO_ALLOWED_HOSTS") or (
     ["localhost", "127.0.0.1", "[::1]"] if DEBUG else []
 )
-# Only needed when the site is reached through another origin than its own host name.
+# Only needed when a form is posted from another origin than the site's own: the site's own, on
+# any port, passes as long as the proxy forwards the Host the browser sent (deploy/nginx.conf:
+# $http_host, port included). Each is a whole origin, scheme and port included
+# ("https://club414.example:8443"); Daphne runs no system checks, so a bare host name (which
+# Django would never match) is refused here.
 CSRF_TRUSTED_ORIGINS = _env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+for _origin in CSRF_TRUSTED_ORIGINS:
+    if "://" not in _origin:
+        raise ImproperlyConfigured(
+            f"DJANGO_CSRF_TRUSTED_ORIGINS: {_origin!r} needs its scheme, e.g. https://{_origin}"
+        )
 
 INSTALLED_APPS = [
     "daphne",  # first, so `runserver` is Daphne's ASGI server
@@ -77,6 +97,7 @@ MIDDLEWARE = [
     "config.request_log.request_log_middleware",  # first: times and logs every request
     "django.middleware.security.SecurityMiddleware",
     "django.middleware.csp.ContentSecurityPolicyMiddleware",  # SECURE_CSP below
+    "config.methods.methods_middleware",  # 405 with Allow for TRACE and any other method
     "config.health.health_middleware",  # /healthz, before sessions and users
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -238,12 +259,19 @@ AUTH_PASSWORD_VALIDATORS = [
 # --- Log-in and sign-up throttling (accounts/throttle.py) ------------------------------
 # django-axes locks a username out from one address after ACCOUNTS_LOGIN_FAILURE_LIMIT failed
 # log-ins, for ACCOUNTS_LOGIN_COOLOFF_MINUTES (each failure meanwhile starts it again); the
-# log-in forms show it as a form error. django-ratelimit allows ACCOUNTS_SIGNUP_RATE new
-# accounts per address ("10/h"), counted in the cache. The address is the sockets' (behind a
-# proxy in GAMES_TRUSTED_PROXIES, its X-Real-IP).
+# log-in forms show it as a form error. ACCOUNTS_LOGIN_ADDRESS_RATE failed log-ins per address,
+# whatever the usernames (password spraying), and ACCOUNTS_SIGNUP_RATE new accounts per
+# address are counted in the cache before the work (config.rate_limits). Refusals are answered
+# 429 with Retry-After. The address is the sockets' (behind a proxy in GAMES_TRUSTED_PROXIES,
+# its X-Real-IP).
 INSTALLED_APPS += ["axes"]  # django_ratelimit needs no app: its only check misreads config.cache
-# Last: it turns a lockout that no form showed into axes' own 429 (the log-in forms show theirs).
-MIDDLEWARE += ["axes.middleware.AxesMiddleware"]
+MIDDLEWARE += [
+    # A form page refused by a limit (its error shown) is answered 429 with Retry-After.
+    "accounts.throttle.refusal_middleware",
+    # Last: it turns a lockout that no form showed into axes' own 429 (the log-in forms show
+    # theirs).
+    "axes.middleware.AxesMiddleware",
+]
 AUTHENTICATION_BACKENDS = [
     "accounts.throttle.LoginThrottleBackend",  # first: refuses a locked-out username+address
     "django.contrib.auth.backends.ModelBackend",
@@ -253,7 +281,8 @@ AXES_COOLOFF_TIME = float(os.environ.get("ACCOUNTS_LOGIN_COOLOFF_MINUTES", "15")
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
-ACCOUNTS_SIGNUP_RATE = os.environ.get("ACCOUNTS_SIGNUP_RATE", "10/h")
+ACCOUNTS_LOGIN_ADDRESS_RATE = _env_rate("ACCOUNTS_LOGIN_ADDRESS_RATE", "30/h")
+ACCOUNTS_SIGNUP_RATE = _env_rate("ACCOUNTS_SIGNUP_RATE", "10/h")
 RATELIMIT_USE_CACHE = "default"
 
 # --- Bot API (games/api/, accounts/tokens.py, docs/BOT_API.md) ---------------------------------
@@ -261,6 +290,10 @@ RATELIMIT_USE_CACHE = "default"
 # the stream's opening included. CORS stays off: no Access-Control-* header is ever sent, so
 # browsers on other sites cannot call the API with someone's token.
 BOTAPI_RATE = os.environ.get("BOTAPI_RATE", "600/m")
+# Requests without a valid token per client address (no token, an unknown or revoked one; the
+# schema, the docs and the guide; an unknown address under /api/v1/): past it, 429 with
+# Retry-After (games.api.ratelimit, config.rate_limits). A valid token counts only on its own.
+BOTAPI_ANONYMOUS_RATE = _env_rate("BOTAPI_ANONYMOUS_RATE", "60/m")
 # A request body over this many bytes is refused 413 before it is parsed (games.api.body_limit):
 # an action is well under 1 KB.
 BOTAPI_MAX_BODY_BYTES = int(os.environ.get("BOTAPI_MAX_BODY_BYTES", "4096"))
@@ -355,6 +388,10 @@ GAMES_STAND_IN_AFTER_TIMEOUTS = int(os.environ.get("GAMES_STAND_IN_AFTER_TIMEOUT
 # (games.live.regions) raises instead of showing nothing: in development and in the tests
 # (DJANGO_DEBUG, read here: test runners turn DEBUG off later).
 GAMES_STRICT_REGIONS = _env_bool("GAMES_STRICT_REGIONS", DEBUG)
+
+# Tables one person may host at once that are waiting for players or being played (creating a
+# table, "play again", asking for a rematch; games.play.tables.check_hosting); 0: no cap.
+GAMES_MAX_HOSTED_TABLES = int(os.environ.get("GAMES_MAX_HOSTED_TABLES", "5"))
 
 # --- Socket caps (games.sockets.socket_limits); 0 turns a cap off ---------------------------------
 # Open sockets (table and lobby) per client address (IPv6: per /64), per session, per signed-in

@@ -2,7 +2,8 @@
 docs at ``docs`` (docs/BOT_API.md says why django-ninja, and how to use each endpoint).
 
 Every endpoint takes a personal access token (``Authorization: Bearer c414_…``,
-``accounts.token_auth``), counts against that token's rate limit (``games.api.ratelimit``), and
+``accounts.token_auth``), counts against that token's rate limit (``games.api.ratelimit``; a
+request without a valid token, against its address's), and
 answers JSON, errors included (``games.api.errors``): ``{"code": "...", "message": "..."}``
 with the engine's stable refusal codes for actions. The endpoints are ``games.api.endpoints``;
 the event stream is ``games.api.stream``, which config/urls.py routes before ``api.urls``.
@@ -25,7 +26,9 @@ api = NinjaAPI(
         "Play 414 with your own program. Guide: [docs/BOT_API.md](/api/v1/guide) "
         "(tokens, limits, errors, every endpoint, and a complete bot in examples/bot.py)."
     ),
-    auth=TokenAuth(on_authenticated=ratelimit.count),
+    auth=TokenAuth(on_authenticated=ratelimit.count, on_refused=ratelimit.count_anonymous),
+    # The schema and the docs need no token: they count against the address's rate.
+    docs_decorator=ratelimit.anonymous_limited,
     urls_namespace="botapi",
 )
 install_handlers(api)

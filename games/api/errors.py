@@ -9,7 +9,7 @@ from django.views.decorators.csrf import csrf_exempt
 from ninja import NinjaAPI
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 
-from games.api.ratelimit import RateLimited, refusal_message
+from games.api.ratelimit import RateLimited, anonymous_limited
 
 
 class Refused(Exception):
@@ -25,7 +25,8 @@ def error(
 
 
 def install_handlers(api: NinjaAPI) -> None:
-    """Answer ``api``'s failures as JSON errors: 401 unauthorized, 429 rate_limited,
+    """Answer ``api``'s failures as JSON errors: 401 unauthorized, 429 rate_limited (with
+    Retry-After),
     400 malformed (where, never the input echoed back), 404 not_found, and ninja's HttpError
     by its status, an endpoint's Refused 409 refused."""
 
@@ -39,8 +40,8 @@ def install_handlers(api: NinjaAPI) -> None:
 
     @api.exception_handler(RateLimited)
     def _rate_limited(request, exc):
-        response = error(api, request, 429, "rate_limited", refusal_message())
-        response["Retry-After"] = "60"
+        response = error(api, request, 429, "rate_limited", exc.message)
+        response["Retry-After"] = str(exc.retry_after)
         return response
 
     @api.exception_handler(ValidationError)
@@ -69,10 +70,12 @@ def install_handlers(api: NinjaAPI) -> None:
 
 
 @csrf_exempt  # a bot's POST to a wrong address gets the JSON 404, not a CSRF page
+@anonymous_limited
 def unknown_path(request: HttpRequest) -> HttpResponse:
-    """Any address under /api/v1/ that no endpoint serves, by any method: 404 ``not_found`` in
+    """Any address under /api/v1/ that no endpoint serves (GET, HEAD or POST: any other method
+    is 405, ``config.methods``): 404 ``not_found`` in
     the API's JSON error shape (config/urls.py routes it after the API), never Django's HTML
-    404 page."""
+    404 page. Counted against the address's ``BOTAPI_ANONYMOUS_RATE`` (429 past it)."""
     return JsonResponse(
         {
             "code": "not_found",

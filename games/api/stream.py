@@ -30,8 +30,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpRe
 from django.views.decorators.http import require_GET
 
 from accounts import tokens
-from games.api import seat_state, seats
-from games.api.ratelimit import over_rate, refusal_message
+from games.api import ratelimit, seat_state, seats
 from games.live import audiences
 from games.models import Match, Seat, Table
 from games.play import services
@@ -59,10 +58,14 @@ def _open(request: HttpRequest, match_id: int) -> tuple[int, int, int, int] | Js
     header = request.headers.get("Authorization", "")
     scheme, _, raw = header.partition(" ")
     token = tokens.authenticate(raw.strip()) if scheme.lower() == "bearer" else None
+    if token is None:  # counted against the address's rate, 401 until past it
+        refused = ratelimit.anonymous_usage(request)
+    else:
+        refused = ratelimit.token_usage(request, token.pk)
+    if refused is not None:
+        return ratelimit.answer(refused)
     if token is None:
         return _error(401, "unauthorized", "a valid token is needed: Bearer c414_…")
-    if over_rate(request, token.pk):
-        return _error(429, "rate_limited", refusal_message())
     try:
         match, seat = seats.my_seat(match_id, token.user)
     except seats.NotFound:

@@ -45,7 +45,8 @@ def do_ask(table_id: int, user) -> Rematch:
     """``user``, seated at the finished table ``table_id``, asks for a rematch (their answer is
     yes). When someone asked already and the rematch is not settled, asking is accepting.
     Raises RematchError when the table has no finished match, is a league or tournament match,
-    or ``user`` has no seat there."""
+    ``user`` has no seat there, or hosts as many tables as one may already (they would host the
+    new one: ``tables.check_hosting``)."""
     with transaction.atomic():
         table = _finished(table_id)
         existing = Rematch.objects.select_for_update().filter(table=table).first()
@@ -55,6 +56,10 @@ def do_ask(table_id: int, user) -> Rematch:
         mine = next((s for s in seats if s.user_id == user.pk), None)
         if mine is None:
             raise RematchError(_("Only the players of this match can ask for a rematch."))
+        try:  # the one who asks hosts the new table
+            tables.check_hosting(user)
+        except tables.TableError as e:
+            raise RematchError(str(e)) from None
         people = {
             str(s.number): s.user_id
             for s in seats

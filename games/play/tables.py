@@ -6,8 +6,11 @@ Every function takes the table row lock, checks, changes, and notifies after com
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts import bots
 from games import organisers
@@ -21,6 +24,33 @@ SEAT_COUNTS = (2, 4, 6, 8)
 
 class TableError(Exception):
     """A table action that cannot be done now (the message says why)."""
+
+
+def check_hosting(host) -> None:
+    """Raise TableError when ``host`` hosts ``GAMES_MAX_HOSTED_TABLES`` tables that are open
+    or being played already (0: no cap): one person once opened and played 30 tables at once.
+    Finished and abandoned tables do not count. Precondition: inside a transaction; the host's
+    row is locked here, so two tables opened at once by one person count each other."""
+    cap = settings.GAMES_MAX_HOSTED_TABLES
+    if cap <= 0:
+        return
+    get_user_model().objects.select_for_update().only("pk").get(pk=host.pk)
+    hosted = Table.objects.filter(
+        host=host, status__in=[Table.Status.OPEN, Table.Status.PLAYING]
+    ).count()
+    if hosted >= cap:
+        raise TableError(hosting_refusal(hosted))
+
+
+def hosting_refusal(count: int) -> str:
+    """The translated refusal for a person who hosts ``count`` tables, the most allowed."""
+    return ngettext(
+        "You already host %(count)d table that is waiting or being played, the most one player "
+        "may host at once. Finish it or wait for it to end first.",
+        "You already host %(count)d tables that are waiting or being played, the most one "
+        "player may host at once. Finish one or wait for one to end first.",
+        count,
+    ) % {"count": count}
 
 
 def _locked(table_id: int) -> Table:
@@ -39,7 +69,8 @@ def create_table(
 ) -> Table:
     """Open a table with ``players`` empty seats and seat the host at seat 0.
 
-    ``options`` are RULES.md §10 names; raises TableError when they are invalid.
+    ``options`` are RULES.md §10 names; raises TableError when they are invalid, or when
+    ``host`` hosts as many tables as one may already (``check_hosting``).
     """
     if players not in SEAT_COUNTS:
         raise TableError(_("A table has 2, 4, 6 or 8 seats."))
@@ -50,6 +81,7 @@ def create_table(
     except OptionsError as e:
         raise TableError(str(e)) from None
     with transaction.atomic():
+        check_hosting(host)
         table = Table.objects.create(
             name=name,
             host=host,
@@ -119,11 +151,13 @@ def play_again(user) -> Table:
     ``user`` hosting at the seat they had, its AI seats again at theirs (people who played an
     AI stand-in's seat are people: their seats open). The copy of a league fixture or a
     tournament pairing is a private, unrated table of ``user``'s (``copy_table``). Raises
-    TableError when ``user`` has played nowhere yet."""
+    TableError when ``user`` has played nowhere yet, or hosts as many tables as one may
+    already (``check_hosting``)."""
     with transaction.atomic():
         source = last_played(user)
         if source is None:
             raise TableError(_("You have not played a match yet: create a table instead."))
+        check_hosting(user)
         seats_for: dict[int, tuple[int | None, str]] = {}
         for seat in source.seats.all():
             if seat.user_id == user.pk:

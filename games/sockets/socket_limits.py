@@ -21,13 +21,8 @@ cannot both take a last place. Each process renews its own sockets' entries ever
 out ``TTL_SECONDS`` later. Without Redis, sockets are admitted and a warning is logged: the
 caps guard against crowds; they are no reason to lock every player out.
 
-The client's address. Behind nginx, Daphne's peer is nginx itself (127.0.0.1). A peer listed
-in ``GAMES_TRUSTED_PROXIES`` is believed about the client: ``X-Real-IP`` (nginx sets it to
-``$remote_addr``, replacing whatever the client sent), else the last ``X-Forwarded-For`` entry
-(the one nginx appended). Any other peer is the client, its headers ignored: a client cannot
-pick its own address. (Daphne's own ``--proxy-headers`` believes the *first*
-``X-Forwarded-For`` entry, which the client writes: use it only with
-``--proxy-headers-host X-Real-IP``.)
+The client's address is ``config.client_address.client_address``: behind nginx, the
+``X-Real-IP`` it sets; never one the client picks.
 
 Messages. At most ``MAX_MESSAGE_BYTES`` each and ``MESSAGES_PER_SECOND`` on average,
 heartbeats included (``Bucket``); a page that goes on sending past the rate for
@@ -45,7 +40,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import ipaddress
 import logging
 import time
 import uuid
@@ -58,6 +52,7 @@ from functools import cache
 import redis
 from django.conf import settings
 
+from config.client_address import client_address
 from games.live import redis_store
 from games.sockets import scope as scope_module
 
@@ -91,41 +86,7 @@ RENEW_SECONDS = 10
 _THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="club414-limits")
 
 
-# --- who is asking -------------------------------------------------------------------------------
-
-
-def _header(scope: dict, name: bytes) -> str:
-    for key, value in scope.get("headers") or ():
-        if key.lower() == name:
-            return value.decode("latin-1")
-    return ""
-
-
-def _address(text: str) -> str | None:
-    """``text`` as a normalised address (IPv6 as its /64 network), or None if it is not one."""
-    try:
-        address = ipaddress.ip_address(text.strip())
-    except ValueError:
-        return None
-    if address.version == 6 and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
-    if address.version == 6:
-        return str(ipaddress.ip_network(f"{address}/64", strict=False))
-    return str(address)
-
-
-def client_address(scope: dict) -> str | None:
-    """The client's address for the caps: ``"203.0.113.7"``, ``"2001:db8:1:2::/64"``, or None
-    (no peer, e.g. a Unix socket or a test). A peer in ``GAMES_TRUSTED_PROXIES`` is replaced by
-    the address in its ``X-Real-IP`` header, else by the last ``X-Forwarded-For`` entry."""
-    client = scope.get("client")
-    peer = str(client[0]) if client else ""
-    if peer and peer in settings.GAMES_TRUSTED_PROXIES:
-        forwarded = _header(scope, b"x-real-ip") or _header(scope, b"x-forwarded-for")
-        real = _address(forwarded.rsplit(",", 1)[-1]) if forwarded else None
-        if real is not None:
-            return real
-    return _address(peer) if peer else None
+# --- who is asking: config.client_address (the HTTP limits name clients the same way) ----------
 
 
 def _digest(secret: str) -> str:

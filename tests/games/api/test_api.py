@@ -216,6 +216,34 @@ def test_floods_are_refused_per_token(api, table_with_bot, start_with_hands, set
     assert other.get("/me").status_code == 200  # another token has its own count
 
 
+def test_requests_without_a_token_are_limited_per_address(api, user, table_with_bot, settings):
+    """``BOTAPI_ANONYMOUS_RATE`` requests without a valid token per address (no token, an
+    unknown one; the schema, the docs, the guide, unknown addresses): 401 (or their own answer)
+    until then, then 429 ``rate_limited`` with a Retry-After, as JSON; another address is not
+    affected, and a valid token from the same address still works (it counts on its own)."""
+    settings.BOTAPI_ANONYMOUS_RATE = "4/m"
+    table, bot = table_with_bot
+    client = api(None).client
+
+    def get(path: str, address: str = "198.51.100.7", token: str = ""):
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return client.get(f"/api/v1{path}", REMOTE_ADDR=address, headers=headers)
+
+    assert get("/me").status_code == 401
+    assert get("/me", token="c414_not-a-token").status_code == 401
+    assert get("/openapi.json").status_code == 200
+    assert get("/nowhere").status_code == 404
+    for path in ("/me", "/openapi.json", "/docs", "/guide", "/nowhere", "/matches/1/stream"):
+        refused = get(path)
+        assert refused.status_code == 429, path
+        assert refused.json()["code"] == "rate_limited"
+        assert 0 < int(refused["Retry-After"]) <= 60
+    assert get("/me", token="c414_not-a-token").status_code == 429
+    assert get("/me", address="198.51.100.8").status_code == 401
+    good = api(bot).headers["Authorization"].removeprefix("Bearer ")
+    assert get("/me", token=good).status_code == 200
+
+
 def test_cors_is_off(api, user):
     response = api(user).get("/me", Origin="https://elsewhere.example")
     assert response.status_code == 200

@@ -1,0 +1,139 @@
+"""Usernames that look like another one: refused wherever a name is chosen or changed.
+
+"аlice" (a Cyrillic а) and "bоb" (a Cyrillic о) were accepted and looked exactly like alice and
+bob on every page. A name is now refused (``check``, called by ``User.clean``: the sign-up
+form, the admin's add and change forms, any model form that sets a username) when, after NFKC
+normalisation (as Django stores usernames):
+
+- it mixes scripts (``mixed_script``): letters from more than one script, apart from the
+  combinations Unicode's "highly restrictive" profile (UTS #39 §5.2) allows — Latin with Han,
+  Hiragana and Katakana (Japanese), with Han and Bopomofo (Chinese), with Han and Hangul
+  (Korean). Digits and ``_ . @ + -`` belong to no script and go with any;
+- it looks like a name someone already has (``lookalike_key``): both reduce to the same
+  UTS #39 skeleton — each character replaced by its prototype in Unicode's confusables table
+  ("а" → "a", "0" → "O", "rn" ← "m") — case aside, as Django already refuses "Alice" when
+  "alice" exists. So an all-Cyrillic "сосо" is refused when "coco" exists.
+
+The tables are confusable-homoglyphs' (pinned in pyproject.toml): its confusables list (from
+Unicode's confusables.txt) links each character with its prototype, both ways; the prototype
+of a group is the one every other is linked to. Each user's key is stored (``User.username_key``,
+indexed) so the check is one query; upgrading the package's tables means recomputing the keys
+(``refresh_keys``, from a data migration). Names that already collide are left alone until they
+are changed: an account is never locked out of saving its preferences by the check.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import defaultdict
+from functools import cache
+
+from confusable_homoglyphs import categories, confusables
+from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+
+#: Scripts that go with any other: digits, punctuation, combining marks.
+NEUTRAL_SCRIPTS = frozenset({"COMMON", "INHERITED"})
+#: Sets of scripts one name may mix (UTS #39 §5.2, "highly restrictive").
+MIXABLE_SCRIPTS = (
+    frozenset({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}),
+    frozenset({"LATIN", "HAN", "BOPOMOFO"}),
+    frozenset({"LATIN", "HAN", "HANGUL"}),
+)
+# Direction marks around right-to-left characters in the package's table are display only.
+_MARKS = str.maketrans("", "", "\u200e\u200f")
+
+MIXED_SCRIPT_MESSAGE = _(
+    "This username mixes letters of different alphabets (for example Latin and Cyrillic), "
+    "so it could pass for another name. Please use one alphabet."
+)
+LOOKALIKE_MESSAGE = _(
+    "This username looks the same as an existing player's name. Please choose another."
+)
+
+
+def normalise(name: str) -> str:
+    """NFKC, as Django normalises a username before it is stored (``ｂｏｂ`` → ``bob``)."""
+    return unicodedata.normalize("NFKC", name)
+
+
+def scripts(name: str) -> frozenset[str]:
+    """The scripts of ``name``'s characters, without the neutral ones: ``{"LATIN"}``."""
+    return frozenset(categories.unique_aliases(normalise(name))) - NEUTRAL_SCRIPTS
+
+
+def mixed_script(name: str) -> bool:
+    """Whether ``name`` mixes scripts beyond what ``MIXABLE_SCRIPTS`` allows."""
+    found = scripts(name)
+    return len(found) > 1 and not any(found <= allowed for allowed in MIXABLE_SCRIPTS)
+
+
+@cache
+def _prototypes() -> dict[str, str]:
+    """Each single character of the confusables table → its group's prototype (one or more
+    characters). The table is a star per group: the prototype is linked with every member.
+    A pair's prototype cannot be told from its member; either serves, as long as both map
+    to the same one."""
+    links: dict[str, set[str]] = defaultdict(set)
+    for char, homoglyphs in confusables.confusables_data.items():
+        for glyph in homoglyphs:
+            a, b = char.translate(_MARKS), glyph["c"].translate(_MARKS)
+            if a and b and a != b:
+                links[a].add(b)
+                links[b].add(a)
+    prototype: dict[str, str] = {}
+    for node in links:
+        if node in prototype:
+            continue
+        group = {node} | links[node]
+        for member in list(group):
+            group |= links[member]
+        centres = [m for m in group if len(m) > 1] or [
+            m for m in group if len(links[m]) == len(group) - 1
+        ]
+        centre = min(centres, key=lambda m: (len(links[m]) != len(group) - 1, m))
+        for member in group:
+            prototype[member] = centre
+    return {char: proto for char, proto in prototype.items() if len(char) == 1}
+
+
+def skeleton(text: str) -> str:
+    """UTS #39's skeleton: NFD, each character replaced by its prototype, NFD again (until
+    nothing changes): two strings that look alike have the same skeleton."""
+    table = _prototypes()
+    current = unicodedata.normalize("NFD", text)
+    for _round in range(4):
+        mapped = unicodedata.normalize("NFD", "".join(table.get(c, c) for c in current))
+        if mapped == current:
+            break
+        current = mapped
+    return current
+
+
+def lookalike_key(name: str) -> str:
+    """What two names share when they look alike, case aside: the skeleton of the casefolded
+    skeleton of the NFKC name. ``lookalike_key("аlice") == lookalike_key("Alice")``."""
+    return skeleton(skeleton(normalise(name)).casefold())
+
+
+def check(name: str, others) -> None:
+    """Raise ValidationError (code ``mixed_script`` or ``lookalike``) when ``name`` may not be
+    chosen: it mixes scripts, or ``others`` (a User queryset: everyone else) holds a name that
+    looks the same."""
+    if mixed_script(name):
+        raise ValidationError(MIXED_SCRIPT_MESSAGE, code="mixed_script")
+    if others.filter(username_key=lookalike_key(name)).exists():
+        raise ValidationError(LOOKALIKE_MESSAGE, code="lookalike")
+
+
+def refresh_keys(user_model) -> int:
+    """Recompute every user's ``username_key`` (after the confusables tables changed, or in
+    the migration that adds the field). Returns how many changed."""
+    changed = []
+    for user in user_model.objects.only("pk", "username", "username_key").iterator():
+        key = lookalike_key(user.username)
+        if user.username_key != key:
+            user.username_key = key
+            changed.append(user)
+    user_model.objects.bulk_update(changed, ["username_key"], batch_size=500)
+    return len(changed)

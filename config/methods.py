@@ -1,0 +1,46 @@
+"""Methods the site answers: GET, HEAD and POST, nothing else (``ALLOWED_METHODS``).
+
+Any other method — TRACE, PUT, DELETE, PATCH, OPTIONS, a made-up one — is answered ``405
+Method Not Allowed`` with ``Allow: GET, HEAD, POST`` before any view runs: a view without a
+method decorator (a profile page, say) would otherwise answer TRACE with the page. nginx
+refuses them the same way in production (deploy/nginx.conf); this covers a request that
+reaches Daphne directly. WebSockets are not HTTP requests here and never meet it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from asgiref.sync import iscoroutinefunction
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.utils.decorators import sync_and_async_middleware
+
+#: Every method a page, a form or the bot API uses.
+ALLOWED_METHODS = ("GET", "HEAD", "POST")
+
+
+def refusal(request: HttpRequest) -> HttpResponse | None:
+    """The 405 answer when ``request``'s method is not one of ``ALLOWED_METHODS``, else None."""
+    if request.method in ALLOWED_METHODS:
+        return None
+    response = HttpResponseNotAllowed(ALLOWED_METHODS, b"405 Method Not Allowed\n")
+    response["Content-Type"] = "text/plain; charset=utf-8"
+    return response
+
+
+@sync_and_async_middleware
+def methods_middleware(
+    get_response: Callable[[HttpRequest], HttpResponse | Awaitable[HttpResponse]],
+):
+    """Answer any method but GET, HEAD and POST with 405 and its Allow header."""
+    if iscoroutinefunction(get_response):
+
+        async def middleware(request: HttpRequest) -> HttpResponse:
+            return refusal(request) or await get_response(request)
+
+    else:
+
+        def middleware(request: HttpRequest) -> HttpResponse:
+            return refusal(request) or get_response(request)
+
+    return middleware

@@ -1,0 +1,71 @@
+"""What the site answers besides GET, HEAD and POST (config.methods): 405 with an Allow header,
+before any view — and a form posted through a proxy on another port passes the CSRF check when
+the proxy forwards the Host the browser sent (deploy/nginx.conf's $http_host)."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.test_settings import production_env, run_django
+
+pytestmark = pytest.mark.django_db
+
+PATHS = ["/", "/accounts/player/", "/accounts/login/", "/api/v1/me", "/healthz", "/rules/"]
+
+
+@pytest.mark.parametrize("method", ["TRACE", "PUT", "DELETE", "PATCH", "OPTIONS", "PROPFIND"])
+def test_other_methods_are_405_with_allow(client, user, method):
+    """TRACE on a profile page used to answer the page itself (its view takes any method)."""
+    for path in PATHS:
+        response = client.generic(method, path)
+        assert response.status_code == 405, (method, path)
+        assert response["Allow"] == "GET, HEAD, POST"
+        assert b"player" not in response.content
+
+
+def test_get_head_and_post_still_reach_the_views(client, user):
+    assert client.get("/accounts/player/").status_code == 200
+    assert client.head("/accounts/player/").status_code == 200
+    assert client.post(reverse("login"), {"username": "x", "password": "y"}).status_code == 200
+
+
+async def test_other_methods_are_405_under_asgi_too(async_client):
+    response = await async_client.generic("TRACE", "/rules/")
+    assert response.status_code == 405 and response["Allow"] == "GET, HEAD, POST"
+
+
+def test_a_form_through_a_proxy_on_another_port_passes_csrf(user, password):
+    """The browser at http://localhost:8080 (nginx on a port of its own) posts the log-in
+    form with ``Origin: http://localhost:8080``. Forwarded with the port (``$http_host``),
+    Django's CSRF check matches it; with the port dropped (``$host``, as before), 403."""
+    for host, expected in (("localhost:8080", 302), ("localhost", 403)):
+        client = Client(enforce_csrf_checks=True)
+        client.get(reverse("login"), HTTP_HOST="localhost:8080")
+        token = client.cookies["csrftoken"].value
+        response = client.post(
+            reverse("login"),
+            {"username": user.username, "password": password, "csrfmiddlewaretoken": token},
+            HTTP_HOST=host,
+            HTTP_ORIGIN="http://localhost:8080",
+        )
+        assert response.status_code == expected, host
+
+
+def test_a_trusted_origin_without_its_scheme_refuses_to_start():
+    """Django matches CSRF_TRUSTED_ORIGINS as whole origins: a bare host name would never
+    match, and Daphne runs no system check that says so."""
+    result = run_django(
+        ["-c", "import django; django.setup()"],
+        **production_env(),
+        DJANGO_CSRF_TRUSTED_ORIGINS="club414.example:8443",
+    )
+    assert result.returncode != 0
+    assert "needs its scheme, e.g. https://club414.example:8443" in result.stderr
+    ok = run_django(
+        ["-c", "import django; django.setup()"],
+        **production_env(),
+        DJANGO_CSRF_TRUSTED_ORIGINS="https://club414.example:8443",
+    )
+    assert ok.returncode == 0, ok.stderr
