@@ -9,17 +9,20 @@ standings, tournament rounds) is ``tests/leagues/test_delayed_results.py``.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 
 from games.live import delay, lobby
 from games.models import DelayedView, Match, MatchTally, PlayerMatch, Seat
-from games.play import rematches
+from games.play import rematches, services
 from games.records import player_stats
 from games.signals import match_finished
 from leagues.models import SiteRating
-from tests.games.live.test_delay import QUICK, at, pace, play_until
+from tests.games.live.test_delay import QUICK, at, move_once, pace, play_until
+from tests.servers import wait_for
 
 pytestmark = pytest.mark.django_db
 
@@ -131,3 +134,34 @@ def test_a_rematch_table_is_hidden_until_the_spectators_see_the_end(make_table, 
     assert link in client.get(profile).content.decode()
     assert link in client.get(matches).content.decode()
     assert watcher.get(reverse("games:table", args=[new.pk])).status_code == 200
+
+
+# --- through the real worker -------------------------------------------------------------------
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("worker")
+def test_the_worker_reveals_the_result_and_only_then_rates_it(make_table, make_user) -> None:
+    """A rated table with a delay of 2: two plays 1.5 s apart, then a resignation. The writer's
+    own signal at the end rates nobody; the worker's wake-ups step the spectators' view, and the
+    step that shows the end rates the four players — the leaderboard shows them only then."""
+    from games.play import tables
+
+    table = make_table(list(PEOPLE), QUICK, rated=True, spectator_delay=2)
+    match = tables.start(table.pk, table.host, seed=9)
+    move_once(match)
+    time.sleep(1.5)
+    move_once(match)
+    time.sleep(1.5)
+    person = Seat.objects.get(table=table, number=1).user
+    assert services.submit(match.pk, person, {"action": "resign", "version": match.version}).ok
+    # The view shows the end 1.25 × 3 s after the first play was made: not yet.
+    assert Match.objects.get(pk=match.pk).winner_team == 0
+    assert DelayedView.objects.get(match=match).winner_team is None
+    assert not SiteRating.objects.exists() and not MatchTally.objects.exists()
+    assert 'id="leaderboard-bo"' not in Client().get("/leaderboard/").content.decode()
+
+    assert wait_for(lambda: MatchTally.objects.filter(match=match).exists(), 60)
+    assert DelayedView.objects.get(match=match).winner_team == 0
+    assert SiteRating.objects.filter(matches=1).count() == 4
+    assert 'id="leaderboard-bo"' in Client().get("/leaderboard/").content.decode()
