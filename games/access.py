@@ -17,7 +17,7 @@ does not exist, so its existence does not leak.
 
 from __future__ import annotations
 
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from games import organisers
 from games.models import DelayedView, Rematch, Seat, Table
@@ -37,12 +37,14 @@ def invited_tables(session) -> list[int]:
     return [pk for pk in invites if isinstance(pk, int)] if isinstance(invites, list) else []
 
 
-def held_back():
-    """The ids of the rematch tables held back (the module's last rule): their match before is
-    still being shown to its delayed spectators. A subquery; never NULL, so NOT IN is safe."""
-    return Rematch.objects.filter(
-        DelayedView.unrevealed_q("table__"), new_table__isnull=False
-    ).values("new_table_id")
+def held_back(table_ref: str = "pk") -> Exists:
+    """True for a rematch table held back (the module's last rule): the match before it is still
+    being shown to its delayed spectators. ``table_ref``: the outer query's path to the table.
+    An EXISTS on the rematch's unique ``new_table`` index, so negated it is an anti-join probe
+    per listed table — never NOT IN, which hid the lists' indexes (``organisers.hidden_q``)."""
+    return Exists(
+        Rematch.objects.filter(DelayedView.unrevealed_q("table__"), new_table=OuterRef(table_ref))
+    )
 
 
 def _held_back(table_id: int) -> bool:
@@ -52,7 +54,7 @@ def _held_back(table_id: int) -> bool:
 def watchable_q(user, session=None, prefix: str = "") -> Q:
     """The ``Q`` of the tables ``user`` (with ``session``'s invites) may watch, on the table
     reached by ``prefix`` (``"table__"`` from a match or a seat; empty for ``Table``)."""
-    shown = ~Q(**{f"{prefix}pk__in": held_back()})
+    shown = ~held_back(f"{prefix}pk")
     own = Q(**{f"{prefix}pk__in": invited_tables(session)})
     if _signed_in(user):
         seated = Seat.objects.filter(user=user).values("table_id")
