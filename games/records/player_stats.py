@@ -47,7 +47,7 @@ def on_match_finished(sender, match_id: int, **kwargs) -> None:
 
 def do_record_match(match_id: int) -> bool:
     """Count match ``match_id`` if it is finished, its result public and not counted yet.
-    Returns whether it was counted now. A fixed number of statements (15 for four rated
+    Returns whether it was counted now. A fixed number of statements (14 for four rated
     players), whatever the length of the match: its moves are read in one statement."""
     with transaction.atomic():
         match = (
