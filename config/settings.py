@@ -216,6 +216,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.catch_up_player_stats",
         "schedule": float(os.environ.get("STATS_CATCH_UP_SECONDS", "60")),
     },
+    # Fixture and pairing results whose signal was lost (leagues.results): at the end of a match
+    # or, at a delayed table, when the spectators' view reached the end.
+    "leagues-results-catch-up": {
+        "task": "leagues.tasks.catch_up_results",
+        "schedule": float(os.environ.get("STATS_CATCH_UP_SECONDS", "60")),
+    },
 }
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A worker without its broker can do nothing else: it retries for as long as Redis is away

@@ -1,8 +1,11 @@
 """Signals other apps listen to: how the games app tells them about matches without importing
 them (leagues feed standings and ratings from here).
 
-``match_finished`` is sent after the commit that ended a match, with ``match_id``. A receiver
-must be idempotent: a redelivery (or a second sweep) may send it again for the same match.
+``match_finished`` is sent after the commit that ended a match, with ``match_id``, and at a
+table with a spectator delay again once the spectators' view reached the end (``games.live.delay``).
+A receiver must be idempotent: a redelivery (or a second sweep) may send it again for the same
+match. One that makes the result public (statistics, ratings, standings) acts only once
+``games.live.visibility.result_public(match)`` holds, and does nothing on the earlier signal.
 
 ``rated_match_counted`` is sent once per finished rated match, inside the transaction that
 counts it (``games.records.player_stats``), with ``match`` (a ``Match``), ``team0`` and

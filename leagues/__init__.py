@@ -7,7 +7,8 @@ What it may import:
 - Django, and the game's public pieces: ``games.models`` (``Table``, ``Seat``, ``Match``),
   ``games.play.stewarding`` (open, start, abandon a table, hand a seat), ``games.play.tables``
   (``TableError``, seat counts), ``games.live.teams`` (team names), ``games.forms``
-  (``TableOptionsForm``), ``games.signals`` (``match_finished``) and ``games.engine``'s
+  (``TableOptionsForm``), ``games.signals`` (``match_finished``), ``games.live.visibility``
+  (whether a result is public yet, the spectator delay) and ``games.engine``'s
   ``options`` and ``cards``;
 - nothing from ``accounts`` (a user is ``settings.AUTH_USER_MODEL`` / ``get_user_model()``).
 

@@ -4,7 +4,14 @@
 than once. ``do_record_match`` locks the fixture (or the pairing, after its round) row, returns
 at once if its ``processed_at`` marker is set, and otherwise copies the result, rates the match
 and sets the marker in the same transaction; ``RatingHistory``'s unique (league, user, match)
-is the second guard. ``leagues_catch_up`` (a management command) replays missed signals.
+is the second guard. ``leagues_catch_up`` (a management command, and the beat's
+``leagues.tasks.catch_up_results``) replays missed signals.
+
+A result is recorded only once it is public (``games.live.visibility.result_public``): at a
+table with a spectator delay, when the spectators' view reaches the end (the delay's step that
+gets there sends ``match_finished`` again). Until then the fixture or pairing reads as still
+being played — standings, ratings, the next round and the notices wait with it — so nothing here
+tells what the table's spectators have not seen yet (docs/ACCESS.md).
 
 What a result holds (``leagues.standings`` scores it):
 - winner team (§0: team 0 = even seats = the fixture's team 0 / the pairing's team A);
@@ -28,6 +35,7 @@ from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone
 
+from games.live import visibility
 from games.models import Match, Seat
 from games.records.player_stats import seated_teams
 from games.signals import match_finished
@@ -66,10 +74,10 @@ def on_match_finished(sender, match_id: int, **kwargs) -> None:
 
 
 def do_record_match(match_id: int) -> str:
-    """Record match ``match_id``'s result where it belongs, once. Returns "fixture",
-    "pairing", or "" when there was nothing (more) to do."""
-    match = Match.objects.select_related("table").filter(pk=match_id).first()
-    if match is None or match.winner_team is None:
+    """Record match ``match_id``'s result where it belongs, once its result is public. Returns
+    "fixture", "pairing", or "" when there was nothing (more) to do yet."""
+    match = Match.objects.select_related("table", "delayed").filter(pk=match_id).first()
+    if match is None or not visibility.result_public(match):
         return ""
     with transaction.atomic():
         fixture = Fixture.objects.select_for_update().filter(table_id=match.table_id).first()
@@ -142,11 +150,14 @@ def close_round_if_done(rnd: TournamentRound) -> bool:
 
 def do_catch_up() -> int:
     """Record every finished match at a fixture or pairing table still without its result
-    (a signal lost to a crash). Returns how many were recorded."""
+    (a signal lost to a crash), once public. Returns how many were recorded."""
     done = 0
     for model in (Fixture, Pairing):
         waiting = model.objects.filter(
-            processed_at__isnull=True, table__isnull=False, table__match__winner_team__isnull=False
+            visibility.revealed_q("table__"),
+            processed_at__isnull=True,
+            table__isnull=False,
+            table__match__winner_team__isnull=False,
         )
         for match_id in waiting.values_list("table__match__id", flat=True):
             done += bool(do_record_match(match_id))

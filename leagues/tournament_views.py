@@ -53,12 +53,9 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     # did not exist (``leagues.access``).
     tournament = get_object_or_404(Tournament.objects.visible_to(request.user), pk=pk)
     rounds = rounds_with_pairings(tournament)
-    live = [
-        p
-        for r in rounds
-        for p in r.pairings.all()
-        if p.table and p.table.status == Table.Status.PLAYING and not p.is_done
-    ]
+    # Live as everyone may know it: a match over but not recorded (a delayed table's
+    # spectators have not seen its end yet) is still live (``Pairing.is_live``).
+    live = [p for r in rounds for p in r.pairings.all() if p.is_live]
     my_team = my_tables = entry = None
     if request.user.is_authenticated:
         entry = (

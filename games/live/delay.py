@@ -23,6 +23,13 @@ the caller arms it (``games.play.wakeups.delayed_view``, a countdown task ``task
 most one at a time per match (``DelayedView.due_at``): the cost is per table, not per socket,
 and only delayed tables pay it. A step re-checks everything under the row lock, so a duplicate or
 early task changes nothing; the beat sweep (``sweep_overdue``) moves views whose wake-up was lost.
+
+The result of a delayed match becomes public when the view reaches the end (docs/ACCESS.md): the
+step that gets there sends ``games.signals.match_finished`` again, after its commit, and the
+receivers that publish something (statistics and the site rating, league results) count it then
+— they skip it while ``visibility.result_public`` is false, so the writer's own signal at the
+live end counts nothing at a delayed table. A signal lost to a crash is caught up by their
+beats (``games.tasks.catch_up_player_stats``, ``leagues.tasks.catch_up_results``).
 """
 
 from __future__ import annotations
@@ -36,8 +43,9 @@ from django.db import transaction
 from django.utils import timezone
 
 from games.live import notify, push, replay
-from games.live.visibility import is_delayed, summary
+from games.live.visibility import is_delayed, live, summary
 from games.models import DelayedView, Match, Move
+from games.signals import match_finished
 
 log = logging.getLogger(__name__)
 
@@ -54,12 +62,14 @@ LOST_AFTER_SECONDS = 2.0
 @dataclass(frozen=True)
 class Step:
     """What one call did: the view went from version ``old`` to ``new``; the next wake-up is
-    ``due`` (None: nothing to arm); ``changed``: round, levels or result moved."""
+    ``due`` (None: nothing to arm); ``changed``: round, levels or result moved; ``revealed``:
+    the view reached the end now (the result became public)."""
 
     old: int
     new: int
     due: datetime | None
     changed: bool
+    revealed: bool = False
 
 
 def note_move(match: Match, now: datetime | None = None) -> Step | None:
@@ -110,6 +120,8 @@ def _run(match_id: int, now: datetime, live_move: bool) -> Step | None:
         step = _step(view, match, now, live_move)
     if step.new > step.old:
         _publish(match_id, step)
+    if step.revealed:
+        _reveal(match_id)
     return step
 
 
@@ -138,9 +150,12 @@ def _step(view: DelayedView, match: Match, now: datetime, live_move: bool) -> St
         if times[seq] + lag > now:
             break
         target = seq
-    old, changed = view.version, False
+    old, changed, hidden = view.version, False, view.winner_team is None
     if target > old:
-        shown = summary(match, replay.state_or_deal(match, target))
+        # At the live version the match row says it all (and the end shows even when the log
+        # does not replay: the result would otherwise never become public).
+        at_end = target == match.version
+        shown = live(match) if at_end else summary(match, replay.state_or_deal(match, target))
         changed = (shown.round_no, shown.levels, shown.winner_team) != (
             view.round_no,
             (view.level_team0, view.level_team1),
@@ -152,7 +167,7 @@ def _step(view: DelayedView, match: Match, now: datetime, live_move: bool) -> St
     following = times.get(target + 1)
     view.due_at = following + lag if following is not None else None
     view.save()
-    return Step(old, target, view.due_at, changed)
+    return Step(old, target, view.due_at, changed, hidden and view.winner_team is not None)
 
 
 def _publish(match_id: int, step: Step) -> None:
@@ -162,3 +177,13 @@ def _publish(match_id: int, step: Step) -> None:
             notify.lobby_changed([host_id])  # the lobby's rows show the view's round and levels
     except Exception:
         log.exception("match %s: push of the spectators' version %s failed", match_id, step.new)
+
+
+def _reveal(match_id: int) -> None:
+    """The view reached the end: the result is public now, and what follows from it is counted
+    (``match_finished``: statistics, ratings, league results; their receivers never raise).
+    Lost with a crash before this line, their catch-up beats count it."""
+    try:
+        match_finished.send(sender=Match, match_id=match_id)
+    except Exception:
+        log.exception("match %s: the result did not follow the spectators' view", match_id)

@@ -9,6 +9,12 @@ match. A finished match is finished for them only once their view reached its en
 
 Every page, push and record asks here: ``seen_by``/``watched`` for the summary (version, round,
 levels, winner), ``delay_for`` for how far behind, ``visible_state`` for the state to project.
+
+What follows from a delayed match's result waits for the same moment (docs/ACCESS.md): its
+statistics, site and league ratings, fixture and pairing results are counted only once
+``result_public`` (``games.records.player_stats``, ``leagues.results``; the delay's step that
+reaches the end sends ``match_finished`` again), and a rematch table stays hidden from anyone
+without a seat there until then (``games.access``). ``revealed_q`` is the same rule for querysets.
 """
 
 from __future__ import annotations
@@ -92,6 +98,17 @@ def view_over(table: Table, match: Match) -> bool:
         return True
     row = _row(match)
     return row is None or row.winner_team is not None
+
+
+def result_public(match: Match) -> bool:
+    """Whether ``match`` is over for everyone: it has a winner and ``view_over`` (its table loaded;
+    no query with ``delayed`` selected). Until then nothing public may follow from its result."""
+    return match.winner_team is not None and view_over(match.table, match)
+
+
+#: The ``Q`` of ``view_over`` for querysets, on the table reached by its argument (``""`` for
+#: ``Table``, ``"table__"`` from a match, seat or rematch): see ``DelayedView.revealed_q``.
+revealed_q = DelayedView.revealed_q
 
 
 def seen_by(table: Table, match: Match, seated: bool) -> Watched:

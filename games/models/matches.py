@@ -107,6 +107,32 @@ class DelayedView(models.Model):
     def __str__(self) -> str:
         return f"{self.match} as spectators see it (version {self.version})"
 
+    @staticmethod
+    def revealed_q(table: str = "") -> models.Q:
+        """The ``Q`` of the tables (reached by ``table``: ``""`` for ``Table``, ``"table__"``
+        from a match, a seat or a rematch) whose spectators see what their players see: no
+        delay, a match without a view (older than the delay, or never stepped), or a view that
+        reached the end. For a finished match: its result is public. The rule is
+        ``games.live.visibility``'s (``result_public``); it is spelled here, in the models, so
+        that ``games.access`` (below ``games.live``) filters with it too."""
+        return (
+            models.Q(**{f"{table}spectator_delay": 0})
+            | models.Q(**{f"{table}match__delayed__isnull": True})
+            | models.Q(**{f"{table}match__delayed__winner_team__isnull": False})
+        )
+
+    @staticmethod
+    def unrevealed_q(table: str = "") -> models.Q:
+        """The complement of ``revealed_q``: a delayed table whose match's view has not reached
+        the end yet (written out: a negated OR over nullable joins is easy to get wrong)."""
+        return models.Q(
+            **{
+                f"{table}spectator_delay__gt": 0,
+                f"{table}match__delayed__isnull": False,
+                f"{table}match__delayed__winner_team__isnull": True,
+            }
+        )
+
 
 class Round(models.Model):
     """One round's summary: level, dealer, leader, finish order, caught seats, levels after."""

@@ -9,6 +9,12 @@ tally, all in one transaction: counted exactly once. ``do_catch_up`` (the beat's
 ``games.tasks.catch_up_player_stats`` for the last day, and the ``stats_catch_up`` command for
 all time) counts the finished matches a lost signal left out, oldest first, so ratings follow
 the order the matches ended in.
+
+A match is counted only once its result is public (``games.live.visibility.result_public``): at
+a table with a spectator delay, when the spectators' view reaches the end — the delay's step
+that gets there sends ``match_finished`` again (``games.live.delay``), and the catch-up finds
+one whose signal was lost. So profiles, the leaderboard and league ratings never show a result
+the table's spectators have not seen (docs/ACCESS.md); the seated players see it on the table.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from games.engine.codec import event_from_json
+from games.live import visibility
 from games.models import Match, MatchTally, Move, PlayerMatch, Seat
 from games.records.player_tally import tally
 from games.signals import match_finished, rated_match_counted
@@ -39,18 +46,18 @@ def on_match_finished(sender, match_id: int, **kwargs) -> None:
 
 
 def do_record_match(match_id: int) -> bool:
-    """Count match ``match_id`` if it is finished and not counted yet. Returns whether it was
-    counted now. A fixed number of statements (14 for four rated players), whatever the
-    length of the match: its moves are read in one statement."""
+    """Count match ``match_id`` if it is finished, its result public and not counted yet.
+    Returns whether it was counted now. A fixed number of statements (14 for four rated
+    players), whatever the length of the match: its moves are read in one statement."""
     with transaction.atomic():
         match = (
-            Match.objects.select_for_update()
-            .select_related("table")
+            Match.objects.select_for_update(of=("self", "table"))
+            .select_related("table", "delayed")
             .defer("state")
             .filter(pk=match_id)
             .first()
         )
-        if match is None or match.winner_team is None:
+        if match is None or not visibility.result_public(match):
             return False
         if MatchTally.objects.filter(match=match).exists():
             return False
@@ -118,10 +125,14 @@ def seated_teams(table_id: int) -> tuple[list, list, bool]:
 
 
 def do_catch_up(since: timedelta | None = None) -> int:
-    """Count every finished match not counted yet (a signal lost to a crash), oldest first;
+    """Count every finished match whose result is public and not counted yet (a signal lost to
+    a crash), oldest first;
     with ``since``, only those that ended within it. Returns how many were counted."""
     waiting = Match.objects.filter(
-        winner_team__isnull=False, finished_at__isnull=False, tally__isnull=True
+        visibility.revealed_q("table__"),
+        winner_team__isnull=False,
+        finished_at__isnull=False,
+        tally__isnull=True,
     )
     if since is not None:
         waiting = waiting.filter(finished_at__gte=timezone.now() - since)

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.cards import face_name
+from games.models import Table
 from leagues.models.options import check_options_field
 
 USER = settings.AUTH_USER_MODEL
@@ -88,6 +89,17 @@ class Fixture(models.Model):
     @property
     def is_done(self) -> bool:
         return self.processed_at is not None
+
+    @property
+    def is_live(self) -> bool:
+        """Being played, as everyone may know: its table is playing, or its match is over but
+        the result is not recorded yet — at a table with a spectator delay, until the
+        spectators' view reaches the end (``leagues.results``: the result is recorded then)."""
+        return (
+            not self.is_done
+            and self.table_id is not None
+            and self.table.status in (Table.Status.PLAYING, Table.Status.FINISHED)
+        )
 
     def team(self, number: int) -> list:
         return [p.user for p in self.players.all() if p.team == number]

@@ -13,6 +13,7 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.cards import face_name
+from games.models import Table
 from leagues.models.league import League, can_see_league, league_q, signed_in
 from leagues.models.options import check_options_field
 
@@ -233,6 +234,17 @@ class Pairing(models.Model):
     @property
     def is_done(self) -> bool:
         return self.processed_at is not None
+
+    @property
+    def is_live(self) -> bool:
+        """Being played, as everyone may know: its table is playing, or its match is over but
+        the result is not recorded yet — at a table with a spectator delay, until the
+        spectators' view reaches the end (``leagues.results``: the result is recorded then)."""
+        return (
+            not self.is_done
+            and self.table_id is not None
+            and self.table.status in (Table.Status.PLAYING, Table.Status.FINISHED)
+        )
 
     @property
     def winner(self) -> TournamentTeam | None:
