@@ -10,6 +10,7 @@ reaches Daphne directly. WebSockets are not HTTP requests here and never meet it
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
+from typing import cast
 
 from asgiref.sync import iscoroutinefunction
 from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
@@ -34,13 +35,17 @@ def methods_middleware(
 ):
     """Answer any method but GET, HEAD and POST with 405 and its Allow header."""
     if iscoroutinefunction(get_response):
+        get_async_response = cast(Callable[[HttpRequest], Awaitable[HttpResponse]], get_response)
 
-        async def middleware(request: HttpRequest) -> HttpResponse:
-            return refusal(request) or await get_response(request)
+        async def async_middleware(request: HttpRequest) -> HttpResponse:
+            return refusal(request) or await get_async_response(request)
 
-    else:
+        return async_middleware
 
-        def middleware(request: HttpRequest) -> HttpResponse:
-            return refusal(request) or get_response(request)
+    # Not a coroutine function: Django's handler chain gives its response itself.
+    get_sync_response = cast(Callable[[HttpRequest], HttpResponse], get_response)
+
+    def middleware(request: HttpRequest) -> HttpResponse:
+        return refusal(request) or get_sync_response(request)
 
     return middleware

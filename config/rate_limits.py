@@ -23,9 +23,12 @@ import logging
 import math
 import re
 from dataclasses import dataclass
+from typing import cast
 
 from django.conf import settings
 from django.core.cache import caches
+
+from config.cache import SiteRedisCache
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +66,8 @@ def _key(group: str, key: str, period: int) -> str:
 
 def _count(group: str, key: str, rate: str, amount: int) -> Usage | None:
     limit, period = parse_rate(rate)
-    cache = caches[getattr(settings, "RATELIMIT_USE_CACHE", "default")]
+    # The site's cache (config.cache.SiteRedisCache, settings.CACHES) counts atomically.
+    cache = cast(SiteRedisCache, caches[getattr(settings, "RATELIMIT_USE_CACHE", "default")])
     try:
         count, left = cache.count(_key(group, key, period), amount, period)
     except Exception:  # redis.RedisError, OSError: the limit lets the request through

@@ -242,8 +242,8 @@ class Pairing(models.Model):
         spectators' view reaches the end (``leagues.results``: the result is recorded then)."""
         return (
             not self.is_done
-            and self.table_id is not None
-            and self.table.status in (Table.Status.PLAYING, Table.Status.FINISHED)
+            and self.table is not None
+            and self.table.status in {Table.Status.PLAYING.value, Table.Status.FINISHED.value}
         )
 
     @property
