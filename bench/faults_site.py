@@ -52,6 +52,7 @@ class Site:
                 "DJANGO_ALLOWED_HOSTS": "localhost,127.0.0.1",
                 "DJANGO_SETTINGS_MODULE": "config.settings",
                 "GAMES_NEXT_ROUND_SECONDS": "2",
+                "SITE_PAGE_RATE": "off",  # every client is 127.0.0.1 (config.page_limits)
                 "WORKER_TASK_LOG_LEVEL": "WARNING",
                 "DJANGO_LOG_LEVEL": "WARNING",  # no line per request and action in the logs
                 "PYTHONPATH": str(self.app_dir),

@@ -89,6 +89,8 @@ class Servers:
                 "GAMES_NEXT_ROUND_SECONDS": "1",
                 # Every bench client comes from this one address: no per-address socket cap.
                 "GAMES_MAX_SOCKETS_PER_IP": "0",
+                # ... and no per-address page limit (config.page_limits).
+                "SITE_PAGE_RATE": "off",
                 "PYTHONPATH": os.pathsep.join([str(self.app_dir), str(BENCH_DIR)]),
                 "LOAD_SQLCOUNT_DIR": str(self.sqldir),
                 "LOAD_SQLCOUNT_ROLE": role,

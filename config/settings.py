@@ -102,6 +102,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "config.page_limits.page_limits_middleware",  # SITE_PAGE_RATE per address, in its language
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -289,6 +290,13 @@ AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
 ACCOUNTS_LOGIN_ADDRESS_RATE = _env_rate("ACCOUNTS_LOGIN_ADDRESS_RATE", "30/h")
 ACCOUNTS_SIGNUP_RATE = _env_rate("ACCOUNTS_SIGNUP_RATE", "10/h")
+# HTTP requests per client address (config.page_limits; static files, /healthz and the bot API
+# apart): a crowd on one heavy page must not take live play's CPU. "off" turns it off.
+SITE_PAGE_RATE = (
+    ""
+    if os.environ.get("SITE_PAGE_RATE", "").strip().lower() == "off"
+    else _env_rate("SITE_PAGE_RATE", "300/m")
+)
 RATELIMIT_USE_CACHE = "default"
 
 # --- Bot API (games/api/, accounts/tokens.py, docs/BOT_API.md) ---------------------------------

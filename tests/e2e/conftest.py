@@ -38,6 +38,7 @@ def server_env(django_db_setup, django_db_blocker) -> dict:
         GAMES_NEXT_ROUND_SECONDS="3",
         # Every browser signs up from 127.0.0.1, and the count lives in Redis for the whole run.
         ACCOUNTS_SIGNUP_RATE="1000/h",
+        SITE_PAGE_RATE="off",  # every browser is 127.0.0.1 too
     )
 
 
