@@ -271,10 +271,11 @@ class Servers:
 
 
 def nginx_conf(template: str, upstream_ports: list[int], port: int, root: Path) -> str:
-    """``deploy/nginx.conf`` with the benchmark's upstreams, listen port and paths."""
+    """``deploy/nginx.conf`` with the benchmark's upstreams (every pool: the bench's Daphne
+    processes serve pages and sockets alike), listen port and paths."""
     servers = "".join(f"        server 127.0.0.1:{p};\n" for p in upstream_ports)
     text = re.sub(
-        r"(upstream club414 \{\n)((?:[^}]*\n)*?)(\s*\})",
+        r"(upstream club414\w* \{\n)((?:[^}]*\n)*?)(\s*\})",
         lambda m: (
             m.group(1)
             + re.sub(r"^\s*server .*\n", "", m.group(2), flags=re.M).replace(
@@ -291,6 +292,8 @@ def nginx_conf(template: str, upstream_ports: list[int], port: int, root: Path) 
         r"^(\s*)error_log [^;]*;", rf"\1error_log {root}/error.log warn;", text, flags=re.M
     )
     text = re.sub(r"^\s*(user|pid|daemon) [^;]*;\n", "", text, flags=re.M)
+    # Every bench client is 127.0.0.1: no per-address page limit.
+    text = re.sub(r"^\s*limit_req zone=[^;]*;\n", "", text, flags=re.M)
     return f"daemon off;\npid {root}/nginx.pid;\n" + text
 
 
