@@ -5,8 +5,10 @@ Every endpoint takes a personal access token (``Authorization: Bearer c414_…``
 ``accounts.token_auth``), counts against that token's rate limit (``games.api.ratelimit``; a
 request without a valid token, against its address's), and
 answers JSON, errors included (``games.api.errors``): ``{"code": "...", "message": "..."}``
-with the engine's stable refusal codes for actions. The endpoints are ``games.api.endpoints``;
-the event stream is ``games.api.stream``, which config/urls.py routes before ``api.urls``.
+with the engine's stable refusal codes for actions. The schema declares every answer of every
+operation (``games.api.schemas.answers``); tests/games/api/test_schema.py holds the app to it.
+The endpoints are ``games.api.endpoints``; the event stream is ``games.api.stream``, which
+config/urls.py routes before ``api.urls``.
 """
 
 from __future__ import annotations

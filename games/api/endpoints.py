@@ -18,7 +18,22 @@ from games import access
 from games.api import seat_state, seats
 from games.api.body_limit import limited
 from games.api.errors import Refused
-from games.api.schemas import ActionIn, ActionOut, ErrorOut, RefusalOut, SitIn
+from games.api.schemas import (
+    NDJSON,
+    ActionIn,
+    ActionOut,
+    ErrorOut,
+    MalformedOut,
+    MeOut,
+    RefusalOut,
+    SeatOut,
+    SeatViewOut,
+    SitIn,
+    StreamLine,
+    TablesOut,
+    answers,
+    json_answers,
+)
 from games.models import Table
 from games.play import outcomes, services, tables
 
@@ -28,7 +43,7 @@ router = Router()
 # --- account and tables --------------------------------------------------------------------------
 
 
-@router.get("/me", summary="My account and where I sit")
+@router.get("/me", summary="My account and where I sit", response=answers({200: MeOut}))
 def me(request: HttpRequest) -> dict[str, Any]:
     """The token's person: name, whether it is a bot account, the token's name and scope, and
     the tables they sit at that are open or playing (with the match id once it started)."""
@@ -42,7 +57,7 @@ def me(request: HttpRequest) -> dict[str, Any]:
     }
 
 
-@router.get("/tables", summary="Open tables I may sit at")
+@router.get("/tables", summary="Open tables I may sit at", response=answers({200: TablesOut}))
 def open_tables(request: HttpRequest) -> dict[str, Any]:
     """Tables not started yet that the token's person may see (public ones, their own, those
     they sit at), newest first: seats with who sits there (bots marked), options, rated."""
@@ -73,7 +88,7 @@ def _sit(request: HttpRequest, table: Table, seat: int | None):
 @router.post(
     "/tables/{table_id}/sit",
     summary="Sit at an open table",
-    response={200: dict, 404: ErrorOut, 409: ErrorOut, 413: ErrorOut},
+    response=answers({200: SeatOut, 404: ErrorOut, 409: ErrorOut}, parameters=True, body=True),
 )
 @decorate_view(limited)  # a body over a few KB: 413 before parsing
 def sit(request: HttpRequest, table_id: int, body: SitIn):
@@ -88,7 +103,7 @@ def sit(request: HttpRequest, table_id: int, body: SitIn):
 @router.post(
     "/invitations/{invite_code}/accept",
     summary="Accept an invitation to a private table",
-    response={200: dict, 404: ErrorOut, 409: ErrorOut, 413: ErrorOut},
+    response=answers({200: SeatOut, 404: ErrorOut, 409: ErrorOut}, parameters=True, body=True),
 )
 @decorate_view(limited)  # a body over a few KB: 413 before parsing
 def accept_invitation(request: HttpRequest, invite_code: str, body: SitIn):
@@ -103,7 +118,7 @@ def accept_invitation(request: HttpRequest, invite_code: str, body: SitIn):
 @router.post(
     "/tables/{table_id}/leave",
     summary="Stand up from a table before its match starts",
-    response={200: dict, 404: ErrorOut, 409: ErrorOut, 413: ErrorOut},
+    response=answers({200: SeatOut, 404: ErrorOut, 409: ErrorOut, 413: ErrorOut}, parameters=True),
 )
 @decorate_view(limited)  # a body over a few KB: 413 before parsing
 def leave(request: HttpRequest, table_id: int):
@@ -133,7 +148,8 @@ def _my_seat(request: HttpRequest, match_id: int):
 @router.get(
     "/matches/{match_id}/view",
     summary="My seat's view and legal actions",
-    response={200: dict, 403: ErrorOut, 404: ErrorOut},
+    response=answers({200: SeatViewOut, 403: ErrorOut, 404: ErrorOut}, parameters=True),
+    exclude_unset=True,  # a legal action has only its own fields: {"action": "pass"}
 )
 def view(request: HttpRequest, match_id: int):
     """The engine's view of my seat (my hand, every seat's card count, the top play, the open
@@ -146,14 +162,19 @@ def view(request: HttpRequest, match_id: int):
 @router.post(
     "/matches/{match_id}/actions",
     summary="Act for my seat",
-    response={
-        200: ActionOut,
-        400: RefusalOut,
-        403: RefusalOut,
-        404: ErrorOut,
-        409: RefusalOut,
-        413: ErrorOut,
-    },
+    # 400: the body does not fit the schema, or the writer found the action malformed (a play
+    # without cards); 403: no seat at the match, or (the seat gone meanwhile) the writer's.
+    response=answers(
+        {
+            200: ActionOut,
+            400: MalformedOut | RefusalOut,
+            403: ErrorOut | RefusalOut,
+            404: ErrorOut,
+            409: RefusalOut,
+        },
+        parameters=True,
+        body=True,
+    ),
 )
 @decorate_view(limited)  # a body over a few KB: 413 before parsing
 def act(request: HttpRequest, match_id: int, body: ActionIn):
@@ -176,7 +197,8 @@ def act(request: HttpRequest, match_id: int, body: ActionIn):
 @router.get(
     "/matches/{match_id}/stream",
     summary="My seat's events, as newline-delimited JSON",
-    response={200: str, 403: ErrorOut, 404: ErrorOut},
+    response=NDJSON[StreamLine],
+    openapi_extra=json_answers(answers({403: ErrorOut, 404: ErrorOut}, parameters=True)),
 )
 def stream_schema(request: HttpRequest, match_id: int) -> HttpResponse:
     """A long-lived ``application/x-ndjson`` response: one JSON object per line — a ``view``

@@ -25,10 +25,10 @@ def error(
 
 
 def install_handlers(api: NinjaAPI) -> None:
-    """Answer ``api``'s failures as JSON errors: 401 unauthorized, 429 rate_limited (with
-    Retry-After),
-    400 malformed (where, never the input echoed back), 404 not_found, and ninja's HttpError
-    by its status, an endpoint's Refused 409 refused."""
+    """Answer ``api``'s failures as JSON errors (games.api.schemas declares each): 401
+    unauthorized, 429 rate_limited (with Retry-After), 400 malformed with ``errors`` (where,
+    never the input echoed back), 404 not_found, and ninja's HttpError by its status, an
+    endpoint's Refused 409 refused."""
 
     @api.exception_handler(AuthenticationError)
     def _unauthorized(request, exc):
@@ -65,7 +65,16 @@ def install_handlers(api: NinjaAPI) -> None:
 
     @api.exception_handler(HttpError)
     def _http_error(request, exc):
-        code = {400: "malformed", 403: "forbidden", 404: "not_found"}.get(exc.status_code, "error")
+        if exc.status_code == 400:  # ninja's: a body that is not JSON ("Cannot parse…")
+            return error(
+                api,
+                request,
+                400,
+                "malformed",
+                str(exc),
+                errors=[{"loc": ["body"], "msg": str(exc)}],
+            )
+        code = {403: "forbidden", 404: "not_found"}.get(exc.status_code, "error")
         return error(api, request, exc.status_code, code, str(exc))
 
 

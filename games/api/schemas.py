@@ -1,34 +1,245 @@
-"""The bot API's request and answer bodies (django-ninja schemas), docs/BOT_API.md."""
+"""The bot API's request and answer bodies (django-ninja schemas), docs/BOT_API.md.
+
+The OpenAPI schema (``/api/v1/openapi.json``) is generated from these, so what an operation
+declares here is what it answers: ``answers`` adds the answers every operation can give (no
+valid token, over the rate; with path parameters: malformed; with a body: malformed, too large)
+to each operation's own.
+Request bodies are strict: a JSON ``true``, ``"1"`` or ``1.5`` where an integer is due, or ``7``
+where a string is, is refused ``400 malformed``, never coerced (``{"seat": true}`` is not seat
+1). The schema classes' docstrings are the schema's descriptions (Markdown: single backticks).
+"""
 
 from __future__ import annotations
 
+from http.client import responses
+from typing import Annotated, Any, Literal
+
 from ninja import Schema
+from ninja.streaming import StreamFormat
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+
+from games.play.outcomes import PLAYER_ACTIONS
+
+# --- errors ------------------------------------------------------------------------------------
 
 
 class ErrorOut(Schema):
+    """Every error: a stable `code` (`unauthorized`, `not_found`, `refused`…) and a
+    `message` for people."""
+
     code: str
     message: str
 
 
-class SitIn(Schema):
-    seat: int | None = None
+class ErrorDetail(Schema):
+    """Where a request does not fit the schema (`["body", "body", "seat"]`: the body's `seat`;
+    `["path", "match_id"]`) and what is wrong; the input is never echoed back."""
+
+    loc: list[str]
+    msg: str
 
 
-class ActionIn(Schema):
-    action: str
-    cards: list[str] | None = None
-    card: str | None = None
-    version: int
-    client_id: str | None = None
+class MalformedOut(ErrorOut):
+    """`400 malformed`: the request does not fit the schema (not JSON, a missing field, a
+    field of the wrong type, an unknown action)."""
 
-
-class ActionOut(Schema):
-    ok: bool
-    version: int
+    code: Literal["malformed"]
+    errors: list[ErrorDetail]
 
 
 class RefusalOut(Schema):
-    ok: bool
+    """The writer refused an action: nothing changed; `version` is the match's version now."""
+
+    ok: Literal[False]
     code: str
     message: str
     version: int
+
+
+#: What any operation may answer besides its own answers (games.api.errors writes them).
+EVERY_OPERATION: dict[int, Any] = {401: ErrorOut, 429: ErrorOut}
+#: ... an operation with path parameters: one does not fit (``/matches/x/view``).
+WITH_PARAMETERS: dict[int, Any] = {400: MalformedOut}
+#: ... and one that takes a body: it does not fit the schema, or it is too large.
+WITH_A_BODY: dict[int, Any] = {400: MalformedOut, 413: ErrorOut}
+
+
+def answers(own: dict[int, Any], *, parameters: bool = False, body: bool = False) -> dict[int, Any]:
+    """An operation's ``response=`` declaration: its ``own`` answers by status, plus those of
+    every operation (401, 429), of one with ``parameters`` in its path (400) and of one that
+    takes a ``body`` (400, 413). ``own`` wins where it names the same status (the actions' 400
+    may be the writer's refusal too)."""
+    extra = {**(WITH_PARAMETERS if parameters else {}), **(WITH_A_BODY if body else {})}
+    return {**EVERY_OPERATION, **extra, **own}
+
+
+# --- requests ----------------------------------------------------------------------------------
+
+
+def _integral(value: object) -> object:
+    """A JSON number without a fraction (``1.0``) as the integer it is: JSON Schema's
+    ``integer`` is any such number, so the schema allows it. Anything else is left to the
+    strict check (``true``, ``"1"``, ``1.5`` are refused)."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+#: An integer field of a request body: a JSON integer (``1`` or ``1.0``), never a bool, a
+#: string or a fraction.
+Integer = Annotated[int, BeforeValidator(_integral)]
+
+
+class StrictIn(BaseModel):
+    """A request body: a JSON object, its types as declared, no coercion (``true`` is not 1,
+    ``"1"`` is not 1, ``7`` is not ``"7"``). A pydantic model, not a ninja ``Schema``: a
+    ``Schema`` reads any value's attributes (for ORM objects), so ``[1, 2]`` or ``"x"`` was
+    taken as ``{}``."""
+
+    model_config = ConfigDict(strict=True)
+
+
+class SitIn(StrictIn):
+    seat: Integer | None = None
+
+
+class ActionIn(StrictIn):
+    action: Literal[PLAYER_ACTIONS]  # one of the tuple's names: the schema lists them
+    cards: list[str] | None = None
+    card: str | None = None
+    version: Integer
+    client_id: str | None = None
+
+
+# --- answers -----------------------------------------------------------------------------------
+
+
+class ActionOut(Schema):
+    ok: Literal[True]
+    version: int
+
+
+class SeatOut(Schema):
+    """Where the person sits after `sit`, `accept` (a seat number) or `leave` (null)."""
+
+    table: int
+    seat: int | None
+
+
+class TokenOut(Schema):
+    name: str
+    scope: str
+
+
+class MySeatOut(Schema):
+    table: int
+    seat: int
+    status: str
+    match: int | None
+
+
+class MeOut(Schema):
+    id: int
+    username: str
+    bot: bool
+    token: TokenOut
+    seats: list[MySeatOut]
+
+
+class TableSeatOut(Schema):
+    number: int
+    team: int
+    player: str | None
+    bot: bool
+    ai: str | None
+    empty: bool
+
+
+class TableOut(Schema):
+    id: int
+    name: str
+    players: int
+    rated: bool
+    status: str
+    visibility: str
+    options: dict[str, Any]
+    seats: list[TableSeatOut]
+
+
+class TablesOut(Schema):
+    tables: list[TableOut]
+
+
+class DeadlineOut(Schema):
+    kind: str
+    at: str
+    seconds_left: float
+
+
+class LegalActionOut(Schema):
+    """An action the engine would take from the seat now, as `actions` takes it (without
+    `version` and `client_id`)."""
+
+    action: str
+    cards: list[str] | None = None
+    card: str | None = None
+
+
+class SeatViewOut(Schema):
+    """`GET …/view`: the seat's view of its match (docs/BOT_API.md, "my seat now")."""
+
+    match: int
+    table: int
+    over: bool
+    winner_team: int | None
+    stand_in: str | None
+    deadline: DeadlineOut | None
+    options: dict[str, Any]
+    view: dict[str, Any]
+    legal_actions: list[LegalActionOut]
+
+
+class ViewLine(SeatViewOut):
+    type: Literal["view"]
+    version: int
+    events: list[dict[str, Any]]
+
+
+class PingLine(Schema):
+    type: Literal["ping"]
+    version: int
+
+
+class EndLine(Schema):
+    type: Literal["end"]
+    reason: Literal["match_over", "abandoned", "unseated", "revoked"]
+    winner_team: int | None = None
+
+
+#: One line of ``GET …/stream`` (games.api.stream).
+StreamLine = Annotated[ViewLine | PingLine | EndLine, Field(discriminator="type")]
+
+
+class NDJSON(StreamFormat):
+    """Newline-delimited JSON, as the stream answers it: ``response=NDJSON[StreamLine]``
+    documents its 200 as ``application/x-ndjson`` lines of that schema."""
+
+    media_type = "application/x-ndjson"
+
+    @classmethod
+    def format_chunk(cls, data: str) -> str:
+        return data + "\n"
+
+
+def json_answers(answers_by_status: dict[int, type[Schema]]) -> dict[str, Any]:
+    """``openapi_extra`` declaring JSON answers by status, for a streaming operation: ninja
+    gives one of those a single answer (its 200, in the stream's media type)."""
+    return {
+        "responses": {
+            status: {
+                "description": responses[status],
+                "content": {"application/json": {"schema": model.model_json_schema()}},
+            }
+            for status, model in answers_by_status.items()
+        }
+    }

@@ -50,3 +50,29 @@ def api(token_for) -> Callable[..., Api]:
         return Api(token_for(user) if user is not None else None)
 
     return make
+
+
+@pytest.fixture(scope="session")
+def openapi() -> dict:
+    """The bot API's OpenAPI schema, as ``/api/v1/openapi.json`` serves it."""
+    return Client().get("/api/v1/openapi.json").json()
+
+
+@pytest.fixture
+def assert_declared(openapi) -> Callable[..., dict]:
+    """``assert_declared(response, "/matches/{match_id}/actions", "post")``: the answer's status
+    is one the operation declares, in the declared media type, its body valid against the
+    declared schema (jsonschema); returns the body."""
+    import jsonschema
+
+    def check(response, path: str, method: str) -> dict:
+        declared = openapi["paths"][f"/api/v1{path}"][method]["responses"]
+        status = str(response.status_code)
+        assert status in declared, f"{status} is not declared: {sorted(declared)}"
+        (media_type, content), *_ = declared[status]["content"].items()
+        assert response["Content-Type"].split(";")[0] == media_type
+        body = response.json()
+        jsonschema.validate(body, {**content["schema"], "components": openapi["components"]})
+        return body
+
+    return check
