@@ -8,9 +8,10 @@ declared, every body valid against its declared schema, schema-valid input accep
 invalid input refused, the token enforced. The requests carry a real bot token made in the
 test, so they reach the endpoints, not only the 401.
 
-Repeatable: examples are derandomized (a fixed seed per operation, no example database) and
-bounded (``MAX_EXAMPLES`` per operation and mode, and schemathesis' coverage cases): about 450
-requests, some 10 s of CPU.
+One test item per operation (tests/games/api/conftest.py gives each its own node id, so
+``pytest -n N`` runs every one). Repeatable: examples are derandomized (a fixed seed per
+operation, no example database) and bounded (``MAX_EXAMPLES`` per operation and mode, and
+schemathesis' coverage cases): about 450 requests, some 10 s of CPU.
 """
 
 from __future__ import annotations
