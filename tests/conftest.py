@@ -38,6 +38,22 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """On an xdist worker under ``--dist loadgroup``: stop at once if the browser tests did not
+    get their group (xdist suffixes their ids with ``@browser``). Without it they spread over
+    every worker, each starting its own live stack on the same machine — as pytest 9.2 did
+    silently (it keeps ids where pytest-xdist 3.8 does not write)."""
+    if not getattr(session.config.option, "loadgroup", False):
+        return
+    strays = [
+        item.nodeid
+        for item in session.items
+        if item.get_closest_marker("browser") and not item.nodeid.endswith("@browser")
+    ]
+    if strays:
+        raise pytest.UsageError(f"browser tests outside their xdist group: {strays[:3]}")
+
+
 @pytest.fixture
 def password() -> str:
     return PASSWORD

@@ -20,18 +20,6 @@ def token_for() -> Callable[..., str]:
     return make
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Give each schemathesis test item (one per API operation, ``test_schema.py``) its own node
-    id, ``…::test_name[GET /api/v1/me]``. pytest 9.2 builds a function's id from its original
-    name and its parametrize ids only, so schemathesis 4.32's items all had the same id, and
-    ``pytest -n N --dist loadgroup`` (``make test``) ran one of the operations, not each."""
-    for item in items:
-        label = getattr(item, "operation_label", None)
-        if label and item._id.params is None:
-            item._id = item._id.with_params(label)
-
-
 class Api:
     """A test client that speaks to /api/v1/ with one token (or none)."""
 

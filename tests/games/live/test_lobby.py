@@ -84,6 +84,13 @@ async def close(*sockets: WebsocketCommunicator) -> None:
         await ws.disconnect()
 
 
+@pytest.fixture(autouse=True)
+def _no_hosting_cap(settings) -> None:
+    """These tests have one person host many tables to count statements and refreshes; the cap
+    on hosting (GAMES_MAX_HOSTED_TABLES) has its own tests (tests/games/play/test_hosting.py)."""
+    settings.GAMES_MAX_HOSTED_TABLES = 0
+
+
 def open_table(host, name: str, **fields) -> Table:
     return tables.create_table(host, name=name, players=2, options={}, **fields)
 

@@ -15,7 +15,7 @@ from django.utils import translation
 from games.models import Rematch, Table
 from games.play import rematches, tables
 from tests.games.play.test_rematches import finished  # noqa: F401 - a fixture
-from tests.games.test_views import form_data
+from tests.games.play.test_table_setup import form_data
 
 pytestmark = pytest.mark.django_db
 
