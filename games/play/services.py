@@ -99,6 +99,8 @@ def submit(match_id: int, user, payload: dict) -> Result:
     seat: list[int] = []  # the user's seat number, once the locked checks found it
     if not isinstance(payload, dict) or payload.get("action") not in PLAYER_ACTIONS:
         result = Result(False, "malformed", "unknown action")
+    elif not isinstance(payload.get("client_id"), str | None):  # as the bot API's schema
+        result = Result(False, "malformed", "the client_id is not a string")
     else:
         client_id = str(payload.get("client_id") or "")[:64]
         try:
