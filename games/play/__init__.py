@@ -1,11 +1,13 @@
 """The writer: every change to a table or a running match, and the wake-ups that follow.
 
-Owns: submitting and applying actions (``services``: lock, check, apply with the engine,
-record, commit, publish), refusal codes and the action log line (``outcomes``), the clock
-(``clock``: deadlines in Redis; ``deadlines``: what a deadline, an AI seat or a sweep does when
-its moment comes), the one module that schedules Celery work (``wakeups``), AI seats' decisions
-(``ai_turns``), seats (``tables``, ``stewarding`` for organisers, ``standins``) with one
-seating-changed step (``seating``), and rematches (``rematches``).
+Owns: submitting and applying actions (``services``: lock, check — a deadline too: the writer
+judges it, the clock only wakes it —, apply with the engine, record, commit, publish), the round
+and tribute summaries beside the move log (``summaries``), refusal codes and the action log line
+(``outcomes``), the clock (``clock``: deadlines in Redis; ``deadlines``: what a deadline, an AI
+seat or a sweep does when its moment comes), the one module that schedules Celery work
+(``wakeups``), AI seats' decisions (``ai_turns``), seats (``tables``, ``stewarding`` for
+organisers, ``standins``) with one seating-changed step (``seating``), and rematches
+(``rematches``).
 
 May import: ``games.live`` (after-commit publishing only), ``games.access``,
 ``games.organisers``, ``games.signals``, ``games.models``, ``games.engine``, ``accounts``,

@@ -3,12 +3,16 @@ sweep finds one of those lost (DESIGN.md rules 3 and 4).
 
 Each entry point takes the ``token`` its wake-up was set for (``Match.deadline_token``) and
 re-checks it under the row lock, so a wake-up that arrives twice, early or late changes
-nothing. The changes themselves go through the writer (``services.apply_locked``).
+nothing. The changes themselves go through the writer (``services.apply_locked``), which also
+judges the deadline: a timer applies it only once it has passed, an AI seat's decision or an
+auto-pass that comes after it is not applied (the deadline's transition is made instead), and a
+person's late action has already made the writer apply it, so the late timer finds nothing.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from datetime import timedelta
 
 from django.conf import settings
@@ -17,32 +21,45 @@ from django.db.models import Exists, F, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 
-from games.engine import NextRound, Pass, Timeout, legal_actions
+from games.engine import Pass, legal_actions
 from games.engine.actions import Action
 from games.engine.codec import action_from_json, action_to_json
 from games.engine.rules import seats_to_act
-from games.engine.state import PLAY, ROUND_OVER, TRIBUTE, WINDOW
+from games.engine.state import PLAY, TRIBUTE, WINDOW, State
 from games.live import redis_store
 from games.live.replay import load_state
 from games.models import Match, Move, Seat
-from games.play import ai_turns, services, standins, wakeups
+from games.play import ai_turns, services, wakeups
+
+#: A timer that rings at most this early (seconds; clocks of two hosts a little apart) waits
+#: out the rest: the deadline, not the ring, decides (DESIGN.md rule 3). Earlier, it is left to
+#: the sweep.
+EARLY_RING_SECONDS = 0.05
 
 
 def expire(match_id: int, token: int) -> bool:
-    """The timer set with ``token`` rang: apply the timeout (or deal the next round) if the
-    match is still waiting on that very deadline. Returns whether anything was applied."""
-    with transaction.atomic():
-        match = (
-            Match.objects.select_for_update().select_related("table").filter(pk=match_id).first()
-        )
-        if match is None or match.deadline_token != token or match.deadline is None:
-            return False
-        if match.deadline > timezone.now() + timedelta(milliseconds=50):
+    """The timer set with ``token`` rang: apply the deadline (``services.apply_deadline_locked``:
+    the timeout, or dealing the next round) if the match still waits on that very deadline and
+    it has passed. Returns whether anything was applied: False when a late action already made
+    the writer apply it (the token moved on), or the match moved past it otherwise."""
+    for _ in range(2):
+        with transaction.atomic():
+            match = (
+                Match.objects.select_for_update()
+                .select_related("table")
+                .filter(pk=match_id)
+                .first()
+            )
+            if match is None or match.deadline_token != token or match.deadline is None:
+                return False
+            now = services.writer_now()
+            if services.deadline_passed(match, now):
+                return services.apply_deadline_locked(match, load_state(match), now).ok
+            early = (match.deadline - now).total_seconds()
+        if early > EARLY_RING_SECONDS:
             return False  # woke early (clock skew): the sweep or a later task will catch it
-        state = load_state(match)
-        action = NextRound() if state.phase == ROUND_OVER else Timeout()
-        standins.note_timeout(match, state)  # may hand an away person's seat to the stand-in
-        return services.apply_locked(match, state, action, None).ok
+        time.sleep(early)  # outside the lock: an answer in these last moments still counts
+    return False
 
 
 def ai_act(match_id: int, seat: int, token: int) -> bool:
@@ -134,6 +151,8 @@ def ai_apply(match_id: int, seat: int, token: int, action: Action) -> bool:
         if match is None or match.deadline_token != token:
             return False
         state = load_state(match)
+        if _late(match, state):
+            return False  # decided too late: the deadline's own transition was made instead
         if seat not in seats_to_act(state) or action not in legal_actions(state, seat):
             return False
         seats = services.seats_of(
@@ -154,9 +173,22 @@ def auto_pass(match_id: int, seat: int, token: int) -> bool:
         if match is None or match.deadline_token != token:
             return False
         state = load_state(match)
+        if _late(match, state):
+            return False  # the window's deadline passed first: it was closed instead
         if state.phase != WINDOW or seat not in seats_to_act(state):
             return False
         return services.apply_locked(match, state, Pass(seat), seat).ok
+
+
+def _late(match: Match, state: State) -> bool:
+    """Whether the locked ``match``'s deadline has passed; if so, its transition is made now
+    (``services.apply_deadline_locked``), as for a person's late action: an AI seat's or a
+    stand-in's decision, or an auto-pass, that comes after the deadline is not applied."""
+    now = services.writer_now()
+    if not services.deadline_passed(match, now):
+        return False
+    services.apply_deadline_locked(match, state, now)
+    return True
 
 
 def sweep_overdue(grace_seconds: float = 2.0) -> int:

@@ -63,6 +63,7 @@ REFUSALS: dict[str, Refusal] = {
     "match_over": Refusal(_("The match is over.")),
     "not_seated": Refusal(_("Spectators cannot play."), 403),
     "stale": Refusal(_("The table moved on; here is the current state.")),
+    "late": Refusal(_("Too late: the time ran out before your move arrived.")),
     "abandoned": Refusal(_("This match was stopped.")),
     "duplicate": Refusal(_("That move was already received.")),
     "stand_in": Refusal(_("The AI is playing for you: press “I'm back” to play yourself.")),

@@ -2,8 +2,15 @@
 
 Every change to a running match goes through ``do_action``: lock the match row, check the action
 still fits (the version a turn action was made against, the window or tribute a claim or return
-answers, a client id seen before), apply it with the engine, persist state and move, set the one
-running timer, commit, and only then notify the table and schedule its wake-ups.
+answers, a client id seen before, its deadline not passed), apply it with the engine, persist
+state and move, set the one running timer, commit, and only then notify the table and schedule
+its wake-ups.
+
+The writer judges deadlines, the clock only wakes it (DESIGN.md rule 3): an action that reaches
+the locked row at or after ``Match.deadline`` (``deadline_passed``, by ``writer_now``) is refused
+``late`` and the writer makes the deadline's own transition first (``apply_deadline_locked``:
+the window closes, the seat times out…), exactly as the timer would; the timer, ringing later,
+finds its token gone and does nothing.
 """
 
 from __future__ import annotations
@@ -12,13 +19,13 @@ import logging
 import secrets
 import threading
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from games.engine import Pass, Play, Rejection, Resign
+from games.engine import NextRound, Pass, Play, Rejection, Resign, Timeout
 from games.engine import apply as engine_apply
 from games.engine.actions import Action
 from games.engine.codec import (
@@ -29,22 +36,13 @@ from games.engine.codec import (
     state_to_json,
 )
 from games.engine.deal import new_match
-from games.engine.events import (
-    Dealt,
-    Event,
-    MatchOver,
-    Resigned,
-    Returned,
-    RoundOver,
-    TributePaid,
-    WindowOpened,
-)
+from games.engine.events import Event, WindowOpened
 from games.engine.rules import seats_to_act
 from games.engine.state import MATCH_OVER, PLAY, ROUND_OVER, TRIBUTE, WINDOW, State
 from games.live import delay, notify, push, visibility
 from games.live.replay import load_state
-from games.models import Match, Move, Round, Seat, Table, TributeRecord
-from games.play import clock, standins, wakeups
+from games.models import Match, Move, Round, Seat, Table
+from games.play import clock, standins, summaries, wakeups
 from games.play.outcomes import PLAYER_ACTIONS, Result, log_action
 from games.signals import match_finished
 
@@ -99,6 +97,8 @@ def submit(match_id: int, user, payload: dict) -> Result:
     seat: list[int] = []  # the user's seat number, once the locked checks found it
     if not isinstance(payload, dict) or payload.get("action") not in PLAYER_ACTIONS:
         result = Result(False, "malformed", "unknown action")
+    elif not isinstance(payload.get("client_id"), str | None):  # as the bot API's schema
+        result = Result(False, "malformed", "the client_id is not a string")
     else:
         client_id = str(payload.get("client_id") or "")[:64]
         try:
@@ -131,11 +131,21 @@ def _submit_locked(
             action = action_from_json({**_action_fields(payload), "seat": seat.number})
         except CodecError as e:
             return Result(False, "malformed", str(e), match.version)
+        now = writer_now()
+        if deadline_passed(match, now):
+            # Whatever the worker is doing: the deadline's transition first, as its timer would.
+            expired = apply_deadline_locked(match, state, now)
+            if not expired.ok:  # the engine refused its own timeout: a bug, judged as before
+                log.error("match %s: its deadline could not be applied: %s", match.pk, expired)
+            elif not isinstance(action, Resign):
+                return Result(False, "late", "its deadline had passed", match.version)
+            else:  # a resignation means whatever the table did since: it goes on the new state
+                state, seats = load_state(match), seats_of(match)
         stale = _stale(match, state, action, payload.get("version"))
         if stale:
             return Result(False, "stale", stale, match.version)
         standins.note_own_action(match, seat.number)
-        return apply_locked(match, state, action, seat.number, client_id, seats)
+        return apply_locked(match, state, action, seat.number, client_id, seats, now)
 
 
 #: Seats read in the last moments, by (table, revision): the seating changes only with the
@@ -193,6 +203,41 @@ def _stale(match: Match, state: State, action: Action, version: object) -> str:
     return ""
 
 
+def writer_now() -> datetime:
+    """The instant the writer judges a deadline at: this server's clock (``timezone.now()``,
+    aware, UTC), read after the match row is locked.
+
+    It is the clock every deadline is written with (``_set_timer``: the writer's now plus the
+    window's or turn's seconds), so the comparison needs no other clock; an action that waited
+    behind the row lock is judged when it gets the row, as the timer's own transition would be.
+    Not the database's ``now()``: PostgreSQL's is the transaction's start (before the lock wait)
+    and SQLite (``make run``) has none of the same kind. Hosts running writers must keep their
+    clocks in step (NTP), as the clock and the sweeps already assume."""
+    return timezone.now()
+
+
+def deadline_passed(match: Match, now: datetime) -> bool:
+    """Whether ``match``'s running deadline (``Match.deadline``) has come at ``now`` (aware): at
+    the deadline itself the time is up. False when no deadline runs (match over)."""
+    return match.deadline is not None and now >= match.deadline
+
+
+def apply_deadline_locked(match: Match, state: State, now: datetime | None = None) -> Result:
+    """Make the transition the match's running deadline makes: the claim window closes (the
+    seats yet to answer pass), the seat to play times out (a follower passes, a leader plays
+    its lowest card, RULES.md §10), the tribute returns still due are made (§9.4), or after a
+    round the next one is dealt. The clock's timer (``deadlines.expire``) and a late action
+    (``_submit_locked``, ``deadlines.ai_apply``/``auto_pass``) both come here, so it happens once:
+    it moves ``deadline_token`` on, and whichever comes second finds nothing to do.
+
+    Counts the timeout towards a stand-in (``standins.note_timeout``). ``now`` defaults to
+    ``writer_now()``. Precondition: the caller holds the match row lock and the deadline
+    passed (``deadline_passed``)."""
+    action = NextRound() if state.phase == ROUND_OVER else Timeout()
+    standins.note_timeout(match, state)  # may hand an away person's seat to the stand-in
+    return apply_locked(match, state, action, None, now=now)
+
+
 def apply_locked(
     match: Match,
     state: State,
@@ -200,14 +245,16 @@ def apply_locked(
     seat: int | None,
     client_id: str = "",
     seats: list[Seat] | None = None,
+    now: datetime | None = None,
 ) -> Result:
     """Apply ``action`` to the locked ``match`` (loaded with its table), log and save it, and
-    push the move after commit. Precondition: the caller holds the match row lock."""
+    push the move after commit; ``now`` (default ``writer_now()``) starts the next deadline.
+    Precondition: the caller holds the match row lock."""
     outcome = engine_apply(state, action)
     if isinstance(outcome, Rejection):
         return Result(False, outcome.code, outcome.message, match.version)
     new = outcome.state
-    now = timezone.now()
+    now = writer_now() if now is None else now
     # No savepoint: under the match's row lock the sequence and the client id are checked
     # already; should the constraint fire all the same, the caller's transaction rolls back.
     Move.objects.create(
@@ -219,7 +266,7 @@ def apply_locked(
         events=events_to_json(outcome.events),
         client_id=client_id,
     )
-    _record(match, new, outcome.events, now)
+    summaries.record(match, new, outcome.events, now)
     old_token = match.deadline_token
     _set_timer(match, state, new, outcome.events, now)
     match.state = state_to_json(new)
@@ -237,56 +284,6 @@ def apply_locked(
         move=(state, outcome.events),
     )
     return Result(True, version=new.version)
-
-
-def _record(match: Match, state: State, events: tuple[Event, ...], now) -> None:
-    """Keep the round and tribute summaries in step with the events (§7–§9)."""
-    for event in events:
-        if isinstance(event, RoundOver):
-            Round.objects.filter(match=match, number=state.round_no).update(
-                levels_after=list(event.levels),
-                finish_order=list(state.finished),
-                caught=list(event.caught),
-                winner_team=event.team,
-                ended_at=now,
-            )
-        elif isinstance(event, MatchOver):
-            match.winner_team = event.winner
-            match.finished_at = now
-            Table.objects.filter(pk=match.table_id).update(status=Table.Status.FINISHED)
-        elif isinstance(event, Resigned):
-            # The round ends with the match: the other team takes it, nobody caught. A round
-            # already over (a resignation in the pause before the next deal) keeps its result.
-            Round.objects.filter(match=match, number=state.round_no, ended_at__isnull=True).update(
-                levels_after=list(state.levels),
-                finish_order=list(state.finished),
-                caught=[],
-                winner_team=1 - event.team,
-                ended_at=now,
-            )
-        elif isinstance(event, Dealt):
-            Round.objects.create(
-                match=match,
-                number=event.round,
-                level=event.level,
-                levels_before=list(state.levels),
-                dealer=event.dealer,
-                leader=state.leader,
-            )
-        elif isinstance(event, TributePaid):
-            TributeRecord.objects.create(
-                match=match,
-                round_no=state.round_no,
-                payer=event.payer,
-                receiver=event.receiver,
-                card=event.card,
-            )
-        elif isinstance(event, Returned):
-            TributeRecord.objects.filter(
-                match=match,
-                round_no=state.round_no,
-                receiver=event.seat,
-            ).update(returned_card=event.card, returned_at=now)
 
 
 # --- timers -------------------------------------------------------------------------------------

@@ -16,6 +16,9 @@ def parse_message(text: str | None) -> dict | None:
     """A client message as a dict with ``cards`` a list and ``version`` an int, or None.
 
     htmx's ws extension sends form values as strings (one checked card is a bare string).
+    A ``client_id`` that is not a string (a number, a list, an object, true…) makes the whole
+    message unreadable, as the bot API refuses it (``games.api.schemas.ActionIn``: a string or
+    null): it was stored as its ``str()`` and the move applied.
     """
     if not text or len(text) > MAX_MESSAGE_BYTES:
         return None
@@ -26,6 +29,8 @@ def parse_message(text: str | None) -> dict | None:
     if not isinstance(data, dict):
         return None
     data.pop("HEADERS", None)
+    if not isinstance(data.get("client_id"), str | None):
+        return None
     cards = data.get("cards")
     if isinstance(cards, str):
         data["cards"] = [cards]

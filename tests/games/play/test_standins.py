@@ -1,19 +1,22 @@
 """AI stand-ins, resigning and leaving (``games.play.standins``, issue #10 item 1) on PostgreSQL.
 
-The clock's wake-up is ``deadlines.expire`` itself, called once the deadline has passed (tables
-with ``turn_seconds`` 0: every deadline is due at once); no worker runs here, so nothing moves
-but what the test sends. The worker plays a stand-in in ``test_standins_worker.py``.
+The clock's wake-up is ``deadlines.expire`` itself, called once the test has moved the deadline
+into the past (``clock``: a person's action after it would be refused ``late``); no worker
+runs here, so nothing moves but what the test sends. The worker plays a stand-in in
+``test_standins_worker.py``.
 """
 
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 
 import jsonschema
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from games.engine.deal import start_round
 from games.engine.rules import legal_actions
@@ -28,8 +31,8 @@ SCHEMA = json.loads(
     (Path(__file__).resolve().parents[3] / "docs" / "match_format.schema.json").read_text()
 )
 
-#: Two seats, no claim windows, every deadline due at once.
-OPTIONS = {"claim_window_seconds": 0, "turn_seconds": 0}
+#: Two seats, no claim windows, turns long enough for every action the test sends in time.
+OPTIONS = {"claim_window_seconds": 0, "turn_seconds": 300}
 HANDS = [("3S", "5H", "7C", "9D", "JS", "KH"), ("4S", "6H", "8C", "10D", "QS", "AH")]
 
 
@@ -52,7 +55,8 @@ def seat_of(match: Match, number: int) -> Seat:
 
 
 def clock(match: Match) -> None:
-    """The running deadline rings (it is due: turn_seconds 0)."""
+    """The running deadline passes and its timer rings."""
+    Match.objects.filter(pk=match.pk).update(deadline=timezone.now() - timedelta(seconds=1))
     assert deadlines.expire(match.pk, now(match).deadline_token)
 
 

@@ -20,7 +20,7 @@ from django.test import Client
 from config.asgi import application
 from games.engine.deal import start_round
 from games.live import audiences, push
-from games.models import Match, Seat
+from games.models import Match, Move, Seat
 from games.play import services, tables
 from games.play.outcomes import Result
 from games.sockets import socket_limits
@@ -184,6 +184,41 @@ async def test_bad_messages_are_answered_to_the_sender_only(make_user):
     assert version == 0
     await ana.disconnect()
     await watcher.disconnect()
+
+
+async def test_a_client_id_that_is_not_a_string_is_refused_changing_nothing(make_user, monkeypatch):
+    """A ``client_id`` sent as an object, a list, a number or a boolean was stored as its
+    ``str()`` and the move applied (issue 17 item 8). The socket now refuses the message as the
+    bot API refuses that body (400 ``malformed``: a string or null): the sender alone is told,
+    no move is stored, the version stays. A null client id and a string one still play."""
+    monkeypatch.setattr(
+        socket_limits, "Bucket", functools.partial(socket_limits.Bucket, rate=100)
+    )  # eight messages at once, none throttled
+    match, users = await sync_to_async(setup_match)(make_user)
+    bo = await connect(match.table_id, users["bo"])
+    ana = await connect(match.table_id, users["ana"])
+    await frame(bo)
+    await frame(ana)
+    play = {"action": "play", "cards": ["5H"], "version": 0}
+    for bad in ({"id": "b1"}, ["b1"], 7, 7.5, True, False, 0):
+        await bo.send_to(json.dumps({**play, "client_id": bad}))
+        answer = await frame(bo)
+        assert 'id="flash"' in answer and "could not be read" in answer, bad
+    assert await nothing_but_counts(ana, timeout=0.5)
+
+    def stored() -> tuple[int, list[str]]:
+        version = Match.objects.get(pk=match.pk).version
+        return version, list(Move.objects.filter(match=match).values_list("client_id", flat=True))
+
+    assert await sync_to_async(stored)() == (0, [])
+    await bo.send_to(json.dumps({**play, "client_id": None}))
+    assert header(await frame(bo))["v"] == 1
+    await frame(ana)
+    await ana.send_to(json.dumps({"action": "pass", "version": 1, "client_id": "a1"}))
+    assert header(await frame(ana))["v"] == 2  # ana answers bo's window
+    assert await sync_to_async(stored)() == (2, ["", "a1"])
+    await bo.disconnect()
+    await ana.disconnect()
 
 
 async def test_a_stale_action_gets_a_fresh_snapshot(make_user):
