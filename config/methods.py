@@ -20,9 +20,15 @@ from django.utils.decorators import sync_and_async_middleware
 ALLOWED_METHODS = ("GET", "HEAD", "POST")
 
 
+#: Paths that answer every method themselves, with each operation's own ``Allow``: the bot
+#: API (django-ninja) knows which methods each of its addresses takes, as RFC 9110 wants.
+OWN_ANSWER_PREFIXES = ("/api/",)
+
+
 def refusal(request: HttpRequest) -> HttpResponse | None:
-    """The 405 answer when ``request``'s method is not one of ``ALLOWED_METHODS``, else None."""
-    if request.method in ALLOWED_METHODS:
+    """The 405 answer when ``request``'s method is not one of ``ALLOWED_METHODS`` (and its path
+    does not answer for itself), else None."""
+    if request.method in ALLOWED_METHODS or request.path.startswith(OWN_ANSWER_PREFIXES):
         return None
     response = HttpResponseNotAllowed(ALLOWED_METHODS, b"405 Method Not Allowed\n")
     response["Content-Type"] = "text/plain; charset=utf-8"

@@ -12,10 +12,14 @@ from tests.test_settings import production_env, run_django
 
 pytestmark = pytest.mark.django_db
 
-PATHS = ["/", "/accounts/player/", "/accounts/login/", "/api/v1/me", "/healthz", "/rules/"]
+PATHS = ["/", "/accounts/player/", "/accounts/login/", "/healthz", "/rules/"]
+#: The bot API answers every method itself, each address with its own operations' methods.
+API_PATHS = {"/api/v1/me": "GET", "/api/v1/tables/1/sit": "POST"}
+
+METHODS = ["TRACE", "PUT", "DELETE", "PATCH", "OPTIONS", "PROPFIND"]
 
 
-@pytest.mark.parametrize("method", ["TRACE", "PUT", "DELETE", "PATCH", "OPTIONS", "PROPFIND"])
+@pytest.mark.parametrize("method", METHODS)
 def test_other_methods_are_405_with_allow(client, user, method):
     """TRACE on a profile page used to answer the page itself (its view takes any method)."""
     for path in PATHS:
@@ -23,6 +27,14 @@ def test_other_methods_are_405_with_allow(client, user, method):
         assert response.status_code == 405, (method, path)
         assert response["Allow"] == "GET, HEAD, POST"
         assert b"player" not in response.content
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_the_api_answers_other_methods_with_each_operations_allow(client, method):
+    """RFC 9110: Allow lists the methods of the resource asked for, not the site's."""
+    for path, allow in API_PATHS.items():
+        response = client.generic(method, path)
+        assert (response.status_code, response["Allow"]) == (405, allow), (method, path)
 
 
 def test_get_head_and_post_still_reach_the_views(client, user):

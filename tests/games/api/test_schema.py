@@ -25,10 +25,8 @@ from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
 from hypothesis import HealthCheck, settings
 from pydantic import TypeAdapter
-from schemathesis.openapi.checks import AllowHeaderMismatch
 
 from accounts.models import User
-from config.methods import ALLOWED_METHODS
 from games.api.schemas import StreamLine
 from tests.games.api.test_api import HANDS
 
@@ -39,17 +37,6 @@ MAX_EXAMPLES = 25
 
 schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", get_wsgi_application())
 schema.config.generation.update(max_examples=MAX_EXAMPLES, deterministic=True)
-
-
-@schema.hook
-def filter_failure(context, failure, case, response) -> bool:
-    """Keep every failure but one: ``Allow: GET, HEAD, POST`` on the 405 to a method the site
-    answers nowhere (OPTIONS, PUT…). config.methods refuses those site-wide before any view,
-    with the site's methods (tests/test_methods.py), not the resource's: a site policy, not the
-    API's answer. A 405 from the API itself (POST to a GET operation) must still list exactly
-    the operation's methods."""
-    site_wide = ", ".join(ALLOWED_METHODS)
-    return not (isinstance(failure, AllowHeaderMismatch) and failure.allow_header == site_wide)
 
 
 @pytest.fixture
