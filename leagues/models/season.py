@@ -13,8 +13,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.cards import face_name
-from games.models import Table
 from leagues.models.options import check_options_field
+from leagues.models.played import PlayedAtTable
 
 USER = settings.AUTH_USER_MODEL
 
@@ -60,7 +60,7 @@ class Season(models.Model):
         return self.table_options or self.league.table_options
 
 
-class Fixture(models.Model):
+class Fixture(PlayedAtTable, models.Model):
     """A league match: who plays on which team, its table, and (once) its result."""
 
     season = models.ForeignKey(Season, on_delete=models.CASCADE, related_name="fixtures")
@@ -85,21 +85,6 @@ class Fixture(models.Model):
 
     def __str__(self) -> str:
         return f"{self.season} fixture {self.pk}"
-
-    @property
-    def is_done(self) -> bool:
-        return self.processed_at is not None
-
-    @property
-    def is_live(self) -> bool:
-        """Being played, as everyone may know: its table is playing, or its match is over but
-        the result is not recorded yet — at a table with a spectator delay, until the
-        spectators' view reaches the end (``leagues.results``: the result is recorded then)."""
-        return (
-            not self.is_done
-            and self.table is not None
-            and self.table.status in {Table.Status.PLAYING.value, Table.Status.FINISHED.value}
-        )
 
     def team(self, number: int) -> list:
         return [p.user for p in self.players.all() if p.team == number]

@@ -13,9 +13,9 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.cards import face_name
-from games.models import Table
 from leagues.models.league import League, can_see_league, league_q, signed_in
 from leagues.models.options import check_options_field
+from leagues.models.played import PlayedAtTable
 
 USER = settings.AUTH_USER_MODEL
 
@@ -194,7 +194,7 @@ class TournamentRound(models.Model):
         return f"{self.tournament} round {self.number}"
 
 
-class Pairing(models.Model):
+class Pairing(PlayedAtTable, models.Model):
     """Two teams at one table (``team_a`` at the even seats: team 0, shown as "Team 1";
     ``team_b`` at the odd seats), or a bye (``team_b`` empty)."""
 
@@ -230,21 +230,6 @@ class Pairing(models.Model):
     @property
     def is_bye(self) -> bool:
         return self.team_b_id is None
-
-    @property
-    def is_done(self) -> bool:
-        return self.processed_at is not None
-
-    @property
-    def is_live(self) -> bool:
-        """Being played, as everyone may know: its table is playing, or its match is over but
-        the result is not recorded yet — at a table with a spectator delay, until the
-        spectators' view reaches the end (``leagues.results``: the result is recorded then)."""
-        return (
-            not self.is_done
-            and self.table is not None
-            and self.table.status in {Table.Status.PLAYING.value, Table.Status.FINISHED.value}
-        )
 
     @property
     def winner(self) -> TournamentTeam | None:

@@ -225,7 +225,8 @@ def test_a_stopped_match_keeps_its_hands_private(live_with_pending_claim) -> Non
 
 def test_a_delayed_record_stops_where_spectators_are(make_table, make_user) -> None:
     """With spectator_delay 2, a spectator's record lists the moves up to version − 2; a
-    seated player's lists them all (nothing hidden: answers are filtered for both)."""
+    seated player's lists them all (nothing hidden: answers are filtered for both). A match
+    still on is rendered for each viewer, never from the cache a finished record uses."""
     table = make_table(["ana", "bo", "cy", "di"], {"claim_window_seconds": 0, "turn_seconds": 300})
     table.spectator_delay = 2
     table.save()

@@ -12,9 +12,8 @@ from django.urls import reverse
 
 from games.live.cards import card_text
 from games.models import Match, Move, Round, TributeRecord
-from games.play import tables
 from games.records import history
-from tests.games.records.matches import client_for, play_moves
+from tests.games.records.matches import client_for
 
 pytestmark = pytest.mark.django_db
 
@@ -111,19 +110,6 @@ def test_a_finished_record_is_rendered_once_for_every_viewer(finished_match, mak
     spanish.cookies["django_language"] = "es"
     page = spanish.get(url, {"round": 1}).content.decode()
     assert 'lang="es"' in page and "Ronda 2" in page and shown_moves(page) == shown_moves(first)
-
-
-def test_a_live_record_is_rendered_for_each_viewer(make_table, make_user) -> None:
-    """A match still on is never served from the cache: a spectator of a delayed table sees
-    fewer moves than a player, whichever asks first."""
-    table = make_table(["ana", "bo", "cy", "di"], {"claim_window_seconds": 0, "turn_seconds": 300})
-    table.spectator_delay = 2
-    table.save()
-    match = tables.start(table.pk, table.host, seed=5)
-    play_moves(match, 4)
-    url = reverse("games:match_record", args=[match.pk])
-    assert len(shown_moves(client_for(table.host).get(url).content.decode())) == 4
-    assert len(shown_moves(client_for(make_user("watcher")).get(url).content.decode())) == 2
 
 
 def test_record_replay_and_export_follow_the_table_visibility(finished_match, make_user):
