@@ -60,6 +60,13 @@ def refresh_count_soon(table_id: int) -> None:
     _count_refreshes[key] = asyncio.ensure_future(later())
 
 
+def pending_count_refreshes() -> list[asyncio.Task]:
+    """The spectator-count refreshes scheduled in this event loop and not yet done (a test
+    waits for them before it counts a push's cost)."""
+    loop = id(asyncio.get_running_loop())
+    return [task for (on, _), task in _count_refreshes.items() if on == loop]
+
+
 class TableConsumer(session_guard.SessionGuard, PooledConsumer):
     """``/ws/table/<id>/``: pushes this viewer's frames; takes a seat's actions."""
 
