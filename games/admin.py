@@ -130,7 +130,7 @@ class MatchAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("seed"))
     def public_seed(self, match: Match) -> str:
-        return str(match.seed) if match.is_over else _("hidden until the match is over")
+        return str(match.seed) if match.is_over else str(_("hidden until the match is over"))
 
 
 @admin.register(Move)

@@ -116,7 +116,8 @@ class TableOptionsForm(forms.Form):
     anti_tribute = _flag("anti_tribute", _("No tribute when the payers hold every red joker"))
 
     def clean(self) -> dict:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data  # what Form.clean returns (typed as maybe None for overrides)
         if self.players is not None and not self.errors:
             try:
                 Options.from_dict(self.options(), players=self.players)
@@ -157,7 +158,7 @@ class TableOptionsForm(forms.Form):
                     continue
             elif isinstance(field, forms.ChoiceField):
                 value = str(value)
-                if value not in {str(key) for key, _label in field.choices}:
+                if not field.valid_value(value):
                     dropped.append(name)
                     continue
             elif isinstance(value, bool) or not isinstance(value, (int, float)):

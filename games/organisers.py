@@ -40,9 +40,10 @@ def register(organiser: Organiser) -> None:
 def scheduled_q(table_ref: str = "pk") -> Q:
     """``Q`` true for a table some organiser schedules; ``table_ref`` names the table's id in
     the outer query (``"pk"`` on ``Table``, ``"table_id"`` on a match)."""
+    # Each EXISTS inside a Q: ``Q() | Exists(...)`` is the Exists itself, not a Q.
     q = Q()
     for organiser in _ORGANISERS.values():
-        q |= Exists(organiser.scheduled().filter(table_id=OuterRef(table_ref)))
+        q |= Q(Exists(organiser.scheduled().filter(table_id=OuterRef(table_ref))))
     return q
 
 
@@ -52,7 +53,7 @@ def hidden_q(user: Any, table_ref: str = "pk") -> Q:
     plan each lobby list for ~15 ms, and NOT IN hid the lists' indexes from it."""
     q = Q(pk__in=[])
     for organiser in _ORGANISERS.values():
-        q |= Exists(organiser.hidden_from(user).filter(table_id=OuterRef(table_ref)))
+        q |= Q(Exists(organiser.hidden_from(user).filter(table_id=OuterRef(table_ref))))
     return q
 
 

@@ -77,7 +77,9 @@ class Seat(models.Model):
     #: How an AI seat plays: the difficulty a host picks, one per entry of the engine's registry
     #: (``games.engine.ai.registry``, docs/AI.md), weakest first: ``Policy.RANDOM`` = "random",
     #: labelled with the registry's msgid, translated here (the one place labels are marked).
-    Policy = models.TextChoices(
+    # django-stubs' overloads of the functional API omit Enum's ``module``/``qualname`` keywords,
+    # which Python accepts (and pickling needs); the members are still checked as TextChoices.
+    Policy = models.TextChoices(  # type: ignore[call-overload]
         "Policy",
         [(d.key.upper(), (d.key, _(d.label))) for d in DIFFICULTIES],
         module=__name__,
