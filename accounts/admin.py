@@ -12,7 +12,7 @@ admin.site.login_form = AdminLoginForm
 @admin.register(User)
 class PlayerAdmin(UserAdmin):
     fieldsets = (
-        *UserAdmin.fieldsets,
+        *(UserAdmin.fieldsets or ()),
         (
             _("Preferences"),
             {

@@ -15,7 +15,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts import bots, tokens
-from accounts.models import AccessToken
+from accounts.models import AccessToken, User
+from accounts.requests import SignedInRequest
 
 NEW_TOKEN_SESSION_KEY = "botapi_new_token"
 
@@ -26,7 +27,7 @@ def _profile(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def create_token(request: HttpRequest) -> HttpResponse:
+def create_token(request: SignedInRequest) -> HttpResponse:
     """Make a token named by the form's ``name``; the profile shows it once."""
     try:
         row, raw = tokens.create(request.user, request.POST.get("name", ""))
@@ -39,7 +40,7 @@ def create_token(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def revoke_token(request: HttpRequest, pk: int) -> HttpResponse:
+def revoke_token(request: SignedInRequest, pk: int) -> HttpResponse:
     """Revoke the user's token ``pk``: refused at once, its open streams end."""
     if tokens.revoke(request.user, pk):
         messages.success(request, _("The token is revoked."))
@@ -50,7 +51,7 @@ def revoke_token(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def set_bot(request: HttpRequest) -> HttpResponse:
+def set_bot(request: SignedInRequest) -> HttpResponse:
     """Mark the account a bot account (``is_bot`` = "1") or a person's (anything else)."""
     try:
         bots.set_bot(request.user, request.POST.get("is_bot") == "1")
@@ -64,11 +65,11 @@ def new_token_of(request: HttpRequest) -> dict | None:
     return request.session.pop(NEW_TOKEN_SESSION_KEY, None)
 
 
-def bot_context(request: HttpRequest) -> dict:
-    """What the profile's bot section shows its owner: the tokens, a new one, the bot mark."""
-    user = request.user
+def bot_context(request: HttpRequest, owner: User) -> dict:
+    """What the profile's bot section shows ``owner``, the signed-in viewer of their own
+    profile: the tokens, a new one, the bot mark."""
     return {
-        "tokens": list(AccessToken.objects.filter(user=user)),
+        "tokens": list(AccessToken.objects.filter(user=owner)),
         "new_token": new_token_of(request),
-        "bot_locked": bots.has_played_rated(user),
+        "bot_locked": bots.has_played_rated(owner),
     }

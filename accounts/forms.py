@@ -3,6 +3,8 @@ forms are Django's own."""
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms
 from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
@@ -90,4 +92,6 @@ class PreferencesForm(forms.ModelForm):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         # The empty choice says what it does, in the page's language.
-        self.fields["language"].choices = [("", _("Follow my browser")), *settings.LANGUAGES]
+        # a model field with choices: its form field is a TypedChoiceField
+        language = cast(forms.ChoiceField, self.fields["language"])
+        language.choices = [("", _("Follow my browser")), *settings.LANGUAGES]

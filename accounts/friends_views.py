@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts import friends
 from accounts.models import User
+from accounts.requests import SignedInRequest
 from games import access
 from games.chat.views import answer, back
 from games.models import ChatMute, Seat, Table
@@ -22,7 +23,7 @@ from games.models import ChatMute, Seat, Table
 
 @login_required
 @require_GET
-def friends_page(request: HttpRequest) -> HttpResponse:
+def friends_page(request: SignedInRequest) -> HttpResponse:
     muted = User.objects.filter(
         pk__in=ChatMute.objects.filter(user=request.user).values("muted_id")
     ).order_by("username")
@@ -44,7 +45,7 @@ def friends_page(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def follow(request: HttpRequest, username: str) -> HttpResponse:
+def follow(request: SignedInRequest, username: str) -> HttpResponse:
     other = get_object_or_404(User, username=username, is_active=True)
     friends.follow(request.user, other)
     return answer(
@@ -56,7 +57,7 @@ def follow(request: HttpRequest, username: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def unfollow(request: HttpRequest, username: str) -> HttpResponse:
+def unfollow(request: SignedInRequest, username: str) -> HttpResponse:
     other = get_object_or_404(User, username=username)
     friends.unfollow(request.user, other)
     return answer(
@@ -68,7 +69,7 @@ def unfollow(request: HttpRequest, username: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def invite(request: HttpRequest, table_id: int) -> HttpResponse:
+def invite(request: SignedInRequest, table_id: int) -> HttpResponse:
     table = get_object_or_404(Table, pk=table_id)
     if not access.can_watch(request.user, table, request.session):
         raise Http404
@@ -85,7 +86,7 @@ def invite(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def invite_any(request: HttpRequest) -> HttpResponse:
+def invite_any(request: SignedInRequest) -> HttpResponse:
     """The friends page's invitation: the table comes with the form (``table``)."""
     table_id = request.POST.get("table", "")
     if not table_id.isdigit():

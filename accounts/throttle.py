@@ -84,7 +84,8 @@ def lockout_shown(request: HttpRequest) -> None:
     """The form shows the lockout itself: ``AxesMiddleware`` is to pass its page through
     (it replaces the response of a request still flagged with its own 429), and the page is
     answered 429 with the cool-off as its ``Retry-After`` (each failure restarts it)."""
-    request.axes_locked_out = False
+    # axes' own flag, set on the requests it locks out only (read with getattr, above)
+    setattr(request, "axes_locked_out", False)  # noqa: B010
     refuse(request, math.ceil(settings.AXES_COOLOFF_TIME * 3600))
 
 
@@ -108,7 +109,8 @@ def _address_key(request: HttpRequest) -> str:
 def refuse(request: HttpRequest, retry_after: int) -> None:
     """Mark ``request`` as refused by a limit: its page (the form with the error) is answered
     429 with ``Retry-After: retry_after`` (``refusal_middleware``)."""
-    request.throttle_retry_after = max(1, int(retry_after))
+    # set on refused requests only, read with getattr (``_refused``)
+    setattr(request, "throttle_retry_after", max(1, int(retry_after)))  # noqa: B010
 
 
 def _refused(request: HttpRequest, response: HttpResponse) -> HttpResponse:
@@ -127,13 +129,13 @@ def refusal_middleware(get_response):
     the refusal as a form error, and the status says what it is."""
     if iscoroutinefunction(get_response):
 
-        async def middleware(request: HttpRequest) -> HttpResponse:
+        async def async_middleware(request: HttpRequest) -> HttpResponse:
             return _refused(request, await get_response(request))
 
-    else:
+        return async_middleware
 
-        def middleware(request: HttpRequest) -> HttpResponse:
-            return _refused(request, get_response(request))
+    def middleware(request: HttpRequest) -> HttpResponse:
+        return _refused(request, get_response(request))
 
     return middleware
 

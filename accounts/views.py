@@ -6,6 +6,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import LoginView
 from django.db import IntegrityError, transaction
 from django.http import HttpRequest, HttpResponse
@@ -21,6 +22,7 @@ from accounts.forms import LoginForm, PreferencesForm, SignUpForm
 from accounts.middleware import remember_language
 from accounts.models import User
 from accounts.records import match_record
+from accounts.requests import SignedInRequest
 from accounts.statistics import player_statistics
 
 
@@ -51,9 +53,9 @@ class PlayerLoginView(LoginView):
 
     authentication_form = LoginForm
 
-    def form_valid(self, form: object) -> HttpResponse:
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
         response = super().form_valid(form)
-        language = self.request.user.language
+        language = form.get_user().language  # the user just signed in
         return _remember_language(response, language) if language else response
 
 
@@ -102,13 +104,13 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "following": friends.follows(request.user, player),
     }
     if request.user == player:
-        context.update(bot_context(request))
+        context.update(bot_context(request, player))
     return render(request, "accounts/profile.html", context)
 
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def preferences(request: HttpRequest) -> HttpResponse:
+def preferences(request: SignedInRequest) -> HttpResponse:
     form = PreferencesForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
         user = form.save()

@@ -15,6 +15,7 @@ from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
+from accounts.requests import Request, SignedInRequest
 from games import access
 from games.chat import mutes
 from games.engine.ai import FILL_DEFAULT
@@ -56,7 +57,7 @@ def lobby_lists(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def create_table(request: HttpRequest) -> HttpResponse:
+def create_table(request: SignedInRequest) -> HttpResponse:
     form = CreateTableForm(
         request.POST or None, initial={"name": _("%(name)s's table") % {"name": request.user}}
     )
@@ -133,7 +134,7 @@ def _seat_number(request: HttpRequest) -> int:
         raise tables.TableError(_("There is no such seat.")) from None
 
 
-def _seat_action(request: HttpRequest, table_id: int, action) -> HttpResponse:
+def _seat_action(request: Request, table_id: int, action) -> HttpResponse:
     """Run ``action(table)``; answer htmx with nothing (the socket pushes) or the refusal, and a
     plain form with a redirect to the table and a message."""
     table = _watchable(request, table_id)
@@ -155,7 +156,7 @@ def _seat_action(request: HttpRequest, table_id: int, action) -> HttpResponse:
 
 @login_required
 @require_POST
-def take_seat(request: HttpRequest, table_id: int) -> HttpResponse:
+def take_seat(request: SignedInRequest, table_id: int) -> HttpResponse:
     return _seat_action(
         request,
         table_id,
@@ -165,13 +166,13 @@ def take_seat(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def leave_seat(request: HttpRequest, table_id: int) -> HttpResponse:
+def leave_seat(request: SignedInRequest, table_id: int) -> HttpResponse:
     return _seat_action(request, table_id, lambda table: tables.leave_seat(table.pk, request.user))
 
 
 @login_required
 @require_POST
-def set_ai(request: HttpRequest, table_id: int) -> HttpResponse:
+def set_ai(request: SignedInRequest, table_id: int) -> HttpResponse:
     return _seat_action(
         request,
         table_id,
@@ -183,7 +184,7 @@ def set_ai(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def fill_with_ai(request: HttpRequest, table_id: int) -> HttpResponse:
+def fill_with_ai(request: SignedInRequest, table_id: int) -> HttpResponse:
     policy = request.POST.get("policy") or FILL_DEFAULT
     return _seat_action(
         request, table_id, lambda table: tables.fill_with_ai(table.pk, request.user, policy)
@@ -192,7 +193,7 @@ def fill_with_ai(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def start(request: HttpRequest, table_id: int) -> HttpResponse:
+def start(request: SignedInRequest, table_id: int) -> HttpResponse:
     return _seat_action(request, table_id, lambda table: tables.start(table.pk, request.user))
 
 
@@ -201,7 +202,7 @@ def start(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def rematch(request: HttpRequest, table_id: int) -> HttpResponse:
+def rematch(request: SignedInRequest, table_id: int) -> HttpResponse:
     """``answer`` = ``ask`` (ask for a rematch, or accept one asked already), ``yes`` or ``no``
     (``games.play.rematches``). htmx gets 204 (every page of the table gets a snapshot, and the
     pages of those seated at the new table go there) or the refusal as a flash; a plain form
@@ -227,7 +228,7 @@ def rematch(request: HttpRequest, table_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def play_again(request: HttpRequest) -> HttpResponse:
+def play_again(request: SignedInRequest) -> HttpResponse:
     """The lobby's "play again": a new table like the player's last one
     (``tables.play_again``), then its page; the refusal as a message on the lobby."""
     try:
@@ -238,7 +239,7 @@ def play_again(request: HttpRequest) -> HttpResponse:
     return redirect(table)
 
 
-def _refused(request: HttpRequest, table: Table, message: str) -> HttpResponse:
+def _refused(request: Request, table: Table, message: str) -> HttpResponse:
     """A refusal: out of band as a flash for htmx, else a message on the table's page."""
     if request.htmx:
         return HttpResponse(
@@ -255,7 +256,7 @@ def _refused(request: HttpRequest, table: Table, message: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def seat_control(request: HttpRequest, table_id: int) -> HttpResponse:
+def seat_control(request: SignedInRequest, table_id: int) -> HttpResponse:
     """The table socket's seat requests by POST (the same services, the same checks):
     ``action`` = ``stand_in`` | ``back`` | ``leave`` with ``stand_in_seq``
     (``games.play.standins``), or ``resign`` with the ``version`` it was made against (the match's
@@ -264,7 +265,9 @@ def seat_control(request: HttpRequest, table_id: int) -> HttpResponse:
 
     table = _watchable(request, table_id)
     match = Match.objects.filter(table=table).only("pk", "version").first()
-    payload = {key: request.POST.get(key, "") for key in ("action", "stand_in_seq", "client_id")}
+    payload: dict[str, str | int] = {
+        key: request.POST.get(key, "") for key in ("action", "stand_in_seq", "client_id")
+    }
     if match is None:
         message = _("The match has not started yet.")
     else:

@@ -19,12 +19,13 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
+from accounts.requests import Request, SignedInRequest
 from games import access
 from games.chat import mutes
 from games.models import ChatLine, ChatReport, Seat
 
 
-def answer(request: HttpRequest, message: str, back: str, error: bool = False) -> HttpResponse:
+def answer(request: Request, message: str, back: str, error: bool = False) -> HttpResponse:
     """htmx: the message as an out-of-band flash; else a redirect to ``back`` with it."""
     if request.htmx:
         return HttpResponse(
@@ -44,7 +45,7 @@ def back(request: HttpRequest, fallback: str) -> str:
 
 @login_required
 @require_POST
-def mute(request: HttpRequest, user_id: int) -> HttpResponse:
+def mute(request: SignedInRequest, user_id: int) -> HttpResponse:
     other = get_object_or_404(User, pk=user_id)
     if other.pk == request.user.pk:
         return answer(request, _("You cannot mute yourself."), "/", error=True)
@@ -60,7 +61,7 @@ def mute(request: HttpRequest, user_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def unmute(request: HttpRequest, user_id: int) -> HttpResponse:
+def unmute(request: SignedInRequest, user_id: int) -> HttpResponse:
     other = get_object_or_404(User, pk=user_id)
     mutes.unmute(request.user, other)
     return answer(
@@ -81,7 +82,7 @@ def _may_read(user, line: ChatLine, session) -> bool:
 
 @login_required
 @require_POST
-def report(request: HttpRequest, line_id: int) -> HttpResponse:
+def report(request: SignedInRequest, line_id: int) -> HttpResponse:
     line = get_object_or_404(ChatLine.objects.select_related("table"), pk=line_id)
     if not _may_read(request.user, line, request.session):
         raise Http404

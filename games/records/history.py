@@ -51,8 +51,8 @@ def players(table: Table) -> list[dict]:
             "seat": s.number,
             "team": s.team,
             "name": seat_name(s),
-            "username": s.user.username if s.user_id else None,
-            "is_bot": bool(s.user_id and s.user.is_bot),
+            "username": s.user.username if s.user else None,
+            "is_bot": bool(s.user and s.user.is_bot),
             "ai_policy": s.ai_policy,
             "policy_label": s.get_ai_policy_display(),
         }
@@ -105,7 +105,7 @@ def rounds(match: Match, cut: Cut, names: dict) -> list[dict]:
             caught = list(result.caught) if result else []
             levels_after = list(result.levels) if result else None
             winner = result.team if result else None
-            paid = [tuple(t) for t in state.tributes]
+            paid = [(t.payer, t.receiver, t.card, t.returned) for t in state.tributes]
             ended_at = rnd.ended_at if over else None
             # Only the last round can end the match (a win at the target, or a resignation).
             match_winner = result.match_winner if result else None
@@ -224,7 +224,7 @@ def record_context(match: Match, seat: int | None, round_no: int | None = None) 
             "who": names[m.seat] if m.seat is not None else _("the clock"),
             "lines": move_lines(m, names, cut.reveal),
         }
-        for m in visible.filter(round_no=round_no).order_by("seq")
+        for m in (visible.filter(round_no=round_no).order_by("seq") if round_no is not None else ())
     ]
     return {
         **header,

@@ -57,7 +57,8 @@ def do_record_match(match_id: int) -> bool:
             .filter(pk=match_id)
             .first()
         )
-        if match is None or not visibility.result_public(match):
+        # (a public result has a winner: the second test says so to mypy)
+        if match is None or match.winner_team is None or not visibility.result_public(match):
             return False
         if MatchTally.objects.filter(match=match).exists():
             return False

@@ -17,6 +17,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
+from accounts.requests import Request
 from games import access
 from games.live import replay, visibility
 from games.live.cards import hand_groups
@@ -132,7 +133,7 @@ def _seat_choice(request: HttpRequest, players: int) -> int | None:
 
 
 @require_GET
-def match_replay(request: HttpRequest, match_id: int) -> HttpResponse:
+def match_replay(request: Request, match_id: int) -> HttpResponse:
     """``?step=N&seat=S``: the table after move N as seat S saw it (its hand and the public
     table), or with every hand (``seat=all``, the default). Finished matches only."""
     match = _watchable_match(request, match_id)
