@@ -11,6 +11,12 @@ from accounts import tokens
 from accounts.models import AccessToken
 
 
+class TokenRequest(HttpRequest):
+    """A request ``TokenAuth`` let through: ninja sets ``auth`` to what it returned."""
+
+    auth: AccessToken
+
+
 class TokenAuth(HttpBearer):
     """``Authorization: Bearer <token>``: the request's ``auth`` is the active ``AccessToken``
     (its user loaded, ``tokens.authenticate``); no token, or an unknown or revoked one, is

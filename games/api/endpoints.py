@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from ninja import Router, Status
 from ninja.decorators import decorate_view
 from ninja.errors import HttpError
 
+from accounts.token_auth import TokenRequest
 from games import access
 from games.api import seat_state, seats
 from games.api.body_limit import limited
@@ -44,7 +45,7 @@ router = Router()
 
 
 @router.get("/me", summary="My account and where I sit", response=answers({200: MeOut}))
-def me(request: HttpRequest) -> dict[str, Any]:
+def me(request: TokenRequest) -> dict[str, Any]:
     """The token's person: name, whether it is a bot account, the token's name and scope, and
     the tables they sit at that are open or playing (with the match id once it started)."""
     user = request.auth.user
@@ -58,13 +59,13 @@ def me(request: HttpRequest) -> dict[str, Any]:
 
 
 @router.get("/tables", summary="Open tables I may sit at", response=answers({200: TablesOut}))
-def open_tables(request: HttpRequest) -> dict[str, Any]:
+def open_tables(request: TokenRequest) -> dict[str, Any]:
     """Tables not started yet that the token's person may see (public ones, their own, those
     they sit at), newest first: seats with who sits there (bots marked), options, rated."""
     return {"tables": seats.open_tables(request.auth.user)}
 
 
-def _sit(request: HttpRequest, table: Table, seat: int | None):
+def _sit(request: TokenRequest, table: Table, seat: int | None):
     """Take ``seat``, or (None) the person's own seat, else the first empty seat that is still
     empty when its lock is taken: bots sitting at once each get their own."""
     user = request.auth.user
@@ -91,7 +92,7 @@ def _sit(request: HttpRequest, table: Table, seat: int | None):
     response=answers({200: SeatOut, 404: ErrorOut, 409: ErrorOut}, parameters=True, body=True),
 )
 @decorate_view(limited)  # a body over a few KB: 413 before parsing
-def sit(request: HttpRequest, table_id: int, body: SitIn):
+def sit(request: TokenRequest, table_id: int, body: SitIn):
     """Take seat ``seat`` (or the first empty one) at an open table the person may see. A bot
     account sits at casual tables only (or in a league that allows bots)."""
     table = Table.objects.filter(pk=table_id).first()
@@ -106,7 +107,7 @@ def sit(request: HttpRequest, table_id: int, body: SitIn):
     response=answers({200: SeatOut, 404: ErrorOut, 409: ErrorOut}, parameters=True, body=True),
 )
 @decorate_view(limited)  # a body over a few KB: 413 before parsing
-def accept_invitation(request: HttpRequest, invite_code: str, body: SitIn):
+def accept_invitation(request: TokenRequest, invite_code: str, body: SitIn):
     """Sit at the table of an invite link (``/tables/join/<invite_code>/``): seat ``seat`` or
     the first empty one."""
     table = Table.objects.filter(invite_code=invite_code).first()
@@ -121,7 +122,7 @@ def accept_invitation(request: HttpRequest, invite_code: str, body: SitIn):
     response=answers({200: SeatOut, 404: ErrorOut, 409: ErrorOut, 413: ErrorOut}, parameters=True),
 )
 @decorate_view(limited)  # a body over a few KB: 413 before parsing
-def leave(request: HttpRequest, table_id: int):
+def leave(request: TokenRequest, table_id: int):
     """Leave the table's seat before the start (after it: resign instead)."""
     table = Table.objects.filter(pk=table_id).first()
     if table is None or not access.can_watch(request.auth.user, table):
@@ -136,7 +137,7 @@ def leave(request: HttpRequest, table_id: int):
 # --- a match, from my seat -----------------------------------------------------------------------
 
 
-def _my_seat(request: HttpRequest, match_id: int):
+def _my_seat(request: TokenRequest, match_id: int):
     try:
         return seats.my_seat(match_id, request.auth.user)
     except seats.NotFound:
@@ -151,7 +152,7 @@ def _my_seat(request: HttpRequest, match_id: int):
     response=answers({200: SeatViewOut, 403: ErrorOut, 404: ErrorOut}, parameters=True),
     exclude_unset=True,  # a legal action has only its own fields: {"action": "pass"}
 )
-def view(request: HttpRequest, match_id: int):
+def view(request: TokenRequest, match_id: int):
     """The engine's view of my seat (my hand, every seat's card count, the top play, the open
     window, levels, finish order, tributes, the cards played this round), the running
     deadline, and my legal actions now, in the form ``actions`` takes them."""
@@ -177,7 +178,7 @@ def view(request: HttpRequest, match_id: int):
     ),
 )
 @decorate_view(limited)  # a body over a few KB: 413 before parsing
-def act(request: HttpRequest, match_id: int, body: ActionIn):
+def act(request: TokenRequest, match_id: int, body: ActionIn):
     """Submit ``action`` (play, pass, hook, unhook, return, resign) made against ``version``,
     with a ``client_id`` of your choice (a resend with the same id is answered ``duplicate``
     and not applied twice). Goes through the same writer as the table page; a refusal changed
@@ -200,7 +201,7 @@ def act(request: HttpRequest, match_id: int, body: ActionIn):
     response=NDJSON[StreamLine],
     openapi_extra=json_answers(answers({403: ErrorOut, 404: ErrorOut}, parameters=True)),
 )
-def stream_schema(request: HttpRequest, match_id: int) -> HttpResponse:
+def stream_schema(request: TokenRequest, match_id: int) -> HttpResponse:
     """A long-lived ``application/x-ndjson`` response: one JSON object per line — a ``view``
     line (the seat's view, deadline, legal actions and the events since the last line) each
     time the match's version moves, a ``ping`` line every few seconds, and an ``end`` line

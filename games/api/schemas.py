@@ -18,7 +18,7 @@ from ninja import Schema
 from ninja.streaming import StreamFormat
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
-from games.play.outcomes import PLAYER_ACTIONS
+from games.play.outcomes import PlayerAction
 
 # --- errors ------------------------------------------------------------------------------------
 
@@ -104,7 +104,7 @@ class SitIn(StrictIn):
 
 
 class ActionIn(StrictIn):
-    action: Literal[PLAYER_ACTIONS]  # one of the tuple's names: the schema lists them
+    action: PlayerAction  # one of the names: the schema lists them
     cards: list[str] | None = None
     card: str | None = None
     version: Integer
@@ -220,7 +220,7 @@ class EndLine(Schema):
 StreamLine = Annotated[ViewLine | PingLine | EndLine, Field(discriminator="type")]
 
 
-class NDJSON(StreamFormat):
+class NDJSON[T](StreamFormat):  # generic, as ninja's own JSONL
     """Newline-delimited JSON, as the stream answers it: ``response=NDJSON[StreamLine]``
     documents its 200 as ``application/x-ndjson`` lines of that schema."""
 

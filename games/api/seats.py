@@ -42,8 +42,8 @@ def seats_json(table: Table, seats: list[Seat]) -> list[dict[str, Any]]:
         {
             "number": s.number,
             "team": s.team,
-            "player": s.user.username if s.user_id else None,
-            "bot": bool(s.user_id and s.user.is_bot),
+            "player": s.user.username if s.user else None,
+            "bot": bool(s.user and s.user.is_bot),
             "ai": s.ai_policy or None,
             "empty": s.is_empty,
         }

@@ -26,7 +26,9 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
-from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.core.exceptions import ImproperlyConfigured
+from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
 from django.views.decorators.http import require_GET
 
 from accounts import tokens
@@ -107,6 +109,8 @@ def _lines_now(match_id: int, token_id: int, user_id: int, number: int, last: in
 
 async def _lines(match_id: int, token_id: int, user_id: int, table_id: int, number: int):
     layer = get_channel_layer()
+    if layer is None:
+        raise ImproperlyConfigured("the bot API's stream needs CHANNEL_LAYERS (config/settings.py)")
     channel = await layer.new_channel()
     groups = [audiences.bot_group(table_id), tokens.token_group(token_id)]
     for group in groups:
@@ -139,7 +143,7 @@ async def _lines(match_id: int, token_id: int, user_id: int, table_id: int, numb
 
 
 @require_GET
-async def stream(request: HttpRequest, match_id: int) -> HttpResponse:
+async def stream(request: HttpRequest, match_id: int) -> HttpResponseBase:
     """The seat's event stream (see the module's docstring). 401/403/404/429 answer JSON."""
     # Like any view's work (in the request's thread); the stream's reads below each give
     # their connection back, so a long stream holds none.

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
@@ -18,7 +19,8 @@ from django.utils.translation import gettext_lazy as _
 log = logging.getLogger("games.play.services")  # one logger name for every action line
 
 #: Actions a person may send; the clock's actions (timeout, next round) are the server's own.
-PLAYER_ACTIONS = ("play", "pass", "hook", "unhook", "return", "resign")
+PlayerAction = Literal["play", "pass", "hook", "unhook", "return", "resign"]
+PLAYER_ACTIONS: tuple[PlayerAction, ...] = get_args(PlayerAction)
 #: Requests about who plays a seat (``games.play.standins.control``).
 CONTROLS = ("stand_in", "back", "leave")
 
