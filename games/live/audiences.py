@@ -18,6 +18,7 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
+from typing import cast
 
 import redis
 
@@ -143,7 +144,8 @@ def set_latest_watched(table_id: int, revision: int, watch_version: int) -> None
 def latest(table_id: int, spectator: bool) -> tuple[int, int] | None:
     """The (revision, version) last pushed to seats or to spectators, or None if unknown."""
     try:
-        value = redis_store.client().get(_latest_key(table_id, spectator))
+        # redis-py types a reply as maybe awaitable; the sync client's is bytes (or None)
+        value = cast(bytes | None, redis_store.client().get(_latest_key(table_id, spectator)))
     except redis.RedisError:
         log.warning("latest version unavailable", exc_info=True)
         return None

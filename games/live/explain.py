@@ -60,8 +60,9 @@ def explain_round(facts: RoundFacts, names: Mapping[int, str]) -> list[str]:
     out first, which team had everyone out and whom it caught, what that did to the levels
     (or the match). ``names`` maps seat numbers to shown names. [] while the round runs."""
     if facts.resigned is not None:
-        return [_resigned(facts, names)]
-    if facts.team is None or facts.levels_after is None:
+        return [_resigned(facts, facts.resigned, names)]
+    team, levels_after = facts.team, facts.levels_after
+    if team is None or levels_after is None:
         return []
     lines = []
     first = first_out_team(facts)
@@ -78,28 +79,29 @@ def explain_round(facts: RoundFacts, names: Mapping[int, str]) -> list[str]:
             count,
         )
         % {
-            "team": team_name(facts.team),
+            "team": team_name(team),
             "count": count,
             "caught": ", ".join(names.get(s, "") for s in facts.caught),
         }
     )
-    lines.extend(_levels(facts))
+    lines.extend(_levels(facts, team, levels_after))
     return lines
 
 
-def _resigned(facts: RoundFacts, names: Mapping[int, str]) -> str:
-    winner = facts.match_winner if facts.match_winner is not None else 1 - facts.resigned % 2
+def _resigned(facts: RoundFacts, resigned: int, names: Mapping[int, str]) -> str:
+    winner = facts.match_winner if facts.match_winner is not None else 1 - resigned % 2
     return _("%(name)s resigned, so %(team)s wins the match; the levels stay as they were.") % {
-        "name": names.get(facts.resigned, ""),
+        "name": names.get(resigned, ""),
         "team": team_name(winner),
     }
 
 
-def _levels(facts: RoundFacts) -> list[str]:
+def _levels(facts: RoundFacts, team: int, levels_after: Sequence[int]) -> list[str]:
     """What §8 did with the caught count: a match win, no change at the target, or a rise
-    (capped at the target, the extra steps lost)."""
-    team, count = facts.team, len(facts.caught)
-    before, after = facts.levels_before[team], facts.levels_after[team]
+    (capped at the target, the extra steps lost). ``team``, ``levels_after``: the facts' own,
+    known at the round's end."""
+    count = len(facts.caught)
+    before, after = facts.levels_before[team], levels_after[team]
     target = face_name(facts.target)
     if facts.match_winner is not None:
         return [

@@ -12,7 +12,7 @@ number of statements depends on neither the number of tables nor of languages.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from django.db.models import Q
 from django.template.loader import render_to_string
@@ -111,10 +111,17 @@ def _with_seats(*lists: list[Table]) -> None:
         .order_by("table_id", "number")
         .values_list("table_id", "number", "user_id", "ai_policy", "user__username", "user__is_bot")
     )
-    for table_id, *seat in seats:
-        by_table[table_id].append(_Seat(*seat))
+    for table_id, number, user_id, ai_policy, username, is_bot in seats:
+        by_table[table_id].append(_Seat(number, user_id, ai_policy, username, is_bot))
     for table in tables:
-        table.lobby_seats = by_table[table.pk]
+        # an attribute of this list's instances, as Prefetch(to_attr=...) would set (the model
+        # does not declare it): read through _seats_of
+        table.lobby_seats = by_table[table.pk]  # type: ignore[attr-defined]
+
+
+def _seats_of(table: Table) -> list[_Seat]:
+    """The seats ``_with_seats`` attached to ``table``."""
+    return table.lobby_seats  # type: ignore[attr-defined]  # set by _with_seats, above
 
 
 def _still_watched() -> Q:
@@ -197,7 +204,7 @@ def _rows(
     (seats come from ``_with_seats``, the delayed view with the table)."""
     rows = []
     for table in tables:
-        seats = table.lobby_seats
+        seats = _seats_of(table)
         seated = viewer_id is not None and any(s.user_id == viewer_id for s in seats)
         row = {
             "table": table,
@@ -221,16 +228,17 @@ def _finished_rows(tables: Iterable[Table]) -> list[dict]:
     rows = []
     for table in tables:
         match = table.match
+        winner = cast(int, match.winner_team)  # the query asked for a winner (_load_public)
         names = [
             s.username if s.user_id else _("AI %(number)s") % {"number": s.number + 1}
-            for s in table.lobby_seats
+            for s in _seats_of(table)
         ]
         rows.append(
             {
                 "table": table,
                 "match": match,
-                "winners": names[match.winner_team :: 2],
-                "losers": names[1 - match.winner_team :: 2],
+                "winners": names[winner::2],
+                "losers": names[1 - winner :: 2],
                 "levels": (face_name(match.level_team0), face_name(match.level_team1)),
             }
         )
@@ -280,7 +288,7 @@ def public_frames(languages: Iterable[str]) -> dict[str, str]:
         return {}
     loaded = _load_public()
     watching = _watching(loaded)
-    frames = {}
+    frames: dict[str, str] = {}
     for language in languages:
         with translation.override(language):
             frames[language] = render_to_string(
@@ -293,7 +301,7 @@ def mine_frames(wanted: Mapping[int, Iterable[str]]) -> dict[tuple[int, str], st
     """Players' own tables as the socket pushes them: ``wanted`` maps a user id to the
     languages its sockets speak; the answer maps ``(user id, language)`` to one out-of-band
     ``#lobby-mine`` element. 2 statements per player, whatever their number of tables."""
-    frames = {}
+    frames: dict[tuple[int, str], str] = {}
     for user_id, languages in wanted.items():
         mine = _load_mine(user_id)
         for language in dict.fromkeys(languages):

@@ -50,7 +50,7 @@ def seat_names(seats: list[Seat]) -> dict[int, str]:
 
 def seat_name(seat: Seat) -> str:
     """The name shown for a seat: its person's username, "AI n", or "Empty seat" (translated)."""
-    if seat.user_id:
+    if seat.user is not None:  # (no query for an empty seat: its user_id is None)
         return seat.user.username
     if seat.ai_policy:
         return _("AI %(number)s") % {"number": seat.number + 1}

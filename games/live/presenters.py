@@ -19,7 +19,7 @@ from games.engine import legal_actions
 from games.engine.actions import Hook, Pass, Play, Return, Unhook
 from games.engine.ai import FILL_DEFAULT
 from games.engine.cards import BLACK_JOKER, DECK, FACE, RED_JOKER, face_name
-from games.engine.combos import classify
+from games.engine.combos import Combo, classify
 from games.engine.power import table_for
 from games.engine.state import MATCH_OVER, PLAY, TRIBUTE, WINDOW, State
 from games.engine.views import View, seat_view, spectator_view
@@ -106,7 +106,7 @@ def table_context(
         }
         for n, e in enumerate(view.trick)
     ]
-    turn_name = names.get(view.turn) if view.turn is not None else ""
+    turn_name = names.get(view.turn, "") if view.turn is not None else ""
     window, my_window = _window(view, names, seat)
     match_over = view.phase == MATCH_OVER
     rematch = rematch_view.rematch_context(table, match_over, seat, seats, names)
@@ -192,7 +192,7 @@ def _seat_row(seat: Seat, view: View | None, me: int | None) -> dict:
         "team": seat.team,
         "name": seat_name(seat),
         "is_ai": seat.is_ai,
-        "is_bot": bool(seat.user_id and seat.user.is_bot),
+        "is_bot": bool(seat.user and seat.user.is_bot),
         "is_me": seat.number == me,
         "is_empty": seat.is_empty,
         "policy": seat.get_ai_policy_display() if seat.is_ai else "",
@@ -288,7 +288,8 @@ def _table_options(table: Table):
     shares the writer's table)."""
     options = getattr(table, "_engine_options", None)
     if options is None:
-        options = table._engine_options = table.engine_options()
+        # kept on the instance the audiences share (the model declares no such field)
+        options = table._engine_options = table.engine_options()  # type: ignore[attr-defined]
     return options
 
 
@@ -375,17 +376,24 @@ def _choices(state: State, view: View, seat: int | None) -> dict:
     }
 
 
+def _combo(cards: list[str], view: View) -> Combo:
+    """The combination a hint plays; ValueError if it is none (a hint is a legal play)."""
+    combo = classify(cards, view.level, view.options)
+    if combo is None:
+        raise ValueError(f"a hint that is no combination: {cards}")
+    return combo
+
+
 def _weakest_first(plays: list[list[str]], view: View) -> list[list[str]]:
     """Hints in the order a player tries them: non-bombs before bombs, then by category (as the
     engine lists them), then the weakest first (§2 power of the highest card)."""
     power = table_for(view.level, view.options)
-    order = {}
+    order: dict[str, int] = {}
     for cards in plays:
-        combo = classify(cards, view.level, view.options)
-        order.setdefault(combo.category, len(order))
+        order.setdefault(_combo(cards, view).category, len(order))
 
     def key(cards: list[str]) -> tuple:
-        combo = classify(cards, view.level, view.options)
+        combo = _combo(cards, view)
         return (combo.is_bomb, order[combo.category], max(power[FACE[c]] for c in cards))
 
     return sorted(plays, key=key)

@@ -271,7 +271,11 @@ def snapshot(table_id: int, seat: int | None, user, language: str) -> tuple[str,
             seats=seats,
             delay=behind,
             spectators=spectating.count(table_id),
-            recent_moves=recent_moves(match, state.version) if match is not None else None,
+            recent_moves=(
+                recent_moves(match, state.version)
+                if match is not None and state is not None
+                else None
+            ),
         )
         text = frames.full(context, table.revision)
     if key is not None:

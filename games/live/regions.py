@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
-from django.template import Context
-from django.template.loader import get_template, render_to_string
+from django.template import Context, Engine
+from django.template.base import Node
+from django.template.loader import render_to_string
 
 from games.live.context import FIELDS, TableContext
 
@@ -105,7 +106,8 @@ def render(template: str, inputs: dict[str, Any], region: str = "") -> str:
     table-context field that is not among them raises ``UndeclaredInput``."""
     if not settings.GAMES_STRICT_REGIONS:
         return render_to_string(template, inputs)
-    return get_template(template).template.render(_Declared(inputs, region or template))
+    # the site's one DjangoTemplates engine (config/settings.py), whose Template takes a Context
+    return Engine.get_default().get_template(template).render(_Declared(inputs, region or template))
 
 
 class _Declared(Context):
@@ -116,7 +118,7 @@ class _Declared(Context):
         super().__init__(inputs, autoescape=True)
         self.region = region
 
-    def __getitem__(self, key: str) -> Any:
+    def __getitem__(self, key: int | str | Node) -> Any:
         for values in reversed(self.dicts):
             if key in values:
                 return values[key]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 import time
 
+from games.engine.actions import Action
 from games.engine.ai import difficulty
 from games.engine.rules import legal_actions
 from games.engine.state import WINDOW, State
@@ -44,7 +45,7 @@ def answer_pause(phase: str, name: str, budget: float, elapsed: float) -> float:
 
 def decide(
     state: State, seat: int, name: str, seed: int, seconds_left: float | None = None
-) -> tuple[object, float]:
+) -> tuple[Action, float]:
     """The action seat ``seat`` plays with policy ``name`` (its own view only) and the pause
     before applying it (``answer_pause``). ``seed`` (the match's) and the state's version seed
     the policy's rng, so a decision repeated for the same moment is the same. Precondition: the

@@ -29,9 +29,11 @@ import time
 from collections.abc import Callable
 from datetime import datetime
 from functools import cache
+from typing import Any, cast
 
 import redis
 from celery import bootsteps
+from celery.worker import WorkController
 from django.conf import settings
 from redis.commands.core import Script
 
@@ -152,7 +154,7 @@ def rearm_from_db(chunk: int = 500) -> int:
     armed = 0
     batch: list[tuple[int, int, datetime]] = []
     for row in running.values_list("pk", "deadline_token", "deadline").iterator(chunk):
-        batch.append(row)
+        batch.append(cast(tuple[int, int, datetime], row))  # deadline__isnull=False, above
         if len(batch) >= chunk:
             arm_many(batch)
             armed, batch = armed + len(batch), []
@@ -166,8 +168,9 @@ def pending() -> dict[int, tuple[int, float]]:
     """Every armed timer: ``{match_id: (token, deadline as a Unix timestamp)}`` (for tests and
     diagnostics; the clock does not use it). Raises redis.RedisError."""
     due, tokens, _ = keys()
-    scores = _redis().zrange(due, 0, -1, withscores=True)
-    stored = _redis().hgetall(tokens)
+    # redis-py types a reply as maybe awaitable; the sync client's is the value (bytes).
+    scores = cast(list[tuple[bytes, float]], _redis().zrange(due, 0, -1, withscores=True))
+    stored = cast(dict[bytes, bytes], _redis().hgetall(tokens))
     return {int(m): (int(stored.get(m, -1)), s) for m, s in scores}
 
 
@@ -201,7 +204,7 @@ class Clock:
         self.fired = 0
         self._beaten = 0.0  # when this clock last wrote the worker heartbeat (Unix seconds)
 
-    def _call(self, text: str, keys: list[str], args: list[object]):
+    def _call(self, text: str, keys: list[str], args: list[str | int | float]) -> Any:
         if self._client is None:
             return _script(text)(keys=keys, args=args, client=_redis())
         if text not in self._scripts:
@@ -293,11 +296,13 @@ class ClockStep(bootsteps.StartStopStep):
 
     requires = ("celery.worker.components:Pool", "celery.worker.components:Beat")
 
-    def include_if(self, w: object) -> bool:
+    def include_if(self, w: WorkController) -> bool:
         """Only in a worker that takes the default queue, where the clock's ``expire`` tasks go:
         the AI worker (``-Q <namespace>ai``) rings nothing, so its heartbeat cannot pass
         ``/healthz`` off as healthy while no worker would run the deadlines it rang."""
         return settings.CELERY_TASK_DEFAULT_QUEUE in w.app.amqp.queues.consume_from
 
-    def create(self, w: object) -> Clock:
+    # celery-types says Step.create returns None; a StartStopStep's returns the object it
+    # starts and stops (celery.bootsteps.StartStopStep.start calls self.obj.start()).
+    def create(self, w: WorkController) -> Clock:  # type: ignore[override]
         return Clock()

@@ -378,6 +378,6 @@ def seats_acting_for_themselves(seats: list[Seat], state: State) -> tuple[list[i
         passers = [
             s.number
             for s in seats
-            if s.number in acting and not s.ai_policy and s.user_id and s.user.auto_pass_hooks
+            if s.number in acting and not s.ai_policy and s.user and s.user.auto_pass_hooks
         ]
     return ai, passers

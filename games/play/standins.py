@@ -29,6 +29,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import User
 from games.engine.ai import RATED_STAND_IN, STAND_IN
 from games.engine.rules import seats_to_act
 from games.engine.state import PLAY, TRIBUTE, State
@@ -64,7 +65,7 @@ def note_timeout(match: Match, state: State) -> list[int]:
     (``timeouts_in_row`` changed on it).
     """
     if state.phase == PLAY:
-        timed = [state.turn]
+        timed = [state.turn] if state.turn is not None else []  # (in play it always is)
     elif state.phase == TRIBUTE:
         timed = seats_to_act(state)
     else:
@@ -119,7 +120,7 @@ def counts_of(match: Match, players: int) -> list[int]:
 # --- a person's requests ------------------------------------------------------------------------
 
 
-def control(match_id: int, user, payload: dict):
+def control(match_id: int, user: User, payload: dict) -> Result:
     """A seated person's request: ``stand_in`` (the AI plays for me), ``back`` (I'm back),
     ``leave`` (for good; casual tables only). ``payload["stand_in_seq"]`` is the seat's
     ``stand_in_seq`` the page showed (an int, or a string of digits from a form).
@@ -140,7 +141,9 @@ def control(match_id: int, user, payload: dict):
     return result
 
 
-def _control_locked(match_id: int, user, payload: dict, kind: str, found: list[int]):
+def _control_locked(
+    match_id: int, user: User, payload: dict, kind: str, found: list[int]
+) -> Result:
     seq = payload.get("stand_in_seq")
     if isinstance(seq, str) and seq.isdigit():
         seq = int(seq)
@@ -156,7 +159,7 @@ def _control_locked(match_id: int, user, payload: dict, kind: str, found: list[i
             return Result(False, "match_over", "the match is over", match.version)
         seat = (
             Seat.objects.select_for_update()
-            .filter(table_id=match.table_id, user_id=getattr(user, "pk", None))
+            .filter(table_id=match.table_id, user_id=user.pk)
             .first()
         )
         if seat is None:

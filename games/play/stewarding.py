@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from games.engine.options import Options, OptionsError
 from games.engine.rules import seats_to_act
 from games.live.replay import load_state
@@ -49,7 +50,7 @@ def open_table(
     *,
     name: str,
     options: dict,
-    seats: Sequence[tuple[object, str]],
+    seats: Sequence[tuple[User | None, str]],
     rated: bool = False,
     visibility: str = Table.Visibility.PUBLIC,
     start: bool = False,

@@ -110,6 +110,7 @@ def copy_table(source: Table, host, seats_for: dict[int, tuple[int | None, str]]
     ``seats_for`` maps seat numbers to ``(user id or None, AI policy or "")``; seats it leaves out
     are empty. Precondition: the caller is inside a transaction. The new table is locked here
     and notified after commit."""
+    visibility: str
     if organisers.is_scheduled(source.pk):
         name = (_("%(name)s's table") % {"name": host})[: Table._meta.get_field("name").max_length]
         rated, visibility = False, Table.Visibility.PRIVATE
