@@ -14,12 +14,14 @@ one.
 from __future__ import annotations
 
 import ipaddress
+from collections.abc import Mapping
+from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest
 
 
-def _header(scope: dict, name: bytes) -> str:
+def _header(scope: Mapping[str, Any], name: bytes) -> str:
     for key, value in scope.get("headers") or ():
         if key.lower() == name:
             return value.decode("latin-1")
@@ -39,7 +41,7 @@ def _address(text: str) -> str | None:
     return str(address)
 
 
-def client_address(scope: dict) -> str | None:
+def client_address(scope: Mapping[str, Any]) -> str | None:
     """The client's address for the caps: ``"203.0.113.7"``, ``"2001:db8:1:2::/64"``, or None
     (no peer, e.g. a Unix socket or a test). A peer in ``GAMES_TRUSTED_PROXIES`` is replaced by
     the address in its ``X-Real-IP`` header, else by the last ``X-Forwarded-For`` entry."""

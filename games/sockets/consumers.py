@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Mapping
+from typing import Any, cast
 
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts import presence
+from accounts.models import User
 from games import access
 from games.chat import mutes, rooms
 from games.live import audiences, notify, push, spectating
@@ -67,6 +70,15 @@ def pending_count_refreshes() -> list[asyncio.Task]:
     return [task for (on, _), task in _count_refreshes.items() if on == loop]
 
 
+def _signed_in(scope: Mapping[str, Any]) -> User | None:
+    """The socket's person: the scope's user when signed in, None for an anonymous viewer."""
+    user = scope.get("user")
+    if user is None or not user.is_authenticated:
+        return None
+    # AuthMiddlewareStack's lazy object, standing for the site's User (accounts.models)
+    return cast(User, user)
+
+
 class TableConsumer(session_guard.SessionGuard, PooledConsumer):
     """``/ws/table/<id>/``: pushes this viewer's frames; takes a seat's actions."""
 
@@ -74,7 +86,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
-        self.user = self.scope.get("user")
+        self.user = _signed_in(self.scope)
         self.language = scope_language(self.scope)
         self.version, self.revision = -1, -1  # what this page shows: nothing yet
         self.match_id: int | None = None
@@ -99,7 +111,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         if not await self.guard_session():
             return  # the session ended meanwhile: closed with 4401
         await self.channel_layer.group_add(notify.table_group(self.table_id), self.channel_name)
-        if self.signed_in:
+        if self.user is not None:  # signed in
             # Joined before the mutes are read, so a mute meanwhile is not missed.
             await self.channel_layer.group_add(mutes.group(self.user.pk), self.channel_name)
             self.muted = set(await in_pool(mutes.muted_ids)(self.user))
@@ -115,7 +127,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
             audiences.group(self.table_id, self.audience), self.channel_name
         )
         await self.channel_layer.group_discard(self.chat_group(self.audience), self.channel_name)
-        if self.signed_in:
+        if self.user is not None:  # signed in
             await self.channel_layer.group_discard(mutes.group(self.user.pk), self.channel_name)
             await in_pool(presence.left_table)(self.user.pk, self.table_id)
         if self.counted and await in_pool(spectating.leave)(
@@ -171,7 +183,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
 
     @property
     def signed_in(self) -> bool:
-        return self.user is not None and self.user.is_authenticated
+        return self.user is not None
 
     def chat_group(self, audience: Audience) -> str:
         return rooms.group(self.table_id, rooms.room_for(audience.seat), audience.language)
@@ -179,7 +191,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
     def register(self, audience: Audience) -> None:
         """Count this page in its audience and, signed in, its player as at this table."""
         audiences.register(self.table_id, audience)
-        if self.signed_in:
+        if self.user is not None:  # signed in
             presence.at_table(self.user.pk, self.table_id)
 
     # --- frames to the page ---------------------------------------------------------------
@@ -341,6 +353,8 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
             await self.resync()
 
     def renew(self) -> tuple[int, int] | None:
+        if self.audience is None:
+            return None  # not taken in yet (connect sets it): nothing to renew
         self.register(self.audience)
         if self.counted:
             spectating.join(self.table_id, self.channel_name, self.person)
@@ -387,6 +401,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
             )
         if self.match_id is None:
             return None
+        assert self.user is not None  # answer turned an anonymous viewer away
         if payload.get("action") in standins.CONTROLS:  # the AI stand-in: on, off, for good
             return standins.control(self.match_id, self.user, payload)
         return services.submit(self.match_id, self.user, payload)

@@ -68,10 +68,14 @@ def _render(languages: list[str], mine: dict[int, list[str]]) -> tuple[dict, dic
 _render_in_thread = database_sync_to_async(_render, thread_sensitive=False, executor=_LOBBY_THREAD)
 
 
-def _still_valid(sessions: list[tuple[str | None, int]]) -> list[bool]:
-    """``session_guard.is_valid`` for each ``(session key, user id)``, in one thread hop."""
+def _still_valid(sessions: list[tuple[str | None, int | None]]) -> list[bool]:
+    """``session_guard.is_valid`` for each ``(session key, user id)``, in one thread hop; False
+    without a key or a user."""
     try:
-        return [bool(key) and session_guard.is_valid(key, user_id) for key, user_id in sessions]
+        return [
+            bool(key) and user_id is not None and session_guard.is_valid(str(key), user_id)
+            for key, user_id in sessions
+        ]
     finally:
         close_old_connections()  # inside the call, as in _render
 
@@ -85,7 +89,8 @@ class LobbyConsumer(PooledConsumer):
     """``/ws/lobby/``: the lobby's lists, pushed when a table opens, fills, starts or ends."""
 
     # No channel (and no Redis subscription) per socket: the hub subscribes once per process.
-    channel_layer_alias = None
+    # channels' get_channel_layer(None) finds no layer; its stubs type the alias as a str
+    channel_layer_alias = None  # type: ignore[assignment]
 
     async def connect(self) -> None:
         user = self.scope.get("user")
@@ -95,7 +100,7 @@ class LobbyConsumer(PooledConsumer):
         # hears).
         key = getattr(self.scope.get("session"), "session_key", None)
         self.session_key: str | None = key if self.user_id is not None else None
-        self.session_digest = session_guard.digest(key) if self.session_key else ""
+        self.session_digest = session_guard.digest(self.session_key) if self.session_key else ""
         self.closed = False
         #: The refresh (``LobbyHub.generation``) of the public lists this page shows, and the
         #: version (``LobbyHub.user_versions``) of its "my tables"; -1: nothing sent yet.
@@ -232,7 +237,7 @@ class LobbyHub:
             if len(own) == 1:
                 await self._watch_sessions(socket.user_id, True)
         generation = self.generation
-        version = self.user_versions.get(socket.user_id, 0)
+        version = self.user_versions.get(socket.user_id, 0) if socket.user_id is not None else 0
         cached = self._cache.get(socket.language)
         if cached is not None and not cached.fresh(generation):
             cached = None
@@ -243,6 +248,7 @@ class LobbyHub:
             task = asyncio.ensure_future(_render_in_thread(languages, mine))
             if not cached:
                 cached = self._cache[socket.language] = _Cached(generation, time.monotonic(), task)
+        assert cached is not None  # none was fresh: a render of its language started above
         try:
             public_html = (await asyncio.shield(cached.task))[0].get(socket.language)
             mine_html = (await asyncio.shield(task))[1] if task else {}
@@ -286,8 +292,11 @@ class LobbyHub:
     async def _end_sessions(self, message: dict) -> None:
         """``session.ended`` closes the named session's sockets; ``session.check`` re-checks
         every socket of the player and closes those whose session no longer holds."""
+        user = message.get("user")
+        if user is None:
+            return
         try:
-            sockets = list(self._by_user.get(int(message.get("user")), ()))
+            sockets = list(self._by_user.get(int(user), ()))
         except (TypeError, ValueError):
             return
         if message["type"] == "session.ended":
@@ -337,7 +346,9 @@ class LobbyHub:
             await asyncio.gather(*tasks, return_exceptions=True)
             self._pending_users.clear()
             self._dirty.clear()
-            await get_channel_layer().group_discard(notify.LOBBY_GROUP, channel)
+            layer = get_channel_layer()
+            if layer is not None:  # (it was there for _subscribe)
+                await layer.group_discard(notify.LOBBY_GROUP, channel)
 
     async def _listen(self, layer, channel: str) -> None:
         """Note each ``lobby.changed`` for the next refresh (``notify.lobby_changed``'s

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import hashlib
 import re
-from types import SimpleNamespace
+from collections.abc import Mapping
+from typing import Any
 
+from django.http import HttpRequest
 from django.utils import translation
 
 from accounts.middleware import saved_language
 
 
-def session_key(scope: dict) -> str | None:
+def session_key(scope: Mapping[str, Any]) -> str | None:
     """The socket's session key (from its cookie), or None."""
     session = scope.get("session")
     try:
@@ -26,7 +28,7 @@ WATCHER_COOKIE = "club414_watcher"
 _WATCHER_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
-def person_of(scope: dict, socket_id: str) -> str:
+def person_of(scope: Mapping[str, Any], socket_id: str) -> str:
     """Who a socket belongs to, for the count: ``u:<user id>`` when signed in, else a digest of
     the session key (``s:…``, never the key itself), else of table.js's ``WATCHER_COOKIE``
     (``a:…``), else the socket alone (``c:<socket id>``: nothing tells its tabs apart)."""
@@ -42,7 +44,7 @@ def person_of(scope: dict, socket_id: str) -> str:
     return f"c:{socket_id}"
 
 
-def scope_language(scope: dict) -> str:
+def scope_language(scope: Mapping[str, Any]) -> str:
     """The page's language as the pages pick it: a signed-in player's saved language, else the
     language cookie, else the browser's Accept-Language, else the default (a socket has no
     request of its own)."""
@@ -50,8 +52,7 @@ def scope_language(scope: dict) -> str:
     if saved:
         return saved
     headers = dict(scope.get("headers") or [])
-    request = SimpleNamespace(
-        COOKIES=scope.get("cookies") or {},
-        META={"HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")},
-    )
+    request = HttpRequest()  # only what get_language_from_request reads
+    request.COOKIES = scope.get("cookies") or {}
+    request.META = {"HTTP_ACCEPT_LANGUAGE": headers.get(b"accept-language", b"").decode("latin-1")}
     return translation.get_language_from_request(request)

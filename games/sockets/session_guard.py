@@ -40,9 +40,12 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from importlib import import_module
+from typing import Any
 
+from asgiref.typing import WebSocketDisconnectEvent
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.contrib.auth import (
     BACKEND_SESSION_KEY,
@@ -95,6 +98,7 @@ def is_valid(session_key: str, user_id: int) -> bool:
     """
     store_class = import_module(settings.SESSION_ENGINE).SessionStore
     users = get_user_model().objects.filter(pk=user_id, is_active=True)
+    password: str | None
     if issubclass(store_class, DatabaseSessionStore):
         sessions = store_class.get_model_class().objects.filter(
             session_key=session_key, expire_date__gt=timezone.now()
@@ -215,8 +219,9 @@ def _in_thread(function: Callable) -> Callable[..., Awaitable]:
     return database_sync_to_async(call, thread_sensitive=False)
 
 
-class SessionGuard:
-    """Mixin for an ``AsyncWebsocketConsumer`` with a channel: put it first among the bases.
+class SessionGuard(AsyncWebsocketConsumer):
+    """Mixin for an ``AsyncWebsocketConsumer`` with a channel: put it first among the bases
+    (it is one itself, so that what it calls of the consumer is typed).
 
     The consumer calls ``guard_session()`` after ``accept()`` (False: the session is gone and
     the socket is closed) and ``session_still_valid(heartbeat=...)`` before acting on a message
@@ -274,19 +279,19 @@ class SessionGuard:
         await self.disconnect(CLOSE_CODE)
 
     async def _leave_user_group(self) -> None:
-        if self.session_key is not None:
+        if self.session_key is not None and self.session_user_id is not None:  # (set together)
             await self.channel_layer.group_discard(
                 user_group(self.session_user_id), self.channel_name
             )
 
     # --- messages ---------------------------------------------------------------------------
 
-    async def dispatch(self, message: dict) -> None:
+    async def dispatch(self, message: dict[str, Any]) -> None:
         if self.session_closed and message.get("type") != "websocket.disconnect":
             return  # closed for its session: nothing more is sent or done
         await super().dispatch(message)
 
-    async def websocket_disconnect(self, message: dict) -> None:
+    async def websocket_disconnect(self, message: WebSocketDisconnectEvent) -> None:
         if self.session_closed:
             raise StopConsumer()  # left its groups when it was closed
         await self._leave_user_group()

@@ -44,12 +44,14 @@ import logging
 import time
 import uuid
 import weakref
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 import redis
+from asgiref.typing import ASGISendCallable, ASGISendEvent
 from django.conf import settings
 
 from config.client_address import client_address
@@ -110,7 +112,7 @@ class Claim:
     refused: int | None = None
 
 
-def _claim_for(scope: dict, spectator_of: int | None) -> Claim:
+def _claim_for(scope: Mapping[str, Any], spectator_of: int | None) -> Claim:
     claim = Claim(member=uuid.uuid4().hex)
 
     def add(key: str, cap: int) -> None:
@@ -240,7 +242,7 @@ class _Renewer:
                 await _in_thread(_renew, list(self.claims))
 
 
-async def admit(scope: dict, spectator_of: int | None = None) -> Claim:
+async def admit(scope: Mapping[str, Any], spectator_of: int | None = None) -> Claim:
     """Take this socket's places (``spectator_of``: the table it watches as a spectator, None
     for a seat's or a lobby socket). Check ``claim.refused`` and, if set, ``refuse``; else
     ``release`` the claim when the socket closes."""
@@ -328,13 +330,13 @@ def _closed_errors() -> tuple[type[BaseException], ...]:
     return (Disconnected,)
 
 
-def guard_send(send: Callable[[dict], Awaitable]) -> Callable[[dict], Awaitable]:
+def guard_send(send: ASGISendCallable) -> ASGISendCallable:
     """``send`` (an ASGI send) that ignores a send on a connection already closing: Daphne
     raises autobahn's ``Disconnected`` for a send between autobahn's close and Daphne hearing of
     it (a 2 MB message dropped the connection while the consumer was still connecting)."""
     closed = _closed_errors()
 
-    async def guarded(message: dict) -> None:
+    async def guarded(message: ASGISendEvent) -> None:
         try:
             await send(message)
         except closed:
