@@ -77,12 +77,14 @@ def do_record_match(match_id: int) -> str:
     """Record match ``match_id``'s result where it belongs, once its result is public. Returns
     "fixture", "pairing", or "" when there was nothing (more) to do yet."""
     match = Match.objects.select_related("table", "delayed").filter(pk=match_id).first()
-    if match is None or not visibility.result_public(match):
+    # (a public result has a winner: the second test says so to mypy)
+    if match is None or match.winner_team is None or not visibility.result_public(match):
         return ""
+    winner = match.winner_team
     with transaction.atomic():
         fixture = Fixture.objects.select_for_update().filter(table_id=match.table_id).first()
         if fixture is not None:
-            return "fixture" if _record_fixture(fixture, match) else ""
+            return "fixture" if _record_fixture(fixture, match, winner) else ""
     with transaction.atomic():
         pairing_row = (
             Pairing.objects.filter(table_id=match.table_id).values("pk", "round_id").first()
@@ -92,17 +94,17 @@ def do_record_match(match_id: int) -> str:
         # Lock the round first (as forfeits do), so the last result of a round sees the others.
         rnd = TournamentRound.objects.select_for_update().get(pk=pairing_row["round_id"])
         pairing = Pairing.objects.select_for_update().get(pk=pairing_row["pk"])
-        return "pairing" if _record_pairing(pairing, rnd, match) else ""
+        return "pairing" if _record_pairing(pairing, rnd, match, winner) else ""
 
 
-def _record_fixture(fixture: Fixture, match: Match) -> bool:
-    """Precondition: the fixture row is locked."""
+def _record_fixture(fixture: Fixture, match: Match, winner: int) -> bool:
+    """Precondition: the fixture row is locked; ``winner`` is the match's winning team."""
     if fixture.processed_at is not None:
         return False
     (fixture.levels_team0, fixture.levels_team1), (fixture.caught_team0, fixture.caught_team1) = (
         match_summary(match)
     )
-    fixture.winner_team = match.winner_team
+    fixture.winner_team = winner
     fixture.match = match
     fixture.processed_at = timezone.now()
     fixture.save()
@@ -112,28 +114,31 @@ def _record_fixture(fixture: Fixture, match: Match) -> bool:
     FixturePlayer.objects.bulk_create(
         FixturePlayer(fixture=fixture, user_id=s.user_id, team=s.team, seat=s.number)
         for s in Seat.objects.filter(table_id=match.table_id, user__isnull=False)
+        if s.user_id is not None  # (the filter's already: says so to mypy)
     )
     league = fixture.season.league
     if match.table.rated and all_people and team0 and team1:
-        ratings.do_rate_match(league, match, team0, team1, match.winner_team)
+        ratings.do_rate_match(league, match, team0, team1, winner)
     return True
 
 
-def _record_pairing(pairing: Pairing, rnd: TournamentRound, match: Match) -> bool:
-    """Precondition: the round row, then the pairing row, are locked."""
+def _record_pairing(pairing: Pairing, rnd: TournamentRound, match: Match, winner: int) -> bool:
+    """Precondition: the round row, then the pairing row, are locked; ``winner`` is the
+    match's winning team."""
     if pairing.processed_at is not None:
         return False
     (pairing.levels_a, pairing.levels_b), (pairing.caught_a, pairing.caught_b) = match_summary(
         match
     )
-    pairing.winner_team = match.winner_team
+    pairing.winner_team = winner
     pairing.match = match
     pairing.processed_at = timezone.now()
     pairing.save()
     tournament = rnd.tournament
     team0, team1, all_people = seated_teams(match.table_id)
-    if tournament.league_id and match.table.rated and all_people and team0 and team1:
-        ratings.do_rate_match(tournament.league, match, team0, team1, match.winner_team)
+    league = tournament.league  # (None, and no query, without a league)
+    if league is not None and match.table.rated and all_people and team0 and team1:
+        ratings.do_rate_match(league, match, team0, team1, winner)
     close_round_if_done(rnd)
     return True
 
@@ -168,7 +173,10 @@ def do_catch_up() -> int:
 
 
 def fixture_result(fixture: Fixture) -> standings.Result:
-    sides = ([], [])
+    """A recorded fixture as a ``standings.Result``; ValueError for one without a winner."""
+    if fixture.winner_team is None:
+        raise ValueError(f"fixture {fixture.pk} has no result yet")
+    sides: tuple[list[int], list[int]] = ([], [])
     for p in fixture.players.all():
         sides[p.team].append(p.user_id)
     return standings.Result(
@@ -210,6 +218,8 @@ def pairing_result(pairing: Pairing) -> standings.Result | None:
         return None
     if pairing.team_b_id is None:
         return standings.Result(((pairing.team_a_id,), ()), 0, kind=standings.BYE)
+    if pairing.winner_team is None:
+        raise ValueError(f"pairing {pairing.pk} has no winner")
     return standings.Result(
         ((pairing.team_a_id,), (pairing.team_b_id,)),
         pairing.winner_team,

@@ -66,6 +66,8 @@ class Row[E: Hashable]:
     position: int = 0
     # wins over each other entrant (the head-to-head tie-break)
     beat: dict[E, int] = field(default_factory=lambda: defaultdict(int), repr=False)
+    # a bot account (the bot API), marked in the table: set by leagues.results.season_standings
+    bot: bool = field(default=False, compare=False)
 
     @property
     def points(self) -> int:
