@@ -35,6 +35,7 @@ from games.api.schemas import (
     answers,
     json_answers,
 )
+from games.live.replay import load_state
 from games.models import Table
 from games.play import outcomes, services, tables
 
@@ -157,7 +158,7 @@ def view(request: TokenRequest, match_id: int):
     window, levels, finish order, tributes, the cards played this round), the running
     deadline, and my legal actions now, in the form ``actions`` takes them."""
     match, seat = _my_seat(request, match_id)
-    return seat_state.seat_json(match, services.load_state(match), seat)
+    return seat_state.seat_json(match, load_state(match), seat)
 
 
 @router.post(

@@ -34,8 +34,8 @@ from django.views.decorators.http import require_GET
 from accounts import tokens
 from games.api import ratelimit, seat_state, seats
 from games.live import audiences
+from games.live.replay import load_state
 from games.models import Match, Seat, Table
-from games.play import services
 
 log = logging.getLogger(__name__)
 
@@ -88,7 +88,7 @@ def _lines_now(match_id: int, token_id: int, user_id: int, number: int, last: in
         return [{"type": "end", "reason": "unseated"}], True
     lines = []
     if match.version != last:
-        state = services.load_state(match)
+        state = load_state(match)
         events = seat_state.events_since(match, last, match.version, number) if last >= 0 else []
         lines.append(
             {

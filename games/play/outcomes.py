@@ -92,7 +92,7 @@ def action_kind(payload: object) -> str:
     """The action a client message names when it is one a person may send, else "unknown":
     a log line never repeats what a client wrote."""
     if isinstance(payload, dict) and payload.get("action") in (*PLAYER_ACTIONS, *CONTROLS):
-        return payload["action"]
+        return str(payload["action"])
     return "unknown"
 
 

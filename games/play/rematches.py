@@ -28,6 +28,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from games import organisers
 from games.live.rematch_view import NO, YES, answer_seconds
 from games.models import Rematch, Seat, Table
@@ -41,7 +42,7 @@ class RematchError(Exception):
 # --- asking and answering -----------------------------------------------------------------------
 
 
-def do_ask(table_id: int, user) -> Rematch:
+def do_ask(table_id: int, user: User) -> Rematch:
     """``user``, seated at the finished table ``table_id``, asks for a rematch (their answer is
     yes). When someone asked already and the rematch is not settled, asking is accepting.
     Raises RematchError when the table has no finished match, is a league or tournament match,
@@ -78,7 +79,7 @@ def do_ask(table_id: int, user) -> Rematch:
     return rematch
 
 
-def do_answer(table_id: int, user, accept: bool) -> Rematch:
+def do_answer(table_id: int, user: User, accept: bool) -> Rematch:
     """``user`` accepts the rematch asked at ``table_id`` (``accept``) or leaves it. An answer
     given is final; the same answer again changes nothing. Raises RematchError when no
     rematch is asked there, it is settled, ``user`` was not asked, or answered otherwise."""
@@ -90,7 +91,7 @@ def do_answer(table_id: int, user, accept: bool) -> Rematch:
         return _answer_locked(table, rematch, user, YES if accept else NO)
 
 
-def _answer_locked(table: Table, rematch: Rematch, user, answer: str) -> Rematch:
+def _answer_locked(table: Table, rematch: Rematch, user: User, answer: str) -> Rematch:
     """Precondition: the table row, then the rematch row, are locked."""
     seat = next((n for n, person in rematch.people.items() if person == user.pk), None)
     if seat is None:

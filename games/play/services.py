@@ -20,11 +20,13 @@ import secrets
 import threading
 import time
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from accounts.models import User
 from games.engine import NextRound, Pass, Play, Rejection, Resign, Timeout
 from games.engine import apply as engine_apply
 from games.engine.actions import Action
@@ -86,7 +88,7 @@ def do_start_match(table: Table, seed: int | None = None) -> Match:
 # --- the one writer -----------------------------------------------------------------------------
 
 
-def submit(match_id: int, user, payload: dict) -> Result:
+def submit(match_id: int, user: User, payload: object) -> Result:
     """A person's action from a page: ``{"action", "cards"|"card", "version", "client_id"}``.
 
     The seat is the user's own seat at the table, never one named in the payload. Returns a
@@ -110,7 +112,7 @@ def submit(match_id: int, user, payload: dict) -> Result:
 
 
 def _submit_locked(
-    match_id: int, user, payload: dict, client_id: str, found_seat: list[int]
+    match_id: int, user: User, payload: dict[str, Any], client_id: str, found_seat: list[int]
 ) -> Result:
     with transaction.atomic():
         match = Match.objects.select_for_update().select_related("table").get(pk=match_id)
@@ -174,7 +176,7 @@ def seats_of(match: Match) -> list[Seat]:
     return seats
 
 
-def _action_fields(payload: dict) -> dict:
+def _action_fields(payload: dict[str, Any]) -> dict[str, Any]:
     fields = {"type": payload["action"]}
     if payload["action"] == "resign":
         return fields
@@ -289,7 +291,9 @@ def apply_locked(
 # --- timers -------------------------------------------------------------------------------------
 
 
-def _set_timer(match: Match, old: State, new: State, events: tuple[Event, ...], now) -> None:
+def _set_timer(
+    match: Match, old: State, new: State, events: tuple[Event, ...], now: datetime
+) -> None:
     """Set the one running deadline for the new state (DESIGN.md rule 3).
 
     Answers inside a window and returns inside a tribute do not move its deadline; everything

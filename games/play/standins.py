@@ -24,6 +24,7 @@ table socket (``games.sockets.consumers``) or a form (``games.views``), both thr
 from __future__ import annotations
 
 import time
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -120,7 +121,7 @@ def counts_of(match: Match, players: int) -> list[int]:
 # --- a person's requests ------------------------------------------------------------------------
 
 
-def control(match_id: int, user: User, payload: dict) -> Result:
+def control(match_id: int, user: User, payload: object) -> Result:
     """A seated person's request: ``stand_in`` (the AI plays for me), ``back`` (I'm back),
     ``leave`` (for good; casual tables only). ``payload["stand_in_seq"]`` is the seat's
     ``stand_in_seq`` the page showed (an int, or a string of digits from a form).
@@ -133,7 +134,7 @@ def control(match_id: int, user: User, payload: dict) -> Result:
     started = time.perf_counter()
     found: list[int] = []
     kind = payload.get("action") if isinstance(payload, dict) else None
-    if kind not in CONTROLS:
+    if kind not in CONTROLS or not isinstance(payload, dict):  # (the second: for mypy)
         result = Result(False, "malformed", "unknown request")
     else:
         result = _control_locked(match_id, user, payload, kind, found)
@@ -142,7 +143,7 @@ def control(match_id: int, user: User, payload: dict) -> Result:
 
 
 def _control_locked(
-    match_id: int, user: User, payload: dict, kind: str, found: list[int]
+    match_id: int, user: User, payload: dict[str, Any], kind: str, found: list[int]
 ) -> Result:
     seq = payload.get("stand_in_seq")
     if isinstance(seq, str) and seq.isdigit():

@@ -14,6 +14,8 @@ notifies after commit. Errors are ``tables.TableError``.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import Enum
+from typing import Any
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -26,8 +28,13 @@ from games.models import Match, Seat, Table
 from games.play import seating, services, wakeups
 from games.play.tables import SEAT_COUNTS, TableError
 
-#: ``hand_seat(user=KEEP)`` leaves the seat's person as is.
-KEEP = object()
+
+class _Keep(Enum):
+    KEEP = "keep"
+
+
+#: ``hand_seat(user=KEEP)`` leaves the seat's person as is (a one-member enum: a typed sentinel).
+KEEP = _Keep.KEEP
 
 
 def _lock(table_id: int) -> tuple[Table, Match | None]:
@@ -46,10 +53,10 @@ def _lock(table_id: int) -> tuple[Table, Match | None]:
 
 
 def open_table(
-    host,
+    host: User,
     *,
     name: str,
-    options: dict,
+    options: dict[str, Any],
     seats: Sequence[tuple[User | None, str]],
     rated: bool = False,
     visibility: str = Table.Visibility.PUBLIC,
@@ -110,7 +117,9 @@ def _start_locked(table: Table, seed: int | None) -> Match:
     return services.do_start_match(table, seed)
 
 
-def hand_seat(table_id: int, number: int, *, user=KEEP, ai_policy: str | None = None) -> Seat:
+def hand_seat(
+    table_id: int, number: int, *, user: User | None | _Keep = KEEP, ai_policy: str | None = None
+) -> Seat:
     """Give seat ``number`` to ``user`` (a person, or None) and/or set its ``ai_policy``
     ("" = the person plays, a policy = the AI plays for them), before or during the match.
 
@@ -127,7 +136,7 @@ def hand_seat(table_id: int, number: int, *, user=KEEP, ai_policy: str | None = 
         if seat is None:
             raise TableError(_("There is no such seat."))
         left = seat.user_id
-        if user is not KEEP:
+        if not isinstance(user, _Keep):
             if (
                 user is not None
                 and Seat.objects.filter(table=table, user=user).exclude(pk=seat.pk).exists()

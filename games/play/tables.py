@@ -6,6 +6,8 @@ Every function takes the table row lock, checks, changes, and notifies after com
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -13,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts import bots
+from accounts.models import User
 from games import organisers
 from games.engine.ai import FILL_DEFAULT
 from games.engine.options import Options, OptionsError
@@ -26,7 +29,7 @@ class TableError(Exception):
     """A table action that cannot be done now (the message says why)."""
 
 
-def check_hosting(host) -> None:
+def check_hosting(host: User) -> None:
     """Raise TableError when ``host`` hosts ``GAMES_MAX_HOSTED_TABLES`` tables that are open
     or being played already (0: no cap): one person once opened and played 30 tables at once.
     Finished and abandoned tables do not count. Precondition: inside a transaction; the host's
@@ -58,11 +61,11 @@ def _locked(table_id: int) -> Table:
 
 
 def create_table(
-    host,
+    host: User,
     *,
     name: str,
     players: int,
-    options: dict,
+    options: dict[str, Any],
     rated: bool = False,
     visibility: str = Table.Visibility.PUBLIC,
     spectator_delay: int = 0,
@@ -97,7 +100,7 @@ def create_table(
     return table
 
 
-def copy_table(source: Table, host, seats_for: dict[int, tuple[int | None, str]]) -> Table:
+def copy_table(source: Table, host: User, seats_for: dict[int, tuple[int | None, str]]) -> Table:
     """Open a new table with ``source``'s seats and options, hosted by ``host``: a rematch
     (``games.play.rematches``) or "play again" (``play_again``).
 
@@ -137,7 +140,7 @@ def copy_table(source: Table, host, seats_for: dict[int, tuple[int | None, str]]
     return table
 
 
-def last_played(user) -> Table | None:
+def last_played(user: User) -> Table | None:
     """The table of ``user``'s latest match (seated, started; any status), or None: what
     "play again" copies."""
     return (
@@ -147,7 +150,7 @@ def last_played(user) -> Table | None:
     )
 
 
-def play_again(user) -> Table:
+def play_again(user: User) -> Table:
     """Open a table like ``user``'s last one (``last_played``): the same options and seats,
     ``user`` hosting at the seat they had, its AI seats again at theirs (people who played an
     AI stand-in's seat are people: their seats open). The copy of a league fixture or a
@@ -168,7 +171,7 @@ def play_again(user) -> Table:
         return copy_table(source, user, seats_for)
 
 
-def take_seat(table_id: int, user, number: int) -> None:
+def take_seat(table_id: int, user: User, number: int) -> None:
     """Sit ``user`` at seat ``number`` (joining, or switching from another seat)."""
     with transaction.atomic():
         table = _open(table_id)
@@ -188,7 +191,7 @@ def take_seat(table_id: int, user, number: int) -> None:
         seating.changed(table)
 
 
-def leave_seat(table_id: int, user) -> None:
+def leave_seat(table_id: int, user: User) -> None:
     """Stand up from the table before the match starts."""
     with transaction.atomic():
         table = _open(table_id)
@@ -196,7 +199,7 @@ def leave_seat(table_id: int, user) -> None:
         seating.changed(table, left=user.pk)
 
 
-def set_ai(table_id: int, host, number: int, policy: str) -> None:
+def set_ai(table_id: int, host: User, number: int, policy: str) -> None:
     """The host seats an AI (``policy``) at an empty seat, or clears an AI seat (policy "")."""
     if policy and policy not in Seat.Policy.values:
         raise TableError(_("Unknown AI player."))
@@ -210,7 +213,7 @@ def set_ai(table_id: int, host, number: int, policy: str) -> None:
         seating.changed(table)
 
 
-def fill_with_ai(table_id: int, host, policy: str = FILL_DEFAULT) -> int:
+def fill_with_ai(table_id: int, host: User, policy: str = FILL_DEFAULT) -> int:
     """Seat an AI at every empty seat; returns how many were filled."""
     if policy not in Seat.Policy.values:
         raise TableError(_("Unknown AI player."))
@@ -223,7 +226,7 @@ def fill_with_ai(table_id: int, host, policy: str = FILL_DEFAULT) -> int:
     return filled
 
 
-def start(table_id: int, host, seed: int | None = None) -> Match:
+def start(table_id: int, host: User, seed: int | None = None) -> Match:
     """The host starts the match once every seat is taken (by people or AI seats)."""
     with transaction.atomic():
         table = _hosted(table_id, host)
@@ -241,7 +244,7 @@ def _open(table_id: int) -> Table:
     return table
 
 
-def _hosted(table_id: int, host) -> Table:
+def _hosted(table_id: int, host: User) -> Table:
     table = _open(table_id)
     if table.host_id != host.pk:
         raise TableError(_("Only the host can do that."))

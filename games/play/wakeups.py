@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Iterable
 from datetime import datetime
 
 from celery import current_app
@@ -80,7 +81,12 @@ def auto_pass(match_id: int, seat: int, token: int, countdown: float) -> None:
 
 
 def seats_acting_for_themselves(
-    match_id: int, token: int, deadline: datetime, state: State, ai_seats, auto_passers
+    match_id: int,
+    token: int,
+    deadline: datetime,
+    state: State,
+    ai_seats: Iterable[int],
+    auto_passers: Iterable[int],
 ) -> None:
     """Wake each AI seat and each auto-passer of ``match_id`` at its moment ``token``, after
     ``ai_pause`` (the running deadline ``deadline`` bounds it)."""

@@ -402,7 +402,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         if self.match_id is None:
             return None
         assert self.user is not None  # answer turned an anonymous viewer away
-        if payload.get("action") in standins.CONTROLS:  # the AI stand-in: on, off, for good
+        if payload.get("action") in outcomes.CONTROLS:  # the AI stand-in: on, off, for good
             return standins.control(self.match_id, self.user, payload)
         return services.submit(self.match_id, self.user, payload)
 
