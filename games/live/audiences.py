@@ -18,9 +18,10 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 import redis
+from redis.client import Pipeline
 
 from games.live import redis_store
 
@@ -64,7 +65,7 @@ def bot_group(table_id: int) -> str:
     return f"table-{table_id}.api"
 
 
-def bot_message(version: int) -> dict:
+def bot_message(version: int) -> dict[str, Any]:
     """What the table's bot streams are sent when the match or its seating changed."""
     return {"type": "api.version", "v": version}
 
@@ -125,7 +126,9 @@ def set_latest(
         log.warning("latest version unavailable", exc_info=True)
 
 
-def _queue_latest(pipe, table_id: int, revision: int, version: int, watch_version: int | None):
+def _queue_latest(
+    pipe: Pipeline, table_id: int, revision: int, version: int, watch_version: int | None
+) -> None:
     pipe.set(_latest_key(table_id), f"{revision}:{version}", ex=24 * 3600)
     if watch_version is not None:
         pipe.set(_latest_key(table_id, True), f"{revision}:{watch_version}", ex=24 * 3600)

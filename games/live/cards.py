@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from django.utils.translation import gettext as _
 
 from games.engine.cards import FACE, JOKERS, SUIT_INDEX, face_name
+from games.engine.options import Options
 from games.engine.power import table_for
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
@@ -56,11 +59,11 @@ def card_face(code: str, level: int) -> CardFace:
     return CardFace(code, face_name(face), SUIT_SYMBOLS[suit], suit in "HD", face == level, False)
 
 
-def cards_faces(cards, level: int) -> list[CardFace]:
+def cards_faces(cards: Iterable[str], level: int) -> list[CardFace]:
     return [card_face(c, level) for c in cards]
 
 
-def hand_groups(hand, level: int, options) -> list[dict]:
+def hand_groups(hand: Iterable[str], level: int, options: Options) -> list[dict[str, Any]]:
     """The hand sorted by power at the round level, grouped by rank (weakest first):
     ``[{"rank": "9", "face": 9, "cards": [CardFace…], "entries": [(CardFace, "9H-0")…]}…]``.
 
@@ -71,7 +74,7 @@ def hand_groups(hand, level: int, options) -> list[dict]:
 
 
 @lru_cache(maxsize=512)  # the hands of the tables this process serves
-def _hand_groups(hand: tuple[str, ...], level: int, options) -> list[dict]:
+def _hand_groups(hand: tuple[str, ...], level: int, options: Options) -> list[dict[str, Any]]:
     power = table_for(level, options)
     groups: dict[int, list[str]] = {}
     for card in sorted(hand, key=lambda c: (power[FACE[c]], SUIT_INDEX[c])):
@@ -88,7 +91,7 @@ def _hand_groups(hand: tuple[str, ...], level: int, options) -> list[dict]:
     ]
 
 
-def card_slots(cards) -> list[str]:
+def card_slots(cards: Iterable[str]) -> list[str]:
     """Stable ids for cards in a hand: ``9H-0``, ``9H-1`` for two copies of 9H (two decks)."""
     seen: dict[str, int] = {}
     slots = []

@@ -29,17 +29,20 @@ from __future__ import annotations
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
-from typing import NamedTuple
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, NamedTuple
 
 from django.template.loader import render_to_string
 from django.utils.translation import get_language
 
+from games.engine.events import Event
+from games.engine.state import State
 from games.live import regions
 from games.live.context import TableContext
 from games.live.log import log_lines, seat_names
 from games.live.presenters import table_context
 from games.live.regions import Region, region_keys, seat_keys
+from games.models import Match, Seat, Table
 
 LOG_LINES_TEMPLATE = "games/partials/log_lines.html"
 REMOVALS_TEMPLATE = "games/partials/removals.html"
@@ -53,10 +56,10 @@ class Renders:
     (``games.live.regions``)."""
 
     def __init__(self) -> None:
-        self._done: dict[tuple, str] = {}
+        self._done: dict[tuple[str, str, str], str] = {}
         self.rendered = 0
 
-    def region(self, region: Region, context: TableContext, **extra) -> str:
+    def region(self, region: Region, context: TableContext, **extra: Any) -> str:
         """``region`` for this view (its render key: its inputs and those it holds)."""
         slot = (region.template, get_language(), repr((region.render_key(context), extra)))
         text = self._done.get(slot)
@@ -66,7 +69,11 @@ class Renders:
         return text
 
     def render(
-        self, template: str, key: object, inputs: dict | Callable[[], dict], name: str = ""
+        self,
+        template: str,
+        key: object,
+        inputs: dict[str, Any] | Callable[[], dict[str, Any]],
+        name: str = "",
     ) -> str:
         """``template`` with ``inputs`` (or what it returns, built only for a render), which
         ``key`` determines."""
@@ -95,12 +102,12 @@ def full(context: TableContext, revision: int) -> str:
 
 
 def delta(
-    table,
-    match,
-    seats,
-    old,
-    new,
-    events,
+    table: Table,
+    match: Match,
+    seats: list[Seat],
+    old: State,
+    new: State,
+    events: Sequence[Event],
     seat: int | None,
     revision: int,
     delay: int = 0,
@@ -177,23 +184,27 @@ def summarize(context: TableContext) -> Summary:
 #: The views' summaries this process built lately, by (match, state, seat, language, delay,
 #: revision): the "after" of one push is the "before" of the next one (when this process sends
 #: it too); a miss costs one more view.
-_recent: OrderedDict[tuple, tuple] = OrderedDict()
+_recent: OrderedDict[tuple[object, ...], tuple[Any, ...]] = OrderedDict()
 _recent_lock = threading.Lock()
 RECENT_SUMMARIES = 4000
 
 
-def _summary_key(table, match, state, seat: int | None, delay: int) -> tuple:
+def _summary_key(
+    table: Table, match: Match, state: State, seat: int | None, delay: int
+) -> tuple[object, ...]:
     return (match.pk, state.version, hash(state), seat, get_language(), delay, table.revision)
 
 
-def _remember(key: tuple, summary: Summary) -> None:
+def _remember(key: tuple[object, ...], summary: Summary) -> None:
     with _recent_lock:
         _recent[key] = tuple(summary)  # a plain tuple: CPython untracks only exact tuples
         while len(_recent) > RECENT_SUMMARIES:
             _recent.popitem(last=False)
 
 
-def _summary_at(table, match, seats, state, seat: int | None, delay: int) -> Summary:
+def _summary_at(
+    table: Table, match: Match, seats: list[Seat], state: State, seat: int | None, delay: int
+) -> Summary:
     key = _summary_key(table, match, state, seat, delay)
     with _recent_lock:
         kept = _recent.get(key)
@@ -223,7 +234,7 @@ def _seat_changes(
     return changed
 
 
-def _seat(row: dict, context: TableContext, renders: Renders) -> str:
+def _seat(row: dict[str, Any], context: TableContext, renders: Renders) -> str:
     """One seat's row alone (its key: the row and the seat region's inputs)."""
     seat = regions.SEAT
     return renders.render(
@@ -238,7 +249,7 @@ def _seat(row: dict, context: TableContext, renders: Renders) -> str:
 POS_MARK = "{pos}"
 
 
-def _placed_seat(row: dict, context: TableContext, renders: Renders) -> str:
+def _placed_seat(row: dict[str, Any], context: TableContext, renders: Renders) -> str:
     """Another seat's row: it reads the same from every viewer but for its place around the
     table (``pos``, the root's last class), so it is rendered once per push and language with
     ``POS_MARK`` there, and each viewer's place put in. The root tag comes first and holds
@@ -278,5 +289,5 @@ def _hand_change(
     return render_to_string(REMOVALS_TEMPLATE, {"ids": ids}), False
 
 
-def _slots(groups) -> list[tuple[int, str]]:
+def _slots(groups: Iterable[dict[str, Any]] | None) -> list[tuple[int, str]]:
     return [(group["face"], slot) for group in groups or () for _card, slot in group["entries"]]

@@ -12,13 +12,15 @@ number of statements depends on neither the number of tables nor of languages.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import NamedTuple, cast
+from typing import Any, NamedTuple, cast
 
-from django.db.models import Q
+from django.contrib.auth.models import AnonymousUser
+from django.db.models import Q, QuerySet
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from games import access
 from games.engine.cards import face_name
 from games.live import spectating, visibility
@@ -93,7 +95,7 @@ class _Seat(NamedTuple):
         return self.user_id is None and not self.ai_policy
 
 
-def _listed():
+def _listed() -> QuerySet[Table]:
     """Tables with what a row shows: host and match joined, without the match's engine state
     (every hand: big, and never shown here). Their seats come from ``_with_seats``."""
     return Table.objects.select_related("host", "match", "match__delayed").defer("match__state")
@@ -121,7 +123,8 @@ def _with_seats(*lists: list[Table]) -> None:
 
 def _seats_of(table: Table) -> list[_Seat]:
     """The seats ``_with_seats`` attached to ``table``."""
-    return table.lobby_seats  # type: ignore[attr-defined]  # set by _with_seats, above
+    seats: list[_Seat] = table.lobby_seats  # type: ignore[attr-defined]  # set by _with_seats
+    return seats
 
 
 def _still_watched() -> Q:
@@ -198,7 +201,7 @@ def _rows(
     tables: Iterable[Table],
     spectators: Mapping[int, int] | None = None,
     viewer_id: int | None = None,
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """One row per table; with ``spectators`` ({table id: count}) each row says how many
     watch; ``viewer_id`` sees the live progress of the tables they sit at. Makes no query
     (seats come from ``_with_seats``, the delayed view with the table)."""
@@ -223,7 +226,7 @@ def _rows(
     return rows
 
 
-def _finished_rows(tables: Iterable[Table]) -> list[dict]:
+def _finished_rows(tables: Iterable[Table]) -> list[dict[str, Any]]:
     """The latest finished public matches, to replay: who won, in how many rounds."""
     rows = []
     for table in tables:
@@ -245,7 +248,7 @@ def _finished_rows(tables: Iterable[Table]) -> list[dict]:
     return rows
 
 
-def _public_rows(loaded: dict[str, list[Table]], watching: Mapping[int, int]) -> dict:
+def _public_rows(loaded: dict[str, list[Table]], watching: Mapping[int, int]) -> dict[str, Any]:
     return {
         "open_tables": _rows(loaded["open"]),
         "live_tables": _rows(loaded["live"], watching),
@@ -261,21 +264,21 @@ def _watching(loaded: dict[str, list[Table]]) -> dict[int, int]:
 # --- what the page and the socket use ------------------------------------------------------------
 
 
-def public_context() -> dict:
+def public_context() -> dict[str, Any]:
     """The public lists in the active language: ``open_tables``, ``live_tables`` and
     ``finished_tables``, lists of row dicts (the same for every viewer)."""
     loaded = _load_public()
     return _public_rows(loaded, _watching(loaded))
 
 
-def my_tables(user) -> list[dict]:
+def my_tables(user: User | AnonymousUser | None) -> list[dict[str, Any]]:
     """Rows of ``user``'s open and playing tables (private ones included); [] when anonymous."""
     if user is None or not user.is_authenticated:
         return []
     return _rows(_load_mine(user.pk), viewer_id=user.pk)
 
 
-def lobby_context(user) -> dict:
+def lobby_context(user: User | AnonymousUser | None) -> dict[str, Any]:
     """The lobby's lists for ``user`` (anonymous users see the public lists only)."""
     return {**public_context(), "my_tables": my_tables(user)}
 

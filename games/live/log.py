@@ -7,7 +7,7 @@ Events are the engine's (``games.engine.events``); a move's stored JSON is decod
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from django.utils.translation import gettext as _
 
@@ -63,7 +63,7 @@ def recent_moves(match: Match, until: int) -> list[Move]:
 
 
 def log_for(
-    match: Match, seat: int | None, names: dict, until: int, moves: list[Move] | None
+    match: Match, seat: int | None, names: Mapping[int, str], until: int, moves: list[Move] | None
 ) -> list[str]:
     """The latest moves up to version ``until`` (the shown state) as lines of text, filtered
     for this viewer (``event_for``)."""
@@ -75,7 +75,7 @@ def log_for(
     return lines[-LOG_LENGTH:]
 
 
-def log_lines(events: Iterable[Event], seat: int | None, names: dict) -> list[str]:
+def log_lines(events: Iterable[Event], seat: int | None, names: Mapping[int, str]) -> list[str]:
     """One move's events as log lines for this viewer: filtered by ``event_for`` (a pending
     claim's cards only for its seat), events not worth a line left out."""
     lines = []
@@ -88,7 +88,7 @@ def log_lines(events: Iterable[Event], seat: int | None, names: dict) -> list[st
     return lines
 
 
-def describe_event(event: Event, names: dict) -> str:
+def describe_event(event: Event, names: Mapping[int, str]) -> str:
     """One log line for a (filtered) event, or "" for events not worth a line."""
 
     def who(seat: int) -> str:
@@ -139,7 +139,7 @@ def describe_event(event: Event, names: dict) -> str:
     return ""
 
 
-def describe(event: Event, names: dict, reveal: bool) -> str:
+def describe(event: Event, names: Mapping[int, str], reveal: bool) -> str:
     """A line for one event as the record shows it: with ``reveal`` (a finished match) window
     answers say what was answered; otherwise the event must already be filtered."""
     if isinstance(event, Answered) and reveal:
@@ -161,7 +161,7 @@ def describe(event: Event, names: dict, reveal: bool) -> str:
     return describe_event(event, names)
 
 
-def move_lines(move: Move, names: dict, reveal: bool) -> list[str]:
+def move_lines(move: Move, names: Mapping[int, str], reveal: bool) -> list[str]:
     lines = []
     for event in events_from_json(move.events):
         shown = event if reveal else event_for(event, None)

@@ -15,6 +15,7 @@ import asyncio
 import os
 import threading
 from collections.abc import Iterable
+from typing import Any
 
 from channels.layers import get_channel_layer
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -44,7 +45,7 @@ def _publisher_loop() -> asyncio.AbstractEventLoop:
         return _loop
 
 
-def send_many(messages: Iterable[tuple[str, dict]]) -> None:
+def send_many(messages: Iterable[tuple[str, dict[str, Any]]]) -> None:
     """Send ``(group, message)`` pairs in order, waiting until the channel layer took them.
 
     A message whose send fails with a Redis connection error is sent once more: after a Redis
@@ -69,7 +70,7 @@ def send_many(messages: Iterable[tuple[str, dict]]) -> None:
     future.result(timeout=SEND_TIMEOUT_SECONDS)
 
 
-def _send(group: str, message: dict) -> None:
+def _send(group: str, message: dict[str, Any]) -> None:
     send_many([(group, message)])
 
 

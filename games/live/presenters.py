@@ -8,18 +8,22 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from accounts.models import User
 from games.engine import legal_actions
 from games.engine.actions import Hook, Pass, Play, Return, Unhook
 from games.engine.ai import FILL_DEFAULT
 from games.engine.cards import BLACK_JOKER, DECK, FACE, RED_JOKER, face_name
 from games.engine.combos import Combo, classify
+from games.engine.options import Options
 from games.engine.power import table_for
 from games.engine.state import MATCH_OVER, PLAY, TRIBUTE, WINDOW, State
 from games.engine.views import View, seat_view, spectator_view
@@ -31,7 +35,7 @@ from games.live.log import log_for, seat_name, seat_names
 from games.models import Match, Move, Seat, Table
 
 
-def table_strings() -> dict:
+def table_strings() -> dict[str, Any]:
     """The few sentences table.js shows or speaks by itself, in the page's language."""
     return {
         "yourTurn": _("Your turn"),
@@ -59,7 +63,7 @@ def table_context(
     match: Match | None,
     state: State | None,
     seat: int | None,
-    user=None,
+    user: User | AnonymousUser | None = None,
     *,
     spectators: int | None = None,
     delay: int = 0,
@@ -77,7 +81,7 @@ def table_context(
     if seats is None:
         seats = list(table.seats.select_related("user"))
     signed_in = user is not None and user.is_authenticated
-    is_host = signed_in and table.host_id == user.pk
+    is_host = signed_in and user is not None and table.host_id == user.pk
     common: dict[str, Any] = {
         "table": table,
         "match": match,
@@ -162,7 +166,9 @@ def table_context(
     )
 
 
-def _seat_menu(table: Table, seats: list[Seat], me: int | None, view: View) -> dict | None:
+def _seat_menu(
+    table: Table, seats: list[Seat], me: int | None, view: View
+) -> dict[str, Any] | None:
     """The own seat's stand-in and leaving controls (``games.play.standins``) while the match runs:
     ``stand_in`` (why the AI plays for this person, or ""), ``seq`` (the hand-over a request
     answers), ``can_leave`` (casual tables only). None for spectators and after the match."""
@@ -174,7 +180,7 @@ def _seat_menu(table: Table, seats: list[Seat], me: int | None, view: View) -> d
     return {"stand_in": mine.stand_in, "seq": mine.stand_in_seq, "can_leave": not table.rated}
 
 
-def spectators_context(table: Table, count: int | None, delay: int) -> dict:
+def spectators_context(table: Table, count: int | None, delay: int) -> dict[str, Any]:
     """The spectator region: how many watch, and how late spectators see the table."""
     return {"spectators": count, "spectator_delay": delay, "table_delay": table.spectator_delay}
 
@@ -186,7 +192,7 @@ def _invite_path(table: Table, member: bool) -> str:
     return reverse("games:join", args=[table.invite_code])
 
 
-def _seat_row(seat: Seat, view: View | None, me: int | None) -> dict:
+def _seat_row(seat: Seat, view: View | None, me: int | None) -> dict[str, Any]:
     row = {
         "number": seat.number,
         "team": seat.team,
@@ -215,7 +221,7 @@ def _seat_row(seat: Seat, view: View | None, me: int | None) -> dict:
     return row
 
 
-def unseen_cards(view: View) -> list[dict]:
+def unseen_cards(view: View) -> list[dict[str, Any]]:
     """The cards that matter most that this seat has not seen yet this round, counted from its
     own view only: the decks minus its hand and the cards played (``view.played``) — never
     from another seat's hand. ``[{"face": "BJ", "left": 2, "level": False}, …]`` for the
@@ -237,13 +243,13 @@ def seat_position(number: int, me: int | None, players: int) -> int:
 
 
 def _around_the_table(
-    rows: list[dict], view: View | None, me: int | None, players: int
-) -> list[dict]:
+    rows: list[dict[str, Any]], view: View | None, me: int | None, players: int
+) -> list[dict[str, Any]]:
     """Each seat row with its place (``pos``, ``seat_position``) and, during a match, its last
     step in the current trick (``last``: ``{"kind": play|pass|hook|unhook|bomb, "cards":
     [CardFace…], "top": bool}`` or None), shown in front of the seat until the trick ends.
     Both are part of the row, so of the seat's delta key (``regions.seat_keys``)."""
-    last: dict[int, dict] = {}
+    last: dict[int, dict[str, Any]] = {}
     if view is not None:
         for entry in view.trick:
             last[entry.seat] = {
@@ -261,7 +267,7 @@ def _around_the_table(
     return rows
 
 
-def _countdown(match: Match) -> dict | None:
+def _countdown(match: Match) -> dict[str, Any] | None:
     if match.deadline is None:
         return None
     remaining = max(0.0, (match.deadline - timezone.now()).total_seconds())
@@ -283,7 +289,7 @@ def _deadline_total(match: Match) -> float:
     return float(options.turn_seconds)
 
 
-def _table_options(table: Table):
+def _table_options(table: Table) -> Options:
     """The table's engine options, read once per table instance (every audience of a push
     shares the writer's table)."""
     options = getattr(table, "_engine_options", None)
@@ -293,7 +299,9 @@ def _table_options(table: Table):
     return options
 
 
-def _window(view: View, names: dict, seat: int | None) -> tuple[dict | None, dict | None]:
+def _window(
+    view: View, names: Mapping[int, str], seat: int | None
+) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
     """The open claim window as every viewer sees it, and this viewer's part in it."""
     window = view.window
     if window is None:
@@ -324,7 +332,7 @@ def _window(view: View, names: dict, seat: int | None) -> tuple[dict | None, dic
     return public, mine
 
 
-def _result(view: View, names: dict) -> dict | None:
+def _result(view: View, names: Mapping[int, str]) -> dict[str, Any] | None:
     """The round's (or match's) result: the facts, and the sentences that explain them
     (``games.live.explain``). ``first_team`` is the team of the seat that went out first, which
     "finished first" names — not necessarily ``team``, the one whose seats all went out."""
@@ -355,7 +363,7 @@ def _result(view: View, names: dict) -> dict | None:
     }
 
 
-def _choices(state: State, view: View, seat: int | None) -> dict:
+def _choices(state: State, view: View, seat: int | None) -> dict[str, Any]:
     """The seat's legal choices now: hints for plays, claim buttons, return cards."""
     if seat is None or view.phase not in (PLAY, WINDOW, TRIBUTE):
         return {"hints": "[]", "can_pass": False, "claim": None, "returns": []}
@@ -392,7 +400,7 @@ def _weakest_first(plays: list[list[str]], view: View) -> list[list[str]]:
     for cards in plays:
         order.setdefault(_combo(cards, view).category, len(order))
 
-    def key(cards: list[str]) -> tuple:
+    def key(cards: list[str]) -> tuple[bool, int, float]:
         combo = _combo(cards, view)
         return (combo.is_bomb, order[combo.category], max(power[FACE[c]] for c in cards))
 

@@ -19,11 +19,14 @@ import functools
 import logging
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
+from django.contrib.auth.models import AnonymousUser
 from django.utils import translation
 
 from accounts import turns
+from accounts.models import User
 from games.engine.codec import events_from_json
 from games.engine.events import Event
 from games.engine.state import State
@@ -35,7 +38,7 @@ from games.models import Match, Move, Seat, Table
 log = logging.getLogger(__name__)
 
 
-def _frame_message(text: str, version: int, revision: int, base: int | None) -> dict:
+def _frame_message(text: str, version: int, revision: int, base: int | None) -> dict[str, Any]:
     message = {
         "type": "table.frame",
         "text": text,
@@ -181,7 +184,7 @@ def publish_table(table_id: int) -> None:
     notify.send_many(messages)
 
 
-def _snapshots(table: Table, match: Match, seats: list[Seat]) -> list[tuple[str, dict]]:
+def _snapshots(table: Table, match: Match, seats: list[Seat]) -> list[tuple[str, dict[str, Any]]]:
     live = replay.load_state(match)
     watched_version = visibility.watched(table, match).version
     watched = (
@@ -220,7 +223,7 @@ def _snapshots(table: Table, match: Match, seats: list[Seat]) -> list[tuple[str,
 #: A spectators' snapshot is reused this long (seconds) by the sockets of one process, so a
 #: crowd arriving costs one render; its countdown is at most this much off.
 SNAPSHOT_REUSE_SECONDS = 1.0
-_spectator_snapshots: dict[tuple, tuple[float, str]] = {}
+_spectator_snapshots: dict[tuple[object, ...], tuple[float, str]] = {}
 _snapshots_lock = threading.Lock()
 # Spectators of one table and language asking at the same moment take turns (one lock of these
 # per table and language, striped): the first renders, the others then find its render
@@ -229,9 +232,14 @@ _snapshots_lock = threading.Lock()
 _crowd_locks = [threading.Lock() for _ in range(64)]
 
 
-def _one_crowd_at_a_time(function):
+type _Snapshot = Callable[[int, int | None, User | AnonymousUser | None, str], tuple[str, int, int]]
+
+
+def _one_crowd_at_a_time(function: _Snapshot) -> _Snapshot:
     @functools.wraps(function)
-    def take_turns(table_id: int, seat: int | None, user, language: str):
+    def take_turns(
+        table_id: int, seat: int | None, user: User | AnonymousUser | None, language: str
+    ) -> tuple[str, int, int]:
         if seat is not None:
             return function(table_id, seat, user, language)
         with _crowd_locks[hash((table_id, language)) % len(_crowd_locks)]:
@@ -241,7 +249,9 @@ def _one_crowd_at_a_time(function):
 
 
 @_one_crowd_at_a_time
-def snapshot(table_id: int, seat: int | None, user, language: str) -> tuple[str, int, int]:
+def snapshot(
+    table_id: int, seat: int | None, user: User | AnonymousUser | None, language: str
+) -> tuple[str, int, int]:
     """One page's full frame now, as ``(text, version, revision)``: what a connect, a resync or
     the page's own seat change sends. A spectator of a delayed table sees the delayed state;
     spectators of a running match in one language share a render for a second."""
@@ -286,7 +296,7 @@ def snapshot(table_id: int, seat: int | None, user, language: str) -> tuple[str,
     return text, context.version or 0, table.revision
 
 
-def _reused(key: tuple) -> str | None:
+def _reused(key: tuple[object, ...]) -> str | None:
     with _snapshots_lock:
         made, text = _spectator_snapshots.get(key, (0.0, None))
     return text if time.monotonic() - made < SNAPSHOT_REUSE_SECONDS else None

@@ -68,17 +68,17 @@ class Region:
             names += region.names()
         object.__setattr__(self, "_names", tuple(dict.fromkeys(names)))
 
-    def key(self, context: TableContext) -> tuple:
+    def key(self, context: TableContext) -> tuple[object, ...]:
         """What the region shows, as comparable values (for ``each``: its frame only)."""
         return tuple(getattr(context, name) for name in self.reads)
 
-    def row_key(self, context: TableContext, row: dict) -> tuple:
+    def row_key(self, context: TableContext, row: dict[str, Any]) -> tuple[object, ...]:
         """An ``each`` region's key for one row."""
         return (row, *self.key(context))
 
-    def render_key(self, context: TableContext) -> tuple:
+    def render_key(self, context: TableContext) -> tuple[object, ...]:
         """The key of one whole render: its own and every region's it holds."""
-        held = []
+        held: list[tuple[object, ...]] = []
         for region in self.holds:
             if region.each:
                 rows = getattr(context, region.each)
@@ -219,12 +219,12 @@ DELTA = (SEATS, TRICK, CLAIM_BAR, TRIBUTE, RESULT, REMATCH, HAND, HAND_ACTIONS, 
 BY_NAME = {region.name: region for region in (*FULL, SEAT, HAND_ACTIONS)}
 
 
-def region_keys(context: TableContext) -> dict[str, tuple]:
+def region_keys(context: TableContext) -> dict[str, tuple[object, ...]]:
     """Each delta region's key: a region whose key is equal at two versions (or for two
     audiences of one push) renders the same."""
     return {region.name: region.key(context) for region in DELTA}
 
 
-def seat_keys(context: TableContext) -> list[tuple]:
+def seat_keys(context: TableContext) -> list[tuple[object, ...]]:
     """Each seat's key (its row and the seat region's other inputs)."""
     return [SEAT.row_key(context, row) for row in context.seats]

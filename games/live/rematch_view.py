@@ -4,6 +4,8 @@ settles; this module only reads): the offer, who answered what, the countdown, t
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.utils import timezone
 
@@ -36,7 +38,7 @@ def _loaded(table: Table) -> tuple[bool, Rematch | None]:
 
 def rematch_context(
     table: Table, match_over: bool, me: int | None, seats: list[Seat], names: dict[int, str]
-) -> dict | None:
+) -> dict[str, Any] | None:
     """The rematch region for the viewer at seat ``me`` (None: a spectator), or None before the
     match is over (as this viewer sees it) or where no rematch is possible.
 

@@ -12,6 +12,8 @@ The states returned hold every hand: callers project them with ``engine.views`` 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from typing import Any
 
 from django.core.cache import cache
 
@@ -55,7 +57,7 @@ def _store(match: Match, state: State) -> None:
     cache.set(_key(match, state.version), state_to_json(state), CACHE_SECONDS)
 
 
-def apply_move(state: State, seq: int, action_json: dict) -> State:
+def apply_move(state: State, seq: int, action_json: dict[str, Any]) -> State:
     """``state`` after the logged action ``seq``; ReplayError if the log does not fit."""
     try:
         action = action_from_json(action_json)
@@ -123,7 +125,7 @@ def state_or_deal(match: Match, version: int) -> State:
         return initial_state(match)
 
 
-def replay_all(match: Match):
+def replay_all(match: Match) -> Iterator[tuple[Move, State]]:
     """Every (move, state after it) from the first move to the last, in order: the whole log
     replayed once. The move rows are yielded as stored (``Move`` instances)."""
     state = initial_state(match)

@@ -16,9 +16,11 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Iterable
 from functools import cache
 
 import redis
+from redis.commands.core import Script
 
 from games.live import redis_store
 
@@ -59,7 +61,7 @@ return redis.call('ZREM', KEYS[2], ARGV[2])
 
 
 @cache
-def _leave_script(client: redis.Redis):
+def _leave_script(client: redis.Redis) -> Script:
     return client.register_script(_LEAVE)
 
 
@@ -112,7 +114,7 @@ def count(table_id: int) -> int | None:
         return None
 
 
-def counts(table_ids) -> dict[int, int]:
+def counts(table_ids: Iterable[int]) -> dict[int, int]:
     """People watching per table for many tables at once (one round trip); {} without Redis."""
     ids = list(table_ids)
     if not ids:
