@@ -273,6 +273,7 @@ class Servers:
                 root,
                 pools=pools,
                 forwarded_proto=getattr(self.args, "forwarded_proto", None),
+                keep_limits=getattr(self.args, "limits", False),
             )
         )
         service = load_procs.start(

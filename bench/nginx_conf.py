@@ -16,6 +16,7 @@ def nginx_conf(
     *,
     pools: dict[str, list[int]] | None = None,
     forwarded_proto: str | None = None,
+    keep_limits: bool = False,
 ) -> str:
     """``deploy/nginx.conf`` with the benchmark's upstreams, listen port and paths.
 
@@ -23,6 +24,8 @@ def nginx_conf(
     except those named in ``pools`` (upstream name -> ports), which get their own. With
     ``forwarded_proto`` (``"https"``) nginx tells Daphne the request came by that scheme, as a
     TLS terminator in front would: production settings then answer pages, not their redirect.
+    The per-address page limit (``limit_req``) is dropped, as every bench client is 127.0.0.1,
+    unless ``keep_limits``.
     Raises ValueError for a pool the template has no upstream for."""
     pools = pools or {}
     found = set(re.findall(r"upstream (club414\w*) \{", template))
@@ -53,6 +56,6 @@ def nginx_conf(
         r"^(\s*)error_log [^;]*;", rf"\1error_log {root}/error.log warn;", text, flags=re.M
     )
     text = re.sub(r"^\s*(user|pid|daemon) [^;]*;\n", "", text, flags=re.M)
-    # Every bench client is 127.0.0.1: no per-address page limit.
-    text = re.sub(r"^\s*limit_req zone=[^;]*;\n", "", text, flags=re.M)
+    if not keep_limits:
+        text = re.sub(r"^\s*limit_req zone=[^;]*;\n", "", text, flags=re.M)
     return f"daemon off;\npid {root}/nginx.pid;\n" + text

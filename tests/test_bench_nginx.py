@@ -52,3 +52,10 @@ def test_forwarded_proto_replaces_the_scheme_everywhere(tmp_path: Path) -> None:
 def test_an_unknown_pool_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="club414_static"):
         nginx_conf(TEMPLATE, [9001], 9100, tmp_path, pools={"club414_static": [9011]})
+
+
+def test_the_page_limit_is_dropped_unless_kept(tmp_path: Path) -> None:
+    assert "limit_req zone=pages" in TEMPLATE
+    assert "limit_req zone=pages" not in nginx_conf(TEMPLATE, [9001], 9100, tmp_path)
+    kept = nginx_conf(TEMPLATE, [9001], 9100, tmp_path, keep_limits=True)
+    assert "limit_req zone=pages burst=60 nodelay;" in kept
