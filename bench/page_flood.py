@@ -198,7 +198,11 @@ class FloodBench(Bench):
         try:
             expect(proc, "READY", 90)
             time.sleep(2.0)  # the flood at full speed before the tables open
-            summary = self.step(stack, name, self.live_tables)
+            stack.roots["readers"] = [proc.pid]  # the flood's own CPU, metered with the step's
+            try:
+                summary = self.step(stack, name, self.live_tables)
+            finally:
+                stack.roots.pop("readers")
             tell(proc, "STOP")
             expect(proc, "DONE", 90)
             http = json.loads(result.read_text())
@@ -223,6 +227,11 @@ class FloodBench(Bench):
             "statuses": http["statuses"],
             "loadavg": summary["loadavg"],
             "background_cpu_percent": summary.get("background_cpu_percent"),
+            # CPU % (100 = one core) of each process tree during the step: daphne, nginx,
+            # readers (the flood process), clients (the sockets), machine (everything).
+            "cpu_percent": {
+                role: cost["cpu_percent"] for role, cost in summary["processes_cost"].items()
+            },
         }
         self.rows.append(row)
         say(
@@ -262,28 +271,38 @@ def ratio(value: float | None, floor: float | None) -> str:
     return f"×{value / floor:.1f}"
 
 
+def median_ratio(pairs: list[tuple[dict, dict]], key: str) -> str:
+    """The median over (flood step, its floor) pairs of ``flood[key] / floor[key]``."""
+    ratios = [r[key] / f[key] for r, f in pairs if r[key] and f[key]]
+    return f"×{statistics.median(ratios):.1f}" if ratios else "–"
+
+
 def markdown(rows: list[dict]) -> str:
     """One line per step, each flood step with its ratios to the floor of the same
     configuration and repeat; then the medians over repeats per configuration."""
     floors = {(r["config"], r["repeat"]): r for r in rows if not r["flood"]}
     lines = [
-        "| configuration | step | repeat | move p50 ms | move p99 ms | p99 / floor | lobby p50 ms "
-        "| lobby p99 ms | lobby p99 / floor | pages/s | load avg |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| configuration | step | repeat | moves done (errors) | move p50 ms | p50 / floor "
+        "| move p99 ms | p99 / floor | lobby p50 ms | lobby p99 ms | lobby p99 / floor | pages/s "
+        "| load avg |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         floor = floors.get((r["config"], r["repeat"]), {}) if r["flood"] else {}
         lines.append(
             f"| {r['config']} | {'flood' if r['flood'] else 'floor'} | {r['repeat']} "
-            f"| {r['move_p50']} | {r['move_p99']} | {ratio(r['move_p99'], floor.get('move_p99'))} "
+            f"| {r['actions']} ({r['errors']}) "
+            f"| {r['move_p50']} | {ratio(r['move_p50'], floor.get('move_p50'))} "
+            f"| {r['move_p99']} | {ratio(r['move_p99'], floor.get('move_p99'))} "
             f"| {r['lobby_p50']} | {r['lobby_p99']} "
             f"| {ratio(r['lobby_p99'], floor.get('lobby_p99'))} | {r['pages_per_second']} "
             f"| {r['loadavg']} |"
         )
     lines += [
         "",
-        "| configuration | median move p99 / floor | median lobby p99 / floor |",
-        "|---|---|---|",
+        "| configuration | median move p50 / floor | median move p99 / floor "
+        "| median lobby p99 / floor |",
+        "|---|---|---|---|",
     ]
     for config in CONFIGS:
         pairs = [
@@ -291,14 +310,8 @@ def markdown(rows: list[dict]) -> str:
             for r in rows
             if r["config"] == config and r["flood"] and (config, r["repeat"]) in floors
         ]
-        moves = [r["move_p99"] / f["move_p99"] for r, f in pairs if f["move_p99"] and r["move_p99"]]
-        lobby = [
-            r["lobby_p99"] / f["lobby_p99"] for r, f in pairs if f["lobby_p99"] and r["lobby_p99"]
-        ]
-        lines.append(
-            f"| {config} | {f'×{statistics.median(moves):.1f}' if moves else '–'} "
-            f"| {f'×{statistics.median(lobby):.1f}' if lobby else '–'} |"
-        )
+        cells = [median_ratio(pairs, key) for key in ("move_p50", "move_p99", "lobby_p99")]
+        lines.append(f"| {config} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
