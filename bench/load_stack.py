@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import re
 import subprocess
 import sys
 import time
@@ -18,6 +17,7 @@ from pathlib import Path
 
 import load_db
 import load_procs
+from nginx_conf import nginx_conf
 
 BENCH_DIR = Path(__file__).resolve().parent
 REPO_DIR = BENCH_DIR.parent
@@ -31,6 +31,8 @@ class Stack:
     mode: str  # app | bare
     processes: int
     proxy: str
+    # Daphnes of their own for the pages (nginx's `club414_pages`); 0: every Daphne serves both.
+    page_processes: int = 0
     services: list = field(default_factory=list)
     endpoints: list = field(default_factory=list)
     roots: dict = field(default_factory=dict)  # role -> pids, for the Meter
@@ -138,8 +140,8 @@ class Servers:
 
     # --- servers -------------------------------------------------------------------------------
 
-    def start_stack(self, mode: str, processes: int, proxy: str) -> Stack:
-        stack = Stack(mode, processes, proxy)
+    def start_stack(self, mode: str, processes: int, proxy: str, page_processes: int = 0) -> Stack:
+        stack = Stack(mode, processes, proxy, page_processes=page_processes)
         try:
             self._start_stack(stack)
         except BaseException:
@@ -154,9 +156,10 @@ class Servers:
             else ("load_sqlcount:application" if self.args.count_sql else "config.asgi:application")
         )
         daphnes = []
-        for n in range(stack.processes):
+        for n in range(stack.processes + stack.page_processes):
             port = load_procs.free_port()
             role = f"daphne{n + 1}" if stack.mode == "app" else f"bare{n + 1}"
+            role += "-pages" if n >= stack.processes else ""
             daphnes.append(
                 load_procs.start(
                     role,
@@ -173,9 +176,14 @@ class Servers:
             self.start_worker(stack)
         for daphne in daphnes:
             load_procs.wait_port(daphne)
-        ports = [d.port for d in daphnes]
+        ports = [d.port for d in daphnes[: stack.processes]]
+        pools = None
+        if stack.page_processes:
+            if stack.proxy != "nginx":
+                raise ValueError("page processes need nginx in front (its two upstreams)")
+            pools = {"club414": ports, "club414_pages": [d.port for d in daphnes[len(ports) :]]}
         if stack.proxy == "nginx":
-            nginx = self.start_nginx(stack.mode, ports)
+            nginx = self.start_nginx(stack.mode, ports, pools)
             stack.services.append(nginx)
             stack.roots["nginx"] = [nginx.proc.pid]
             ports = [nginx.port]
@@ -247,7 +255,9 @@ class Servers:
                     raise RuntimeError(f"the worker did not start:\n{worker.tail()}")
                 time.sleep(0.2)
 
-    def start_nginx(self, mode: str, ports: list[int]) -> load_procs.Service:
+    def start_nginx(
+        self, mode: str, ports: list[int], pools: dict[str, list[int]] | None = None
+    ) -> load_procs.Service:
         port = load_procs.free_port()
         nginx_bin = "/usr/sbin/nginx"
         if not Path(nginx_bin).exists():
@@ -256,7 +266,15 @@ class Servers:
         root.mkdir(exist_ok=True)
         conf = root / "nginx.conf"
         conf.write_text(
-            nginx_conf((REPO_DIR / "deploy" / "nginx.conf").read_text(), ports, port, root)
+            nginx_conf(
+                (REPO_DIR / "deploy" / "nginx.conf").read_text(),
+                ports,
+                port,
+                root,
+                pools=pools,
+                forwarded_proto=getattr(self.args, "forwarded_proto", None),
+                keep_limits=getattr(self.args, "limits", False),
+            )
         )
         service = load_procs.start(
             f"nginx-{mode}",
@@ -270,33 +288,6 @@ class Servers:
         return service
 
 
-def nginx_conf(template: str, upstream_ports: list[int], port: int, root: Path) -> str:
-    """``deploy/nginx.conf`` with the benchmark's upstreams (every pool: the bench's Daphne
-    processes serve pages and sockets alike), listen port and paths."""
-    servers = "".join(f"        server 127.0.0.1:{p};\n" for p in upstream_ports)
-    text = re.sub(
-        r"(upstream club414\w* \{\n)((?:[^}]*\n)*?)(\s*\})",
-        lambda m: (
-            m.group(1)
-            + re.sub(r"^\s*server .*\n", "", m.group(2), flags=re.M).replace(
-                "least_conn;\n", "least_conn;\n" + servers, 1
-            )
-            + m.group(3)
-        ),
-        template,
-    )
-    text = re.sub(r"^(\s*)listen \[::\].*\n", "", text, flags=re.M)
-    text = re.sub(r"^(\s*)listen [^;]*;", rf"\1listen 127.0.0.1:{port};", text, flags=re.M)
-    text = re.sub(r"^(\s*)access_log [^;]*;", rf"\1access_log {root}/access.log;", text, flags=re.M)
-    text = re.sub(
-        r"^(\s*)error_log [^;]*;", rf"\1error_log {root}/error.log warn;", text, flags=re.M
-    )
-    text = re.sub(r"^\s*(user|pid|daemon) [^;]*;\n", "", text, flags=re.M)
-    # Every bench client is 127.0.0.1: no per-address page limit.
-    text = re.sub(r"^\s*limit_req zone=[^;]*;\n", "", text, flags=re.M)
-    return f"daemon off;\npid {root}/nginx.pid;\n" + text
-
-
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
     def redirect_request(self, *args, **kwargs):
         return None
@@ -304,7 +295,8 @@ class _NoRedirect(urllib.request.HTTPRedirectHandler):
 
 def check_http(port: int) -> None:
     """The lobby answers over HTTP (through nginx when it is in front): the page itself, or —
-    nginx here speaks plain HTTP, and production settings want HTTPS — the redirect to it."""
+    nginx here speaks plain HTTP, and production settings want HTTPS — the redirect to it, or
+    the page limit's 429."""
     request = urllib.request.Request(
         f"http://127.0.0.1:{port}/", headers={"Host": "localhost", "X-Forwarded-Proto": "https"}
     )
@@ -314,7 +306,9 @@ def check_http(port: int) -> None:
             status = response.status
     except urllib.error.HTTPError as answer:
         status = answer.code
-    if status not in (200, 301):
+    # 429: this address went over the app's page limit (bench/page_flood.py --limits keeps it):
+    # the app answered all the same.
+    if status not in (200, 301, 429):
         raise RuntimeError(f"GET / answered {status}")
 
 
