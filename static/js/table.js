@@ -226,6 +226,7 @@
   document.addEventListener("htmx:wsOpen", function (evt) {
     tableSocket = evt.detail.socketWrapper;
     socketOpens += 1;
+    window.club414.socketOpens = socketOpens;  // read by the browser tests: the page is live
     // After a reconnect, the chat room's last lines (games.chat.rooms): lines said while the
     // socket was away. The first open needs none: the page came with them.
     if (socketOpens > 1 && document.getElementById("chat")) tableSocket.send('{"chat_room":1}');

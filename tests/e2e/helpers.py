@@ -31,6 +31,13 @@ def sign_up_in(page, username: str, language: str = "en") -> None:
     expect(page.locator("form[action$='/logout/']")).to_have_count(1)
 
 
+def wait_until_live(page) -> None:
+    """The table page's scripts have run and its socket is open. Its forms are htmx forms: a
+    click before htmx is ready posts the form as a page load, and a push can show the next
+    state on the old page while the new one loads (a click there is lost with it)."""
+    page.wait_for_function("() => window.htmx && window.club414 && window.club414.socketOpens > 0")
+
+
 def open_started_table(page, claim_seconds: int = 3, turn_seconds: int = 30) -> str:
     """Create a 4-seat table, fill the other seats with AI players, start it; its URL."""
     page.goto("/tables/new/")
@@ -40,6 +47,7 @@ def open_started_table(page, claim_seconds: int = 3, turn_seconds: int = 30) -> 
     page.fill("#id_turn_seconds", str(turn_seconds))
     page.click("#create-table-form button[type=submit]")
     expect(page.locator("#seats")).to_be_visible()
+    wait_until_live(page)
     page.click("#fill-ai")
     expect(page.locator("#start-match")).to_be_enabled()
     page.click("#start-match")
@@ -66,8 +74,10 @@ def start_with_a_guest(
     expect(host.locator("#seats")).to_be_visible()
     url = host.url
     guest.goto(url)
+    wait_until_live(guest)
     guest.click(f"#take-seat-{guest_seat}")
     expect(guest.locator(f"#seat-{guest_seat} .badge.you")).to_be_visible()
+    wait_until_live(host)
     host.click("#fill-ai")
     expect(host.locator("#start-match")).to_be_enabled()
     host.click("#start-match")

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from .helpers import log_in_as
+from .helpers import log_in_as, wait_until_live
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -41,6 +41,7 @@ def open_ai_table(page) -> str:
     page.fill("#id_turn_seconds", "20")
     page.click("#create-table-form button[type=submit]")
     expect(page.locator("#seats")).to_be_visible()
+    wait_until_live(page)
     page.click("#fill-ai")
     expect(page.locator("#start-match")).to_be_enabled()
     page.click("#start-match")

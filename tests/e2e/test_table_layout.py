@@ -15,6 +15,7 @@ from tests.e2e.helpers import (  # noqa: F401 - stop_tables_after_the_test is an
     log_in_as,
     open_started_table,
     stop_tables_after_the_test,
+    wait_until_live,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -268,6 +269,7 @@ def test_six_and_eight_seats_sit_around_an_oval(new_page, players) -> None:
     page.fill("#id_turn_seconds", "60")
     page.click("#create-table-form button[type=submit]")
     expect(page.locator("#fill-ai")).to_be_visible()
+    wait_until_live(page)
     page.click("#fill-ai")
     expect(page.locator("#start-match")).to_be_enabled()
     page.click("#start-match")
