@@ -119,10 +119,11 @@ def lookalike_key(name: str) -> str:
 def check(name: str, others) -> None:
     """Raise ValidationError (code ``mixed_script`` or ``lookalike``) when ``name`` may not be
     chosen: it mixes scripts, or ``others`` (a User queryset: everyone else) holds a name that
-    looks the same."""
+    looks the same. The very same name is not a look-alike: it is taken, which the username's
+    uniqueness says ("already exists"), whichever check a race reaches first."""
     if mixed_script(name):
         raise ValidationError(MIXED_SCRIPT_MESSAGE, code="mixed_script")
-    if others.filter(username_key=lookalike_key(name)).exists():
+    if others.filter(username_key=lookalike_key(name)).exclude(username=name).exists():
         raise ValidationError(LOOKALIKE_MESSAGE, code="lookalike")
 
 
