@@ -37,7 +37,7 @@ class Rating(models.Model):
     @property
     def ordinal(self) -> float:
         """The shown rating: mu − 3·sigma (openskill's ordinal), 0 for a new player."""
-        return self.mu - 3 * self.sigma
+        return ordinal(self.mu, self.sigma)
 
     @property
     def display(self) -> str:
@@ -71,11 +71,11 @@ class RatingHistory(models.Model):
 
     @property
     def before(self) -> float:
-        return self.mu_before - 3 * self.sigma_before
+        return ordinal(self.mu_before, self.sigma_before)
 
     @property
     def after(self) -> float:
-        return self.mu_after - 3 * self.sigma_after
+        return ordinal(self.mu_after, self.sigma_after)
 
     @property
     def change(self) -> float:
