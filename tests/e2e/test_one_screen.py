@@ -1,0 +1,273 @@
+"""The table and the own hand on one screen, every move (issue #18 §1): at 1280×800, 1366×768,
+1920×1080, 375×740 (a phone upright) and 740×375 (a phone on its side) the page does not
+scroll, and the seats (name never cut off without its full text at hand), the play to beat,
+every card of the own hand (each one reachable where it shows, at least 44 px tall), the
+buttons and, in a claim window, the claim bar are all inside the viewport at once — in four
+phases put in place directly through the match's state (the engine's own deal, play and
+tribute functions): the own turn mid-trick, a claim window, a tribute return, a round over.
+The log, chat, tracker and seat menu sit in a side panel on wide screens and in a drawer on
+narrow ones. After the match the hand and the tracker go.
+
+Screenshots go to /tmp/onescreen-shots/ (phase-width-height.png).
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from django.db import transaction
+from django.utils import timezone
+from playwright.sync_api import expect
+
+from games.engine.actions import Hook
+from games.engine.ai.registry import policy
+from games.engine.codec import state_to_json
+from games.engine.deal import deal_hands, new_match, round_rng, start_round
+from games.engine.rules import legal_actions
+from games.engine.simulate import play_round, step
+from games.engine.state import MATCH_OVER, PLAY, TRIBUTE, WINDOW, State
+from games.engine.tribute import pay_tributes, plan_tributes
+from games.models import Match, Table
+
+from .helpers import (  # noqa: F401 - stop_tables_after_the_test is an autouse fixture
+    axe_violations,
+    describe,
+    log_in_as,
+    open_started_table,
+    stop_tables_after_the_test,
+    wait_until_live,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SHOTS = Path("/tmp/onescreen-shots")
+SIZES = [(1280, 800), (1366, 768), (1920, 1080), (375, 740), (740, 375)]
+
+# --- the phases, made by the engine -----------------------------------------------------------
+
+
+def _policies():
+    return [policy("heuristic")] * 4
+
+
+def your_turn(options) -> State:
+    """Seat 0's turn with all 27 cards, the three other seats having played or passed."""
+    for seed in range(200):
+        state, rng = new_match(options, seed), random.Random(seed)
+        while state.phase == PLAY and len(state.trick) < 3:
+            state, _ = step(state, _policies(), rng)
+        if state.phase == PLAY and state.turn == 0 and state.top and len(state.hands[0]) == 27:
+            return state
+    raise AssertionError("no deal gave seat 0 the fourth turn of the first trick")
+
+
+def claim_window(options) -> State:
+    """A claim window seat 0 can answer with a hook."""
+    for seed in range(200):
+        state, rng = new_match(options, seed), random.Random(seed)
+        for _ in range(400):
+            if state.phase == WINDOW and state.window and state.window.answers[0] is None:
+                if any(isinstance(a, Hook) for a in legal_actions(state, 0)):
+                    return state
+            if state.phase != PLAY and state.phase != WINDOW:
+                break
+            state, _ = step(state, _policies(), rng)
+    raise AssertionError("no claim window for seat 0")
+
+
+def tribute(options) -> State:
+    """Round 2: team 1 (seats 0 and 2) went out first and second, both opponents pay; seat 0
+    received a tribute and chooses its return (28 cards in hand)."""
+    hands = deal_hands(options, round_rng(5, 2), 0)
+    tributes, leader = plan_tributes(hands, 3, (0, 2, 1, 3), (1, 3), options)
+    state = start_round(options, pay_tributes(hands, tributes), 3, (3, 2), leader, round_no=2)
+    return state._replace(phase=TRIBUTE, turn=None, tributes=tributes, dealer=0)
+
+
+def round_over(options) -> State:
+    """Round 1 played to its end by four AI players."""
+    return play_round(new_match(options, 3), _policies(), random.Random(3))
+
+
+def install(table: Table, state: State) -> None:
+    """``state`` as the match's, past every move so far (no earlier timer applies to it), with
+    a deadline far enough for the measurements."""
+    with transaction.atomic():
+        match = Match.objects.select_for_update().get(table=table)
+        state = state._replace(version=match.version + 1)
+        match.state = state_to_json(state)
+        match.version = match.deadline_token = state.version
+        match.phase = state.phase
+        match.level_team0, match.level_team1 = state.levels
+        match.deadline = timezone.now() + timedelta(minutes=10)
+        match.save()
+
+
+# --- the measurements ---------------------------------------------------------------------------
+
+# What is not inside the viewport, or not reachable where it shows (another element over it).
+MEASURE = """(need) => {
+  const W = innerWidth, H = innerHeight, out = [];
+  const se = document.scrollingElement;
+  if (se.scrollHeight > H + 1) out.push(`the page scrolls: ${se.scrollHeight} > ${H}`);
+  if (se.scrollWidth > W + 1) out.push(`the page scrolls sideways: ${se.scrollWidth} > ${W}`);
+  const box = r => [r.left, r.top, r.right, r.bottom].map(Math.round).join(',');
+  function inside(el, name) {
+    const r = el.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1) { out.push(`${name} is not shown`); return null; }
+    if (r.left < -0.5 || r.top < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5)
+      out.push(`${name} is outside the ${W}x${H} viewport: ${box(r)}`);
+    return r;
+  }
+  function reachable(el, name, x, y) {
+    const hit = document.elementFromPoint(x, y);
+    if (!hit || !(hit === el || el.contains(hit)))
+      out.push(`${name} is covered at ${Math.round(x)},${Math.round(y)} by `
+               + (hit ? (hit.id || hit.className || hit.tagName) : 'nothing'));
+  }
+  const seats = [...document.querySelectorAll('#seats .seat')];
+  if (seats.length !== 4) out.push(`${seats.length} seats`);
+  for (const seat of seats) {
+    const r = inside(seat, seat.id);
+    if (r) reachable(seat, seat.id, r.left + 4, r.top + 4);
+    const name = seat.querySelector('.name');
+    if (name.scrollWidth > name.clientWidth + 1 && name.title !== name.textContent.trim())
+      out.push(`${seat.id}'s name is cut off without its full text`);
+    for (const part of seat.querySelectorAll('.card-count, .turn-marker, .seat-play, .countdown'))
+      inside(part, `${seat.id} ${part.className}`);
+  }
+  const labels = [...document.querySelectorAll('#hand .hand-cards label')];
+  if (labels.length !== need.cards)
+    out.push(`${labels.length} cards in the hand, not ${need.cards}`);
+  for (const label of labels) {
+    const r = inside(label, `card ${label.id}`);
+    if (!r) continue;
+    if (r.height < 43.5 || r.width < 23.5) out.push(`card ${label.id} is ${box(r)}: too small`);
+    reachable(label, `card ${label.id}`, r.left + r.width / 2, r.top + r.height / 2);
+    inside(label.querySelector('.playing-card'), `the face of ${label.id}`);
+  }
+  for (const selector of need.shown) {
+    const el = document.querySelector(selector);
+    if (!el) { out.push(`no ${selector}`); continue; }
+    const r = inside(el, selector);
+    if (r && /BUTTON|A/.test(el.tagName))
+      reachable(el, selector, r.left + r.width / 2, r.top + r.height / 2);
+  }
+  return out;
+}"""
+
+BUTTONS = ["#play-button", "#hint-button", "#clear-button"]
+
+PHASES = {
+    "turn": (
+        your_turn,
+        27,
+        [".top-play", ".seat-play.top", "#turn-line", *BUTTONS, "#pass-button"],
+    ),
+    "window": (
+        claim_window,
+        None,
+        ["#claim-bar", "#claim-button", "#claim-pass-button", ".top-play"],
+    ),
+    "tribute": (tribute, 28, ["#tribute", "#return-form", "#return-form .card-button"]),
+    "round_over": (round_over, None, ["#result", "#result h2"]),
+}
+
+
+def shoot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+
+def show_phase(page, table: Table, make) -> State:
+    state = make(table.engine_options())
+    install(table, state)
+    page.reload()
+    wait_until_live(page)
+    expect(page.locator("#status")).to_have_attribute("data-phase", state.phase)
+    page.wait_for_function("() => window.club414.snapshots >= 1")
+    return state
+
+
+def settle(page) -> None:
+    """The layout after a resize, and no animation half-way (a play sliding in)."""
+    page.evaluate(
+        """() => Promise.all(document.getAnimations()
+             .filter(a => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
+             .map(a => a.finished.catch(() => null)))
+             .then(() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r))))"""
+    )
+
+
+def test_the_table_and_the_hand_fit_one_screen_in_every_phase(new_page) -> None:
+    page = new_page(1280, 800)
+    log_in_as(page, "one_screen", "id")  # Indonesian: the longest labels
+    open_started_table(page, claim_seconds=10, turn_seconds=60)
+    table = Table.objects.get(host__username="one_screen")
+    problems: dict[str, list[str]] = {}
+    for phase, (make, cards, shown) in PHASES.items():
+        state = show_phase(page, table, make)
+        count = cards if cards is not None else len(state.hands[0])
+        for width, height in SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            settle(page)
+            shoot(page, f"{phase}-{width}x{height}")
+            found = page.evaluate(MEASURE, {"cards": count, "shown": shown})
+            if found:
+                problems[f"{phase} {width}x{height}"] = found
+        if phase in ("turn", "window"):
+            for width, height in ((1280, 800), (375, 740)):
+                page.set_viewport_size({"width": width, "height": height})
+                violations = axe_violations(page)
+                assert not violations, f"{phase} {width}: {describe(violations)}"
+                page.emulate_media(reduced_motion="no-preference")
+    assert not problems, "\n".join(f"{k}: {v[:6]}" for k, v in problems.items())
+
+
+def test_the_panel_is_beside_the_table_or_a_drawer(new_page) -> None:
+    """Wide: the log, chat, tracker and seat menu beside the table, no toggle. Narrow: a drawer
+    behind a button (aria-expanded), which moves the focus in and Escape closes, giving the
+    focus back. After the match the hand and the tracker are gone."""
+    page = new_page(1280, 800)
+    log_in_as(page, "panel_player")
+    open_started_table(page, claim_seconds=0, turn_seconds=60)
+    toggle, panel = page.locator("#panel-toggle"), page.locator("#table-panel")
+    expect(toggle).to_be_hidden()
+    for part in ("#log", "#chat", "#seat-menu", ".tracker-box"):
+        expect(page.locator(part)).to_be_in_viewport()
+    for width, height in ((375, 740), (740, 375)):
+        page.set_viewport_size({"width": width, "height": height})
+        expect(toggle).to_be_visible()
+        expect(toggle).to_have_attribute("aria-expanded", "false")
+        expect(page.locator("#log")).to_be_hidden()
+        toggle.click()
+        expect(toggle).to_have_attribute("aria-expanded", "true")
+        expect(page.locator("#log")).to_be_visible()
+        expect(panel).to_be_in_viewport(ratio=1)
+        assert page.evaluate(
+            "() => document.getElementById('table-panel').contains(document.activeElement)"
+        )
+        shoot(page, f"panel-open-{width}x{height}")
+        page.keyboard.press("Escape")
+        expect(toggle).to_have_attribute("aria-expanded", "false")
+        expect(page.locator("#log")).to_be_hidden()
+        expect(toggle).to_be_focused()
+        violations = axe_violations(page)
+        assert not violations, describe(violations)
+        page.emulate_media(reduced_motion="no-preference")
+
+    table = Table.objects.get(host__username="panel_player")
+    over = round_over(table.engine_options())
+    assert over.result is not None
+    result = over.result._replace(match_winner=over.result.team, next_level=None)
+    install(table, over._replace(phase=MATCH_OVER, result=result))
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.reload()
+    expect(page.locator("#status")).to_have_attribute("data-phase", MATCH_OVER)
+    expect(page.locator("#result")).to_be_visible()
+    expect(page.locator("#hand")).to_be_hidden()
+    expect(page.locator(".tracker-box")).to_be_hidden()
+    shoot(page, "match-over-1280x800")
