@@ -118,6 +118,7 @@ def test_two_players_chat_and_invite_a_friend_by_name(new_page):
     ana.screenshot(path=str(SCREENSHOTS / "chat_table_1280.png"), full_page=True)
     for page, name in ((ana, "chat_table_375"), (cy, "chat_spectator_375")):
         page.set_viewport_size({"width": 375, "height": 800})
+        page.click("#panel-toggle")  # on a phone the chat is in the drawer with the moves
         page.locator("#chat").scroll_into_view_if_needed()
         expect(page.locator("#chat-text")).to_be_visible()
         no_overflow(page, 375)
