@@ -215,10 +215,12 @@ def test_renames_to_lookalikes_at_once_in_the_admin_are_form_errors(make_user, p
     players = [make_user(f"player{n}") for n in range(8)]
     names = ["trudy", "Trudy", "TRUDY", "TRUdy", "truDY", "tRudy", "trudY", "TrUdY"]
 
-    def rename(n: int):
-        client = Client()
+    clients = [Client() for _ in names]
+    for client in clients:  # logged in before the race: only the renames run together
         client.force_login(staff)
-        player = players[n]
+
+    def rename(n: int):
+        client, player = clients[n], players[n]
         data = {
             "username": names[n],
             "date_joined_0": "2026-01-01",
