@@ -63,9 +63,8 @@ def public_html() -> SafeString:
 
 def invalidate() -> None:
     """The lobby changed: the kept lists of every language are stale. Bumps the version (one
-    Redis step; the old copies expire on their own)."""
-    if seconds() <= 0:
-        return
+    Redis step; the old copies expire on their own) — also where the cache is off here: another
+    process (a page Daphne) may keep copies."""
     try:
         cache.incr(_VERSION_KEY)
     except ValueError:  # no version yet: nothing is kept under one either
