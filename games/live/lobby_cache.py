@@ -11,10 +11,17 @@ opens, fills, starts, ends a round or ends — bumps a version first (``invalida
 HTML is kept under the version read before it was rendered. A page rendered from rows read
 before a change is therefore stored under the old version, which no reader asks for any more.
 Only the spectator counts, which change without a notification, can be a moment old.
+
+When a copy grows older than the limit, the first request to take the renewal (``cache.add``,
+one per language and period) renders it again and the others are served the copy meanwhile:
+80 readers whose copy expired at the same moment rendered the lists 80 times at once, the
+lobby's slowest pages under a flood.
 """
 
 from __future__ import annotations
 
+import math
+import time
 from typing import Any
 
 from django.conf import settings
@@ -28,6 +35,9 @@ from accounts.models import User
 from games.live import lobby
 
 _VERSION_KEY = "lobby:public:version"
+#: A copy is kept this many times its age limit: past the limit, while one request renews it,
+#: the others are served the copy instead of all rendering the lists at once.
+KEEP_FACTOR = 5
 
 
 def _html_key(version: int, language: str) -> str:
@@ -54,10 +64,17 @@ def public_html() -> SafeString:
         return mark_safe(_render())  # noqa: S308 - the template's own output
     version = int(cache.get_or_set(_VERSION_KEY, 0, timeout=None) or 0)
     key = _html_key(version, translation.get_language() or settings.LANGUAGE_CODE)
-    html: str | None = cache.get(key)
-    if html is None:
-        html = _render()
-        cache.set(key, str(html), timeout=ttl)
+    started = time.time()
+    kept: tuple[float, str] | None = cache.get(key)
+    if kept is not None:
+        read_at, html = kept
+        # Old: one request renews it (whoever takes the renewal), the others meanwhile get
+        # the copy, which is of the current version: no change is hidden by it.
+        renewal = f"{key}:renewing"
+        if started - read_at < ttl or not cache.add(renewal, 1, timeout=math.ceil(ttl)):
+            return mark_safe(html)  # noqa: S308 - the template's own output
+    html = _render()
+    cache.set(key, (started, str(html)), timeout=math.ceil(ttl * KEEP_FACTOR))
     return mark_safe(html)  # noqa: S308 - the template's own output
 
 

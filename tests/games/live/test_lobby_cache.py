@@ -5,6 +5,7 @@ costs no statement, and the statements of a page are pinned."""
 from __future__ import annotations
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
@@ -89,3 +90,25 @@ def test_a_signed_in_page_reads_only_its_own_rows(make_user, django_assert_num_q
     with django_assert_num_queries(6):
         page = lobby_page(client)
     assert f'id="lobby-table-{mine.pk}"' in page
+
+
+def test_an_old_copy_is_renewed_by_one_request_the_others_get_the_copy(
+    make_user, django_assert_num_queries
+) -> None:
+    """Past its age limit a copy is rendered again by the one request that takes the renewal;
+    a request meanwhile is served the copy (of the current version: no change it hides) rather
+    than rendering the lists too. The copy is aged here by hand, not by waiting."""
+    host = make_user("host")
+    lobby_page()
+    later = quietly_open(host, "later")  # not told: only a renewal shows it
+    key = lobby_cache._html_key(cache.get(lobby_cache._VERSION_KEY), "en")
+    read_at, html = cache.get(key)
+    cache.set(key, (read_at - 3600, html))
+    cache.add(f"{key}:renewing", 1)  # another request is renewing it
+    with django_assert_num_queries(0):
+        assert f'id="lobby-table-{later.pk}"' not in lobby_page()
+    cache.delete(f"{key}:renewing")
+    with django_assert_num_queries(4):
+        assert f'id="lobby-table-{later.pk}"' in lobby_page()
+    with django_assert_num_queries(0):
+        assert f'id="lobby-table-{later.pk}"' in lobby_page()
