@@ -386,6 +386,11 @@ GAMES_STRICT_REGIONS = env_bool("GAMES_STRICT_REGIONS", DEBUG)
 # table, "play again", asking for a rematch; games.play.tables.check_hosting); 0: no cap.
 GAMES_MAX_HOSTED_TABLES = int(os.environ.get("GAMES_MAX_HOSTED_TABLES", "5"))
 
+# Seconds the lobby's public lists stay rendered in the cache, per language
+# (games.live.lobby_cache): a flood of lobby pages renders them once per language per period
+# instead of once per request. Every lobby change drops them at once; 0 turns the cache off.
+GAMES_LOBBY_CACHE_SECONDS = float(os.environ.get("GAMES_LOBBY_CACHE_SECONDS", "2"))
+
 # --- Socket caps (games.sockets.socket_limits); 0 turns a cap off ---------------------------------
 # Open sockets (table and lobby) per client address (IPv6: per /64), per session, per signed-in
 # user; spectator sockets per table (seated players are never refused for that one).

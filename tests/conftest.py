@@ -96,6 +96,14 @@ def user(make_user: Callable[..., User]) -> User:
 
 
 @pytest.fixture(autouse=True)
+def _lobby_lists_read_afresh(settings) -> None:
+    """The lobby's public lists are rendered for each page in the suite: a copy kept from
+    another test's tables (games.live.lobby_cache) would make a page depend on the order the
+    tests run in. tests/games/live/test_lobby_cache.py turns the cache on to test it."""
+    settings.GAMES_LOBBY_CACHE_SECONDS = 0
+
+
+@pytest.fixture(autouse=True)
 def _fast_password_hashing(settings) -> None:
     """Hash test passwords cheaply: the real hasher's cost is for attackers, not for tests."""
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
