@@ -37,7 +37,7 @@ pytestmark = pytest.mark.django_db
 
 SCALE = max(1, int(os.environ.get("ORGANISER_FUZZ_SCALE", "1")))
 SETTINGS = dict(
-    max_examples=25 * SCALE,
+    max_examples=30 * SCALE,
     derandomize=True,
     deadline=None,
     database=None,
@@ -108,9 +108,17 @@ value = st.one_of(
 )
 
 
-def posts(fields: list[str], fixed: dict | None = None):
-    """Form data: each of ``fields`` given a generated value or left out, plus ``fixed``."""
-    return st.dictionaries(st.sampled_from(fields), value).map(lambda d: {**(fixed or {}), **d})
+def posts(fields: list[str], valid: dict):
+    """Form data: ``valid`` (what the form takes) with some of ``fields`` given a generated
+    value instead, or left out."""
+    missing = object()
+    changes = st.dictionaries(st.sampled_from(fields), st.one_of(value, st.just(missing)))
+
+    def apply(changed: dict) -> dict:
+        data = {**valid, **changed}
+        return {k: v for k, v in data.items() if v is not missing}
+
+    return changes.map(apply)
 
 
 @pytest.fixture(autouse=True)
@@ -205,10 +213,16 @@ TOURNAMENT_FIELDS = [
     "rated",
 ]
 
-# Each case: who posts, the address, the fields Hypothesis fills (ids of ``world`` given as
-# the fixed part, which generated values may replace: forged ids).
+# Each case: who posts, the address, the fields Hypothesis changes, and data the form takes
+# (the ids of ``world``'s rows among them, which a generated value may replace: forged ids).
 CASES: dict[str, Callable[[dict], tuple]] = {
-    "league": lambda w: ("staff", reverse("leagues:create"), LEAGUE_FIELDS, options_post()),
+    "league": lambda w: (
+        "staff",
+        reverse("leagues:create"),
+        LEAGUE_FIELDS,
+        {"name": "Club", "visibility": "public", "join_policy": "open", "players": "4"}
+        | options_post(),
+    ),
     "league options": lambda w: (
         "organiser",
         reverse("leagues:options", args=[w["league"].slug]),
@@ -225,7 +239,7 @@ CASES: dict[str, Callable[[dict], tuple]] = {
         "organiser",
         reverse("leagues:manage_members", args=[w["league"].slug]),
         ["username", "action"],
-        {"action": "add"},
+        {"action": "add", "username": "gus"},
     ),
     "fixture": lambda w: (
         "organiser",
@@ -236,7 +250,7 @@ CASES: dict[str, Callable[[dict], tuple]] = {
     "result": lambda w: (
         "organiser",
         reverse("leagues:manage_result", args=[w["league"].slug]),
-        ["fixture", "winner_team", "levels_team0", "levels_team1", "caught_team0"],
+        ["fixture", "winner_team", "levels_team0", "levels_team1", "caught_team0", "caught_team1"],
         {"fixture": str(w["fixture"].pk), "winner_team": "0", "levels_team1": "0"}
         | {"levels_team0": "1", "caught_team0": "0", "caught_team1": "0"},
     ),
@@ -244,50 +258,51 @@ CASES: dict[str, Callable[[dict], tuple]] = {
         "organiser",
         reverse("leagues:manage_round_robin", args=[w["league"].slug]),
         ["season", "teams"],
-        {"season": str(w["rr"].pk)},
+        {"season": str(w["rr"].pk), "teams": "ana, cy\nbo, di"},
     ),
     "tournament": lambda w: (
         "staff",
         reverse("tournaments:create"),
         TOURNAMENT_FIELDS,
         {"name": "Cup", "format": "swiss", "team_size": "2", "planned_rounds": "0"}
+        | {"registration_opens": "2026-06-01T18:00", "registration_closes": "2026-06-09T18:00"}
         | options_post(),
     ),
     "registration": lambda w: (
         "player",
         reverse("tournaments:register", args=[w["open_cup"].pk]),
         ["name", "partner_1"],
-        {},
+        {"name": "Aces", "partner_1": "flo"},
     ),
     "replace player": lambda w: (
         "staff",
         reverse("tournaments:act", args=[w["open_cup"].pk, "replace_player"]),
         ["team", "old", "new"],
-        {"team": str(w["team"].pk), "old": "ana"},
+        {"team": str(w["team"].pk), "old": "ana", "new": "gus"},
     ),
     "stand-in": lambda w: (
         "staff",
         reverse("tournaments:act", args=[w["running"].pk, "stand_in"]),
         ["team", "username", "policy"],
-        {"team": str(w["running"].teams.first().pk), "username": "cy"},
+        {"team": str(w["running"].teams.first().pk), "username": "cy", "policy": "expert"},
     ),
     "forfeit": lambda w: (
         "staff",
         reverse("tournaments:act", args=[w["running"].pk, "forfeit"]),
         ["pairing", "forfeiting"],
-        {"pairing": str(w["pairing"].pk)},
+        {"pairing": str(w["pairing"].pk), "forfeiting": "0"},
     ),
     "round": lambda w: (
         "staff",
         reverse("tournaments:act", args=[w["running"].pk, "start_round"]),
         ["round"],
-        {},
+        {"round": str(w["round"].pk)},
     ),
     "generate round": lambda w: (
         "staff",
         reverse("tournaments:act", args=[w["running"].pk, "generate_round"]),
         ["start", "stand_in"],
-        {},
+        {"stand_in": ""},
     ),
 }
 
