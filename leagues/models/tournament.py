@@ -129,8 +129,8 @@ class Tournament(models.Model):
     def settings_problems(self) -> dict[str, str]:
         """What is wrong with its settings, by field (empty when nothing is): registration
         closes after it opens, a rated tournament has a league (its ratings are the league's),
-        at most ``MAX_ROUNDS`` rounds, and a Swiss at most teams − 1 rounds once its teams are
-        known (more would repeat meetings). The staff form, the admin (``clean``) and
+        at most ``MAX_ROUNDS`` rounds, and a Swiss no more rounds than an all-play-all of its
+        teams once they are known (teams − 1; more would repeat meetings). The staff form, the admin (``clean``) and
         ``leagues.tournaments.do_create_tournament`` all ask this one check."""
         problems: dict[str, str] = {}
         opens, closes = self.registration_opens, self.registration_closes
@@ -148,10 +148,12 @@ class Tournament(models.Model):
             problems["planned_rounds"] = gettext("At most %(n)d rounds.") % {"n": MAX_ROUNDS}
         elif self.pk and self.format == self.Format.SWISS and self.planned_rounds:
             teams = self.teams.filter(withdrawn=False).count()
-            if 2 <= teams <= self.planned_rounds:
+            # All-play-all: teams − 1 rounds, or teams when one team rests each round.
+            most = teams - 1 if teams % 2 == 0 else teams
+            if teams >= 2 and self.planned_rounds > most:
                 problems["planned_rounds"] = gettext(
                     "%(teams)d teams play at most %(n)d Swiss rounds without meeting twice."
-                ) % {"teams": teams, "n": teams - 1}
+                ) % {"teams": teams, "n": most}
         return problems
 
     @property

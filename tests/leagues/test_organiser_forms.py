@@ -161,15 +161,17 @@ def test_the_tournament_service_refuses_the_same_nonsense(staff, league):
 
 
 def test_a_swiss_plans_at_most_teams_less_one_rounds_once_its_teams_are_known(staff, make_user):
-    """Three teams meet each other in two rounds: a third Swiss round would repeat one."""
-    t = tournaments.do_create_tournament(staff, name="Cup", planned_rounds=3, table_options=QUICK)
+    """Four teams meet each other in three rounds: a fourth Swiss round would repeat a
+    meeting. The check (the admin's clean) says so, and the rounds played stop at three."""
+    t = tournaments.do_create_tournament(staff, name="Cup", planned_rounds=4, table_options=QUICK)
     assert t.settings_problems() == {}
     tournaments.do_open_registration(t, staff)
-    people = [make_user(f"p{i}") for i in range(6)]
-    for i in range(0, 6, 2):
+    people = [make_user(f"p{i}") for i in range(8)]
+    for i in range(0, 8, 2):
         register_confirmed(t, people[i], [people[i + 1].username])
-    assert "planned_rounds" in t.settings_problems()
-    t.planned_rounds = 2
+    assert "at most 3 Swiss rounds" in t.settings_problems()["planned_rounds"]
+    assert tournaments.planned_rounds(t) == 3
+    t.planned_rounds = 3
     assert t.settings_problems() == {}
 
 
