@@ -130,8 +130,8 @@ class Tournament(models.Model):
         """What is wrong with its settings, by field (empty when nothing is): registration
         closes after it opens, a rated tournament has a league (its ratings are the league's),
         at most ``MAX_ROUNDS`` rounds, and a Swiss no more rounds than an all-play-all of its
-        teams once they are known (teams − 1; more would repeat meetings). The staff form, the admin (``clean``) and
-        ``leagues.tournaments.do_create_tournament`` all ask this one check."""
+        teams once they are known (teams − 1; more would repeat meetings). The staff form, the
+        admin (``clean``) and ``leagues.tournaments.do_create_tournament`` all ask this check."""
         problems: dict[str, str] = {}
         opens, closes = self.registration_opens, self.registration_closes
         if opens and closes and closes <= opens:
