@@ -113,6 +113,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         delay=visibility.delay_for(table, match, seat),
     ).as_dict()
     context["summary"] = options_summary(table)
+    context["staff_start"] = tables.staff_may_start(table, request.user)
     context["table_strings"] = table_strings()
     context.update(mutes.table_page_context(request.user, table, seat))  # chat, invitations
     return render(request, "games/table.html", context)
