@@ -49,16 +49,16 @@ SIZES = [(1280, 800), (1366, 768), (1920, 1080), (375, 740), (740, 375)]
 # --- the phases, made by the engine -----------------------------------------------------------
 
 
-def _policies():
-    return [policy("heuristic")] * 4
+def _policies(players: int = 4):
+    return [policy("heuristic")] * players
 
 
 def your_turn(options) -> State:
     """Seat 0's turn with all 27 cards, the three other seats having played or passed."""
     for seed in range(200):
         state, rng = new_match(options, seed), random.Random(seed)
-        while state.phase == PLAY and len(state.trick) < 3:
-            state, _ = step(state, _policies(), rng)
+        while state.phase == PLAY and len(state.trick) < options.players - 1:
+            state, _ = step(state, _policies(options.players), rng)
         if state.phase == PLAY and state.turn == 0 and state.top and len(state.hands[0]) == 27:
             return state
     raise AssertionError("no deal gave seat 0 the fourth turn of the first trick")
@@ -129,9 +129,12 @@ MEASURE = """(need) => {
                + (hit ? (hit.id || hit.className || hit.tagName) : 'nothing'));
   }
   const seats = [...document.querySelectorAll('#seats .seat')];
-  if (seats.length !== 4) out.push(`${seats.length} seats`);
+  if (seats.length !== need.seats) out.push(`${seats.length} seats`);
   for (const seat of seats) {
     const r = inside(seat, seat.id);
+    const felt = seat.closest('.table-felt').getBoundingClientRect();
+    if (r && (r.top < felt.top - 0.5 || r.bottom > felt.bottom + 0.5))
+      out.push(`${seat.id} is cut by the felt's edge: ${box(r)} in ${box(felt)}`);
     if (r) reachable(seat, seat.id, r.left + 4, r.top + 4);
     const name = seat.querySelector('.name');
     if (name.scrollWidth > name.clientWidth + 1 && name.title !== name.textContent.trim())
@@ -215,7 +218,7 @@ def test_the_table_and_the_hand_fit_one_screen_in_every_phase(new_page) -> None:
             page.set_viewport_size({"width": width, "height": height})
             settle(page)
             shoot(page, f"{phase}-{width}x{height}")
-            found = page.evaluate(MEASURE, {"cards": count, "shown": shown})
+            found = page.evaluate(MEASURE, {"cards": count, "shown": shown, "seats": 4})
             if found:
                 problems[f"{phase} {width}x{height}"] = found
         if phase in ("turn", "window"):
@@ -271,3 +274,32 @@ def test_the_panel_is_beside_the_table_or_a_drawer(new_page) -> None:
     expect(page.locator("#hand")).to_be_hidden()
     expect(page.locator(".tracker-box")).to_be_hidden()
     shoot(page, "match-over-1280x800")
+
+
+@pytest.mark.parametrize("players", [6, 8])
+def test_six_and_eight_seats_fit_one_screen(new_page, players) -> None:
+    """Six and eight seats around the oval, on the own turn: the same one screen."""
+    page = new_page(1280, 800)
+    log_in_as(page, f"one_screen_{players}")
+    page.goto("/tables/new/")
+    page.fill("#id_name", f"oval {players}")
+    page.select_option("#id_seats", str(players))
+    page.fill("#id_turn_seconds", "60")
+    page.click("#create-table-form button[type=submit]")
+    wait_until_live(page)
+    page.click("#fill-ai")
+    expect(page.locator("#start-match")).to_be_enabled()
+    page.click("#start-match")
+    expect(page.locator("#hand-form")).to_be_visible()
+    table = Table.objects.get(host__username=f"one_screen_{players}")
+    show_phase(page, table, your_turn)
+    problems = {}
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        settle(page)
+        shoot(page, f"seats{players}-{width}x{height}")
+        need = {"cards": 27, "shown": [".top-play", *BUTTONS], "seats": players}
+        found = page.evaluate(MEASURE, need)
+        if found:
+            problems[f"{width}x{height}"] = found
+    assert not problems, "\n".join(f"{k}: {v[:6]}" for k, v in problems.items())
