@@ -19,7 +19,11 @@ also drives the order of window answers. For each pairing A:B it prints
 - ``decisions``: for each policy, the number of decisions, the time per decision in ms (p50, p99,
   max; wall clock and this process's CPU time, which a busy machine inflates less; all
   decisions, and for the expert the ones it searched), and decisions per CPU second (decisions /
-  CPU time spent choosing).
+  CPU time spent choosing); ``partner_tops_with_a_bomb``, the decisions where the partner's play
+  was on top (the opponent after it had passed) and the seat held a bomb that beats it, and
+  ``bombs_over_partner``, how many of them it bombed its own partner's winning play (issue 18;
+  ``rounds.per_pair`` lists them per deal pair with the rounds A won, to compare runs deal by
+  deal).
 
 The expert runs with its deterministic budget (``--samples`` deals per decision, no time limit),
 so a run is reproducible: the same arguments give the same games. Work is split over
