@@ -6,7 +6,8 @@ state from the move log (``replay``), presenting (``context``: the table context
 ``presenters``: building it from a view; ``regions``: each region's template and the fields it
 reads, which make its delta key; ``cards``: card faces and text; ``log``: events as sentences
 and seat names; ``explain``, ``teams``, ``rematch_view``), frames and pushes (``frames``,
-``push``, ``audiences``, ``notify``), the lobby's lists (``lobby``), spectator presence
+``push``, ``audiences``, ``notify``), the lobby's lists (``lobby``; their HTML kept a moment
+per language: ``lobby_cache``), spectator presence
 (``spectating``) and the Redis keys (``redis_store``).
 
 May import: ``games.access``, ``games.organisers``, ``games.models``, ``games.engine``,
