@@ -30,7 +30,7 @@ from games.engine.views import View, seat_view, spectator_view
 from games.live import rematch_view
 from games.live.cards import card_face, cards_faces, hand_groups
 from games.live.context import TableContext
-from games.live.explain import RoundFacts, explain_round, first_out_team
+from games.live.explain import RoundFacts, explain_round
 from games.live.log import log_for, seat_name, seat_names
 from games.models import Match, Move, Seat, Table
 
@@ -334,8 +334,8 @@ def _window(
 
 def _result(view: View, names: Mapping[int, str]) -> dict[str, Any] | None:
     """The round's (or match's) result: the facts, and the sentences that explain them
-    (``games.live.explain``). ``first_team`` is the team of the seat that went out first, which
-    "finished first" names — not necessarily ``team``, the one whose seats all went out."""
+    (``games.live.explain``). ``team`` is the team whose seats all went out (RULES.md §7): the
+    round's winner, which the headline names — never the first seat out's team."""
     result = view.result
     if result is None:
         return None
@@ -352,7 +352,6 @@ def _result(view: View, names: Mapping[int, str]) -> dict[str, Any] | None:
     )
     return {
         "team": result.team,
-        "first_team": first_out_team(facts),
         "explained": explain_round(facts, names),
         "caught": [names[s] for s in result.caught],
         "levels": [face_name(x) for x in result.levels],
