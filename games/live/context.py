@@ -57,6 +57,8 @@ class TableContext:
     round_level: str | None = None
     levels: list[str] | None = None
     my_turn: bool = False
+    # The AI standing in for this viewer takes their turn now (``games.live.own_seat``).
+    ai_turn_for_me: bool = False
     turn_name: str = ""
     countdown: Row | None = None
     trick: list[Row] | None = None

@@ -32,6 +32,7 @@ from games.live.cards import card_face, cards_faces, hand_groups
 from games.live.context import TableContext
 from games.live.explain import RoundFacts, explain_round
 from games.live.log import log_for, seat_name, seat_names
+from games.live.own_seat import own_seat
 from games.models import Match, Move, Seat, Table
 
 
@@ -100,6 +101,8 @@ def table_context(
         return TableContext(seats=_around_the_table(rows, None, seat, table.players), **common)
     view = view_for(state, seat)
     names = seat_names(seats)
+    # What this seat's person may do themselves: nothing while the AI stands in for them.
+    own = own_seat(seats, seat)
     trick = [
         {
             "index": n,
@@ -111,7 +114,7 @@ def table_context(
         for n, e in enumerate(view.trick)
     ]
     turn_name = names.get(view.turn, "") if view.turn is not None else ""
-    window, my_window = _window(view, names, seat)
+    window, my_window = _window(view, names, own.acting)
     match_over = view.phase == MATCH_OVER
     rematch = rematch_view.rematch_context(table, match_over, seat, seats, names)
     return TableContext(
@@ -124,7 +127,8 @@ def table_context(
         round_no=view.round_no,
         round_level=face_name(view.level),
         levels=[face_name(x) for x in view.levels],
-        my_turn=seat is not None and view.phase == PLAY and view.turn == seat,
+        my_turn=own.my_turn(view),
+        ai_turn_for_me=own.ai_turn(view),
         turn_name=turn_name,
         countdown=None if delay else _countdown(match),
         trick=trick,
@@ -161,7 +165,7 @@ def table_context(
         rematch=rematch and {k: v for k, v in rematch.items() if k != "countdown"},
         rematch_countdown=rematch and rematch["countdown"],
         log=log_for(match, seat, names, view.version, recent_moves),
-        **_choices(state, view, seat),
+        **_choices(state, view, own.acting),
         **common,
     )
 
@@ -302,7 +306,8 @@ def _table_options(table: Table) -> Options:
 def _window(
     view: View, names: Mapping[int, str], seat: int | None
 ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """The open claim window as every viewer sees it, and this viewer's part in it."""
+    """The open claim window as every viewer sees it, and the part in it of ``seat``, the seat
+    this viewer acts for (None: a spectator, or the AI stands in for them)."""
     window = view.window
     if window is None:
         return None, None

@@ -140,6 +140,7 @@ STATUS = Region(
         "turn",
         "round_no",
         "my_turn",
+        "ai_turn_for_me",
         "turn_name",
         "top",
         "window",
