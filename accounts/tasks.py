@@ -43,8 +43,10 @@ def turn_notices_gone(match_id: int, user_id: int | None) -> int:
     if user_id is not None:
         # The task runs after the move that queued it: the turn may be theirs again.
         state = load_state(match)
-        if state.phase == PLAY and Seat.objects.filter(
-            table_id=match.table_id, number=state.turn, user_id=user_id
-        ).exists():
+        turn = state.turn if state.phase == PLAY else None
+        if (
+            turn is not None
+            and Seat.objects.filter(table_id=match.table_id, number=turn, user_id=user_id).exists()
+        ):
             return 0
     return notices.turns_gone(match.table_id, user_id)
