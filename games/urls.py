@@ -19,6 +19,7 @@ urlpatterns = [
     path("tables/<int:table_id>/rematch/", views.rematch, name="rematch"),
     path("tables/again/", views.play_again, name="play_again"),
     path("tables/computer/", views.play_computer, name="play_computer"),
+    path("tables/claim-help/done/", views.claim_help_done, name="claim_help_done"),
     path("matches/<int:match_id>/", history_views.match_record, name="match_record"),
     path("matches/<int:match_id>/replay/", history_views.match_replay, name="match_replay"),
     path("matches/<int:match_id>/export.json", history_views.match_export, name="match_export"),

@@ -13,6 +13,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
@@ -26,7 +27,7 @@ from games.live import rematch_view, spectating, visibility
 from games.live.lobby import lobby_context, options_summary
 from games.live.presenters import table_context, table_strings
 from games.models import Match, Seat, Table
-from games.play import quick, rematches, services, standins, tables
+from games.play import first_windows, quick, rematches, services, standins, tables
 from games.play.outcomes import refusal_message
 
 
@@ -246,6 +247,20 @@ def play_computer(request: SignedInRequest) -> HttpResponse:
     else:
         target = match.table.get_absolute_url()
     return HttpResponseClientRedirect(target) if request.htmx else redirect(target)
+
+
+@login_required
+@require_POST
+def claim_help_done(request: SignedInRequest) -> HttpResponse:
+    """The claim help's "Got it" (``games.play.first_windows.dismiss``): htmx removes the help
+    from the page (an empty 200); a plain form goes back to the page it came from."""
+    first_windows.dismiss(request.user)
+    if request.htmx:
+        return HttpResponse("")
+    back = request.headers.get("referer", "")
+    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        back = reverse("games:lobby")
+    return redirect(back)
 
 
 @login_required

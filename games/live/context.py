@@ -69,6 +69,8 @@ class TableContext:
     own_window: bool = False
     window_open: bool = False
     claim: Row | None = None
+    # The claim window explained, for a person's first few windows (``games.live.claim_help``).
+    claim_help: Row | None = None
     tributes: list[Row] | None = None
     in_tribute: bool = False
     returns: list[Any] | None = None

@@ -24,10 +24,13 @@ from games.models import Seat
 
 @dataclass(frozen=True, slots=True)
 class OwnSeat:
-    """The viewer's seat (None: a spectator) and why the AI plays it ("" while they do)."""
+    """The viewer's seat (None: a spectator), why the AI plays it ("" while they do) and how
+    many claim windows its person answered while they were explained (``claim_help``; None
+    when no person plays it from a page: an AI seat, a bot account)."""
 
     seat: int | None
     stand_in: str = ""
+    explained: int | None = None
 
     @property
     def acting(self) -> int | None:
@@ -54,4 +57,9 @@ def own_seat(seats: Iterable[Seat], me: int | None) -> OwnSeat:
     if me is None:
         return OwnSeat(None)
     mine = next((s for s in seats if s.number == me), None)
-    return OwnSeat(me, mine.stand_in if mine is not None else "")
+    if mine is None:
+        return OwnSeat(me)
+    person = mine.user if mine.user_id is not None else None
+    if person is None or person.is_bot:
+        return OwnSeat(me, mine.stand_in)
+    return OwnSeat(me, mine.stand_in, person.claim_windows_explained)

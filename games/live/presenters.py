@@ -29,6 +29,7 @@ from games.engine.state import MATCH_OVER, PLAY, TRIBUTE, WINDOW, State
 from games.engine.views import View, seat_view, spectator_view
 from games.live import rematch_view
 from games.live.cards import card_face, cards_faces, hand_groups
+from games.live.claim_help import claim_help
 from games.live.context import TableContext
 from games.live.explain import RoundFacts, explain_round
 from games.live.log import log_for, seat_name, seat_names
@@ -115,6 +116,7 @@ def table_context(
     ]
     turn_name = names.get(view.turn, "") if view.turn is not None else ""
     window, my_window = _window(view, names, own.acting)
+    choices = _choices(state, view, own.acting)
     match_over = view.phase == MATCH_OVER
     rematch = rematch_view.rematch_context(table, match_over, seat, seats, names)
     return TableContext(
@@ -165,7 +167,8 @@ def table_context(
         rematch=rematch and {k: v for k, v in rematch.items() if k != "countdown"},
         rematch_countdown=rematch and rematch["countdown"],
         log=log_for(match, seat, names, view.version, recent_moves),
-        **_choices(state, view, own.acting),
+        claim_help=claim_help(view, own, my_window, choices["claim"], names),
+        **choices,
         **common,
     )
 
