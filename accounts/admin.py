@@ -1,5 +1,7 @@
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
+from django.db import IntegrityError
+from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext_lazy as _
 
 from accounts.forms import AdminLoginForm
@@ -32,6 +34,25 @@ class PlayerAdmin(UserAdmin):
         ),
     )
     list_display = ("username", "email", "language", "is_staff", "date_joined")
+
+    def changeform_view(
+        self,
+        request: HttpRequest,
+        object_id: str | None = None,
+        form_url: str = "",
+        extra_context: dict | None = None,
+    ) -> HttpResponse:
+        """Django's add and change pages, where a name another request saved a moment before
+        (the same one, or a look-alike: the key is unique, ``accounts.usernames``) is the
+        form's error, not a 500. The database refused the save after the form's checks had
+        passed; the other account is committed by then, so the page is made once more and the
+        form's own checks (``User.clean``, the username's uniqueness) now say why."""
+        try:
+            return super().changeform_view(request, object_id, form_url, extra_context)
+        except IntegrityError:
+            if request.method != "POST":
+                raise
+            return super().changeform_view(request, object_id, form_url, extra_context)
 
 
 @admin.register(Follow)

@@ -26,8 +26,10 @@ class User(AbstractUser):
     or changed (``clean``, which model forms call: sign-up, the admin); ``username_key`` is
     what look-alike names share (``accounts.usernames``), kept in step by ``save``."""
 
-    # What this name shares with the names that look like it (accounts.usernames.lookalike_key).
-    username_key = models.CharField(max_length=600, db_index=True, editable=False, default="")
+    # What this name shares with the names that look like it (accounts.usernames.lookalike_key);
+    # unique, so two look-alikes signed up at once make one account. Names that collided before
+    # the rule keep theirs with "#<id>" after it (accounts.usernames.refresh_keys).
+    username_key = models.CharField(max_length=600, unique=True, editable=False, default="")
 
     language = models.CharField(
         _("language"),

@@ -18,12 +18,21 @@ The tables are confusable-homoglyphs' (pinned in pyproject.toml): its confusable
 Unicode's confusables.txt) links each character with its prototype, both ways; the prototype
 of a group is the one every other is linked to. Each user's key is stored (``User.username_key``,
 indexed) so the check is one query; upgrading the package's tables means recomputing the keys
-(``refresh_keys``, from a data migration). Names that already collide are left alone until they
-are changed: an account is never locked out of saving its preferences by the check.
+(``refresh_keys``, from a data migration). The key is UNIQUE in the database, so two
+sign-ups at once of names that look alike make one account (the other is the form's error,
+``race_refusal``). Names that collided before the rule keep working: the later one's key is
+``<key>#<id>`` (``refresh_keys``), and an account is never locked out of saving its preferences
+by the check.
+
+A name may also not pass for a seat at the table (``reserved``): the AI seats' and the seats'
+labels in the site's four languages ("AI", "IA", "Máy"; "Seat", "Asiento", "Kursi", "Ghế"),
+with or without digits and separators around them ("AI 2", "Seat3"), compared through the same
+key, so "Al" (a lower-case L) is "AI"; nor be without a single letter ("1234", "__").
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections import defaultdict
 from functools import cache
@@ -50,6 +59,16 @@ MIXED_SCRIPT_MESSAGE = _(
 LOOKALIKE_MESSAGE = _(
     "This username looks the same as an existing player's name. Please choose another."
 )
+RESERVED_MESSAGE = _(
+    "This username could pass for an AI player or a seat at the table. Please choose another."
+)
+NO_LETTER_MESSAGE = _("A username needs at least one letter.")
+
+#: What the table calls a seat in English, Spanish, Indonesian and Vietnamese: an AI seat's
+#: label ("AI 3", "IA 3", "Máy 3") and a seat's.
+SEAT_WORDS = ("AI", "IA", "Máy", "Seat", "Asiento", "Kursi", "Ghế")
+# What may surround a seat word in a name that still reads as that seat: digits, separators.
+_SEAT_NOISE = re.compile(r"[\d\s_.@+\-]+")
 
 
 def normalise(name: str) -> str:
@@ -116,25 +135,82 @@ def lookalike_key(name: str) -> str:
     return skeleton(skeleton(normalise(name)).casefold())
 
 
+@cache
+def _seat_keys() -> frozenset[str]:
+    """The keys of ``SEAT_WORDS`` as written in any case ("AI", "Ai", "ai")."""
+    return frozenset(
+        lookalike_key(form)
+        for word in SEAT_WORDS
+        for form in (word, word.lower(), word.upper(), word.capitalize())
+    )
+
+
+def has_letter(name: str) -> bool:
+    """Whether ``name`` (NFKC) holds a letter of any script."""
+    return any(unicodedata.category(char).startswith("L") for char in normalise(name))
+
+
+def reserved(name: str) -> bool:
+    """Whether ``name`` could pass for a seat at the table: a seat word of ``SEAT_WORDS`` (or a
+    look-alike of one) with or without digits and separators: "AI 2", "Seat3", "Al", "ia_1".
+    Either the whole name without its digits, or its key with the digits a key keeps (those
+    that look like no letter), is a seat word's key."""
+    keys = _seat_keys()
+    stripped = _SEAT_NOISE.sub("", normalise(name))
+    return bool(stripped) and (
+        lookalike_key(stripped) in keys
+        or _SEAT_NOISE.sub("", lookalike_key(normalise(name))) in keys
+    )
+
+
 def check(name: str, others) -> None:
-    """Raise ValidationError (code ``mixed_script`` or ``lookalike``) when ``name`` may not be
-    chosen: it mixes scripts, or ``others`` (a User queryset: everyone else) holds a name that
+    """Raise ValidationError (code ``mixed_script``, ``no_letter``, ``reserved`` or
+    ``lookalike``) when ``name`` may not be chosen: it mixes scripts, has no letter, could pass
+    for a seat at the table, or ``others`` (a User queryset: everyone else) holds a name that
     looks the same. The very same name is not a look-alike: it is taken, which the username's
     uniqueness says ("already exists"), whichever check a race reaches first."""
     if mixed_script(name):
         raise ValidationError(MIXED_SCRIPT_MESSAGE, code="mixed_script")
+    if not has_letter(name):
+        raise ValidationError(NO_LETTER_MESSAGE, code="no_letter")
+    if reserved(name):
+        raise ValidationError(RESERVED_MESSAGE, code="reserved")
     if others.filter(username_key=lookalike_key(name)).exclude(username=name).exists():
         raise ValidationError(LOOKALIKE_MESSAGE, code="lookalike")
 
 
 def refresh_keys(user_model) -> int:
     """Recompute every user's ``username_key`` (after the confusables tables changed, or in
-    the migration that adds the field). Returns how many changed."""
-    changed = []
-    for user in user_model.objects.only("pk", "username", "username_key").iterator():
-        key = lookalike_key(user.username)
-        if user.username_key != key:
-            user.username_key = key
-            changed.append(user)
-    user_model.objects.bulk_update(changed, ["username_key"], batch_size=500)
+    the migrations that add the field and make it unique) so that no two are equal: oldest
+    account first, a later one whose key is taken gets ``<key>#<id>`` (no name holds "#", so
+    no name's key is ever one of those). Returns how many changed.
+
+    The key is unique in the database, and PostgreSQL checks each row as it is written: the
+    changed rows first take ``#<id>`` (free: see above), then their new keys, so no step meets
+    a key another row is about to give up."""
+    wanted: dict[int, str] = {}
+    stored: dict[int, str] = {}
+    holders: set[str] = set()
+    for pk, username, key in (
+        user_model.objects.order_by("pk").values_list("pk", "username", "username_key").iterator()
+    ):
+        fresh = lookalike_key(username)
+        fresh = fresh if fresh not in holders else f"{fresh}#{pk}"
+        holders.add(fresh)
+        stored[pk], wanted[pk] = key, fresh
+    changed = [pk for pk in wanted if stored[pk] != wanted[pk]]
+    for keys in ({pk: f"#{pk}" for pk in changed}, {pk: wanted[pk] for pk in changed}):
+        users = [user_model(pk=pk, username_key=key) for pk, key in keys.items()]
+        user_model.objects.bulk_update(users, ["username_key"], batch_size=500)
     return len(changed)
+
+
+def race_refusal(name: str, others) -> ValidationError:
+    """What a sign-up or rename says when the database refused ``name`` (its key's
+    uniqueness) because another account with a look-alike was saved a moment before, after the
+    form's checks had passed: "already exists" when it is the same name case aside (Django's
+    sentence for a taken name), else the look-alike refusal. ``others``: a User queryset."""
+    if others.filter(username__iexact=name).exists():
+        taken = others.model._meta.get_field("username").error_messages["unique"]
+        return ValidationError(taken, code="unique")  # Django's, in Django's catalogues
+    return ValidationError(LOOKALIKE_MESSAGE, code="lookalike")

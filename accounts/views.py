@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.views import i18n
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts import friends, throttle
+from accounts import friends, throttle, usernames
 from accounts.bot_views import bot_context
 from accounts.forms import LoginForm, PreferencesForm, SignUpForm
 from accounts.middleware import remember_language
@@ -82,9 +82,9 @@ def signup(request: HttpRequest) -> HttpResponse:
         try:
             with transaction.atomic():
                 user.save()
-        except IntegrityError:  # the same name, signed up a moment before
+        except IntegrityError:  # the same name or a look-alike, signed up a moment before
             throttle.give_back_signup(request)
-            form.add_error("username", user.unique_error_message(User, ["username"]))
+            form.add_error("username", usernames.race_refusal(user.username, User.objects.all()))
             return render(request, "registration/signup.html", {"form": form})
         # Named: the throttle backend listed first logs nobody in (accounts.throttle).
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")

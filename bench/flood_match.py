@@ -1,7 +1,8 @@
-"""A finished match with a long record for ``bench/page_flood.py``: four people's seats played
-to the end in this process by the heuristic AI, every move through the app's one writer
+"""What ``bench/page_flood.py`` floods: a finished match with a long record (four people's
+seats played to the end in this process by the heuristic AI, every move through the app's one writer
 (``games.play.services.apply_locked`` under the match's row lock), so its record, rounds and
-export are what a match played on the site leaves. Needs Django set up (``load_db.Django``).
+export are what a match played on the site leaves), or a lobby full of public open tables.
+Needs Django set up (``load_db.Django``).
 """
 
 from __future__ import annotations
@@ -59,3 +60,24 @@ def play_long_match(target_level: str = "A", seed: int = 414) -> dict:
         "moves": moves,
         "seconds": round(time.monotonic() - started, 1),
     }
+
+
+def open_lobby_tables(count: int) -> list[int]:
+    """``count`` public 4-seat tables waiting for players, as hosts open them on the site: the
+    host seated, one AI seat, two seats free (new hosts, ``GAMES_MAX_HOSTED_TABLES`` apart: the
+    bench makes them through ``stewarding``). Their ids."""
+    from accounts.models import User
+    from games.play import stewarding
+
+    stamp = f"{int(time.time() * 1000) % 10**9}"
+    ids = []
+    for n in range(count):
+        host = User.objects.create_user(f"lobby{stamp}{n}", password=None)
+        table = stewarding.open_table(
+            host,
+            name=f"Lobby table {n + 1}",
+            options={},
+            seats=[(host, ""), (None, "heuristic"), (None, ""), (None, "")],
+        )
+        ids.append(table.pk)
+    return ids

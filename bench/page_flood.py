@@ -35,6 +35,16 @@ redirected. Setup as for load.py (nginx, ``pip install -e '.[bench]'``); then::
 
     .venv/bin/python bench/page_flood.py                  # 2 repeats, ~8 minutes
     .venv/bin/python bench/page_flood.py --readers 200 --repeats 3 --duration 30
+
+``--target lobby`` floods the lobby page (``/``) instead of the record (no long match is
+played), after ``--lobby-tables`` public open tables were made (so its lists are full: 30 open
+tables, the live ones of the step). ``--configs`` picks the configurations compared, from
+``CONFIGS``: the pools as above, and each with ``no lobby cache`` (its Daphnes run with
+``GAMES_LOBBY_CACHE_SECONDS=0``: the lobby's public lists rendered for every page, as before
+``games.live.lobby_cache``)::
+
+    nice -n 10 .venv/bin/python bench/page_flood.py --target lobby --lobby-tables 40 \
+        --configs "two pools,two pools no lobby cache" --repeats 1 --duration 15
 """
 
 from __future__ import annotations
@@ -58,7 +68,15 @@ import load_procs  # noqa: E402
 from load_stack import Stack, say  # noqa: E402
 from load_steps import Bench, expect, tell  # noqa: E402
 
-CONFIGS = ("one pool", "two pools")
+#: Each configuration: whether pages get Daphnes of their own (``deploy/nginx.conf``'s split),
+#: and the settings its Daphnes run with beside the bench's.
+CONFIGS: dict[str, tuple[bool, dict[str, str]]] = {
+    "one pool": (False, {}),
+    "two pools": (True, {}),
+    "one pool no lobby cache": (False, {"GAMES_LOBBY_CACHE_SECONDS": "0"}),
+    "two pools no lobby cache": (True, {"GAMES_LOBBY_CACHE_SECONDS": "0"}),
+}
+DEFAULT_CONFIGS = "one pool,two pools"
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -82,8 +100,25 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         action="store_true",
         help="keep the per-address page limits as deployed (nginx limit_req, SITE_PAGE_RATE)",
     )
+    add(
+        "--target",
+        choices=("record", "lobby"),
+        default="record",
+        help="what the readers flood: the long match's record (default) or the lobby page",
+    )
+    add("--lobby-tables", type=int, default=0, help="public open tables made first (default 0)")
+    add(
+        "--configs",
+        default=DEFAULT_CONFIGS,
+        help=f"comma-separated configurations to compare, of: {', '.join(CONFIGS)} "
+        "(default %(default)s)",
+    )
     add("--keep-db", action="store_true")
     args = parser.parse_args(argv)
+    args.config_names = [c.strip() for c in args.configs.split(",") if c.strip()]
+    unknown = [c for c in args.config_names if c not in CONFIGS]
+    if unknown or not args.config_names:
+        parser.error(f"unknown configuration {unknown}: choose from {list(CONFIGS)}")
     # What the load bench's Servers and Bench.step read, at load.py's values.
     args.tables_list = [args.tables]
     args.__dict__.update(
@@ -111,9 +146,17 @@ class FloodBench(Bench):
         super().__init__(args)
         self.live_tables = tables
         self.rows: list[dict] = []
+        self.config_env: dict[str, str] = {}  # the running configuration's settings
 
     def setup(self) -> None:
         super().setup()
+        if self.args.lobby_tables:
+            say(f"opening {self.args.lobby_tables} public tables for the lobby ...")
+            flood_match.open_lobby_tables(self.args.lobby_tables)
+        if self.args.target == "lobby":
+            self.record = {"target": "lobby", "lobby_tables": self.args.lobby_tables}
+            self.urls = ["/"]
+            return
         say(f"playing a match to {self.args.target_level} for the record ...")
         self.record = flood_match.play_long_match(self.args.target_level)
         say(f"   {self.record}")
@@ -124,27 +167,23 @@ class FloodBench(Bench):
 
     def run(self) -> None:
         args = self.args
+        configs = args.config_names
         for repeat in range(args.repeats):
-            order = CONFIGS if repeat % 2 == 0 else CONFIGS[::-1]
+            order = configs if repeat % 2 == 0 else configs[::-1]
             for config in order:
-                if config == "one pool":
-                    stack = self.start_stack("app", args.sockets + args.pages, "nginx")
-                else:
+                split, self.config_env = CONFIGS[config]
+                if split:
                     stack = self.start_stack("app", args.sockets, "nginx", args.pages)
+                else:
+                    stack = self.start_stack("app", args.sockets + args.pages, "nginx")
                 try:
                     self.warm(stack)
-                    floods = (
-                        (False, True)
-                        if (repeat + CONFIGS.index(config)) % 2 == 0
-                        else (
-                            True,
-                            False,
-                        )
-                    )
-                    for flooded in floods:
+                    first_floor = (repeat + configs.index(config)) % 2 == 0
+                    for flooded in (False, True) if first_floor else (True, False):
                         self.phase(stack, config, repeat, flooded)
                 finally:
                     stack.stop()
+                    self.config_env = {}
 
     def warm(self, stack: Stack) -> None:
         """Every URL once, so the first step does not pay the record's renders (the cache is
@@ -156,6 +195,7 @@ class FloodBench(Bench):
             before = reader.bytes
             reader.get(url)
             kind = "export" if "export" in url else ("round" if "round=" in url else "record")
+            kind = "lobby" if url == "/" else kind
             sizes[kind] = max(sizes.get(kind, 0), reader.bytes - before)
         self.record["warm_statuses"] = dict(reader.statuses)
 
@@ -163,6 +203,8 @@ class FloodBench(Bench):
         env = super().env(role)
         if self.args.limits:  # the app's default SITE_PAGE_RATE, as deployed
             env.pop("SITE_PAGE_RATE", None)
+        if role == "daphne":
+            env.update(self.config_env)
         return env
 
     def phase(self, stack: Stack, config: str, repeat: int, flooded: bool) -> None:
@@ -304,7 +346,7 @@ def markdown(rows: list[dict]) -> str:
         "| median lobby p99 / floor |",
         "|---|---|---|---|",
     ]
-    for config in CONFIGS:
+    for config in dict.fromkeys(r["config"] for r in rows):
         pairs = [
             (r, floors[(config, r["repeat"])])
             for r in rows

@@ -19,36 +19,15 @@ from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 from kombu import Exchange, Queue
 
-from config import embedded_redis, errors, rate_limits
+from config import embedded_redis, errors, log_config
+from config.env import env_bool, env_list, env_rate
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 # Runtime state of the embedded default (Redis socket and log); git-ignored.
 VAR_DIR = BASE_DIR / "var"
 
 
-def _env_bool(name: str, default: bool = False) -> bool:
-    value = os.environ.get(name, "").strip().lower()
-    if not value:
-        return default
-    return value in {"1", "true", "yes", "on"}
-
-
-def _env_list(name: str) -> list[str]:
-    return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
-
-
-def _env_rate(name: str, default: str) -> str:
-    """A rate limit such as ``10/h`` (config.rate_limits), refused at start-up when malformed
-    rather than with a 500 on the first request it counts."""
-    value = os.environ.get(name, "").strip() or default
-    try:
-        rate_limits.parse_rate(value)
-    except ValueError as e:
-        raise ImproperlyConfigured(f"{name}: {e}") from None
-    return value
-
-
-DEBUG = _env_bool("DJANGO_DEBUG")
+DEBUG = env_bool("DJANGO_DEBUG")
 
 SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "")
 if not SECRET_KEY:
@@ -60,7 +39,7 @@ if not SECRET_KEY:
     # Development only: a fixed key keeps sessions across restarts of `make run`.
     SECRET_KEY = "django-insecure-414-club-development-only"
 
-ALLOWED_HOSTS = _env_list("DJANGO_ALLOWED_HOSTS") or (
+ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS") or (
     ["localhost", "127.0.0.1", "[::1]"] if DEBUG else []
 )
 # Only needed when a form is posted from another origin than the site's own: the site's own, on
@@ -68,7 +47,7 @@ ALLOWED_HOSTS = _env_list("DJANGO_ALLOWED_HOSTS") or (
 # $http_host, port included). Each is a whole origin, scheme and port included
 # ("https://club414.example:8443"); Daphne runs no system checks, so a bare host name (which
 # Django would never match) is refused here.
-CSRF_TRUSTED_ORIGINS = _env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
+CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS")
 for _origin in CSRF_TRUSTED_ORIGINS:
     if "://" not in _origin:
         raise ImproperlyConfigured(
@@ -288,14 +267,14 @@ AXES_COOLOFF_TIME = float(os.environ.get("ACCOUNTS_LOGIN_COOLOFF_MINUTES", "15")
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_CLIENT_IP_CALLABLE = "accounts.throttle.client_ip"
-ACCOUNTS_LOGIN_ADDRESS_RATE = _env_rate("ACCOUNTS_LOGIN_ADDRESS_RATE", "30/h")
-ACCOUNTS_SIGNUP_RATE = _env_rate("ACCOUNTS_SIGNUP_RATE", "10/h")
+ACCOUNTS_LOGIN_ADDRESS_RATE = env_rate("ACCOUNTS_LOGIN_ADDRESS_RATE", "30/h")
+ACCOUNTS_SIGNUP_RATE = env_rate("ACCOUNTS_SIGNUP_RATE", "10/h")
 # HTTP requests per client address (config.page_limits; static files, /healthz and the bot API
 # apart): a crowd on one heavy page must not take live play's CPU. "off" turns it off.
 SITE_PAGE_RATE = (
     ""
     if os.environ.get("SITE_PAGE_RATE", "").strip().lower() == "off"
-    else _env_rate("SITE_PAGE_RATE", "300/m")
+    else env_rate("SITE_PAGE_RATE", "300/m")
 )
 RATELIMIT_USE_CACHE = "default"
 
@@ -307,7 +286,7 @@ BOTAPI_RATE = os.environ.get("BOTAPI_RATE", "600/m")
 # Requests without a valid token per client address (no token, an unknown or revoked one; the
 # schema, the docs and the guide; an unknown address under /api/v1/): past it, 429 with
 # Retry-After (games.api.ratelimit, config.rate_limits). A valid token counts only on its own.
-BOTAPI_ANONYMOUS_RATE = _env_rate("BOTAPI_ANONYMOUS_RATE", "60/m")
+BOTAPI_ANONYMOUS_RATE = env_rate("BOTAPI_ANONYMOUS_RATE", "60/m")
 # A request body over this many bytes is refused 413 before it is parsed (games.api.body_limit):
 # an action is well under 1 KB.
 BOTAPI_MAX_BODY_BYTES = int(os.environ.get("BOTAPI_MAX_BODY_BYTES", "4096"))
@@ -327,7 +306,7 @@ else:
                 "port": int(os.environ.get("EMAIL_PORT", "25")),
                 "username": os.environ.get("EMAIL_HOST_USER", ""),
                 "password": os.environ.get("EMAIL_HOST_PASSWORD", ""),
-                "use_tls": _env_bool("EMAIL_USE_TLS"),
+                "use_tls": env_bool("EMAIL_USE_TLS"),
             },
         },
     }
@@ -401,11 +380,16 @@ GAMES_STAND_IN_AFTER_TIMEOUTS = int(os.environ.get("GAMES_STAND_IN_AFTER_TIMEOUT
 # A table region's template that reads a context field its region does not declare
 # (games.live.regions) raises instead of showing nothing: in development and in the tests
 # (DJANGO_DEBUG, read here: test runners turn DEBUG off later).
-GAMES_STRICT_REGIONS = _env_bool("GAMES_STRICT_REGIONS", DEBUG)
+GAMES_STRICT_REGIONS = env_bool("GAMES_STRICT_REGIONS", DEBUG)
 
 # Tables one person may host at once that are waiting for players or being played (creating a
 # table, "play again", asking for a rematch; games.play.tables.check_hosting); 0: no cap.
 GAMES_MAX_HOSTED_TABLES = int(os.environ.get("GAMES_MAX_HOSTED_TABLES", "5"))
+
+# Seconds the lobby's public lists stay rendered in the cache, per language
+# (games.live.lobby_cache): a flood of lobby pages renders them once per language per period
+# instead of once per request. Every lobby change drops them at once; 0 turns the cache off.
+GAMES_LOBBY_CACHE_SECONDS = float(os.environ.get("GAMES_LOBBY_CACHE_SECONDS", "2"))
 
 # --- Socket caps (games.sockets.socket_limits); 0 turns a cap off ---------------------------------
 # Open sockets (table and lobby) per client address (IPv6: per /64), per session, per signed-in
@@ -426,39 +410,8 @@ GAMES_TRUSTED_PROXIES = [
 # config.request_log logs each request, games.play.services and games.sockets.consumers each action
 # (match, version, seat, action kind, outcome code, ms); no line ever holds a card, a hand,
 # a seed or a state (DESIGN.md rule 2).
-LOG_LEVEL = os.environ.get("DJANGO_LOG_LEVEL", "INFO").strip().upper() or "INFO"
-if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
-    raise ImproperlyConfigured(
-        f"DJANGO_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL, not {LOG_LEVEL!r}"
-    )
-LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
-    "formatters": {
-        "json": {
-            "()": "pythonjsonlogger.json.JsonFormatter",
-            "fmt": "%(asctime)s %(levelname)s %(name)s %(process)d %(message)s",
-            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
-        },
-    },
-    "handlers": {
-        "stderr": {
-            "class": "logging.StreamHandler",
-            "stream": "ext://sys.stderr",
-            "formatter": "json",
-        },
-    },
-    "root": {"handlers": ["stderr"], "level": LOG_LEVEL},
-    "loggers": {
-        # Replaces Django's own console and mail handlers: one format, one stream.
-        "django": {"handlers": ["stderr"], "level": LOG_LEVEL, "propagate": False},
-        # Never DEBUG: its lines are SQL with parameters, and a match's state holds every hand.
-        "django.db.backends": {"level": "INFO"},
-        # Never DEBUG: a variable a template cannot resolve is logged with the whole context it
-        # rendered, a player's hand included (the worker renders every seat's frame).
-        "django.template": {"level": "INFO"},
-    },
-}
+LOG_LEVEL = log_config.level(os.environ.get("DJANGO_LOG_LEVEL", ""))
+LOGGING = log_config.logging(LOG_LEVEL)
 # The worker keeps these handlers (Celery would replace the root logger's with its own).
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 

@@ -23,8 +23,8 @@ from games import access
 from games.chat import mutes
 from games.engine.ai import FILL_DEFAULT
 from games.forms import CreateTableForm
-from games.live import rematch_view, spectating, visibility
-from games.live.lobby import lobby_context, options_summary
+from games.live import lobby_cache, rematch_view, spectating, visibility
+from games.live.lobby import options_summary
 from games.live.presenters import table_context, table_strings
 from games.models import Match, Seat, Table
 from games.play import first_windows, quick, rematches, services, standins, tables
@@ -33,7 +33,7 @@ from games.play.outcomes import refusal_message
 
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    context = lobby_context(request.user)
+    context = lobby_cache.page_context(request.user)
     if request.user.is_authenticated:
         context["again"] = _play_again_offer(request.user)
         context["computer"] = {
@@ -59,7 +59,9 @@ def _play_again_offer(user) -> dict | None:
 @require_GET
 def lobby_lists(request: HttpRequest) -> HttpResponse:
     """The lobby's lists alone (a fallback refresh; the lobby socket pushes the same HTML)."""
-    return render(request, "games/partials/lobby_lists.html", lobby_context(request.user))
+    return render(
+        request, "games/partials/lobby_lists.html", lobby_cache.page_context(request.user)
+    )
 
 
 @login_required
@@ -118,6 +120,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         delay=visibility.delay_for(table, match, seat),
     ).as_dict()
     context["summary"] = options_summary(table)
+    context["staff_start"] = tables.staff_may_start(table, request.user)
     context["table_strings"] = table_strings()
     context.update(mutes.table_page_context(request.user, table, seat))  # chat, invitations
     return render(request, "games/table.html", context)

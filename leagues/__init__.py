@@ -19,5 +19,6 @@ match), leagues are to hand it over from ``LeaguesConfig.ready`` rather than gam
 Inside the app, modules import downwards only (no import circle, not even inside a function):
 ``skill``, ``standings`` and ``pairing`` are leaves; ``models`` reads ``skill``; ``access``,
 ``notices`` and ``ratings`` read the models; ``results``, ``services`` and ``tournaments`` build on
-those; forms, views, admin and URLs sit on top.
+those, ``round_robin`` (a round-robin season's fixtures at once) on ``services``; the forms
+(``forms`` for leagues, ``tournament_forms``), views, admin and URLs sit on top.
 """

@@ -1,4 +1,6 @@
-"""Forms for league and tournament pages. They only parse input; services decide."""
+"""Forms for the league pages (the tournament pages' are ``leagues.tournament_forms``). They
+parse input and say what is wrong next to the field; services decide the rest, and a page adds
+a service's refusal to the same bound form, so the organiser sees it with what they typed."""
 
 from __future__ import annotations
 
@@ -9,14 +11,28 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
-from games.engine.ai import STAND_IN
 from games.live.teams import team_name_lazy, team_text_lazy
-from games.models import Seat
-from leagues.models import League, Season, Tournament
+from games.play.tables import SEAT_COUNTS
+from leagues.models import League, Season
 
 
 def _usernames(value: str) -> list[str]:
     return [n for n in (part.strip() for part in value.replace(";", ",").split(",")) if n]
+
+
+def _players(names: list[str]) -> list:
+    """The active users called ``names`` (any case), in that order; a ValidationError naming
+    the first name no player has."""
+    users = {
+        u.username.casefold(): u
+        for u in get_user_model().objects.filter(username__in=names, is_active=True)
+    }
+    found = []
+    for name in names:
+        if name.casefold() not in users:
+            raise forms.ValidationError(_("No player is called “%(name)s”."), params={"name": name})
+        found.append(users[name.casefold()])
+    return found
 
 
 class UsernamesField(forms.CharField):
@@ -24,23 +40,23 @@ class UsernamesField(forms.CharField):
 
     def clean(self, value):
         names = _usernames(super().clean(value) or "")
-        users = {
-            u.username.casefold(): u
-            for u in get_user_model().objects.filter(username__in=names, is_active=True)
-        }
-        found = []
-        for name in names:
-            if name.casefold() not in users:
-                raise forms.ValidationError(
-                    _("No player is called “%(name)s”."), params={"name": name}
-                )
-            found.append(users[name.casefold()])
-        return found
+        if self.required and not names:
+            raise forms.ValidationError(self.error_messages["required"], code="required")
+        return _players(names)
 
 
 class LeagueForm(forms.ModelForm):
     """A league's own fields; its table options come from ``games.forms.TableOptionsForm``
     beside it (the create-table form's fields), never a JSON box."""
+
+    # A choice, not a number box: the model's own clean checks the table options against it,
+    # and any other count (0, 3, 999999) has no table (issue 18).
+    players = forms.TypedChoiceField(
+        label=_("Seats per table"),
+        choices=[(n, n) for n in SEAT_COUNTS],
+        coerce=int,
+        initial=4,
+    )
 
     class Meta:
         model = League
@@ -61,9 +77,21 @@ class SeasonForm(forms.ModelForm):
             "ends_on": forms.DateInput(attrs={"type": "date"}),
         }
 
+    def clean(self):
+        data = super().clean()
+        starts, ends = data.get("starts_on"), data.get("ends_on")
+        if starts and ends and ends < starts:
+            self.add_error("ends_on", _("A season cannot end before it starts."))
+        return data
+
 
 class UsernameForm(forms.Form):
+    """One player, by username (any case): ``cleaned_data["username"]`` is the user."""
+
     username = forms.CharField(label=_("Username"), max_length=150)
+
+    def clean_username(self):
+        return _players([self.cleaned_data["username"].strip()])[0]
 
 
 class FixtureForm(forms.Form):
@@ -89,6 +117,10 @@ class FixtureForm(forms.Form):
         season.queryset = league.seasons.exclude(status=Season.Status.FINISHED)
 
 
+#: The most catches a hand-recorded result may give a team.
+MAX_CAUGHT = 999
+
+
 class ResultForm(forms.Form):
     fixture = forms.IntegerField(widget=forms.HiddenInput)
     winner_team = forms.TypedChoiceField(
@@ -106,33 +138,28 @@ class ResultForm(forms.Form):
         max_value=12,
         initial=0,
     )
+    # A bound the column can hold (PositiveSmallIntegerField): more was a database error.
     caught_team0 = forms.IntegerField(
-        label=team_text_lazy(gettext_noop("Caught by %(team)s"), team=0), min_value=0, initial=0
+        label=team_text_lazy(gettext_noop("Caught by %(team)s"), team=0),
+        min_value=0,
+        max_value=MAX_CAUGHT,
+        initial=0,
     )
     caught_team1 = forms.IntegerField(
-        label=team_text_lazy(gettext_noop("Caught by %(team)s"), team=1), min_value=0, initial=0
+        label=team_text_lazy(gettext_noop("Caught by %(team)s"), team=1),
+        min_value=0,
+        max_value=MAX_CAUGHT,
+        initial=0,
     )
 
-
-class TournamentForm(forms.ModelForm):
-    class Meta:
-        model = Tournament
-        fields = [
-            "name",
-            "description",
-            "format",
-            "team_size",
-            "planned_rounds",
-            "registration_opens",
-            "registration_closes",
-            "league",
-            "min_rating",
-            "rated",
-        ]
-        widgets = {
-            "registration_opens": forms.DateTimeInput(attrs={"type": "datetime-local"}),
-            "registration_closes": forms.DateTimeInput(attrs={"type": "datetime-local"}),
-        }
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # One of these sits in each row of the organise page, without a <label>: each field
+        # is named by its label instead.
+        for field in self.fields.values():
+            field.widget.attrs.setdefault("aria-label", str(field.label))
+            if isinstance(field, forms.IntegerField):
+                field.widget.attrs.setdefault("size", 2)
 
 
 class SeasonOptionsForm(forms.Form):
@@ -146,70 +173,34 @@ class SeasonOptionsForm(forms.Form):
     )
 
 
-class RegisterTeamForm(forms.Form):
-    name = forms.CharField(
-        label=_("Team name"),
-        max_length=60,
-        required=False,
-        help_text=_("Leave empty to use your names."),
+#: The most teams one round robin may have (n·(n−1)/2 tables open at once).
+MAX_ROUND_ROBIN_TEAMS = 16
+
+
+class RoundRobinForm(forms.Form):
+    """The teams of a round-robin season, one a line: every pair of them gets a fixture."""
+
+    season = forms.ModelChoiceField(queryset=Season.objects.none(), label=_("Season"))
+    teams = forms.CharField(
+        label=_("Teams"),
+        widget=forms.Textarea(attrs={"rows": 6}),
+        help_text=_("One team a line: its usernames, separated by commas."),
     )
 
-    def __init__(self, *args, tournament: Tournament, **kwargs):
+    def __init__(self, *args, league: League, **kwargs):
         super().__init__(*args, **kwargs)
-        for i in range(1, tournament.team_size):
-            self.fields[f"partner_{i}"] = forms.CharField(
-                label=_("Partner %(n)d (username)") % {"n": i},
-                max_length=150,
-                help_text=_("They get a notice to accept; the team plays once all have."),
+        self.league = league
+        season = cast("forms.ModelChoiceField[Season]", self.fields["season"])
+        season.queryset = league.seasons.filter(format=Season.Format.ROUND_ROBIN).exclude(
+            status=Season.Status.FINISHED
+        )
+
+    def clean_teams(self) -> list[list]:
+        lines = [line for line in self.cleaned_data["teams"].splitlines() if line.strip()]
+        if len(lines) < 2:
+            raise forms.ValidationError(_("A round robin needs at least two teams."))
+        if len(lines) > MAX_ROUND_ROBIN_TEAMS:
+            raise forms.ValidationError(
+                _("At most %(n)d teams."), params={"n": MAX_ROUND_ROBIN_TEAMS}
             )
-
-    def partners(self) -> list[str]:
-        return [v for k, v in self.cleaned_data.items() if k.startswith("partner_")]
-
-
-STAND_IN_CHOICES = [("", _("No: the players play"))] + list(Seat.Policy.choices)
-
-
-class GenerateRoundForm(forms.Form):
-    start = forms.BooleanField(
-        label=_("Start the matches now"),
-        required=False,
-        initial=True,
-        help_text=_(
-            "Leave unticked to check the pairings first (a round can be re-paired until it starts)."
-        ),
-    )
-    stand_in = forms.ChoiceField(
-        label=_("AI stand-ins play every seat"), required=False, choices=STAND_IN_CHOICES
-    )
-
-
-class ForfeitForm(forms.Form):
-    pairing = forms.IntegerField(widget=forms.HiddenInput)
-    forfeiting = forms.TypedChoiceField(
-        label=_("Forfeits"), coerce=int, choices=[(0, team_name_lazy(0)), (1, team_name_lazy(1))]
-    )
-
-
-class ReplaceForm(forms.Form):
-    team = forms.IntegerField(widget=forms.HiddenInput)
-    old = forms.CharField(label=_("Player leaving"), max_length=150)
-    new = forms.CharField(label=_("Player coming in"), max_length=150)
-
-
-# Who plays a seat a stand-in is put on: the player, or an AI of one of Seat.Policy's kinds
-# (the staff's tournament page lists them too).
-STAND_IN_CHOICES = [("", _("The player")), *Seat.Policy.choices]
-
-
-class StandInForm(forms.Form):
-    team = forms.IntegerField(widget=forms.HiddenInput)
-    username = forms.CharField(label=_("Player"), max_length=150)
-    # An organiser's stand-in plays as the registry's stand-in (the expert) unless they pick
-    # another difficulty (issue 11).
-    policy = forms.ChoiceField(
-        label=_("Seat played by"),
-        required=False,
-        choices=STAND_IN_CHOICES,
-        initial=STAND_IN,
-    )
+        return [_players(_usernames(line)) for line in lines]

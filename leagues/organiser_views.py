@@ -5,53 +5,55 @@ services decide who may do what; these pages ask them and report the outcome."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
+from config.redirects import safe_next
 from games.forms import TableOptionsForm
 from leagues import services
-from leagues.forms import FixtureForm, ResultForm, SeasonForm, SeasonOptionsForm, UsernameForm
+from leagues.forms import (
+    FixtureForm,
+    ResultForm,
+    RoundRobinForm,
+    SeasonForm,
+    SeasonOptionsForm,
+    UsernameForm,
+)
 from leagues.models import Fixture, League, Membership, Season
+from leagues.round_robin import do_create_round_robin
+from leagues.services import LeagueError
 from leagues.view_helpers import fixture_rows, option_items, run_service, visible_league
-
-
-def _back(request: HttpRequest, default: str) -> str:
-    """Where a form sends the person back: its ``next`` field if that is a page of this site
-    (same host, and https when the request is), else ``default``. Never another site."""
-    target = request.POST.get("next", "")
-    if target and url_has_allowed_host_and_scheme(
-        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        return target
-    return default
+from leagues.views import detail_page
 
 
 @login_required
 @require_POST
 def fixture_create(request: HttpRequest, slug: str) -> HttpResponse:
-    """Members schedule fixtures in open seasons; organisers in any season (service checks)."""
+    """Members schedule fixtures in open seasons; organisers in any season (service checks).
+    A refused fixture comes back on the page it was sent from (the organise page or the
+    league's), the errors beside the fields and what was typed kept."""
     league = visible_league(request, slug)
     form = FixtureForm(request.POST, league=league)
-    if not form.is_valid():
-        for errors in form.errors.values():
-            messages.error(request, " ".join(str(error) for error in errors))
-        return redirect(_back(request, league.get_absolute_url()))
-    data = form.cleaned_data
-    run_service(
-        request,
-        lambda: services.do_create_fixture(
-            data["season"], request.user, [data["team0"], data["team1"]], data["scheduled_at"]
-        ),
-        _("The fixture is scheduled and its table is open."),
-    )
-    return redirect(_back(request, league.get_absolute_url()))
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.do_create_fixture(
+                data["season"], request.user, [data["team0"], data["team1"]], data["scheduled_at"]
+            )
+        except LeagueError as e:
+            form.add_error(None, str(e))
+        else:
+            messages.success(request, _("The fixture is scheduled and its table is open."))
+            return redirect(safe_next(request, league.get_absolute_url()))
+    if league.is_organiser(request.user) and safe_next(request, "") == reverse_manage(league):
+        return _manage_page(request, league, fixture_form=form)
+    return detail_page(request, league, fixture_form=form)
 
 
 @login_required
@@ -76,29 +78,45 @@ def _organiser_league(request: HttpRequest, slug: str) -> League:
 
 @login_required
 def manage(request: HttpRequest, slug: str) -> HttpResponse:
-    league = _organiser_league(request, slug)
-    return render(
-        request,
-        "leagues/manage.html",
-        {
-            "league": league,
-            "pending": league.memberships.filter(status=Membership.Status.PENDING).select_related(
-                "user"
-            ),
-            "members": league.memberships.filter(status=Membership.Status.ACTIVE).select_related(
-                "user"
-            ),
-            "member_form": UsernameForm(),
-            "season_form": SeasonForm(),
-            "fixture_form": FixtureForm(league=league),
-            "open_fixtures": fixture_rows(
-                Fixture.objects.filter(season__league=league, processed_at__isnull=True)
-            ),
-            "result_form": ResultForm(),
-            "seasons": league.seasons.all(),
-            "league_options": option_items(league.table_options),
-        },
+    return _manage_page(request, _organiser_league(request, slug))
+
+
+def _manage_page(request: HttpRequest, league: League, **forms) -> HttpResponse:
+    """The organise page. ``forms`` are the bound forms that came back with errors (by their
+    context names: ``member_form``, ``season_form``, ``fixture_form``, ``round_robin_form``,
+    ``result_form``): shown with their errors and what was typed, the others empty."""
+    result_form = forms.pop("result_form", None)
+    open_fixtures = fixture_rows(
+        Fixture.objects.filter(season__league=league, processed_at__isnull=True)
     )
+    failed = result_form.data.get("fixture") if result_form is not None else None
+    context = {
+        "league": league,
+        "pending": league.memberships.filter(status=Membership.Status.PENDING).select_related(
+            "user"
+        ),
+        "members": league.memberships.filter(status=Membership.Status.ACTIVE).select_related(
+            "user"
+        ),
+        "member_form": UsernameForm(),
+        "season_form": SeasonForm(),
+        "fixture_form": FixtureForm(league=league),
+        "round_robin_form": RoundRobinForm(league=league),
+        # Each row its own result form; the one sent back keeps its numbers and errors.
+        "open_fixtures": [
+            (
+                f,
+                result_form
+                if result_form is not None and failed == str(f.pk)
+                else ResultForm(initial={"fixture": f.pk}, auto_id=False),
+            )
+            for f in open_fixtures
+        ],
+        "seasons": league.seasons.all(),
+        "league_options": option_items(league.table_options),
+        **forms,
+    }
+    return render(request, "leagues/manage.html", context)
 
 
 def _options_page(
@@ -190,31 +208,34 @@ def reverse_manage(league: League) -> str:
     return reverse("leagues:manage", args=[league.slug])
 
 
+MEMBER_ACTIONS = {
+    "approve": (services.do_approve, gettext_lazy("%(name)s is now a member.")),
+    "decline": (services.do_decline, gettext_lazy("%(name)s's request is declined.")),
+    "add": (services.do_add_member, gettext_lazy("%(name)s is now a member.")),
+    "organiser": (services.do_set_organiser, gettext_lazy("%(name)s is now an organiser.")),
+}
+
+
 @login_required
 @require_POST
 def manage_members(request: HttpRequest, slug: str) -> HttpResponse:
+    """Approve, decline, add a member or make an organiser (``action``), by username."""
     league = _organiser_league(request, slug)
-    form = UsernameForm(request.POST)
-    user = None
-    if form.is_valid():
-        user = get_user_model().objects.filter(username=form.cleaned_data["username"]).first()
-    if user is None:
-        messages.error(request, _("No such player."))
-        return redirect("leagues:manage", slug)
     action = request.POST.get("action")
-    actions = {
-        "approve": (services.do_approve, _("%(name)s is now a member.")),
-        "decline": (services.do_decline, _("%(name)s's request is declined.")),
-        "add": (services.do_add_member, _("%(name)s is now a member.")),
-        "organiser": (services.do_set_organiser, _("%(name)s is now an organiser.")),
-    }
-    if action not in actions:
+    if action not in MEMBER_ACTIONS:
         raise Http404
-    service, success = actions[action]
-    run_service(
-        request, lambda: service(league, request.user, user), success % {"name": user.username}
-    )
-    return redirect("leagues:manage", slug)
+    form = UsernameForm(request.POST)
+    if form.is_valid():
+        user = form.cleaned_data["username"]
+        service, success = MEMBER_ACTIONS[action]
+        try:
+            service(league, request.user, user)
+        except LeagueError as e:
+            form.add_error("username", str(e))
+        else:
+            messages.success(request, success % {"name": user.username})
+            return redirect("leagues:manage", slug)
+    return _manage_page(request, league, member_form=form)
 
 
 @login_required
@@ -223,36 +244,62 @@ def manage_season(request: HttpRequest, slug: str) -> HttpResponse:
     league = _organiser_league(request, slug)
     form = SeasonForm(request.POST)
     if form.is_valid():
-        run_service(
-            request,
-            lambda: services.do_create_season(league, request.user, **form.cleaned_data),
-            _("The season is created."),
-        )
-    else:
-        for field, errors in form.errors.items():
-            messages.error(request, f"{field}: {' '.join(str(error) for error in errors)}")
-    return redirect("leagues:manage", slug)
+        try:
+            services.do_create_season(league, request.user, **form.cleaned_data)
+        except LeagueError as e:
+            form.add_error(None, str(e))
+        else:
+            messages.success(request, _("The season is created."))
+            return redirect("leagues:manage", slug)
+    return _manage_page(request, league, season_form=form)
+
+
+@login_required
+@require_POST
+def manage_round_robin(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every fixture of a round-robin season at once (``leagues.round_robin``)."""
+    league = _organiser_league(request, slug)
+    form = RoundRobinForm(request.POST, league=league)
+    if form.is_valid():
+        try:
+            fixtures = do_create_round_robin(
+                form.cleaned_data["season"], request.user, form.cleaned_data["teams"]
+            )
+        except LeagueError as e:
+            form.add_error(None, str(e))
+        else:
+            messages.success(
+                request,
+                ngettext(
+                    "%(n)d fixture is scheduled and its table is open.",
+                    "%(n)d fixtures are scheduled and their tables are open.",
+                    len(fixtures),
+                )
+                % {"n": len(fixtures)},
+            )
+            return redirect("leagues:manage", slug)
+    return _manage_page(request, league, round_robin_form=form)
 
 
 @login_required
 @require_POST
 def manage_result(request: HttpRequest, slug: str) -> HttpResponse:
     league = _organiser_league(request, slug)
-    form = ResultForm(request.POST)
-    if not form.is_valid():
-        messages.error(request, _("Check the result: every number is 0 or more."))
-        return redirect("leagues:manage", slug)
-    data = form.cleaned_data
-    fixture = get_object_or_404(Fixture, pk=data["fixture"], season__league=league)
-    run_service(
-        request,
-        lambda: services.do_record_result(
-            fixture,
-            request.user,
-            winner_team=data["winner_team"],
-            levels=(data["levels_team0"], data["levels_team1"]),
-            caught=(data["caught_team0"], data["caught_team1"]),
-        ),
-        _("The result is recorded."),
-    )
-    return redirect("leagues:manage", slug)
+    form = ResultForm(request.POST, auto_id=False)
+    if form.is_valid():
+        data = form.cleaned_data
+        fixture = get_object_or_404(Fixture, pk=data["fixture"], season__league=league)
+        try:
+            services.do_record_result(
+                fixture,
+                request.user,
+                winner_team=data["winner_team"],
+                levels=(data["levels_team0"], data["levels_team1"]),
+                caught=(data["caught_team0"], data["caught_team1"]),
+            )
+        except LeagueError as e:
+            form.add_error(None, str(e))
+        else:
+            messages.success(request, _("The result is recorded."))
+            return redirect("leagues:manage", slug)
+    return _manage_page(request, league, result_form=form)

@@ -32,6 +32,7 @@ from __future__ import annotations
 import logging
 
 from django.db import transaction
+from django.db.models import Q
 from django.dispatch import receiver
 from django.utils import timezone
 
@@ -188,12 +189,17 @@ def fixture_result(fixture: Fixture) -> standings.Result:
 
 
 def season_standings(season: Season) -> list[standings.Row]:
-    """Per-player table of a season: every active member, ranked (``leagues.standings``)."""
+    """Per-player table of a season: every active member (an organiser only once they play in
+    it), ranked (``leagues.standings``)."""
     fixtures = season.fixtures.filter(processed_at__isnull=False).prefetch_related("players__user")
     results = [fixture_result(f) for f in fixtures]
     names = {p.user_id: p.user.username for f in fixtures for p in f.players.all()}
-    members = season.league.memberships.filter(status=Membership.Status.ACTIVE).select_related(
-        "user"
+    # An organiser is in the standings once they play in the season, not for organising it.
+    playing = FixturePlayer.objects.filter(fixture__season=season).values("user_id")
+    members = (
+        season.league.memberships.filter(status=Membership.Status.ACTIVE)
+        .filter(~Q(role=Membership.Role.ORGANISER) | Q(user_id__in=playing))
+        .select_related("user")
     )
     names.update({m.user_id: m.user.username for m in members})
     bots = {p.user_id for f in fixtures for p in f.players.all() if p.user.is_bot}

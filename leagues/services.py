@@ -232,6 +232,8 @@ def do_create_season(
     status: str = Season.Status.RUNNING,
 ) -> Season:
     check_organiser(league, by)
+    if not name.strip():
+        raise LeagueError(_("Give the season a name."))
     if ends_on < starts_on:
         raise LeagueError(_("A season cannot end before it starts."))
     return Season.objects.create(
@@ -277,7 +279,11 @@ def check_fixture(season: Season, by, teams: Sequence[Sequence]) -> None:
 
 
 def do_create_fixture(
-    season: Season, by, teams: Sequence[Sequence], scheduled_at: datetime | None = None
+    season: Season,
+    by,
+    teams: Sequence[Sequence],
+    scheduled_at: datetime | None = None,
+    round_number: int | None = None,
 ) -> Fixture:
     """Schedule a fixture and open its table: the season's options (else the league's), team
     0 ("Team 1") at the even seats and team 1 ("Team 2") at the odd seats (§0), in the order
@@ -298,7 +304,9 @@ def do_create_fixture(
         for i, user in enumerate(members):
             seats[team + 2 * i] = user
     with transaction.atomic():
-        fixture = Fixture.objects.create(season=season, scheduled_at=scheduled_at)
+        fixture = Fixture.objects.create(
+            season=season, scheduled_at=scheduled_at, round=round_number
+        )
         FixturePlayer.objects.bulk_create(
             FixturePlayer(fixture=fixture, user=u, team=n % 2, seat=n) for n, u in enumerate(seats)
         )

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
 from django.contrib.auth import get_user_model
@@ -14,7 +15,8 @@ from django.views.decorators.http import require_POST
 from games.engine.ai import STAND_IN
 from games.forms import TableOptionsForm
 from leagues import tournaments
-from leagues.forms import (
+from leagues.models import Pairing, Tournament, TournamentRound, TournamentTeam
+from leagues.tournament_forms import (
     STAND_IN_CHOICES,
     ForfeitForm,
     GenerateRoundForm,
@@ -22,7 +24,6 @@ from leagues.forms import (
     StandInForm,
     TournamentForm,
 )
-from leagues.models import Pairing, Tournament, TournamentRound, TournamentTeam
 from leagues.tournament_views import rounds_with_pairings
 from leagues.tournaments import TournamentError
 from leagues.view_helpers import option_items
@@ -90,7 +91,20 @@ def options(request: HttpRequest, pk: int) -> HttpResponse:
 
 @staff_member_required
 def manage(request: HttpRequest, pk: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, pk=pk)
+    return _manage_page(request, get_object_or_404(Tournament, pk=pk))
+
+
+def _manage_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    failed: forms.Form | None = None,
+    action: str = "",
+) -> HttpResponse:
+    """The staff's page of a tournament. ``failed`` is the bound form of ``action`` that came
+    back with errors: shown where it was sent from (the round form, or its team's row), with
+    the errors beside the fields and what was typed."""
+    failed_team = failed.data.get("team") if failed is not None else None
     return render(
         request,
         "leagues/tournament_manage.html",
@@ -99,13 +113,25 @@ def manage(request: HttpRequest, pk: int) -> HttpResponse:
             "rounds": rounds_with_pairings(tournament),
             "teams": tournament.teams.prefetch_related("members__user"),
             "log": tournament.log.select_related("actor")[:100],
-            "generate_form": GenerateRoundForm(),
+            "generate_form": failed if action == "generate_round" else GenerateRoundForm(),
+            "failed": failed,
+            "failed_action": action,
+            "failed_team": failed_team,
             "stand_in_choices": STAND_IN_CHOICES,
             "stand_in_default": STAND_IN,
             "planned_rounds": tournaments.planned_rounds(tournament),
             "tournament_options": option_items(tournament.table_options),
         },
     )
+
+
+def _posted_id(request: HttpRequest, name: str) -> int:
+    """The id a form posts in ``name``; a forged one (not a number) is a 404, as an unknown
+    one is."""
+    try:
+        return int(request.POST.get(name, ""))
+    except ValueError:
+        raise Http404 from None
 
 
 def _user(username: str):
@@ -115,18 +141,32 @@ def _user(username: str):
     return user
 
 
-def _form(form_class, request):
-    form = form_class(request.POST)
+class FormRefused(Exception):
+    """An action's form came back with errors (on the form itself)."""
+
+    def __init__(self, form: forms.Form):
+        super().__init__()
+        self.form = form
+
+
+def _valid(form: forms.Form) -> dict:
     if not form.is_valid():
-        raise TournamentError(
-            _("Check the form: %(errors)s")
-            % {"errors": "; ".join(f"{k}: {' '.join(v)}" for k, v in form.errors.items())}
-        )
+        raise FormRefused(form)
     return form.cleaned_data
 
 
+def _run(form: forms.Form, field: str | None, service) -> None:
+    """Run ``service()``; a TournamentError goes on ``form`` (at ``field``) and refuses it."""
+    try:
+        service()
+    except TournamentError as e:
+        form.add_error(field, str(e))
+        raise FormRefused(form) from None
+
+
 def _action(request: HttpRequest, tournament: Tournament, action: str) -> str:
-    """Run one admin action; returns the success message (raises TournamentError)."""
+    """Run one admin action; returns the success message. Raises TournamentError (a button
+    with nothing typed) or FormRefused (a form whose errors go beside its fields)."""
     by = request.user
     if action == "open_registration":
         tournaments.do_open_registration(tournament, by)
@@ -143,15 +183,26 @@ def _action(request: HttpRequest, tournament: Tournament, action: str) -> str:
     if action == "close":
         tournaments.do_close(tournament, by)
         return _("The tournament is closed.")
+    form: forms.Form
     if action == "generate_round":
-        data = _form(GenerateRoundForm, request)
-        rnd = tournaments.do_generate_round(
-            tournament, by, start=data["start"], stand_in=data["stand_in"]
+        form = GenerateRoundForm(request.POST)
+        data = _valid(form)
+        made = []
+        _run(
+            form,
+            None,
+            lambda: made.append(
+                tournaments.do_generate_round(
+                    tournament, by, start=data["start"], stand_in=data["stand_in"]
+                )
+            ),
         )
-        return _("Round %(n)d is paired; the players have their table links.") % {"n": rnd.number}
+        return _("Round %(n)d is paired; the players have their table links.") % {
+            "n": made[0].number
+        }
     if action in ("start_round", "repair_round"):
         rnd = get_object_or_404(
-            TournamentRound, pk=request.POST.get("round"), tournament=tournament
+            TournamentRound, pk=_posted_id(request, "round"), tournament=tournament
         )
         if action == "start_round":
             tournaments.do_start_round(rnd, by)
@@ -159,21 +210,35 @@ def _action(request: HttpRequest, tournament: Tournament, action: str) -> str:
         tournaments.do_repair_round(rnd, by)
         return _("Round %(n)d is paired again.") % {"n": rnd.number}
     if action == "forfeit":
-        data = _form(ForfeitForm, request)
-        pairing = get_object_or_404(Pairing, pk=data["pairing"], round__tournament=tournament)
+        pairing = get_object_or_404(
+            Pairing, pk=_posted_id(request, "pairing"), round__tournament=tournament
+        )
+        data = _valid(ForfeitForm(request.POST))
         tournaments.do_forfeit(pairing, by, data["forfeiting"])
         return _("The forfeit is recorded and the table abandoned.")
     if action in ("replace_player", "stand_in", "withdraw"):
-        team = get_object_or_404(TournamentTeam, pk=request.POST.get("team"), tournament=tournament)
+        team = get_object_or_404(
+            TournamentTeam, pk=_posted_id(request, "team"), tournament=tournament
+        )
         if action == "withdraw":
             tournaments.do_withdraw_team(team, by)
             return _("“%(team)s” has withdrawn.") % {"team": team.name}
         if action == "replace_player":
-            data = _form(ReplaceForm, request)
-            tournaments.do_replace_player(team, by, _user(data["old"]), data["new"])
+            form = ReplaceForm(request.POST)
+            data = _valid(form)
+            _run(
+                form,
+                "new",
+                lambda: tournaments.do_replace_player(team, by, _user(data["old"]), data["new"]),
+            )
             return _("%(old)s is replaced by %(new)s.") % data
-        data = _form(StandInForm, request)
-        tournaments.do_stand_in(team, by, _user(data["username"]), data["policy"])
+        form = StandInForm(request.POST)
+        data = _valid(form)
+        _run(
+            form,
+            "username",
+            lambda: tournaments.do_stand_in(team, by, _user(data["username"]), data["policy"]),
+        )
         return _("%(name)s's seat is handed over.") % {"name": data["username"]}
     raise Http404
 
@@ -181,9 +246,13 @@ def _action(request: HttpRequest, tournament: Tournament, action: str) -> str:
 @staff_member_required
 @require_POST
 def act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+    """One staff action. A form refused comes back on this page with its errors beside its
+    fields; a button refused (nothing typed) says why in a message."""
     tournament = get_object_or_404(Tournament, pk=pk)
     try:
         messages.success(request, _action(request, tournament, action))
     except TournamentError as e:
         messages.error(request, str(e))
+    except FormRefused as refused:
+        return _manage_page(request, tournament, failed=refused.form, action=action)
     return redirect("tournaments:manage", tournament.pk)

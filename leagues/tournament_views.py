@@ -8,14 +8,14 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import Prefetch
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from config.redirects import safe_next
 from games.models import Seat, Table
 from leagues import results, tournaments
-from leagues.forms import RegisterTeamForm
 from leagues.models import Pairing, TeamMember, Tournament, TournamentRound, TournamentTeam
+from leagues.tournament_forms import RegisterTeamForm
 from leagues.tournaments import TournamentError
 from leagues.view_helpers import option_items
 
@@ -124,11 +124,7 @@ def answer_partner(request: HttpRequest, pk: int, team_id: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament.objects.visible_to(request.user), pk=pk)
     team = TournamentTeam.objects.filter(pk=team_id, tournament=tournament).first()
     answer = request.POST.get("answer")
-    back = request.POST.get("next", "")
-    if not url_has_allowed_host_and_scheme(
-        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
-    ):
-        back = tournament.get_absolute_url()
+    back = safe_next(request, tournament.get_absolute_url())
     if team is None or answer not in ("accept", "decline"):
         messages.error(request, _("There is no request from this team for you to answer."))
         return redirect(back)

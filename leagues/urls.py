@@ -30,5 +30,10 @@ urlpatterns = [
     path("<slug:slug>/manage/bots/", organiser_views.league_bots, name="bots"),
     path("<slug:slug>/manage/members/", organiser_views.manage_members, name="manage_members"),
     path("<slug:slug>/manage/season/", organiser_views.manage_season, name="manage_season"),
+    path(
+        "<slug:slug>/manage/round-robin/",
+        organiser_views.manage_round_robin,
+        name="manage_round_robin",
+    ),
     path("<slug:slug>/manage/result/", organiser_views.manage_result, name="manage_result"),
 ]

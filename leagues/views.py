@@ -83,7 +83,14 @@ def league_create(request: HttpRequest) -> HttpResponse:
 
 
 def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    league = visible_league(request, slug)
+    return detail_page(request, visible_league(request, slug))
+
+
+def detail_page(
+    request: HttpRequest, league: League, fixture_form: FixtureForm | None = None
+) -> HttpResponse:
+    """The league's page; ``fixture_form`` is a member's fixture form that came back with
+    errors, shown with what they typed (``leagues.organiser_views.fixture_create``)."""
     season = league.current_season()
     members = league.memberships.filter(status=Membership.Status.ACTIVE).select_related("user")
     fixtures = Fixture.objects.filter(season__league=league)
@@ -91,9 +98,9 @@ def league_detail(request: HttpRequest, slug: str) -> HttpResponse:
     membership = None
     if request.user.is_authenticated:
         membership = league.memberships.filter(user=request.user).first()
-    fixture_form = None
     if (
-        season
+        fixture_form is None
+        and season
         and season.format == Season.Format.OPEN
         and membership
         and (membership.status == Membership.Status.ACTIVE)

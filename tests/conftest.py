@@ -18,20 +18,40 @@ PASSWORD = "a-long-test-passphrase-414"
 #: the live stack that chromium drives), so ``make test-fast`` (``-m "not live"``) leaves it out.
 LIVE_FIXTURES = {"worker", "start_worker", "daphne", "private_redis"}
 BROWSER_FIXTURES = {"browser", "live_url", "new_page", "live_stack"}
+#: The browser tests run in two xdist groups, each on its own worker with its own live stack
+#: (tests/e2e/conftest.py): they mostly wait (AI pauses, claim windows, round pauses), so two
+#: stacks side by side halve the run's longest worker. These modules form the second group,
+#: chosen so the two take about as long.
+SECOND_BROWSER_GROUP = {
+    "test_bot_api",
+    "test_hand_arrange",
+    "test_header_and_confirm",
+    "test_phone_and_keyboard",
+    "test_rematch",
+    "test_table_layout",
+    "test_tournament",
+}
+BROWSER_GROUPS = ("browser", "browser-2")
+
+
+def browser_group(item: pytest.Item) -> str:
+    """The xdist group of a browser test (one of BROWSER_GROUPS), by its module."""
+    module = item.nodeid.split("::")[0].rsplit("/", 1)[-1].removesuffix(".py")
+    return BROWSER_GROUPS[1] if module in SECOND_BROWSER_GROUP else BROWSER_GROUPS[0]
 
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Mark the tests that need real processes by the fixtures they use (the others carry
-    ``@pytest.mark.live`` themselves). Every browser test goes to one xdist group, so under
-    ``pytest -n N --dist loadgroup`` one worker alone starts the live stack (Daphne, the two
-    Celery workers, chromium), once."""
+    ``@pytest.mark.live`` themselves). Every browser test goes to one of two xdist groups
+    (``browser_group``), so under ``pytest -n N --dist loadgroup`` one worker per group starts
+    a live stack (Daphne, the two Celery workers, chromium), once."""
     for item in items:
         used = set(getattr(item, "fixturenames", ()))
         if used & BROWSER_FIXTURES or item.get_closest_marker("browser"):
             item.add_marker(pytest.mark.browser)
             item.add_marker(pytest.mark.live)
-            item.add_marker(pytest.mark.xdist_group("browser"))
+            item.add_marker(pytest.mark.xdist_group(browser_group(item)))
         elif used & LIVE_FIXTURES:
             item.add_marker(pytest.mark.live)
     # The browser tests last and together, in a serial run too: the live stack starts once.
@@ -40,15 +60,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 def pytest_collection_finish(session: pytest.Session) -> None:
     """On an xdist worker under ``--dist loadgroup``: stop at once if the browser tests did not
-    get their group (xdist suffixes their ids with ``@browser``). Without it they spread over
-    every worker, each starting its own live stack on the same machine — as pytest 9.2 did
-    silently (it keeps ids where pytest-xdist 3.8 does not write)."""
+    get their groups (xdist suffixes their ids with ``@browser``, ``@browser-2``). Without them
+    they spread over every worker, each starting its own live stack on the same machine — as
+    pytest 9.2 did silently (it keeps ids where pytest-xdist 3.8 does not write)."""
     if not getattr(session.config.option, "loadgroup", False):
         return
     strays = [
         item.nodeid
         for item in session.items
-        if item.get_closest_marker("browser") and not item.nodeid.endswith("@browser")
+        if item.get_closest_marker("browser")
+        and not item.nodeid.endswith(tuple(f"@{group}" for group in BROWSER_GROUPS))
     ]
     if strays:
         raise pytest.UsageError(f"browser tests outside their xdist group: {strays[:3]}")
@@ -72,6 +93,14 @@ def make_user(db: None) -> Callable[..., User]:
 @pytest.fixture
 def user(make_user: Callable[..., User]) -> User:
     return make_user("player", email="player@example.com")
+
+
+@pytest.fixture(autouse=True)
+def _lobby_lists_read_afresh(settings) -> None:
+    """The lobby's public lists are rendered for each page in the suite: a copy kept from
+    another test's tables (games.live.lobby_cache) would make a page depend on the order the
+    tests run in. tests/games/live/test_lobby_cache.py turns the cache on to test it."""
+    settings.GAMES_LOBBY_CACHE_SECONDS = 0
 
 
 @pytest.fixture(autouse=True)

@@ -61,49 +61,24 @@ def test_embedded_redis_starts_serves_and_stops(tmp_path: Path) -> None:
     assert not server.socket_path.exists()
 
 
-def test_run_dev_serves_pages_and_logs_in_demo(tmp_path: Path) -> None:
-    """Launcher up: home and login pages served, demo account logs in; Ctrl-C stops all."""
-    port = free_port()
-    log = tmp_path / "run.log"
-    env = {k: v for k, v in os.environ.items() if k not in {"REDIS_URL", "DJANGO_DEBUG"}}
-    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"
-    env["GAMES_AI_DELAY_SECONDS"] = "0.05"  # keep the all-AI round short
-    with log.open("wb") as out:
-        launcher = subprocess.Popen(
-            [sys.executable, "scripts/run_dev.py", "--port", str(port),
-             "--state-dir", str(tmp_path / "var")],
-            cwd=BASE_DIR, env=env, stdout=out, stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-        )  # fmt: skip
-    try:
-        wait_for_line(log, r"414 Club is running at http://localhost:\d+/", launcher, 90)
-        wait_for_line(log, r"celery@\S+ ready", launcher, 60)
-        wait_for_line(log, r"ai@\S+ ready", launcher, 60)  # the AI worker
-        base = f"http://127.0.0.1:{port}"
-        jar = http.cookiejar.CookieJar()
-        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
-
-        home = opener.open(f"{base}/", timeout=10).read().decode()
-        assert "414 Club" in home
-        login_page = opener.open(f"{base}/accounts/login/", timeout=10).read().decode()
-        token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login_page).group(1)
-        form = {"username": "demo", "password": "demo414club", "csrfmiddlewaretoken": token}
-        request = urllib.request.Request(
-            f"{base}/accounts/login/",
-            data=urllib.parse.urlencode(form).encode(),
-            headers={"Referer": f"{base}/accounts/login/"},
-        )
-        after = opener.open(request, timeout=10)
-        assert after.geturl() == f"{base}/"
-        assert "Log out" in after.read().decode()
-        assert_ai_table_finishes_a_round(env, tmp_path)
-    finally:
-        launcher.send_signal(signal.SIGINT)
-        launcher.wait(timeout=60)
-    assert launcher.returncode == 0, log.read_text(errors="replace")
-    with pytest.raises(OSError):
-        socket.create_connection(("127.0.0.1", port), timeout=1).close()
-    assert not (tmp_path / "var" / "redis.sock").exists()
+def assert_pages_serve_and_demo_logs_in(port: int) -> None:
+    """The home and login pages are served, and the demo account logs in."""
+    base = f"http://127.0.0.1:{port}"
+    jar = http.cookiejar.CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    home = opener.open(f"{base}/", timeout=10).read().decode()
+    assert "414 Club" in home
+    login_page = opener.open(f"{base}/accounts/login/", timeout=10).read().decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login_page).group(1)
+    form = {"username": "demo", "password": "demo414club", "csrfmiddlewaretoken": token}
+    request = urllib.request.Request(
+        f"{base}/accounts/login/",
+        data=urllib.parse.urlencode(form).encode(),
+        headers={"Referer": f"{base}/accounts/login/"},
+    )
+    after = opener.open(request, timeout=10)
+    assert after.geturl() == f"{base}/"
+    assert "Log out" in after.read().decode()
 
 
 def assert_ai_table_finishes_a_round(env: dict, tmp_path: Path) -> None:
@@ -152,11 +127,13 @@ def started_pid(log: Path, name: str, after: int = 0) -> int:
     return int(found[-1])
 
 
-def test_run_dev_restarts_a_crashed_worker_ai_worker_daphne_and_redis(tmp_path: Path) -> None:
-    """kill -9 of the worker, the AI worker, Daphne, then the private Redis: each is started
-    again with a line saying so, the site keeps serving and an AI table still plays a round. The
-    log has none of the routine lines (per task, per sweep, per request in JSON) but keeps the
-    workers' ready lines and the launcher's own."""
+def test_run_dev_serves_restarts_what_crashes_and_stops(tmp_path: Path) -> None:
+    """The launcher comes up: pages served, the demo account logs in. Then kill -9 of the
+    worker, the AI worker, Daphne and the private Redis: each is started again with a line
+    saying so, the site keeps serving and an AI table still plays a round. The log has none of
+    the routine lines (per task, per sweep, per request in JSON) but keeps the workers' ready
+    lines and the launcher's own. Ctrl-C stops everything: the port closes and the private
+    Redis's socket is gone. (One launcher for all of it: each start migrates a fresh SQLite.)"""
     port = free_port()
     log = tmp_path / "run.log"
     env = {
@@ -177,6 +154,8 @@ def test_run_dev_restarts_a_crashed_worker_ai_worker_daphne_and_redis(tmp_path: 
     try:
         wait_for_line(log, r"414 Club is running at http://localhost:\d+/", launcher, 90)
         wait_for_line(log, r"celery@\S+ ready", launcher, 60)
+        wait_for_line(log, r"ai@\S+ ready", launcher, 60)  # the AI worker
+        assert_pages_serve_and_demo_logs_in(port)
 
         worker = started_pid(log, "worker")
         os.killpg(worker, signal.SIGKILL)
@@ -226,3 +205,6 @@ def test_run_dev_restarts_a_crashed_worker_ai_worker_daphne_and_redis(tmp_path: 
         launcher.send_signal(signal.SIGINT)
         launcher.wait(timeout=60)
     assert launcher.returncode == 0, log.read_text(errors="replace")
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    assert not (tmp_path / "var" / "redis.sock").exists()

@@ -20,6 +20,7 @@ from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from accounts.requests import Request, SignedInRequest
+from config.redirects import safe_next
 from games import access
 from games.chat import mutes
 from games.models import ChatLine, ChatReport, Seat
@@ -38,9 +39,9 @@ def answer(request: Request, message: str, back: str, error: bool = False) -> Ht
 
 
 def back(request: HttpRequest, fallback: str) -> str:
-    """The form's ``next`` if it is a path on this site, else ``fallback``."""
-    target = request.POST.get("next", "")
-    return target if target.startswith("/") and not target.startswith("//") else fallback
+    """The form's ``next`` if it is a path on this site, else ``fallback``
+    (``config.redirects.safe_next``: not ``/\\evil.example``, which browsers follow off site)."""
+    return safe_next(request, fallback)
 
 
 @login_required

@@ -278,11 +278,6 @@ def my_tables(user: User | AnonymousUser | None) -> list[dict[str, Any]]:
     return _rows(_load_mine(user.pk), viewer_id=user.pk)
 
 
-def lobby_context(user: User | AnonymousUser | None) -> dict[str, Any]:
-    """The lobby's lists for ``user`` (anonymous users see the public lists only)."""
-    return {**public_context(), "my_tables": my_tables(user)}
-
-
 def public_frames(languages: Iterable[str]) -> dict[str, str]:
     """The public lists as the socket pushes them, ``{language code: HTML}``: one out-of-band
     ``#lobby-public`` element per language. 4 statements and one Redis round trip in all."""

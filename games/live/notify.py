@@ -20,6 +20,8 @@ from typing import Any
 from channels.layers import get_channel_layer
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from games.live import lobby_cache
+
 LOBBY_GROUP = "lobby"
 #: How long a writer waits for its pushes to reach Redis (seconds) before giving up on them.
 SEND_TIMEOUT_SECONDS = 5.0
@@ -83,5 +85,6 @@ def lobby_changed(user_ids: Iterable[int | None] = ()) -> None:
     list to re-read. Each Daphne process coalesces what arrives within
     ``lobby_consumer.WINDOW_SECONDS`` into one refresh (``games.sockets.lobby_consumer``).
     """
+    lobby_cache.invalidate()  # before the push: the refreshes it triggers read afresh
     users = sorted({int(user_id) for user_id in user_ids if user_id is not None})
     _send(LOBBY_GROUP, {"type": "lobby.changed", "users": users})

@@ -226,10 +226,26 @@ def fill_with_ai(table_id: int, host: User, policy: str = FILL_DEFAULT) -> int:
     return filled
 
 
+def staff_may_start(table: Table, user: Any) -> bool:
+    """Whether ``user`` is staff who may start ``table`` for its players (not its host): an
+    open table a league or tournament schedules (``games.organisers``), every seat taken —
+    a fixture's players need not wait for the one who hosts it (issue 18)."""
+    return (
+        bool(getattr(user, "is_staff", False))
+        and table.status == Table.Status.OPEN
+        and table.host_id != user.pk
+        and organisers.is_scheduled(table.pk)
+        and not any(seat.is_empty for seat in table.seats.all())
+    )
+
+
 def start(table_id: int, host: User, seed: int | None = None) -> Match:
-    """The host starts the match once every seat is taken (by people or AI seats)."""
+    """The host starts the match once every seat is taken (by people or AI seats); so may staff
+    a table an organiser schedules (``staff_may_start``)."""
     with transaction.atomic():
-        table = _hosted(table_id, host)
+        table = _open(table_id)
+        if table.host_id != host.pk and not staff_may_start(table, host):
+            raise TableError(_("Only the host can do that."))
         if any(seat.is_empty for seat in table.seats.all()):
             raise TableError(_("Fill every seat (invite players or add AI seats) first."))
         match = services.do_start_match(table, seed)

@@ -68,6 +68,9 @@ class Fixture(PlayedAtTable, models.Model):
         "games.Table", null=True, blank=True, on_delete=models.SET_NULL, related_name="fixture"
     )
     scheduled_at = models.DateTimeField(_("scheduled at"), null=True, blank=True)
+    # The round of a round-robin season's schedule (``leagues.round_robin``); none for a
+    # fixture scheduled by hand.
+    round = models.PositiveSmallIntegerField(_("round"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     # The result, written once (leagues.results): levels are gained levels (final − 2, §8).
     match = models.ForeignKey(
@@ -81,7 +84,7 @@ class Fixture(PlayedAtTable, models.Model):
     processed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["season", "scheduled_at", "pk"]
+        ordering = ["season", "round", "scheduled_at", "pk"]
 
     def __str__(self) -> str:
         return f"{self.season} fixture {self.pk}"

@@ -7,9 +7,11 @@ the log of every admin action on it. And who may see a tournament: the predicate
 from __future__ import annotations
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.urls import reverse
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.cards import face_name
@@ -36,6 +38,10 @@ def can_see_tournament(user, tournament) -> bool:
     if tournament.status == tournament.Status.DRAFT:
         return False
     return tournament.league_id is None or can_see_league(user, tournament.league)
+
+
+#: The most rounds a tournament may plan: a Swiss of 15 rounds ranks 32,768 teams.
+MAX_ROUNDS = 15
 
 
 class TournamentQuerySet(models.QuerySet):
@@ -116,6 +122,39 @@ class Tournament(models.Model):
 
     def clean(self) -> None:
         check_options_field(self.table_options, self.team_size * 2)
+        problems = self.settings_problems()
+        if problems:
+            raise ValidationError(problems)
+
+    def settings_problems(self) -> dict[str, str]:
+        """What is wrong with its settings, by field (empty when nothing is): registration
+        closes after it opens, a rated tournament has a league (its ratings are the league's),
+        at most ``MAX_ROUNDS`` rounds, and a Swiss no more rounds than an all-play-all of its
+        teams once they are known (teams − 1; more would repeat meetings). The staff form, the
+        admin (``clean``) and ``leagues.tournaments.do_create_tournament`` all ask this check."""
+        problems: dict[str, str] = {}
+        opens, closes = self.registration_opens, self.registration_closes
+        if opens and closes and closes <= opens:
+            problems["registration_closes"] = gettext("Registration must close after it opens.")
+        if self.rated and self.league_id is None:
+            problems["rated"] = gettext(
+                "A rated tournament needs a league: its ratings are the league's."
+            )
+        if self.min_rating is not None and self.league_id is None:
+            problems["min_rating"] = gettext(
+                "A minimum rating needs a league to take ratings from."
+            )
+        if self.planned_rounds > MAX_ROUNDS:
+            problems["planned_rounds"] = gettext("At most %(n)d rounds.") % {"n": MAX_ROUNDS}
+        elif self.pk and self.format == self.Format.SWISS and self.planned_rounds:
+            teams = self.teams.filter(withdrawn=False).count()
+            # All-play-all: teams − 1 rounds, or teams when one team rests each round.
+            most = teams - 1 if teams % 2 == 0 else teams
+            if teams >= 2 and self.planned_rounds > most:
+                problems["planned_rounds"] = gettext(
+                    "%(teams)d teams play at most %(n)d Swiss rounds without meeting twice."
+                ) % {"teams": teams, "n": most}
+        return problems
 
     @property
     def seats(self) -> int:

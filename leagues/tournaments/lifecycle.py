@@ -46,12 +46,12 @@ def do_create_tournament(
     if team_size not in (2, 3):
         raise TournamentError(_("Teams are pairs or trios."))
     check_table_options(fields.get("table_options") or {}, team_size)
-    if fields.get("min_rating") is not None and not fields.get("league"):
-        raise TournamentError(_("A minimum rating needs a league to take ratings from."))
+    tournament = Tournament(name=name, format=format, team_size=team_size, created_by=by, **fields)
+    problems = tournament.settings_problems()
+    if problems:
+        raise TournamentError(" ".join(problems.values()))
     with transaction.atomic():
-        tournament = Tournament.objects.create(
-            name=name, format=format, team_size=team_size, created_by=by, **fields
-        )
+        tournament.save()
         _log(tournament, by, "create", f"{format}, teams of {team_size}")
     return tournament
 

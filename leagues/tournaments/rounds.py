@@ -26,11 +26,11 @@ from leagues.tournaments.base import Status, TournamentError, _check_status, _lo
 
 
 def planned_rounds(tournament: Tournament) -> int:
+    """The rounds it plays: those planned (else as many as its format needs), never more than
+    an all-play-all of its teams (a Swiss too: more would repeat meetings, issue 18)."""
     teams = tournament.teams.count()
     planned = tournament.planned_rounds or pairing.rounds_needed(tournament.format, teams)
-    if tournament.format == Tournament.Format.ROUND_ROBIN:
-        planned = min(planned, pairing.rounds_needed(Tournament.Format.ROUND_ROBIN, teams))
-    return planned
+    return min(planned, pairing.rounds_needed(Tournament.Format.ROUND_ROBIN, teams))
 
 
 def do_generate_round(

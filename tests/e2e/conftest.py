@@ -74,7 +74,12 @@ class LiveStack:
         port = servers.free_port()
         logs = ROOT / "var" / "e2e"
         logs.mkdir(parents=True, exist_ok=True)
-        self.logs = [(logs / "daphne.log").open("ab"), (logs / "worker.log").open("ab")]
+        # One pair of logs per xdist worker: each browser group's worker has its own stack.
+        name = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        self.logs = [
+            (logs / f"daphne-{name}.log").open("ab"),
+            (logs / f"worker-{name}.log").open("ab"),
+        ]
         daphne = servers.start_daphne(port, env, self.logs[0])
         self.procs = [daphne]
         self.procs += servers.start_workers(env, stdout=self.logs[1], pool="threads", concurrency=4)

@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 import re
 
-from bs4 import BeautifulSoup
+from lxml import html as lxml_html
+from lxml.html import HtmlElement
 
 HEADER = re.compile(r"^<!--frame (\{[^>]*\})-->")
 #: The regions a person sees, by id (the spectator count and flash are pushed on their own).
@@ -43,10 +44,13 @@ def header(frame: str) -> dict | None:
 
 
 class Page:
-    """One page: the DOM it shows and the (revision, version) of its last applied frame."""
+    """One page: the DOM it shows and the (revision, version) of its last applied frame.
+
+    The DOM is lxml's (C): the frame tests apply thousands of frames and compare hundreds of
+    fresh renders, and a pure-Python parser made them the slowest tests of the suite."""
 
     def __init__(self) -> None:
-        self.soup = BeautifulSoup("<main></main>", "html.parser")
+        self.root: HtmlElement = lxml_html.fragment_fromstring("<main></main>")
         self.version, self.revision = -1, -1
         self.gaps = 0
         self.applied = 0
@@ -68,51 +72,79 @@ class Page:
                 self.gaps += 1
                 return False
             self.revision, self.version = meta["r"], meta["v"]
-        fragment = BeautifulSoup(HEADER.sub("", frame), "html.parser")
-        for element in [e for e in fragment.children if getattr(e, "name", None)]:
-            self._swap(element)
+        body = HEADER.sub("", frame)
+        if body.strip():
+            for element in lxml_html.fragments_fromstring(body):
+                if isinstance(element, HtmlElement):
+                    self._swap(element)
         self.applied += 1
         return True
 
-    def _swap(self, element) -> None:
+    def find(self, element_id: str) -> HtmlElement | None:
+        found = self.root.xpath("//*[@id=$id]", id=element_id)
+        return found[0] if found else None
+
+    def _swap(self, element: HtmlElement) -> None:
         how = element.get("hx-swap-oob", "true")
-        target = self.soup.find(id=element["id"])
+        target = self.find(element.get("id"))
         if target is None:
             if self.applied:
-                self.no_target.append(element["id"])
+                self.no_target.append(element.get("id"))
             if how == "true":
-                self.soup.main.append(element)
+                self.root.append(element)
             return
         if how == "beforeend":
-            for child in list(element.children):
+            for child in list(element):
                 target.append(child)
             if target.get("id") == "trick-list":  # table.js keeps the last eight
-                while len(target.find_all("li", recursive=False)) > TRICK_KEEP:
-                    target.find("li").decompose()
+                keep_last(target, TRICK_KEEP)
             if target.get("id") == "log-lines":
-                for muted in target.find_all("li", class_="muted"):
-                    muted.decompose()
-                while len(target.find_all("li", recursive=False)) > LOG_KEEP:
-                    target.find("li").decompose()
+                for muted in target.xpath(f".//li[{has_class('muted')}]"):
+                    muted.drop_tree()
+                keep_last(target, LOG_KEEP)
         elif how == "delete":
-            target.decompose()
+            target.drop_tree()
         elif how == "innerHTML":
-            target.clear()
-            for child in list(element.children):
+            for child in list(target):
+                target.remove(child)
+            target.text = element.text
+            for child in list(element):
                 target.append(child)
         else:
-            target.replace_with(element)
+            element.tail = target.tail
+            target.getparent().replace(target, element)
 
     def region(self, region_id: str) -> str:
-        element = self.soup.find(id=region_id)
-        return "" if element is None else str(element)
+        element = self.find(region_id)
+        return "" if element is None else serialise(element)
+
+    def html(self) -> str:
+        """The whole page, as HTML."""
+        return serialise(self.root)
 
     def log(self) -> list[str]:
-        return [li.get_text() for li in self.soup.select("#log-lines li:not(.muted)")]
+        lines = self.root.xpath(f'//*[@id="log-lines"]//li[not({has_class("muted")})]')
+        return [li.text_content() for li in lines]
 
     def regions(self) -> dict[str, str]:
         """Every region as normalised HTML, the log lines left out (see ``log``)."""
         return {region_id: normalise(self.region(region_id)) for region_id in REGION_IDS}
+
+
+def has_class(name: str) -> str:
+    """An XPath test: the element's class attribute holds ``name``."""
+    return f'contains(concat(" ", normalize-space(@class), " "), " {name} ")'
+
+
+def keep_last(parent: HtmlElement, count: int) -> None:
+    """Drop ``parent``'s first ``li`` children until ``count`` are left."""
+    items = parent.findall("li")
+    for item in items[: max(0, len(items) - count)]:
+        item.drop_tree()
+
+
+def serialise(element: HtmlElement) -> str:
+    return lxml_html.tostring(element, encoding="unicode", with_tail=False)
 
 
 COUNTDOWN_LEFT = re.compile(r' data-remaining="[^"]*"|(?<=class="countdown-seconds">)[^<]*')

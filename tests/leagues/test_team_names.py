@@ -19,8 +19,9 @@ from games.live.log import describe_event
 from games.play import tables
 from leagues import services, tournaments
 from leagues.admin import PairingAdmin
-from leagues.forms import FixtureForm, ForfeitForm, ResultForm
+from leagues.forms import FixtureForm, ResultForm
 from leagues.models import Pairing
+from leagues.tournament_forms import ForfeitForm
 
 from .conftest import QUICK, register_confirmed
 

@@ -23,6 +23,8 @@ from .helpers import cards, check_view, ok, table
 from .helpers import run as run_actions
 
 ROOT = Path(__file__).resolve().parents[3]
+#: The module's tests go to one xdist worker: it simulates the 1,000 rounds once.
+pytestmark = pytest.mark.xdist_group("thousand-rounds")
 TEAMS = ["heuristic", "random"]
 
 

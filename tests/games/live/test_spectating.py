@@ -180,7 +180,7 @@ async def test_delayed_spectator_frames_trail_the_players_and_show_no_hand(
         assert header(seen)["v"] == shown == pages["watcher"].version
         assert match.version - shown >= 2
         past = await sync_to_async(replay.state_at)(match, shown)
-        assert cards_in(str(pages["watcher"].soup)) == public_cards(past)
+        assert cards_in(pages["watcher"].html()) == public_cards(past)
         assert cards_in(seen) <= public_cards(past)
     assert shown == 3
     await ana.disconnect()

@@ -13,7 +13,7 @@ from games.engine.rules import legal_actions
 from games.engine.state import PLAY, WINDOW
 from games.models import Match, Move, Seat
 from games.play import ai_turns, deadlines, services, tables
-from leagues.forms import StandInForm
+from leagues.tournament_forms import StandInForm
 from tests.games.drivers import act_now
 from tests.servers import wait_for
 

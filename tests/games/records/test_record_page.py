@@ -15,7 +15,8 @@ from games.models import Match, Move, Round, TributeRecord
 from games.records import history
 from tests.games.records.matches import client_for
 
-pytestmark = pytest.mark.django_db
+#: One worker drives the module's finished match once (conftest.py).
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("records-page")]
 
 
 MOVE_ROW = re.compile(r'<tr id="move-(\d+)">')

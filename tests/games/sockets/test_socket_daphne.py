@@ -25,6 +25,8 @@ from tests import servers
 from tests.games.sockets.test_consumers import cookie_for
 
 ROOT = Path(__file__).resolve().parents[3]
+#: The module's tests go to one xdist worker, which starts its Daphne once (a module fixture).
+pytestmark = pytest.mark.xdist_group("socket-daphne")
 
 
 @pytest.fixture(scope="module")

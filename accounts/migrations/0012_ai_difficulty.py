@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0009_username_key'),
+        ('accounts', '0011_username_key_unique'),
     ]
 
     operations = [

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0010_ai_difficulty'),
+        ('accounts', '0012_ai_difficulty'),
     ]
 
     operations = [
