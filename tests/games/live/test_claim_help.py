@@ -8,8 +8,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from bs4 import BeautifulSoup
 from django.test import Client
+from lxml import html as lxml_html
+from lxml.html import HtmlElement
 
 from accounts.models import User
 from games.engine.deal import start_round
@@ -24,6 +25,20 @@ pytestmark = pytest.mark.django_db
 #: only; di (seat 3) holds two 9C (RULES.md §6.1).
 NINES = [("9S", "KC", "KD"), ("9H", "9D", "5C"), ("9S", "3C", "6D"), ("9C", "9C", "8D")]
 CARD_TEXT = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]")
+
+
+def parsed(text: str) -> HtmlElement:
+    """A page or a frame (several top-level elements) as one tree."""
+    return lxml_html.fragment_fromstring(text, create_parent="div")
+
+
+def by_id(tree: HtmlElement, element_id: str) -> HtmlElement | None:
+    found = tree.xpath(f'.//*[@id="{element_id}"]')
+    return found[0] if found else None
+
+
+def classes(element: HtmlElement) -> list[str]:
+    return element.get("class", "").split()
 
 
 @pytest.fixture
@@ -45,10 +60,7 @@ def helps(table, seat: int, user) -> list:
     client = Client()
     client.force_login(user)
     frame, _, _ = push.snapshot(table.pk, seat, User.objects.get(pk=user.pk), "en")
-    return [
-        BeautifulSoup(html, "html.parser").select_one("#claim-help")
-        for html in (page(client, table), frame)
-    ]
+    return [by_id(parsed(html), "claim-help") for html in (page(client, table), frame)]
 
 
 def explained(user, count: int) -> None:
@@ -62,7 +74,7 @@ def test_the_help_is_shown_for_the_first_three_windows_only(window):
         explained(bo, count)
         for help in helps(table, 1, bo):
             assert help is not None, count
-            assert "What is a hook?" in help.get_text()
+            assert "What is a hook?" in help.text_content()
     explained(bo, 3)
     assert helps(table, 1, bo) == [None, None]
 
@@ -70,13 +82,13 @@ def test_the_help_is_shown_for_the_first_three_windows_only(window):
 def test_it_names_only_the_viewers_own_cards(window):
     table, match, people = window
     for help in helps(table, 1, people[1]):
-        assert help.select_one("#claim-help-yours").get_text() == ("You can hook with your 9♥ 9♦.")
-        assert set(CARD_TEXT.findall(help.get_text())) <= {"9♥", "9♦", "5♣"}
+        assert by_id(help, "claim-help-yours").text_content() == ("You can hook with your 9♥ 9♦.")
+        assert set(CARD_TEXT.findall(help.text_content())) <= {"9♥", "9♦", "5♣"}
     for help in helps(table, 2, people[2]):  # cy holds one 9: nothing to hook with
-        assert help.select_one("#claim-help-yours").get_text() == (
+        assert by_id(help, "claim-help-yours").text_content() == (
             "You hold no pair of 9: pass, or let the time run out."
         )
-        assert CARD_TEXT.findall(help.get_text()) == []  # not di's 9♣ 9♣, not bo's pair
+        assert CARD_TEXT.findall(help.text_content()) == []  # not di's 9♣ 9♣, not bo's pair
     assert helps(table, 0, people[0]) == [None, None]  # the owner cannot answer her own card
 
 
