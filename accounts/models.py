@@ -100,6 +100,14 @@ class User(AbstractUser):
         ),
     )
 
+    # "Play the computer" (games.play.quick) remembers the AI difficulty last picked: a key of
+    # the engine's registry (games.engine.ai.registry, checked where it is set); "" before the
+    # first pick (the lobby then offers the fill default).
+    ai_difficulty = models.CharField(_("computer's difficulty"), max_length=12, blank=True)
+    # Claim windows this person answered while the table explained them (games.live.claim_help
+    # shows the help for the first few; "Got it" sets it to that number at once).
+    claim_windows_explained = models.PositiveSmallIntegerField(default=0, editable=False)
+
     @classmethod
     def from_db(cls, db, field_names, values):
         user = super().from_db(db, field_names, values)

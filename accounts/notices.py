@@ -62,9 +62,17 @@ def your_turn(table, user) -> Notice | None:
 
 
 def seen_at_table(user, table) -> None:
-    """``user`` opened ``table``: its unseen "your turn" notices are done with."""
-    from django.utils import timezone
+    """``user`` opened ``table``: its "your turn" notices are done with (the table itself says
+    whose turn it is), so they go: a seen one left in the list would still say "It is your turn"
+    after the turn or the match is over."""
+    Notice.objects.filter(user=user, kind=Notice.Kind.YOUR_TURN, table=table).delete()
 
-    Notice.objects.filter(
-        user=user, kind=Notice.Kind.YOUR_TURN, table=table, seen_at__isnull=True
-    ).update(seen_at=timezone.now())
+
+def turns_gone(table_id: int, user_id: int | None) -> int:
+    """Remove the "your turn" notices at a table: every seat's (``user_id`` None: the match is
+    over) or ``user_id``'s (the turn left their seat). Returns how many were removed."""
+    stale = Notice.objects.filter(kind=Notice.Kind.YOUR_TURN, table_id=table_id)
+    if user_id is not None:
+        stale = stale.filter(user_id=user_id)
+    removed, _ = stale.delete()
+    return removed

@@ -19,7 +19,11 @@ also drives the order of window answers. For each pairing A:B it prints
 - ``decisions``: for each policy, the number of decisions, the time per decision in ms (p50, p99,
   max; wall clock and this process's CPU time, which a busy machine inflates less; all
   decisions, and for the expert the ones it searched), and decisions per CPU second (decisions /
-  CPU time spent choosing).
+  CPU time spent choosing); ``partner_tops_with_a_bomb``, the decisions where the partner's play
+  was on top (the opponent after it had passed) and the seat held a bomb that beats it, and
+  ``bombs_over_partner``, how many of them it bombed its own partner's winning play (issue 18;
+  ``rounds.per_pair`` lists them per deal pair with the rounds A won, to compare runs deal by
+  deal).
 
 The expert runs with its deterministic budget (``--samples`` deals per decision, no time limit),
 so a run is reproducible: the same arguments give the same games. Work is split over
@@ -45,8 +49,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.engine.actions import NextRound  # noqa: E402
+from games.engine.actions import NextRound, Play  # noqa: E402
 from games.engine.ai import DEFAULT_SAMPLES, KEYS, ExpertPolicy, policy  # noqa: E402
+from games.engine.ai.base import combo_of  # noqa: E402
 from games.engine.deal import new_match  # noqa: E402
 from games.engine.options import Options  # noqa: E402
 from games.engine.rules import apply  # noqa: E402
@@ -69,12 +74,15 @@ class Timed:
         self.searched: list[float] = []
         self.searched_cpu: list[float] = []
         self.cpu = 0.0
+        self.partner_tops = 0
+        self.partner_bombed = 0
 
     def choose(self, view, legal, rng):
         last = getattr(self.inner, "last", None)
         t0, c0 = time.perf_counter(), time.process_time()
         action = self.inner.choose(view, legal, rng)
         c1, t1 = time.process_time(), time.perf_counter()
+        self._count_partner_bomb(view, legal, action)
         self.wall.append(t1 - t0)
         self.cpu_each.append(c1 - c0)
         self.cpu += c1 - c0
@@ -82,6 +90,21 @@ class Timed:
             self.searched.append(t1 - t0)
             self.searched_cpu.append(c1 - c0)
         return action
+
+    def _count_partner_bomb(self, view, legal, action) -> None:
+        """Count the decisions where the top play is the partner's, the opponents who had a turn
+        since it passed (the partner wins the trick unless someone beats it), and the seat holds
+        a bomb that beats it (``partner_tops``); and those where it played one
+        (``partner_bombed``: bombing its own partner's winning play, issue 18)."""
+        top = view.top
+        if view.window is not None or top is None or top.seat % 2 != view.seat % 2:
+            return
+        bombs = [a for a in legal if isinstance(a, Play) and combo_of(a, view).is_bomb]
+        if not bombs:
+            return
+        self.partner_tops += 1
+        if action in bombs:
+            self.partner_bombed += 1
 
 
 def make(name: str, samples: int):
@@ -117,6 +140,7 @@ def play_pair(task: tuple) -> dict:
             games.append({"won": won, "levels": 0, "rounds": rounds})
     return {
         "kind": kind,
+        "seed": seed,
         "games": games,
         "timing": {
             side: {
@@ -126,6 +150,8 @@ def play_pair(task: tuple) -> dict:
                 "searched": p.searched,
                 "searched_cpu": p.searched_cpu,
                 "cpu": p.cpu,
+                "partner_tops": p.partner_tops,
+                "partner_bombed": p.partner_bombed,
             }
             for side, p in sides.items()
         },
@@ -184,6 +210,17 @@ def summarise(a: str, b: str, results: list[dict]) -> dict:
             "a_levels_per_round_95": bootstrap_mean(levels["a"]),
             "b_levels_per_round": round(sum(map(sum, levels["b"])) / len(games), 4),
             "b_levels_per_round_95": bootstrap_mean(levels["b"]),
+            # Per deal pair: its seed, rounds A won, A's and B's bombs over the partner's play,
+            # so that runs (or slices of runs) compare deal by deal.
+            "per_pair": sorted(
+                [
+                    r["seed"],
+                    sum(g["won"] == "a" for g in r["games"]),
+                    r["timing"]["a"]["partner_bombed"],
+                    r["timing"]["b"]["partner_bombed"],
+                ]
+                for r in rounds
+            ),
         }
     if matches:
         games = [g for r in matches for g in r["games"]]
@@ -215,6 +252,8 @@ def summarise(a: str, b: str, results: list[dict]) -> dict:
             "cpu_p99_ms": ms(each, 0.99),
             "cpu_max_ms": ms(each, 1.0),
             "decisions_per_cpu_second": round(len(wall) / cpu, 1) if cpu else None,
+            "partner_tops_with_a_bomb": sum(r["timing"][side]["partner_tops"] for r in results),
+            "bombs_over_partner": sum(r["timing"][side]["partner_bombed"] for r in results),
         }
         if name == "expert":
             entry.update(

@@ -441,7 +441,7 @@ SECURE_CSP = {
     "default-src": [CSP.SELF],
     "script-src": [CSP.SELF],
     "style-src": [CSP.SELF],
-    "img-src": [CSP.SELF, "data:"],  # the favicon is a data: URL
+    "img-src": [CSP.SELF],  # the favicon is a static file (static/favicon.svg, .ico)
     "font-src": [CSP.SELF],
     "connect-src": [CSP.SELF],  # the table and lobby sockets: ws:/wss: to this host
     "object-src": [CSP.NONE],

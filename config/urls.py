@@ -4,7 +4,7 @@ from django.contrib import admin
 from django.urls import include, path, re_path
 
 from accounts.views import set_language
-from config.views import rules
+from config.views import favicon, rules
 from games.api import api as bot_api
 from games.api.errors import unknown_path as bot_unknown_path
 from games.api.guide import guide as bot_guide
@@ -15,6 +15,7 @@ urlpatterns = [
     # The language switcher: Django's set_language, which also saves a player's choice.
     path("i18n/setlang/", set_language, name="set_language"),
     path("rules/", rules, name="rules"),
+    path("favicon.ico", favicon, name="favicon"),
     # The stream first: the API's own entry for this path only documents it (games.api.endpoints).
     path("api/v1/matches/<int:match_id>/stream", bot_stream, name="botapi_stream"),
     path("api/v1/guide", bot_guide, name="botapi_guide"),

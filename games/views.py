@@ -12,8 +12,11 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django_htmx.http import HttpResponseClientRedirect
 
 from accounts.requests import Request, SignedInRequest
 from games import access
@@ -24,7 +27,7 @@ from games.live import lobby_cache, rematch_view, spectating, visibility
 from games.live.lobby import options_summary
 from games.live.presenters import table_context, table_strings
 from games.models import Match, Seat, Table
-from games.play import rematches, services, standins, tables
+from games.play import first_windows, quick, rematches, services, standins, tables
 from games.play.outcomes import refusal_message
 
 
@@ -33,6 +36,10 @@ def lobby(request: HttpRequest) -> HttpResponse:
     context = lobby_cache.page_context(request.user)
     if request.user.is_authenticated:
         context["again"] = _play_again_offer(request.user)
+        context["computer"] = {
+            "choices": Seat.Policy.choices,
+            "picked": quick.difficulty_for(request.user),
+        }
     return render(request, "games/lobby.html", context)
 
 
@@ -227,6 +234,36 @@ def rematch(request: SignedInRequest, table_id: int) -> HttpResponse:
     if new is not None and new.seats.filter(user=request.user).exists():
         return redirect(new)
     return redirect(table)
+
+
+@login_required
+@require_POST
+def play_computer(request: SignedInRequest) -> HttpResponse:
+    """The lobby's "Play the computer": a table with three AI players at the chosen
+    ``difficulty``, dealt at once (``games.play.quick``), then its page — a redirect, or for
+    htmx a client redirect; a refusal as a message on the lobby."""
+    try:
+        match = quick.play_the_computer(request.user, request.POST.get("difficulty", ""))
+    except tables.TableError as e:
+        messages.error(request, str(e))
+        target = reverse("games:lobby")
+    else:
+        target = match.table.get_absolute_url()
+    return HttpResponseClientRedirect(target) if request.htmx else redirect(target)
+
+
+@login_required
+@require_POST
+def claim_help_done(request: SignedInRequest) -> HttpResponse:
+    """The claim help's "Got it" (``games.play.first_windows.dismiss``): htmx removes the help
+    from the page (an empty 200); a plain form goes back to the page it came from."""
+    first_windows.dismiss(request.user)
+    if request.htmx:
+        return HttpResponse("")
+    back = request.headers.get("referer", "")
+    if not url_has_allowed_host_and_scheme(back, {request.get_host()}, request.is_secure()):
+        back = reverse("games:lobby")
+    return redirect(back)
 
 
 @login_required

@@ -5,7 +5,9 @@ defaults, ``SiteRatingChange.before``) and ``leagues.ratings`` (which writes the
 both read it without importing each other.
 
 A new player is mu 25, sigma 25/3 (openskill's defaults); the shown rating is openskill's
-ordinal, mu − 3·sigma, which is 0 for a new player.
+ordinal, mu − 3·sigma, which is 0 for a new player. A win raises it; a loss lowers mu more than
+the shrinking sigma gives back (usually), so a loser's figure goes below 0 — the leaderboard and
+the league's player page say so (issue #18 §2).
 """
 
 from __future__ import annotations

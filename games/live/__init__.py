@@ -5,10 +5,11 @@ every page, push and record asks it), the delayed view's stepping (``delay``), r
 state from the move log (``replay``), presenting (``context``: the table context, a dataclass;
 ``presenters``: building it from a view; ``regions``: each region's template and the fields it
 reads, which make its delta key; ``cards``: card faces and text; ``log``: events as sentences
-and seat names; ``explain``, ``teams``, ``rematch_view``), frames and pushes (``frames``,
-``push``, ``audiences``, ``notify``), the lobby's lists (``lobby``; their HTML kept a moment
-per language: ``lobby_cache``), spectator presence
-(``spectating``) and the Redis keys (``redis_store``).
+and seat names; ``explain``, ``teams``, ``rematch_view``; ``own_seat``: what the viewer's own
+seat's screen offers; ``claim_help``: a claim window explained, the first few times), frames
+and pushes (``frames``, ``push``, ``audiences``, ``notify``), the lobby's lists (``lobby``; their
+HTML kept a moment per language: ``lobby_cache``), spectator presence (``spectating``) and the
+Redis keys (``redis_store``).
 
 May import: ``games.access``, ``games.organisers``, ``games.models``, ``games.engine``,
 ``accounts``. Never ``games.play``: the writer calls in here after its commit, not the reverse.

@@ -57,6 +57,8 @@ class TableContext:
     round_level: str | None = None
     levels: list[str] | None = None
     my_turn: bool = False
+    # The AI standing in for this viewer takes their turn now (``games.live.own_seat``).
+    ai_turn_for_me: bool = False
     turn_name: str = ""
     countdown: Row | None = None
     trick: list[Row] | None = None
@@ -67,6 +69,8 @@ class TableContext:
     own_window: bool = False
     window_open: bool = False
     claim: Row | None = None
+    # The claim window explained, for a person's first few windows (``games.live.claim_help``).
+    claim_help: Row | None = None
     tributes: list[Row] | None = None
     in_tribute: bool = False
     returns: list[Any] | None = None

@@ -1,16 +1,12 @@
 """A round's result, and a match's, told in words from the scoring facts (RULES.md §7, §8).
 
 The result panel (``games.live.presenters``) and the match record (``games.records.history``) both
-explain a round with ``explain_round``, so the two never say different things. Two facts that
-players mix up are kept apart:
-
-- who went out *first* (the finish order's first seat, whose team "finished first"), and
-- which team had *all* its players out first (§7's team T), which alone moves up — by the
-  number of opponents it caught, capped at the target level — or wins the match (§8).
-
-Seat 1 of team 2 can go out first while team 1 still takes the round: the panel then says
-"Team 2 finished first" and, below, that team 1 had every player out and moves up. Teams are
-named by ``games.live.teams`` only.
+explain a round with ``explain_round``, so the two never say different things. A round is won by
+the team that had *all* its players out first (RULES.md §0, §7's team T), which alone moves up —
+by the number of opponents it caught, capped at the target level — or wins the match (§8). Who
+went out first says nothing about that (seat 1 of team 2 can go out first while team 1 takes
+the round), so the result never names the first seat out's team: the headline and the lines
+below name team T only. Teams are named by ``games.live.teams`` only.
 """
 
 from __future__ import annotations
@@ -49,30 +45,17 @@ class RoundFacts:
     resigned: int | None = None
 
 
-def first_out_team(facts: RoundFacts) -> int | None:
-    """The team of the seat that went out first (§0: team = seat mod 2), or None when nobody
-    went out (a resignation before anyone finished)."""
-    return facts.finish_order[0] % 2 if facts.finish_order else None
-
-
 def explain_round(facts: RoundFacts, names: Mapping[int, str]) -> list[str]:
-    """The round's result as short translated sentences, in the order a player asks: who went
-    out first, which team had everyone out and whom it caught, what that did to the levels
+    """The round's result as short translated sentences, in the order a player asks: which team
+    had everyone out (and so took the round) and whom it caught, what that did to the levels
     (or the match). ``names`` maps seat numbers to shown names. [] while the round runs."""
     if facts.resigned is not None:
         return [_resigned(facts, facts.resigned, names)]
     team, levels_after = facts.team, facts.levels_after
     if team is None or levels_after is None:
         return []
-    lines = []
-    first = first_out_team(facts)
-    if first is not None:
-        lines.append(
-            _("%(name)s went out first, so %(team)s finished first.")
-            % {"name": names.get(facts.finish_order[0], ""), "team": team_name(first)}
-        )
     count = len(facts.caught)
-    lines.append(
+    lines = [
         ngettext(
             "Every player of %(team)s is out; %(count)s opponent was caught: %(caught)s.",
             "Every player of %(team)s is out; %(count)s opponents were caught: %(caught)s.",
@@ -83,7 +66,7 @@ def explain_round(facts: RoundFacts, names: Mapping[int, str]) -> list[str]:
             "count": count,
             "caught": ", ".join(names.get(s, "") for s in facts.caught),
         }
-    )
+    ]
     lines.extend(_levels(facts, team, levels_after))
     return lines
 

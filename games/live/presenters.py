@@ -29,9 +29,11 @@ from games.engine.state import MATCH_OVER, PLAY, TRIBUTE, WINDOW, State
 from games.engine.views import View, seat_view, spectator_view
 from games.live import rematch_view
 from games.live.cards import card_face, cards_faces, hand_groups
+from games.live.claim_help import claim_help
 from games.live.context import TableContext
-from games.live.explain import RoundFacts, explain_round, first_out_team
+from games.live.explain import RoundFacts, explain_round
 from games.live.log import log_for, seat_name, seat_names
+from games.live.own_seat import own_seat
 from games.models import Match, Move, Seat, Table
 
 
@@ -100,6 +102,8 @@ def table_context(
         return TableContext(seats=_around_the_table(rows, None, seat, table.players), **common)
     view = view_for(state, seat)
     names = seat_names(seats)
+    # What this seat's person may do themselves: nothing while the AI stands in for them.
+    own = own_seat(seats, seat)
     trick = [
         {
             "index": n,
@@ -111,7 +115,8 @@ def table_context(
         for n, e in enumerate(view.trick)
     ]
     turn_name = names.get(view.turn, "") if view.turn is not None else ""
-    window, my_window = _window(view, names, seat)
+    window, my_window = _window(view, names, own.acting)
+    choices = _choices(state, view, own.acting)
     match_over = view.phase == MATCH_OVER
     rematch = rematch_view.rematch_context(table, match_over, seat, seats, names)
     return TableContext(
@@ -124,7 +129,8 @@ def table_context(
         round_no=view.round_no,
         round_level=face_name(view.level),
         levels=[face_name(x) for x in view.levels],
-        my_turn=seat is not None and view.phase == PLAY and view.turn == seat,
+        my_turn=own.my_turn(view),
+        ai_turn_for_me=own.ai_turn(view),
         turn_name=turn_name,
         countdown=None if delay else _countdown(match),
         trick=trick,
@@ -161,7 +167,8 @@ def table_context(
         rematch=rematch and {k: v for k, v in rematch.items() if k != "countdown"},
         rematch_countdown=rematch and rematch["countdown"],
         log=log_for(match, seat, names, view.version, recent_moves),
-        **_choices(state, view, seat),
+        claim_help=claim_help(view, own, my_window, choices["claim"], names),
+        **choices,
         **common,
     )
 
@@ -302,7 +309,8 @@ def _table_options(table: Table) -> Options:
 def _window(
     view: View, names: Mapping[int, str], seat: int | None
 ) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """The open claim window as every viewer sees it, and this viewer's part in it."""
+    """The open claim window as every viewer sees it, and the part in it of ``seat``, the seat
+    this viewer acts for (None: a spectator, or the AI stands in for them)."""
     window = view.window
     if window is None:
         return None, None
@@ -334,8 +342,8 @@ def _window(
 
 def _result(view: View, names: Mapping[int, str]) -> dict[str, Any] | None:
     """The round's (or match's) result: the facts, and the sentences that explain them
-    (``games.live.explain``). ``first_team`` is the team of the seat that went out first, which
-    "finished first" names — not necessarily ``team``, the one whose seats all went out."""
+    (``games.live.explain``). ``team`` is the team whose seats all went out (RULES.md §7): the
+    round's winner, which the headline names — never the first seat out's team."""
     result = view.result
     if result is None:
         return None
@@ -352,7 +360,6 @@ def _result(view: View, names: Mapping[int, str]) -> dict[str, Any] | None:
     )
     return {
         "team": result.team,
-        "first_team": first_out_team(facts),
         "explained": explain_round(facts, names),
         "caught": [names[s] for s in result.caught],
         "levels": [face_name(x) for x in result.levels],

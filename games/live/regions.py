@@ -140,6 +140,7 @@ STATUS = Region(
         "turn",
         "round_no",
         "my_turn",
+        "ai_turn_for_me",
         "turn_name",
         "top",
         "window",
@@ -173,7 +174,7 @@ CLAIM_BAR = Region(
     "claim_bar",
     "games/partials/claim_bar.html",
     # The bar reads the viewer only as "is it my card?": seats in the same place share it.
-    reads=("window", "my_window", "claim", "own_window"),
+    reads=("window", "my_window", "claim", "own_window", "claim_help"),
     clocks=("countdown",),
 )
 TRIBUTE = Region(

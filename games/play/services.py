@@ -44,7 +44,7 @@ from games.engine.state import MATCH_OVER, PLAY, ROUND_OVER, TRIBUTE, WINDOW, St
 from games.live import delay, notify, push, visibility
 from games.live.replay import load_state
 from games.models import Match, Move, Round, Seat, Table
-from games.play import clock, standins, summaries, wakeups
+from games.play import clock, first_windows, standins, summaries, wakeups
 from games.play.outcomes import PLAYER_ACTIONS, Result, log_action
 from games.signals import match_finished
 
@@ -147,7 +147,10 @@ def _submit_locked(
         if stale:
             return Result(False, "stale", stale, match.version)
         standins.note_own_action(match, seat.number)
-        return apply_locked(match, state, action, seat.number, client_id, seats, now)
+        result = apply_locked(match, state, action, seat.number, client_id, seats, now)
+        if result.ok and state.phase == WINDOW:  # an answer: the claim help counts it
+            first_windows.note_answer(user)
+        return result
 
 
 #: Seats read in the last moments, by (table, revision): the seating changes only with the

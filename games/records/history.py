@@ -24,7 +24,7 @@ from games.engine.codec import action_from_json
 from games.engine.state import MATCH_OVER, ROUND_OVER, State
 from games.live import replay, visibility
 from games.live.cards import card_text
-from games.live.explain import RoundFacts, explain_round, first_out_team
+from games.live.explain import RoundFacts, explain_round
 from games.live.log import move_lines, seat_name
 from games.models import Match, Move, Round, Table, TributeRecord
 
@@ -190,7 +190,6 @@ def record_context(match: Match, seat: int | None, round_no: int | None = None) 
             {
                 **r,
                 # The record says what the table's result panel said (games.live.explain).
-                "first_team": first_out_team(facts),
                 "explained": explain_round(facts, names),
                 "level": level(r["level"]),
                 "levels_before": [level(x) for x in r["levels_before"]],

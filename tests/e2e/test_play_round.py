@@ -105,10 +105,10 @@ def test_sign_up_play_a_round_and_see_levels_change(new_page):
     moves = play_until_round_over(page, spectator)
     assert moves > 0
     result = page.locator("#result")
-    expect(result).to_contain_text("finished first")
+    expect(result.locator("#result-headline")).to_contain_text("wins the round")
     expect(result).to_contain_text("→")  # the winners' level moved up
     assert private_cards_shown(spectator) == 0
-    expect(spectator.locator("#result")).to_contain_text("finished first")
+    expect(spectator.locator("#result-headline")).to_contain_text("wins the round")
 
     expect(page.locator("#status")).to_contain_text("Round 2", timeout=40_000)
     level = page.locator("#status .round-level b").inner_text()

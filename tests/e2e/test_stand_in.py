@@ -71,6 +71,10 @@ def test_a_player_who_drops_is_stood_in_and_takes_the_seat_back(new_page):
     expect(banner).to_be_visible()
     expect(banner).to_contain_text("The AI is playing for you")
     expect(bo.locator("#stand-in-1")).to_be_visible()
+    # Nothing offers bo a move the AI makes for him (issue #18 §2): no turn, no claim buttons.
+    expect(bo.locator("#status.my-turn")).to_have_count(0)
+    expect(bo.locator("#claim-form")).to_have_count(0)
+    expect(bo.locator("#pass-button")).to_have_count(0)
     assert secret_cards_shown(bo, table, 1) == set()
     bo.screenshot(path=str(SCREENSHOTS / "stand_in_banner_on_return.png"), full_page=True)
     bo.set_viewport_size({"width": 375, "height": 800})  # a phone: the banner fits, no scroll

@@ -41,3 +41,17 @@ def test_the_leaderboard_ranks_by_rating(bomb_to_win, client, make_user):
     client.force_login(make_user("newbie"))
     page = client.get("/leaderboard/").content.decode()
     assert 'id="leaderboard-link"' in page and 'id="my-rating"' not in page
+
+
+def test_the_explanation_agrees_with_the_losers_figures(bomb_to_win, client):
+    """Issue #18 §2: the page said ratings start at 0 and rise, while the losers of a first
+    rated match showed −1.5. The figure is openskill's ordinal (μ − 3σ, 0 for a new player):
+    the text now says a loss lowers it, below 0 too."""
+    bomb_to_win(rated=True)
+    html = client.get("/leaderboard/").content.decode()
+    figure = html.split('id="leaderboard-bo"')[1].split('class="num rating">')[1].split("<")[0]
+    assert float(figure.replace("−", "-")) < 0  # bo lost his first rated match
+    explained = html.split('id="rating-explained">')[1].split("</p>")[0]
+    assert "A new player starts at 0" in explained
+    assert "a loss usually lowers it, below 0 too" in explained
+    assert "starts at 0 and rises" not in explained

@@ -8,12 +8,19 @@ At each decision with more than one sensible choice the expert
 2. deals the cards it has not seen to the other seats at random, consistently with everything its
    seat's ``View`` shows (``sampling``): one *sample* is one such deal;
 3. plays every candidate forward in that sample to the end of the round, every seat playing the
-   heuristic (``rollout.outcome``), and scores the round for its TEAM: a round won is worth
+   heuristic (``rollout.outcome``) except that its own team plays its bombs *boldly* (keeps a
+   triple whole when it leads, bombs an opponent's play it cannot otherwise beat; Casual keeps
+   its bombs until someone is nearly out, so a bomb it kept was worth little in a playout and
+   spending it at once looked free), and scores the round for its TEAM: a round won is worth
    ``1 + LEVEL_WEIGHT * levels gained``, a round lost minus what the opponents gained (§8);
 4. repeats 2–3 until it has ``samples`` samples or its time is up, and plays the candidate with the
-   best total (ties go to the earlier candidate, so the heuristic's choice wins ties).
+   best total among the heuristic's choice and the candidates whose gain over it, sample by
+   sample, is clear (``clear_gain``: more than ``MARGIN`` standard errors); ties go to the earlier
+   candidate, so the heuristic's choice wins ties.
 
-The same samples score every candidate, so luck in a sample cancels between candidates. It sees
+The same samples score every candidate, so luck in a sample cancels between candidates; what is
+left of it is the noise ``clear_gain`` guards against (issue 18: the expert bombed its own
+partner's winning play because a bomb's mean came out best by luck). It sees
 only its seat's ``View``; all randomness comes from the ``rng`` passed in, so with no time limit
 (``time_budget=None``) the same view and rng give the same action. Tribute returns are the
 heuristic's (the weakest legal card, §9.4).
@@ -21,6 +28,7 @@ heuristic's (the weakest legal card, §9.4).
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable
@@ -47,6 +55,9 @@ TIME_BUDGET_SECONDS = 0.5
 DEFAULT_SAMPLES = 48
 #: What each level gained (or conceded) adds to a round's value of 1 (§8).
 LEVEL_WEIGHT = 0.5
+#: How many standard errors a candidate's gain over the heuristic's choice must clear to replace
+#: it (``clear_gain``).
+MARGIN = 1.5
 #: Candidates kept per category of play, and bombs kept (the lowest).
 PER_CATEGORY = 3
 BOMBS_KEPT = 2
@@ -67,6 +78,23 @@ def team_value(winner: int, caught: int, team: int) -> float:
     other team did."""
     value = 1.0 + LEVEL_WEIGHT * caught
     return value if winner == team else -value
+
+
+def clear_gain(gains: list[float], margin: float = MARGIN) -> bool:
+    """Whether ``gains`` (one candidate's value minus the heuristic's choice's value, sample by
+    sample on the same deals) show a real gain: their mean exceeds ``margin`` times its standard
+    error. One sample, or no spread at all with a mean of 0 or less, is never a clear gain.
+
+    Why: the search picks the best of several noisy means, and the best of noisy means is biased
+    upwards (a candidate that had a lucky set of deals wins). Taking a move other than the
+    heuristic's only when its paired gain is clear keeps a lucky mean from replacing a sound play
+    (issue 18: the expert bombed its own partner's winning play on such luck)."""
+    n = len(gains)
+    if n < 2:
+        return False
+    mean = sum(gains) / n
+    variance = sum((g - mean) ** 2 for g in gains) / (n - 1)
+    return mean > 0 and mean > margin * math.sqrt(variance / n)
 
 
 def candidates(view: View, legal: list[Action], first: Action) -> list[Action]:
@@ -118,12 +146,16 @@ class ExpertPolicy:
         samples: int = DEFAULT_SAMPLES,
         time_budget: float | None = TIME_BUDGET_SECONDS,
         clock: Callable[[], float] = time.perf_counter,
+        margin: float = MARGIN,
+        bold: bool = True,
     ) -> None:
         if samples < 1:
             raise ValueError("samples must be at least 1")
         self.samples = samples
         self.time_budget = time_budget
         self.clock = clock
+        self.margin = margin
+        self.bold = bold
         self.fallback = HeuristicPolicy()
         self.last: Search | None = None
 
@@ -141,7 +173,8 @@ class ExpertPolicy:
         start = self.clock()
         deadline = None if self.time_budget is None else start + self.time_budget
         team = seat_of(view) % 2
-        totals = [0.0] * len(options)
+        bold = team if self.bold else None
+        values: list[list[float]] = [[] for _ in options]
         done = 0
         while done < self.samples:
             state = sample_state(view, rng, claim_choice)
@@ -149,11 +182,18 @@ class ExpertPolicy:
                 result = apply(state, action)
                 if isinstance(result, Rejection):  # cannot happen for a legal action
                     raise AssertionError(f"a legal action refused in a sample: {result.code}")
-                totals[i] += team_value(*outcome(result.state), team)
+                values[i].append(team_value(*outcome(result.state, bold), team))
             done += 1
             if deadline is not None and self.clock() >= deadline:
                 break
-        best = max(range(len(options)), key=lambda i: (totals[i], -i))
+        totals = [sum(v) for v in values]
+        base = values[0]
+        clear = [0] + [
+            i
+            for i in range(1, len(options))
+            if clear_gain([v - b for v, b in zip(values[i], base, strict=True)], self.margin)
+        ]
+        best = max(clear, key=lambda i: (totals[i], -i))
         self.last = Search(
             tuple(options), tuple(t / done for t in totals), done, self.clock() - start
         )

@@ -11,6 +11,9 @@ finishing and the round end. Window answers are settled in priority order, neare
 first, which is how the engine resolves them (§6.3). ``tests/games/engine/test_expert.py`` checks
 that a playout ends exactly as the heuristic policy playing through ``rules.apply`` does.
 
+The expert's own team may play *bold* (``outcome``'s ``bold``): the one departure from the
+heuristic, so that a bomb the expert keeps is worth in a playout what it is worth to the expert.
+
 It runs only on sampled states (``sampling``), never on a match's real state.
 """
 
@@ -63,9 +66,13 @@ def claim_choice(state: State, seat: int) -> tuple[str, ...]:
     return tuple(same[:size]) if len(same) >= size else PASSED
 
 
-def outcome(state: State) -> tuple[int, int]:
+def outcome(state: State, bold: int | None = None) -> tuple[int, int]:
     """Play ``state`` (phase play, window, or already over) to the end of the round with the
-    heuristic at every seat: ``(team that finished first, opponents caught)`` (§7, §8)."""
+    heuristic at every seat: ``(team that finished first, opponents caught)`` (§7, §8).
+
+    ``bold`` (a team, or None) changes one thing for that team's seats: they beat an opponent's
+    play with their lowest bomb whenever nothing else beats it, instead of keeping their bombs
+    until someone is down to ``DANGER_CARDS`` (the expert's own team, ``expert``)."""
     if state.result is not None:
         return state.result.team, len(state.result.caught)
     hands = [face_counts(h) for h in state.hands]
@@ -82,7 +89,7 @@ def outcome(state: State) -> tuple[int, int]:
         assert w is not None
         answers: list[bool | None] | None = [None if a is None else bool(a) for a in w.answers]
         window = (w.owner, w.face, w.mode == HOOK, w.chain, answers)
-    return Playout(hands, state.level, state.options).run(state.turn, top, passed, window)
+    return Playout(hands, state.level, state.options, bold).run(state.turn, top, passed, window)
 
 
 class Playout:
@@ -100,9 +107,12 @@ class Playout:
         "joker_hook",
         "teammate_leads",
         "level",
+        "bold",
     )
 
-    def __init__(self, hands: list[list[int]], level: int, options: Options) -> None:
+    def __init__(
+        self, hands: list[list[int]], level: int, options: Options, bold: int | None = None
+    ) -> None:
         self.hands = hands
         self.sizes = [sum(h) for h in hands]
         self.n = options.players
@@ -114,6 +124,7 @@ class Playout:
         self.joker_hook = options.joker_hook
         self.teammate_leads = options.lead_after_out == "teammate"
         self.level = level
+        self.bold = bold
 
     def run(
         self, turn: Any, top: TopT | None, passed: int, window: WindowT | None
@@ -239,7 +250,16 @@ class Playout:
         if whole is not None:
             return whole
         hand, power = self.hands[seat], self.power
-        w = min((f for f in _FACES if hand[f]), key=power.__getitem__)
+        held = [f for f in _FACES if hand[f]]
+        if seat % 2 == self.bold:
+            # The bold team keeps its kind bombs whole for beating opponents (``_follow``):
+            # it leads from the weakest face it holds fewer than three of, and a bomb only
+            # when it holds nothing else.
+            loose = [f for f in held if hand[f] < 3 or f >= BLACK_JOKER]
+            if not loose:
+                return self._lowest_bomb(hand, _NO_BOMB) or self._single(held[0])
+            held = loose
+        w = min(held, key=power.__getitem__)
         best: Move = (SINGLE, 1, power[w], ((w, 1),))
         rank = (-1, power[w])
         if hand[w] >= 2 and w < BLACK_JOKER:
@@ -263,6 +283,9 @@ class Playout:
                         tuple((f, width) for f in range(lo, hi + 1)),
                     )
         return best
+
+    def _single(self, face: int) -> Move:
+        return SINGLE, 1, self.power[face], ((face, 1),)
 
     def _follow(self, seat: int, top: TopT) -> Move | None:
         """``HeuristicPolicy._follow``: empty the hand if that beats the top; pass when the
@@ -296,8 +319,10 @@ class Playout:
                 if all(hand[f] >= width for f in range(t - faces + 1, t + 1)):
                     return category, size, t, tuple((f, width) for f in range(t - faces + 1, t + 1))
         sizes = self.sizes
-        if sizes[seat] > DANGER_CARDS and not any(
-            0 < sizes[s] <= DANGER_CARDS for s in range(1 - seat % 2, self.n, 2)
+        if (
+            seat % 2 != self.bold
+            and sizes[seat] > DANGER_CARDS
+            and not any(0 < sizes[s] <= DANGER_CARDS for s in range(1 - seat % 2, self.n, 2))
         ):
             return None
         return self._lowest_bomb(hand, key if category in BOMBS else _NO_BOMB)

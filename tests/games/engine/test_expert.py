@@ -313,8 +313,9 @@ def duplicate_rounds(pairs: int, samples: int, seed: int) -> Counter:
 def test_the_expert_beats_the_heuristic_in_duplicate():
     """12 seeded deals, each played twice with the policies swapped (24 rounds; the expert with
     8 samples a decision): the expert finishes first in clearly more than half. Pinned for
-    seed 500, so a change in the search shows here."""
+    seed 500, so a change in the search shows here (17 of 24 before issue 18's clear-gain rule
+    and bold playouts, 21 of 24 since)."""
     won = duplicate_rounds(12, 8, seed=500)
     assert sum(won.values()) == 24
     assert won["expert"] >= 15, won
-    assert won == Counter(expert=17, heuristic=7)
+    assert won == Counter(expert=21, heuristic=3)

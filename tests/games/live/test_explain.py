@@ -1,6 +1,6 @@
 """A round's result in words (``games.live.explain``, issue #10 item 4), on the result panel and in
-the match record: who went out first, which team had every seat out, whom it caught and what
-that did to the levels (RULES.md §7, §8)."""
+the match record: which team had every seat out (and so won the round), whom it caught and what
+that did to the levels (RULES.md §0, §7, §8)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from games.engine.deal import start_round
 from games.live import regions
-from games.live.explain import RoundFacts, explain_round, first_out_team
+from games.live.explain import RoundFacts, explain_round
 from games.live.presenters import table_context
 from games.models import Match, Seat
 from games.play import services, tables
@@ -32,13 +32,11 @@ def facts(**changes) -> RoundFacts:
     return RoundFacts(**values)
 
 
-def test_the_first_out_names_its_own_team_not_the_team_that_took_the_round():
-    """bo (seat 1, team 2) went out first, then cy and ana (team 1): team 2 "finished first",
-    team 1 had every seat out, caught di and goes up one level."""
+def test_the_result_names_the_team_all_out_not_the_first_seat_out():
+    """bo (seat 1, team 2) went out first, then cy and ana (team 1): team 1 had every seat out,
+    caught di and goes up one level; the first seat out's team is not named (RULES.md §7)."""
     round_facts = facts(finish_order=(1, 2, 0))
-    assert first_out_team(round_facts) == 1
     assert explain_round(round_facts, NAMES) == [
-        "bo went out first, so Team 2 finished first.",
         "Every player of Team 1 is out; 1 opponent was caught: di.",
         "Team 1 goes up 1 level: 2 → 3.",
     ]
@@ -67,7 +65,7 @@ def test_a_rise_stops_at_the_target_and_says_what_comes_next():
         ),
         NAMES,
     )
-    assert lines[1:] == [
+    assert lines == [
         "Every player of Team 2 is out; 2 opponents were caught: ana, cy.",
         "Team 2 goes up 1 level: K → A.",
         "Levels stop at the target level A: the other steps are lost.",
@@ -90,7 +88,6 @@ def test_a_match_win_and_a_resignation_are_explained():
         "opponent."
     )
     resigned = facts(finish_order=(), team=0, caught=(), match_winner=0, resigned=3)
-    assert first_out_team(resigned) is None
     assert explain_round(resigned, NAMES) == [
         "di resigned, so Team 1 wins the match; the levels stay as they were."
     ]
@@ -124,18 +121,20 @@ def round_won_by_team_1_after_team_2_went_out_first(make_table):
 
 
 @pytest.mark.django_db
-def test_the_result_panel_names_the_team_of_the_first_out(
+def test_the_result_headline_is_the_team_all_out_not_the_first_seat_out(
     round_won_by_team_1_after_team_2_went_out_first,
 ):
-    """The bug QA found: the panel said "Team 1 finished first" although bo of team 2 went
-    out first. It now names team 2, and explains that team 1 took the round."""
+    """Issue #18: the headline said "Team 2 finished first" (bo of team 2 went out first) while
+    the lines below said team 1 had every player out and moved up. A round ends when one team
+    has all finished (RULES.md §0, §7): that team, team 1, is the headline."""
     match = round_won_by_team_1_after_team_2_went_out_first
     state = services.load_state(match)
     context = table_context(match.table, match, state, 3)
-    assert context.result["first_team"] == 1 and context.result["team"] == 0
+    assert context.result["team"] == 0
     html = regions.RESULT.render(context)
-    assert "Team 2 finished first" in html
-    assert "Team 1 finished first" not in html
+    headline = html.split('id="result-headline">')[1].split("</h2>")[0]
+    assert headline == "Team 1 wins the round"
+    assert "finished first" not in html and "went out first" not in html
     assert "Every player of Team 1 is out; 1 opponent was caught: di." in html
     assert "Team 1 goes up 1 level: 2 → 3." in html
 
@@ -148,8 +147,10 @@ def test_the_record_explains_each_round_as_the_panel_does(
     client.force_login(Seat.objects.get(table=match.table, number=0).user)
     html = client.get(f"/matches/{match.pk}/").content.decode()
     row = html.split('id="record-round-1"')[1].split("</tr>")[0]
-    assert "Team 2</span> finished first" in row
+    assert "Team 1</span> wins the round" in row
+    assert "finished first" not in html
     explained = html.split('id="round-1-explained"')[1].split("</tr>")[0]
-    assert "bo went out first, so Team 2 finished first." in explained
+    assert "went out first" not in explained
+    assert "Every player of Team 1 is out; 1 opponent was caught: di." in explained
     assert "Team 1 goes up 1 level: 2 → 3." in explained
     assert "Round over: every player of Team 1 is out" in html  # the move's log line

@@ -129,19 +129,32 @@ def test_a_delta_leaves_out_what_did_not_change():
     leader = state.turn
     lead = next(a for a in legal_actions(state, leader) if len(a.cards) == 1)
     outcome = apply(state, lead)
-    with translation.override("en"):
-        sent = {
-            seat: frames.delta(
-                table, match, seats, state, outcome.state, outcome.events, seat, table.revision
-            )
-            for seat in (0, 1, 2, 3, None)
-        }
+
+    def deltas() -> dict:
+        with translation.override("en"):
+            return {
+                seat: frames.delta(
+                    table, match, seats, state, outcome.state, outcome.events, seat, table.revision
+                )
+                for seat in (0, 1, 2, 3, None)
+            }
+
+    learning = deltas()  # the lead opens a claim window: explained to the people (issue #18 §4)
+    for seat in seats:
+        if seat.user is not None:
+            seat.user.claim_windows_explained = 3
+    sent = deltas()
     for seat, frame in sent.items():
         assert 'id="status"' in frame and 'id="log-lines"' in frame
         assert 'id="tribute"' not in frame and 'id="result"' not in frame
         assert 'id="hand"' not in frame  # the leader's hand loses one card, nobody else's moves
         assert ('hx-swap-oob="delete"' in frame) == (seat == leader)
+        assert 'id="claim-help"' not in frame
     assert max(len(frame.encode()) for frame in sent.values()) < 4096
+    # A person's first three claim windows carry the help (games.live.claim_help: two sentences
+    # and a "Got it" form, under 1 KiB): those few frames may be that much larger.
+    assert any('id="claim-help"' in frame for frame in learning.values())
+    assert max(len(frame.encode()) for frame in learning.values()) < 4096 + 1024
 
 
 def test_the_views_kept_between_pushes_are_text_the_collector_skips(monkeypatch):

@@ -1,0 +1,61 @@
+""" "Play the computer" (issue #18 §4): one click opens a table, seats the person with three AI
+players at the difficulty they pick, and deals — as lichess's "play with the computer" does.
+
+The difficulty is remembered on the person (``User.ai_difficulty``): the lobby offers it next
+time. Everything happens in one transaction: a refusal (an unknown difficulty, too many tables
+hosted already) leaves nothing behind. The table is an ordinary casual one (four seats, default
+options), so the table page, rematch and "play again" work on it as on any other.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from games.engine.ai import FILL_DEFAULT
+from games.models import Match, Seat, Table
+from games.play import seating, services
+from games.play.tables import TableError, check_hosting
+
+#: The table's size: the person and three AI players, partners opposite (RULES.md §0).
+PLAYERS = 4
+
+
+def difficulty_for(user: User) -> str:
+    """The difficulty the lobby offers ``user``: the last one they picked, else the fill
+    default (a stored key the registry no longer has counts as none)."""
+    picked = user.ai_difficulty
+    return picked if picked in Seat.Policy.values else FILL_DEFAULT
+
+
+def play_the_computer(user: User, difficulty: str, seed: int | None = None) -> Match:
+    """Open a casual four-seat table hosted by ``user`` at seat 0, AI players of ``difficulty``
+    (a ``Seat.Policy`` value) at seats 1–3, remember the difficulty on ``user`` and deal round
+    1. Raises TableError (nothing changed) for an unknown difficulty, or a person who hosts as
+    many tables as one may already (``check_hosting``)."""
+    if difficulty not in Seat.Policy.values:
+        raise TableError(_("Unknown AI player."))
+    name = (_("%(name)s vs the computer") % {"name": user})[
+        : Table._meta.get_field("name").max_length
+    ]
+    with transaction.atomic():
+        check_hosting(user)
+        table = Table.objects.create(name=name, host=user, players=PLAYERS, options={})
+        Seat.objects.bulk_create(
+            Seat(
+                table=table,
+                number=n,
+                user=user if n == 0 else None,
+                ai_policy="" if n == 0 else difficulty,
+            )
+            for n in range(PLAYERS)
+        )
+        if user.ai_difficulty != difficulty:
+            User.objects.filter(pk=user.pk).update(ai_difficulty=difficulty)
+            user.ai_difficulty = difficulty
+        # The new table is this transaction's alone until it commits: no other writer can
+        # see it, so the lock do_start_match asks for is held without a SELECT … FOR UPDATE.
+        match = services.do_start_match(table, seed)
+        seating.changed(table)
+    return match
