@@ -42,9 +42,10 @@ test: export DJANGO_DEBUG ?= 1
 # A namespace per run, so parallel runs on one Redis never take each other's Celery tasks.
 test: export REDIS_NAMESPACE ?= test$(shell echo $$$$)-
 # pytest-xdist: TEST_WORKERS processes, each with its own test database (test_<name>_gwN) and
-# Redis namespace (tests/conftest_worker.py); the browser tests go together to one of them
-# (--dist loadgroup), which starts the live stack once. TEST_WORKERS=0: one process.
-TEST_WORKERS ?= 3
+# Redis namespace (tests/conftest_worker.py); the browser tests go in two groups to two of them
+# (--dist loadgroup, tests/conftest.py), each starting its live stack once. TEST_WORKERS=0: one
+# process.
+TEST_WORKERS ?= 4
 test: $(VENV)/.installed-test
 	$(PY) scripts/check_test_env.py
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)

@@ -24,8 +24,6 @@ BROWSER_FIXTURES = {"browser", "live_url", "new_page", "live_stack"}
 #: chosen so the two take about as long.
 SECOND_BROWSER_GROUP = {
     "test_bot_api",
-    "test_hand_arrange",
-    "test_header_and_confirm",
     "test_phone_and_keyboard",
     "test_rematch",
     "test_table_layout",

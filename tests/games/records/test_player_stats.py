@@ -159,7 +159,7 @@ def test_the_profile_costs_the_same_statements_for_many_matches(bomb_to_win, res
     client.force_login(Match.objects.get().table.host)
     one_profile = statements(client, "/accounts/ana/")
     for n in range(3):
-        bomb_to_win(names=("ana", f"b{n}", f"c{n}", f"d{n}"), rated=True)
+        bomb_to_win(names=("ana", f"bx{n}", f"cx{n}", f"dx{n}"), rated=True)
         resigned(["ana", f"e{n}"], by=1)
     assert PlayerMatch.objects.filter(user__username="ana").count() == 7
     assert statements(client, "/accounts/ana/") == one_profile
