@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 
 import pytest
+from django.utils import translation
 
 from games import tasks
 from games.engine.codec import state_to_json
@@ -127,3 +129,27 @@ def in_process(monkeypatch):
     monkeypatch.setattr(notify, "_send", lambda group, message: None)
     for name in ("expire", "ai_act", "auto_pass"):
         monkeypatch.setattr(tasks, name, _NoTask())
+
+
+@pytest.fixture
+def english():
+    """Messages are checked in English (a request in another language earlier in the run
+    leaves its language active in this thread): ``pytest.mark.usefixtures("english")``."""
+    with translation.override("en"):
+        yield
+
+
+@pytest.fixture
+def staff(make_user):
+    return make_user("boss", is_staff=True)
+
+
+@pytest.fixture
+def season(league, organiser):
+    return league_services.do_create_season(
+        league,
+        organiser,
+        name="Spring",
+        starts_on=datetime.date(2026, 3, 1),
+        ends_on=datetime.date(2026, 5, 31),
+    )

@@ -28,11 +28,6 @@ NAMES = ["ana", "bo", "cy", "di", "ed", "flo", "gus", "hal"]
 
 
 @pytest.fixture
-def staff(make_user):
-    return make_user("boss", is_staff=True)
-
-
-@pytest.fixture
 def staff_client(client, staff):
     client.force_login(staff)
     return client

@@ -18,17 +18,6 @@ from .conftest import options_post
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def season(league, organiser):
-    return services.do_create_season(
-        league,
-        organiser,
-        name="Spring",
-        starts_on=datetime.date(2026, 3, 1),
-        ends_on=datetime.date(2026, 5, 31),
-    )
-
-
 def test_the_league_list_shows_public_leagues_only(client, league, organiser):
     """Invite-only leagues stay off the list and their page is not found for outsiders."""
     hidden = services.do_create_league(

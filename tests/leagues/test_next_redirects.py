@@ -3,12 +3,8 @@
 
 from __future__ import annotations
 
-import datetime
-
 import pytest
 from django.urls import reverse
-
-from leagues import services
 
 pytestmark = pytest.mark.django_db
 
@@ -20,17 +16,6 @@ OUTSIDE = [
     "/\\evil.example",
     "javascript:alert(1)",
 ]
-
-
-@pytest.fixture
-def season(league, organiser):
-    return services.do_create_season(
-        league,
-        organiser,
-        name="Spring",
-        starts_on=datetime.date(2026, 3, 1),
-        ends_on=datetime.date(2026, 5, 31),
-    )
 
 
 @pytest.mark.parametrize("target", OUTSIDE)

@@ -11,36 +11,13 @@ import re
 
 import pytest
 from django.urls import reverse
-from django.utils import translation
 
 from leagues import services, tournaments
 from leagues.models import Fixture, League, Membership, Season, Tournament
 
 from .conftest import QUICK, options_post, register_confirmed
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def english():
-    with translation.override("en"):
-        yield
-
-
-@pytest.fixture
-def staff(make_user):
-    return make_user("boss", is_staff=True)
-
-
-@pytest.fixture
-def season(league, organiser):
-    return services.do_create_season(
-        league,
-        organiser,
-        name="Spring",
-        starts_on=datetime.date(2026, 3, 1),
-        ends_on=datetime.date(2026, 5, 31),
-    )
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 def _field_errors(html: str, name: str) -> str:

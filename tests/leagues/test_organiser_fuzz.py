@@ -15,7 +15,6 @@ from collections.abc import Callable
 import pytest
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -33,7 +32,7 @@ from leagues.models import (
 
 from .conftest import QUICK, options_post, register_confirmed
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 SCALE = max(1, int(os.environ.get("ORGANISER_FUZZ_SCALE", "1")))
 SETTINGS = dict(
@@ -119,12 +118,6 @@ def posts(fields: list[str], valid: dict):
         return {k: v for k, v in data.items() if v is not missing}
 
     return changes.map(apply)
-
-
-@pytest.fixture(autouse=True)
-def english():
-    with translation.override("en"):
-        yield
 
 
 @pytest.fixture

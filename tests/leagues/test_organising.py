@@ -4,11 +4,8 @@ gets at /leagues/new/; partners who confirm their registration; a closed tournam
 
 from __future__ import annotations
 
-import datetime
-
 import pytest
 from django.core.exceptions import ValidationError
-from django.utils import translation
 
 from games.forms import TableOptionsForm
 from games.play import tables
@@ -17,38 +14,14 @@ from leagues.models import League, Notice, TeamMember, Tournament, TournamentTea
 
 from .conftest import QUICK, options_post, register_confirmed
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 NAMES = ["ana", "bo", "cy", "di", "ed", "flo"]
-
-
-@pytest.fixture(autouse=True)
-def english():
-    """Messages are checked in English (a request in another language earlier in the run
-    leaves its language active in this thread)."""
-    with translation.override("en"):
-        yield
-
-
-@pytest.fixture
-def staff(make_user):
-    return make_user("boss", is_staff=True)
 
 
 @pytest.fixture
 def players(make_user):
     return {name: make_user(name) for name in NAMES}
-
-
-@pytest.fixture
-def season(league, organiser):
-    return services.do_create_season(
-        league,
-        organiser,
-        name="Spring",
-        starts_on=datetime.date(2026, 3, 1),
-        ends_on=datetime.date(2026, 5, 31),
-    )
 
 
 # --- table options ------------------------------------------------------------------------------

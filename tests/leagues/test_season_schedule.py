@@ -8,7 +8,6 @@ import datetime
 
 import pytest
 from django.urls import reverse
-from django.utils import translation
 
 from games.models import Table
 from games.play import tables
@@ -18,29 +17,7 @@ from leagues.round_robin import do_create_round_robin
 
 from .conftest import QUICK
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def english():
-    with translation.override("en"):
-        yield
-
-
-@pytest.fixture
-def staff(make_user):
-    return make_user("boss", is_staff=True)
-
-
-@pytest.fixture
-def season(league, organiser):
-    return services.do_create_season(
-        league,
-        organiser,
-        name="Spring",
-        starts_on=datetime.date(2026, 3, 1),
-        ends_on=datetime.date(2026, 5, 31),
-    )
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 
 def test_a_round_robin_season_gets_every_pairing_at_once(

@@ -6,7 +6,6 @@ as if they were levels."""
 
 from __future__ import annotations
 
-import datetime
 import re
 
 import pytest
@@ -25,32 +24,13 @@ from leagues.tournament_forms import ForfeitForm
 
 from .conftest import QUICK, register_confirmed
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
 
 OTHER_NAMINGS = re.compile(r"Team [0AB]\b|team [0AB]\b|even seats|odd seats|Team \{")
 
 
-@pytest.fixture(autouse=True)
-def english():
-    """Messages are checked in English (a request in another language earlier in the run
-    leaves its language active in this thread)."""
-    with translation.override("en"):
-        yield
-
-
 def visible_text(html: str) -> str:
     return re.sub(r"<[^>]+>", " ", html)
-
-
-@pytest.fixture
-def season(league, organiser):
-    return services.do_create_season(
-        league,
-        organiser,
-        name="Spring",
-        starts_on=datetime.date(2026, 3, 1),
-        ends_on=datetime.date(2026, 5, 31),
-    )
 
 
 def test_team_name_is_team_1_and_team_2_in_every_language():
