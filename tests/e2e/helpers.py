@@ -150,10 +150,19 @@ def play_until(page, done, seconds: float = 90) -> bool:
     while time.monotonic() < end:
         if done(page):
             return True
+        version = page.locator("#status").get_attribute("data-version")
         try:
-            take_turn(page)
+            if take_turn(page):
+                # Until our move's frame arrives the page still shows our turn: ``done`` must
+                # not judge that page (a busy machine showed it "mid trick" while our pass,
+                # already sent, ended the trick).
+                page.wait_for_function(
+                    "v => document.getElementById('status')?.dataset.version !== v",
+                    arg=version,
+                    timeout=10_000,
+                )
         except PlaywrightError:
-            pass  # a region was re-rendered under the click: look again
+            pass  # a region was re-rendered under the click, or our move was refused: look again
         page.wait_for_timeout(100)
     return False
 
