@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 
 from games.models import ChatLine, ChatMute, ChatReport, Match, Move, Rematch, Seat, Table
 from games.play import services, tables
+from leagues.models import Notice
 
 pytestmark = pytest.mark.django_db
 
@@ -139,7 +140,7 @@ def _state() -> dict:
     return {
         "counts": {
             model.__name__: model.objects.count()
-            for model in (Table, Seat, Match, Move, Rematch, ChatLine, ChatMute, ChatReport)
+            for model in (Table, Seat, Match, Move, Rematch, ChatLine, ChatMute, ChatReport, Notice)
         },
         "tables": list(Table.objects.order_by("pk").values_list("pk", "status", "revision")),
         "seats": list(
@@ -257,6 +258,18 @@ CASES: dict[str, Callable[[dict], tuple]] = {
         reverse("chat:unmute", args=[w["di"].pk]),
         ["next"],
         {"next": "/social/friends/"},
+    ),
+    "invite": lambda w: (
+        "ana",
+        reverse("friends:invite", args=[w["lobby"].pk]),
+        ["username", "next"],
+        {"username": "gus"},
+    ),
+    "invite from friends page": lambda w: (
+        "ana",
+        reverse("friends:invite_any"),
+        ["table", "username"],
+        {"table": str(w["lobby"].pk), "username": "gus"},
     ),
     "report": lambda w: (
         "cy",
