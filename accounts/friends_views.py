@@ -89,7 +89,9 @@ def invite(request: SignedInRequest, table_id: int) -> HttpResponse:
 def invite_any(request: SignedInRequest) -> HttpResponse:
     """The friends page's invitation: the table comes with the form (``table``)."""
     table_id = request.POST.get("table", "")
-    if not table_id.isdigit():
+    # ASCII digits, fewer than a bigint's 19: str.isdigit alone takes "²" and 5000 digits,
+    # which int() refuses (a server error).
+    if not (table_id.isascii() and table_id.isdigit()) or len(table_id) > 18:
         return answer(request, _("Choose a table."), "/social/friends/", error=True)
     table = get_object_or_404(Table, pk=int(table_id))
     if not access.can_watch(request.user, table, request.session):

@@ -28,7 +28,7 @@ from games.live.lobby import options_summary
 from games.live.presenters import table_context, table_strings
 from games.models import Match, Seat, Table
 from games.play import first_windows, quick, rematches, services, standins, tables
-from games.play.outcomes import refusal_message
+from games.play.outcomes import form_number, refusal_message
 
 
 @require_GET
@@ -312,8 +312,8 @@ def seat_control(request: SignedInRequest, table_id: int) -> HttpResponse:
         message = _("The match has not started yet.")
     else:
         if payload["action"] == "resign":
-            version = request.POST.get("version", "")
-            payload["version"] = int(version) if version.isdigit() else match.version
+            version = form_number(request.POST.get("version", ""))
+            payload["version"] = match.version if version is None else version
             result = services.submit(match.pk, request.user, payload)
         else:
             result = standins.control(match.pk, request.user, payload)

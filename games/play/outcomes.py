@@ -25,6 +25,18 @@ PLAYER_ACTIONS: tuple[PlayerAction, ...] = get_args(PlayerAction)
 CONTROLS = ("stand_in", "back", "leave")
 
 
+def form_number(value: object) -> int | None:
+    """A whole number 0 or more sent as a string of ASCII digits (a form's ``version`` or
+    ``stand_in_seq``), else None. ``str.isdigit`` alone lets through what ``int`` refuses
+    ("²", or more digits than Python converts), which would be a server error."""
+    if not isinstance(value, str) or not (value.isascii() and value.isdigit()):
+        return None
+    try:
+        return int(value)
+    except ValueError:  # longer than sys.get_int_max_str_digits()
+        return None
+
+
 @dataclass(frozen=True)
 class Result:
     """What became of a submitted action: ``ok``, or a rejection ``code`` and ``message`` (in

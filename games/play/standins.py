@@ -37,7 +37,7 @@ from games.engine.state import PLAY, TRIBUTE, State
 from games.live.replay import load_state
 from games.models import Match, Seat, Table
 from games.play import seating, wakeups
-from games.play.outcomes import CONTROLS, Result, log_action
+from games.play.outcomes import CONTROLS, Result, form_number, log_action
 
 
 def threshold() -> int:
@@ -146,8 +146,8 @@ def _control_locked(
     match_id: int, user: User, payload: dict[str, Any], kind: str, found: list[int]
 ) -> Result:
     seq = payload.get("stand_in_seq")
-    if isinstance(seq, str) and seq.isdigit():
-        seq = int(seq)
+    if isinstance(seq, str):
+        seq = form_number(seq)
     with transaction.atomic():
         match = (
             Match.objects.select_for_update().select_related("table").filter(pk=match_id).first()

@@ -67,7 +67,8 @@ RECORD_BODY = "games/partials/record_body.html"
 def _round_asked(request: HttpRequest) -> int | None:
     """``?round=N`` as a number; anything else (missing, text, huge) asks for the default."""
     value = request.GET.get("round", "")
-    return int(value) if value.isdigit() and len(value) < 6 else None
+    # isascii: str.isdigit also takes "²", which int() refuses (a server error).
+    return int(value) if value.isascii() and value.isdigit() and len(value) < 6 else None
 
 
 @require_GET
@@ -127,7 +128,7 @@ def _step(request: HttpRequest, last: int) -> int:
 def _seat_choice(request: HttpRequest, players: int) -> int | None:
     """The seat whose view is shown, or None for every hand."""
     raw = request.GET.get("seat", "all")
-    if raw.isdigit() and int(raw) < players:
+    if raw.isascii() and raw.isdigit() and len(raw) < 6 and int(raw) < players:
         return int(raw)
     return None
 

@@ -37,6 +37,8 @@ def parse_message(text: str | None) -> dict | None:
     elif cards is None and data.get("action") in ("play", "hook", "unhook"):
         data["cards"] = []
     version = data.get("version")
-    if isinstance(version, str) and version.isdigit():
+    # ASCII digits only: str.isdigit also takes "²", which int() refuses (a crashed socket).
+    # A message is at most 4 KB, well under int()'s 4300-digit limit.
+    if isinstance(version, str) and version.isascii() and version.isdigit():
         data["version"] = int(version)
     return data

@@ -114,6 +114,9 @@ def test_the_replay_steps_through_the_match_with_any_seat_or_every_hand(finished
     assert "<html" not in text and text.lstrip().startswith('<div id="replay"')
     assert len(CARD_ATTR.findall(hands_section(text))) == sum(len(h) for h in state.hands)
 
+    for bad in ("²", "-1", "abc", "9" * 5000):  # any seat Python cannot read: every hand
+        assert client.get(url, {"step": bad, "seat": bad}).status_code == 200, bad
+
     last = client.get(url, {"step": 10**6}).content.decode()
     assert f"Move {match.version} of {match.version}" in last
     assert 'id="replay-next" aria-disabled="true"' in last

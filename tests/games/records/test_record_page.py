@@ -82,7 +82,7 @@ def test_the_moves_are_shown_one_round_at_a_time(finished_match) -> None:
     assert '<strong aria-current="page">Round 1</strong>' in first
     assert 'href="?round=2#record-moves" id="record-moves-round-2"' in first
     assert '<a href="?round=1#record-moves">1</a>' in first
-    for bad in ("abc", "0", "-1", "1e3", "999", "9" * 40, ""):
+    for bad in ("abc", "0", "-1", "1e3", "999", "9" * 40, "", "²", "9" * 5000):
         response = client.get(url, {"round": bad})
         assert response.status_code == 200, bad
         assert shown_moves(response.content.decode()) == seqs(match.round_no), bad

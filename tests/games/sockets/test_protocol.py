@@ -30,3 +30,12 @@ def test_a_message_without_a_client_id_is_read():
         "action": "pass",
         "version": 4,
     }
+
+
+@pytest.mark.parametrize("version", ["²", "١٢", "3²"])
+def test_a_version_of_digits_other_than_ascii_stays_a_string_for_the_writer_to_refuse(version):
+    """``str.isdigit`` takes these and ``int`` refuses "²": read as it came, never a crash."""
+    assert parse_message(json.dumps({"action": "pass", "version": version})) == {
+        "action": "pass",
+        "version": version,
+    }
