@@ -49,7 +49,7 @@ def open_started_table(page, claim_seconds: int = 3, turn_seconds: int = 30) -> 
     expect(page.locator("#seats")).to_be_visible()
     wait_until_live(page)
     page.click("#fill-ai")
-    expect(page.locator("#start-match")).to_be_enabled()
+    expect(page.locator("#seats .seat.empty")).to_have_count(0)  # filled: Start is always enabled
     page.click("#start-match")
     expect(page.locator("#hand-form")).to_be_visible()
     return page.url
@@ -79,7 +79,7 @@ def start_with_a_guest(
     expect(guest.locator(f"#seat-{guest_seat} .badge.you")).to_be_visible()
     wait_until_live(host)
     host.click("#fill-ai")
-    expect(host.locator("#start-match")).to_be_enabled()
+    expect(host.locator("#seats .seat.empty")).to_have_count(0)  # filled: Start is always enabled
     host.click("#start-match")
     expect(guest.locator("#hand-form")).to_be_visible()
     return url
