@@ -38,6 +38,29 @@ def wait_until_live(page) -> None:
     page.wait_for_function("() => window.htmx && window.club414 && window.club414.socketOpens > 0")
 
 
+def fill_with_ai_and_start(page) -> None:
+    """The host fills the empty seats with AI players, then starts the match. Each button is
+    clicked again when its frame does not come: a click can land on a region that a push is
+    replacing (the page's first frame after its socket opens), and Start is always enabled, so
+    only the page's seats and phase tell whether a click took."""
+    for _ in range(3):
+        page.click("#fill-ai")
+        try:
+            expect(page.locator("#seats .seat.empty")).to_have_count(0, timeout=10_000)
+            break
+        except AssertionError:
+            continue
+    expect(page.locator("#seats .seat.empty")).to_have_count(0)
+    for _ in range(3):
+        page.click("#start-match")
+        try:
+            expect(page.locator('#status:not([data-phase=""])')).to_have_count(1, timeout=10_000)
+            return
+        except AssertionError:
+            continue
+    expect(page.locator('#status:not([data-phase=""])')).to_have_count(1)
+
+
 def open_started_table(page, claim_seconds: int = 3, turn_seconds: int = 30) -> str:
     """Create a 4-seat table, fill the other seats with AI players, start it; its URL."""
     page.goto("/tables/new/")
@@ -48,9 +71,7 @@ def open_started_table(page, claim_seconds: int = 3, turn_seconds: int = 30) -> 
     page.click("#create-table-form button[type=submit]")
     expect(page.locator("#seats")).to_be_visible()
     wait_until_live(page)
-    page.click("#fill-ai")
-    expect(page.locator("#seats .seat.empty")).to_have_count(0)  # filled: Start is always enabled
-    page.click("#start-match")
+    fill_with_ai_and_start(page)
     expect(page.locator("#hand-form")).to_be_visible()
     return page.url
 
@@ -78,9 +99,7 @@ def start_with_a_guest(
     guest.click(f"#take-seat-{guest_seat}")
     expect(guest.locator(f"#seat-{guest_seat} .badge.you")).to_be_visible()
     wait_until_live(host)
-    host.click("#fill-ai")
-    expect(host.locator("#seats .seat.empty")).to_have_count(0)  # filled: Start is always enabled
-    host.click("#start-match")
+    fill_with_ai_and_start(host)
     expect(guest.locator("#hand-form")).to_be_visible()
     return url
 

@@ -32,12 +32,12 @@ from games.engine.state import MATCH_OVER, PLAY, TRIBUTE, WINDOW, State
 from games.engine.tribute import pay_tributes, plan_tributes
 from games.models import Match, Table
 
-from .helpers import (  # noqa: F401 - stop_tables_after_the_test is an autouse fixture
+from .helpers import (
     axe_violations,
     describe,
+    fill_with_ai_and_start,
     log_in_as,
     open_started_table,
-    stop_tables_after_the_test,
     wait_until_live,
 )
 
@@ -287,9 +287,7 @@ def test_six_and_eight_seats_fit_one_screen(new_page, players) -> None:
     page.fill("#id_turn_seconds", "60")
     page.click("#create-table-form button[type=submit]")
     wait_until_live(page)
-    page.click("#fill-ai")
-    expect(page.locator("#seats .seat.empty")).to_have_count(0)  # filled: Start is always enabled
-    page.click("#start-match")
+    fill_with_ai_and_start(page)
     expect(page.locator("#hand-form")).to_be_visible()
     table = Table.objects.get(host__username=f"one_screen_{players}")
     show_phase(page, table, your_turn)

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from .helpers import log_in_as, wait_until_live
+from .helpers import fill_with_ai_and_start, log_in_as, wait_until_live
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,9 +42,7 @@ def open_ai_table(page) -> str:
     page.click("#create-table-form button[type=submit]")
     expect(page.locator("#seats")).to_be_visible()
     wait_until_live(page)
-    page.click("#fill-ai")
-    expect(page.locator("#seats .seat.empty")).to_have_count(0)  # filled: Start is always enabled
-    page.click("#start-match")
+    fill_with_ai_and_start(page)
     expect(page.locator("#status")).to_contain_text("Round 1")
     return page.url
 

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.helpers import (  # noqa: F401 - stop_tables_after_the_test is an autouse fixture
     SCREENSHOTS,
+    fill_with_ai_and_start,
     log_in_as,
     open_started_table,
     stop_tables_after_the_test,
@@ -184,7 +185,7 @@ def test_partners_sit_opposite_and_each_seat_shows_its_play(new_page, width, hei
 
     page = new_page(width, height)
     log_in_as(page, f"square_{width}")
-    open_started_table(page, claim_seconds=0, turn_seconds=60)
+    open_started_table(page, claim_seconds=0, turn_seconds=120)  # no timeout while measured
     # The hand can show before the start's whole frame has settled (CI once measured a hidden
     # trick, and once the trick of the waiting room): measure once the table is laid out.
     page.wait_for_function(SETTLED, timeout=10_000)
@@ -283,9 +284,7 @@ def test_six_and_eight_seats_sit_around_an_oval(new_page, players) -> None:
     page.click("#create-table-form button[type=submit]")
     expect(page.locator("#fill-ai")).to_be_visible()
     wait_until_live(page)
-    page.click("#fill-ai")
-    expect(page.locator("#seats .seat.empty")).to_have_count(0)  # filled: Start is always enabled
-    page.click("#start-match")
+    fill_with_ai_and_start(page)
     expect(page.locator("#hand-form")).to_be_visible(timeout=15_000)
     for width in (375, 1280):
         page.set_viewport_size({"width": width, "height": 900})

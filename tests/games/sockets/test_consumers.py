@@ -85,7 +85,9 @@ async def connect(table_id: int, user=None) -> WebsocketCommunicator:
 async def frame(ws: WebsocketCommunicator) -> str:
     """The next frame of table regions (a spectator-count refresh alone is skipped)."""
     while True:
-        text = await ws.receive_from(timeout=10)
+        # Generous: a busy machine (CI drives both cores) once took over 10 s; a wait that
+        # succeeds ends as soon as the frame comes.
+        text = await ws.receive_from(timeout=30)
         if not is_spectator_count(text):
             return text
 
