@@ -8,7 +8,6 @@ once. A result whose signal was lost then is recorded by the catch-up beat.
 
 from __future__ import annotations
 
-import datetime
 from datetime import timedelta
 
 import pytest
@@ -29,17 +28,6 @@ pytestmark = pytest.mark.django_db
 
 #: Far enough after the last move for every move to be due in the spectators' view.
 LATER = timedelta(hours=1)
-
-
-@pytest.fixture
-def season(league, organiser):
-    return league_services.do_create_season(
-        league,
-        organiser,
-        name="Spring",
-        starts_on=datetime.date(2026, 3, 1),
-        ends_on=datetime.date(2026, 5, 31),
-    )
 
 
 def delayed_fixture(season, organiser, members, plays: int = 2) -> Fixture:

@@ -19,17 +19,6 @@ from .conftest import QUICK, install_winning_round, register_confirmed
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def season(league, organiser):
-    return league_services.do_create_season(
-        league,
-        organiser,
-        name="Spring",
-        starts_on=datetime.date(2026, 3, 1),
-        ends_on=datetime.date(2026, 5, 31),
-    )
-
-
 def fixture_for(season, organiser, members, team0, team1):
     teams = [[members[n] for n in team0], [members[n] for n in team1]]
     fixture = league_services.do_create_fixture(season, organiser, teams)
