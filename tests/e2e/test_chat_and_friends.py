@@ -21,6 +21,7 @@ from .helpers import (  # noqa: F401 - stop_tables_after_the_test is an autouse 
     log_in_as,
     start_with_a_guest,
     stop_tables_after_the_test,
+    wait_until_live,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -73,6 +74,7 @@ def test_two_players_chat_and_invite_a_friend_by_name(new_page):
     ana.click("#follow-button")
     expect(ana.locator("#unfollow-button")).to_be_visible()
     ana.goto(url)
+    wait_until_live(ana)
     ana.fill("#invite-username", "cy_chat")
     ana.click("#invite-send")
     expect(ana.locator("#flash")).to_contain_text("Invitation sent to cy_chat.")
@@ -85,6 +87,7 @@ def test_two_players_chat_and_invite_a_friend_by_name(new_page):
     table_id = url.rstrip("/").split("/")[-1]
     cy.click(f".notice-table_invite a[href$='/tables/{table_id}/']")
     expect(cy.locator("#chat-title")).to_have_text("Trò chuyện của người xem")
+    wait_until_live(cy)
     expect(cy.locator("#chat-lines")).not_to_contain_text("hola ana")
     say(cy, "xin chào mọi người")
     expect(cy.locator("#chat-lines .chat-line").last).to_contain_text("xin chào mọi người")
@@ -96,6 +99,7 @@ def test_two_players_chat_and_invite_a_friend_by_name(new_page):
     expect(friend.locator(".friend-table a")).to_have_text("Chat table")
     ana.screenshot(path=str(SCREENSHOTS / "chat_friends_1280.png"), full_page=True)
     ana.goto(url)
+    wait_until_live(ana)
     expect(ana.locator("#chat-lines")).to_contain_text("hola ana")  # kept for a reload
     expect(ana.locator("#chat-lines")).not_to_contain_text("xin chào")
 

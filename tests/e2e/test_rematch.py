@@ -26,6 +26,7 @@ from .helpers import (
     log_in_as,
     start_with_a_guest,
     stop_tables_after_the_test,  # noqa: F401 - autouse fixture: the rematch's match stops
+    wait_until_live,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -76,6 +77,7 @@ def test_a_finished_match_is_explained_and_rematched_with_the_same_seats(new_pag
     install_last_round(table)
     for page in (ana, bo):
         page.reload()
+        wait_until_live(page)
         expect(page.locator("#hand-form")).to_be_visible()
     expect(bo.locator("#status.my-turn")).to_be_visible()
     bo.click("#hint-button")
