@@ -131,8 +131,15 @@ def skeleton(text: str) -> str:
 
 def lookalike_key(name: str) -> str:
     """What two names share when they look alike, case aside: the skeleton of the casefolded
-    skeleton of the NFKC name. ``lookalike_key("аlice") == lookalike_key("Alice")``."""
-    return skeleton(skeleton(normalise(name)).casefold())
+    skeleton of the NFKC name, with "i" read as "l". ``lookalike_key("аlice") ==
+    lookalike_key("Alice") == lookalike_key("ALICE") == "allce"``.
+
+    Why "i" joins "l": the skeleton reads a capital I as "l" (they are one glyph in sans-serif
+    fonts), so "ALICE" reduced to "allce" while "alice" kept its "i", and the two, one name
+    in another case, had different keys: the database let both exist. Joining the classes
+    makes every spelling of one name one key; the price is that names differing only in an
+    "i" for an "l" ("Kali", "Kall") are look-alikes too."""
+    return skeleton(skeleton(normalise(name)).casefold()).replace("i", "l")
 
 
 @cache

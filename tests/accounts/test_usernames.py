@@ -172,6 +172,16 @@ def test_refresh_keys_gives_the_later_of_two_lookalikes_its_own_key(make_user):
     assert usernames.refresh_keys(User) == 0
 
 
+@pytest.mark.parametrize("other", ["ALICE", "aLiCe", "AL1CE", "aIice"])
+def test_one_name_in_any_case_is_one_key(make_user, other):
+    """A capital I reads as "l": "ALICE" once had the key "allce" and "alice" the key
+    "alice", so the database let both exist. Every spelling of one name is one key now."""
+    make_user("alice")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        make_user(other)
+    assert usernames.lookalike_key(other) == usernames.lookalike_key("alice") == "allce"
+
+
 def test_the_database_refuses_a_lookalike_saved_without_the_forms(make_user):
     """The key is unique: code that skips the forms cannot make a look-alike either."""
     make_user("alice")
