@@ -109,8 +109,8 @@ class User(AbstractUser):
     claim_windows_explained = models.PositiveSmallIntegerField(default=0, editable=False)
 
     @classmethod
-    def from_db(cls, db, field_names, values):
-        user = super().from_db(db, field_names, values)
+    def from_db(cls, db, field_names, values, *, fetch_mode=None):
+        user = super().from_db(db, field_names, values, fetch_mode=fetch_mode)
         user._stored_username = user.__dict__.get("username")
         return user
 
