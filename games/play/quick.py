@@ -9,17 +9,23 @@ options), so the table page, rematch and "play again" work on it as on any other
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from django.db import transaction
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.engine.ai import FILL_DEFAULT
 from games.models import Match, Seat, Table
 from games.play import seating, services
-from games.play.tables import TableError, check_hosting
+from games.play.tables import TableError, check_hosting, lock_host
 
 #: The table's size: the person and three AI players, partners opposite (RULES.md §0).
 PLAYERS = 4
+#: A second click within this many seconds of the first is the same click (a double click, a
+#: form sent again): it leads to the match the first one dealt instead of dealing another.
+SAME_CLICK = timedelta(seconds=5)
 
 
 def difficulty_for(user: User) -> str:
@@ -32,15 +38,20 @@ def difficulty_for(user: User) -> str:
 def play_the_computer(user: User, difficulty: str, seed: int | None = None) -> Match:
     """Open a casual four-seat table hosted by ``user`` at seat 0, AI players of ``difficulty``
     (a ``Seat.Policy`` value) at seats 1–3, remember the difficulty on ``user`` and deal round
-    1. Raises TableError (nothing changed) for an unknown difficulty, or a person who hosts as
-    many tables as one may already (``check_hosting``)."""
+    1. A second call within ``SAME_CLICK`` of one that dealt (a double click) deals nothing:
+    it returns the first one's match. Raises TableError (nothing changed) for an unknown
+    difficulty, or a person who hosts as many tables as one may already (``check_hosting``)."""
     if difficulty not in Seat.Policy.values:
         raise TableError(_("Unknown AI player."))
     name = (_("%(name)s vs the computer") % {"name": user})[
         : Table._meta.get_field("name").max_length
     ]
     with transaction.atomic():
-        check_hosting(user)
+        lock_host(user)  # a double click's second request waits here for the first to commit
+        again = _opened_just_now(user, name)
+        if again is not None:
+            return again
+        check_hosting(user, locked=True)
         table = Table.objects.create(name=name, host=user, players=PLAYERS, options={})
         Seat.objects.bulk_create(
             Seat(
@@ -59,3 +70,20 @@ def play_the_computer(user: User, difficulty: str, seed: int | None = None) -> M
         match = services.do_start_match(table, seed)
         seating.changed(table)
     return match
+
+
+def _opened_just_now(user: User, name: str) -> Match | None:
+    """The match of the computer table ``user`` opened less than ``SAME_CLICK`` ago (still
+    being played), if any. Precondition: ``user``'s row is locked (``lock_host``)."""
+    return (
+        Match.objects.filter(
+            table__host=user,
+            table__name=name,
+            table__players=PLAYERS,
+            table__status=Table.Status.PLAYING,
+            table__created_at__gte=timezone.now() - SAME_CLICK,
+        )
+        .select_related("table")
+        .order_by("-pk")
+        .first()
+    )

@@ -29,20 +29,27 @@ class TableError(Exception):
     """A table action that cannot be done now (the message says why)."""
 
 
-def check_hosting(host: User) -> None:
+def check_hosting(host: User, *, locked: bool = False) -> None:
     """Raise TableError when ``host`` hosts ``GAMES_MAX_HOSTED_TABLES`` tables that are open
     or being played already (0: no cap): one person once opened and played 30 tables at once.
     Finished and abandoned tables do not count. Precondition: inside a transaction; the host's
-    row is locked here, so two tables opened at once by one person count each other."""
+    row is locked here (``locked``: the caller has locked it already), so two tables opened at
+    once by one person count each other."""
     cap = settings.GAMES_MAX_HOSTED_TABLES
     if cap <= 0:
         return
-    get_user_model().objects.select_for_update().only("pk").get(pk=host.pk)
+    if not locked:
+        lock_host(host)
     hosted = Table.objects.filter(
         host=host, status__in=[Table.Status.OPEN, Table.Status.PLAYING]
     ).count()
     if hosted >= cap:
         raise TableError(hosting_refusal(hosted))
+
+
+def lock_host(host: User) -> None:
+    """Lock ``host``'s row until the transaction ends: what one person opens is serialised."""
+    get_user_model().objects.select_for_update().only("pk").get(pk=host.pk)
 
 
 def hosting_refusal(count: int) -> str:
