@@ -3,7 +3,7 @@ forms are Django's own."""
 
 from __future__ import annotations
 
-from typing import cast
+from typing import Any, cast
 
 from django import forms
 from django.conf import settings
@@ -12,7 +12,7 @@ from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from accounts import throttle
+from accounts import throttle, usernames
 from accounts.models import User
 
 # Profiles live at /accounts/<username>/, so a username must not shadow a page there.
@@ -65,6 +65,15 @@ class SignUpForm(UserCreationForm):
         model = User
         fields = ("username", "email")
         help_texts = {"email": _("Optional; needed only to reset a forgotten password.")}
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # The browser stops at the limit the model's clean enforces (accounts.usernames).
+        field = self.fields["username"]
+        field.widget.attrs["maxlength"] = str(usernames.MAX_LENGTH)
+        field.help_text = _("Up to %(limit)d characters: letters, digits and @ . + - _ only.") % {
+            "limit": usernames.MAX_LENGTH
+        }
 
     def clean_username(self) -> str:
         # Django's check for a taken name (any case) adds its error and returns None.

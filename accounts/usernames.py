@@ -63,6 +63,11 @@ RESERVED_MESSAGE = _(
     "This username could pass for an AI player or a seat at the table. Please choose another."
 )
 NO_LETTER_MESSAGE = _("A username needs at least one letter.")
+#: The longest name a person may choose. Django's field holds 150; a name that long ran across
+#: every page that listed it (the lobby's live matches, for every visitor). Names chosen
+#: before the rule keep working.
+MAX_LENGTH = 30
+TOO_LONG_MESSAGE = _("A username may have at most %(limit)d characters.")
 
 #: What the table calls a seat in English, Spanish, Indonesian and Vietnamese: an AI seat's
 #: label ("AI 3", "IA 3", "Máy 3") and a seat's.
@@ -171,11 +176,14 @@ def reserved(name: str) -> bool:
 
 
 def check(name: str, others) -> None:
-    """Raise ValidationError (code ``mixed_script``, ``no_letter``, ``reserved`` or
-    ``lookalike``) when ``name`` may not be chosen: it mixes scripts, has no letter, could pass
+    """Raise ValidationError (code ``too_long``, ``mixed_script``, ``no_letter``, ``reserved``
+    or ``lookalike``) when ``name`` may not be chosen: it is longer than ``MAX_LENGTH``
+    characters, it mixes scripts, has no letter, could pass
     for a seat at the table, or ``others`` (a User queryset: everyone else) holds a name that
     looks the same. The very same name is not a look-alike: it is taken, which the username's
     uniqueness says ("already exists"), whichever check a race reaches first."""
+    if len(normalise(name)) > MAX_LENGTH:
+        raise ValidationError(TOO_LONG_MESSAGE, code="too_long", params={"limit": MAX_LENGTH})
     if mixed_script(name):
         raise ValidationError(MIXED_SCRIPT_MESSAGE, code="mixed_script")
     if not has_letter(name):

@@ -310,3 +310,22 @@ def test_the_admin_cannot_rename_a_player_to_a_seat(client, make_user):
     assert renamed.status_code == 200
     assert message(usernames.RESERVED_MESSAGE) in page(renamed)
     assert User.objects.get(pk=carol.pk).username == "carol"
+
+
+def test_a_name_longer_than_thirty_characters_is_refused_at_sign_up(client, password):
+    """A 150-character name ran across every page that listed it; the sign-up form says the
+    limit, the browser stops there, and the model's check refuses a longer one."""
+    form = client.get("/accounts/signup/").content.decode()
+    assert 'maxlength="30"' in form and "Up to 30 characters" in form
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "W" * 31, "password1": password, "password2": password},
+    )
+    assert response.status_code == 200
+    assert "A username may have at most 30 characters." in response.content.decode()
+    assert not User.objects.exists()
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "W" * 30, "password1": password, "password2": password},
+    )
+    assert response.status_code == 302 and User.objects.get().username == "W" * 30
