@@ -1,3 +1,5 @@
+from typing import Any
+
 from django.contrib import admin
 from django.contrib.auth.admin import UserAdmin
 from django.db import IntegrityError
@@ -12,7 +14,9 @@ admin.site.login_form = AdminLoginForm
 
 
 @admin.register(User)
-class PlayerAdmin(UserAdmin):
+# UserAdmin and ModelAdmin are generic in django-stubs only (subscripting them raises at runtime
+# without django_stubs_ext.monkeypatch(), not installed): bare bases, each ignore for this.
+class PlayerAdmin(UserAdmin):  # type: ignore[type-arg]
     fieldsets = (
         *(UserAdmin.fieldsets or ()),
         (
@@ -40,7 +44,7 @@ class PlayerAdmin(UserAdmin):
         request: HttpRequest,
         object_id: str | None = None,
         form_url: str = "",
-        extra_context: dict | None = None,
+        extra_context: dict[str, Any] | None = None,
     ) -> HttpResponse:
         """Django's add and change pages, where a name another request saved a moment before
         (the same one, or a look-alike: the key is unique, ``accounts.usernames``) is the
@@ -56,13 +60,13 @@ class PlayerAdmin(UserAdmin):
 
 
 @admin.register(Follow)
-class FollowAdmin(admin.ModelAdmin):
+class FollowAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("follower", "followed", "created_at")
     raw_id_fields = ("follower", "followed")
 
 
 @admin.register(AccessToken)
-class AccessTokenAdmin(admin.ModelAdmin):
+class AccessTokenAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     """Tokens as their owners see them (never the token, nor its hash): staff can revoke one
     by setting ``revoked_at``."""
 
@@ -72,5 +76,5 @@ class AccessTokenAdmin(admin.ModelAdmin):
     fields = ("user", "name", "prefix", "scope", "created_at", "last_used_at", "revoked_at")
     readonly_fields = ("user", "name", "prefix", "scope", "created_at", "last_used_at")
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # made on the owner's profile page only: shown once, to its owner

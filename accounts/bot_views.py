@@ -7,6 +7,8 @@ is stored.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -60,12 +62,13 @@ def set_bot(request: SignedInRequest) -> HttpResponse:
     return _profile(request)
 
 
-def new_token_of(request: HttpRequest) -> dict | None:
+def new_token_of(request: HttpRequest) -> dict[str, Any] | None:
     """The token made just now, to show once (``{"id", "token"}``), taken out of the session."""
-    return request.session.pop(NEW_TOKEN_SESSION_KEY, None)
+    new: dict[str, Any] | None = request.session.pop(NEW_TOKEN_SESSION_KEY, None)
+    return new
 
 
-def bot_context(request: HttpRequest, owner: User) -> dict:
+def bot_context(request: HttpRequest, owner: User) -> dict[str, Any]:
     """What the profile's bot section shows ``owner``, the signed-in viewer of their own
     profile: the tokens, a new one, the bot mark."""
     return {

@@ -7,22 +7,28 @@ never sat at a rated match, so no rated result was ever played under the wrong f
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.core.exceptions import ObjectDoesNotExist
 from django.utils.translation import gettext as _
+
+if TYPE_CHECKING:
+    from accounts.models import User
+    from games.models import Table
 
 
 class BotError(Exception):
     """A bot change or seating that is not allowed (the message says why, for people)."""
 
 
-def has_played_rated(user) -> bool:
+def has_played_rated(user: User) -> bool:
     """Whether ``user`` has (or had) a seat at a rated table whose match started."""
     from games.models import Seat
 
     return Seat.objects.filter(user=user, table__rated=True, table__match__isnull=False).exists()
 
 
-def set_bot(user, is_bot: bool) -> None:
+def set_bot(user: User, is_bot: bool) -> None:
     """Mark ``user``'s account a bot account (or not). Raises BotError once the account has
     played a rated match; nothing changes then."""
     if bool(user.is_bot) == bool(is_bot):
@@ -33,7 +39,7 @@ def set_bot(user, is_bot: bool) -> None:
     user.save(update_fields=["is_bot"])
 
 
-def seat_refusal(user, table) -> str:
+def seat_refusal(user: User, table: Table) -> str:
     """Why ``user`` may not sit at ``table`` as a bot, or "": a bot account sits at casual
     tables, and at a rated one only in a league that allows bots."""
     if not getattr(user, "is_bot", False) or not table.rated:

@@ -24,15 +24,18 @@ RESERVED_USERNAMES = frozenset(
 )  # fmt: skip
 
 
-class LockoutErrorMixin:
+class LockoutErrorMixin(AuthenticationForm):
     """An authentication form that says so when the log-in was refused for too many failures
     (``accounts.throttle``), instead of "wrong username or password": for the username from
     this address (django-axes), or from this address whatever the username (password spraying).
 
     An attempt takes its place in the address's count before the password is checked and gives
-    it back when it succeeds; a refused page is answered 429 with Retry-After."""
+    it back when it succeeds; a refused page is answered 429 with Retry-After.
 
-    def clean(self):
+    Put it first among the bases (it is an ``AuthenticationForm`` itself, so that what it calls
+    of the form is typed; the admin's form comes after it in the MRO, as before)."""
+
+    def clean(self) -> dict[str, Any]:
         username = self.cleaned_data.get("username")
         password = self.cleaned_data.get("password")
         if self.request is None or username is None or not password:
@@ -60,7 +63,9 @@ class AdminLoginForm(LockoutErrorMixin, AdminAuthenticationForm):
     """The admin's log-in form."""
 
 
-class SignUpForm(UserCreationForm):
+# UserCreationForm and ModelForm are generic in django-stubs only (subscripting them raises at
+# runtime without django_stubs_ext.monkeypatch(), not installed): bare bases, ignored for this.
+class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
     class Meta(UserCreationForm.Meta):
         model = User
         fields = ("username", "email")
@@ -83,7 +88,7 @@ class SignUpForm(UserCreationForm):
         return username
 
 
-class PreferencesForm(forms.ModelForm):
+class PreferencesForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = User
         fields = (
@@ -98,7 +103,7 @@ class PreferencesForm(forms.ModelForm):
             "animations",
         )
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         # The empty choice says what it does, in the page's language.
         # a model field with choices: its form field is a TypedChoiceField

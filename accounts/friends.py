@@ -9,6 +9,7 @@ followed player or any username, for a table the inviter hosts or sits at.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.utils.translation import gettext as _
@@ -18,6 +19,11 @@ from accounts import notices, presence
 from accounts.models import Follow, User
 from games import access
 from games.models import Seat, Table
+
+if TYPE_CHECKING:
+    from django.contrib.sessions.backends.base import SessionBase
+
+    from games.access import Viewer
 
 INVITE_GROUP = "accounts.invite"
 
@@ -35,24 +41,25 @@ class Friend:
     tables: list[Table]
 
 
-def follow(user, other) -> bool:
+def follow(user: User, other: User) -> bool:
     """``user`` follows ``other`` (following oneself does nothing). Returns whether it is new."""
     if user.pk == other.pk:
         return False
     return Follow.objects.get_or_create(follower=user, followed=other)[1]
 
 
-def unfollow(user, other) -> None:
+def unfollow(user: User, other: User) -> None:
     Follow.objects.filter(follower=user, followed=other).delete()
 
 
-def follows(user, other) -> bool:
-    if user is None or not user.is_authenticated:
+def follows(user: Viewer, other: User) -> bool:
+    """Whether ``user`` (anonymous or None: never) follows ``other``."""
+    if not isinstance(user, User) or not user.is_authenticated:  # (a lazy request.user too)
         return False
     return Follow.objects.filter(follower=user, followed=other).exists()
 
 
-def followed_with_presence(user, session=None) -> list[Friend]:
+def followed_with_presence(user: User, session: SessionBase | None = None) -> list[Friend]:
     """Whom ``user`` follows, by name, with presence. Tables are filtered by what ``user``
     (with ``session``'s invite links) may watch, in one query."""
     people = [
@@ -77,7 +84,7 @@ def followed_with_presence(user, session=None) -> list[Friend]:
     ]
 
 
-def can_invite_to(user, table: Table) -> bool:
+def can_invite_to(user: User, table: Table) -> bool:
     """Whether ``user`` may invite people to ``table``: its host or a player seated there."""
     if user is None or not user.is_authenticated:
         return False
@@ -98,7 +105,7 @@ def _too_many(user_id: int) -> bool:
     return bool(usage and usage["should_limit"] and usage["time_left"] != -1)
 
 
-def invite(inviter, table: Table, username: str) -> User:
+def invite(inviter: User, table: Table, username: str) -> User:
     """Invite the player named ``username`` (any case) to ``table``: they get a notice (and an
     email, if they allow it). Returns the invited player. Raises InviteError (nothing sent) if
     the inviter neither hosts nor sits at the table, the table is over, the name is unknown or

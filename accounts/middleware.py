@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
+from django.http import HttpRequest
+from django.http.response import HttpResponseBase
 from django.utils import translation
+
+from accounts.models import User
 
 
 class UserLanguageMiddleware:
@@ -15,10 +22,10 @@ class UserLanguageMiddleware:
     Content-Language from the language active when the response is made.
     """
 
-    def __init__(self, get_response) -> None:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         language = saved_language(getattr(request, "user", None))
         if language and language != getattr(request, "LANGUAGE_CODE", None):
             translation.activate(language)
@@ -33,7 +40,7 @@ class UserLanguageMiddleware:
         return response
 
 
-def saved_language(user) -> str:
+def saved_language(user: User | AnonymousUser | None) -> str:
     """The user's saved language if it is one the site offers, else ""."""
     if user is None or not user.is_authenticated:
         return ""
@@ -41,7 +48,7 @@ def saved_language(user) -> str:
     return language if language in dict(settings.LANGUAGES) else ""
 
 
-def remember_language(response, language: str):
+def remember_language[R: HttpResponseBase](response: R, language: str) -> R:
     """Store ``language`` in the cookie LocaleMiddleware reads, or forget it when empty."""
     if language:
         response.set_cookie(
@@ -52,7 +59,8 @@ def remember_language(response, language: str):
             domain=settings.LANGUAGE_COOKIE_DOMAIN,
             secure=settings.LANGUAGE_COOKIE_SECURE,
             httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
-            samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+            # django-stubs' plugin reads the setting ("Lax") as str; set_cookie takes literals.
+            samesite=settings.LANGUAGE_COOKIE_SAMESITE,  # type: ignore[arg-type]
         )
     else:
         response.delete_cookie(

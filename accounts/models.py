@@ -9,11 +9,15 @@ password hash would only slow every request down.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from typing import Any, Self
+
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.fetch_modes import FetchMode
 from django.utils.translation import gettext_lazy as _
 
 from accounts import usernames
@@ -108,8 +112,21 @@ class User(AbstractUser):
     # shows the help for the first few; "Got it" sets it to that number at once).
     claim_windows_explained = models.PositiveSmallIntegerField(default=0, editable=False)
 
+    #: The username as loaded from the database (None: deferred, or not loaded yet).
+    _stored_username: str | None
+
     @classmethod
-    def from_db(cls, db, field_names, values, *, fetch_mode=None):
+    def from_db(
+        cls,
+        db: str | None,
+        field_names: Collection[str],
+        values: Collection[Any],
+        *,
+        fetch_mode: FetchMode | None = None,
+    ) -> Self:
+        """Django's, remembering the loaded username (``username_changed``). ``fetch_mode`` is
+        Django 6.1's (a queryset's ``fetch_mode()``), passed on: without it Django warned that
+        the override is deprecated and dropped the queryset's fetch mode for users."""
         user = super().from_db(db, field_names, values, fetch_mode=fetch_mode)
         user._stored_username = user.__dict__.get("username")
         return user
@@ -129,7 +146,7 @@ class User(AbstractUser):
             except ValidationError as e:
                 raise ValidationError({"username": e}) from None
 
-    def save(self, *args, **kwargs) -> None:
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if self.username_changed() or not self.username_key:
             self.username_key = usernames.lookalike_key(self.username)
             update_fields = kwargs.get("update_fields")

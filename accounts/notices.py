@@ -7,6 +7,7 @@ language.
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.core.mail import send_mail
@@ -15,10 +16,14 @@ from django.utils import translation
 
 from leagues.models import Notice
 
+if TYPE_CHECKING:
+    from accounts.models import User
+    from games.models import Table
+
 log = logging.getLogger(__name__)
 
 
-def _email(user, notice: Notice) -> None:
+def _email(user: User, notice: Notice) -> None:
     if not user.email_notices or not user.email:
         return
     language = user.language or settings.LANGUAGE_CODE
@@ -32,7 +37,7 @@ def _email(user, notice: Notice) -> None:
         log.warning("notice email to user %s not sent", user.pk, exc_info=True)
 
 
-def invitation(table, inviter, invitee) -> Notice | None:
+def invitation(table: Table, inviter: User, invitee: User) -> Notice | None:
     """Tell ``invitee`` that ``inviter`` invites them to ``table``. None (nothing new) if an
     invitation to that table is still unseen."""
     if Notice.objects.filter(
@@ -48,7 +53,7 @@ def invitation(table, inviter, invitee) -> Notice | None:
     return notice
 
 
-def your_turn(table, user) -> Notice | None:
+def your_turn(table: Table, user: User) -> Notice | None:
     """Tell ``user`` it is their turn at ``table``. None if such a notice is still unseen (one
     is enough until they look)."""
     if Notice.objects.filter(
@@ -61,7 +66,7 @@ def your_turn(table, user) -> Notice | None:
     return notice
 
 
-def seen_at_table(user, table) -> None:
+def seen_at_table(user: User, table: Table) -> None:
     """``user`` opened ``table``: its "your turn" notices are done with (the table itself says
     whose turn it is), so they go: a seen one left in the list would still say "It is your turn"
     after the turn or the match is over."""

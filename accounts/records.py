@@ -8,22 +8,44 @@ seat number mod 2).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, TypedDict
 
 from django.db.models import Q
 
 from accounts.models import User
 
+if TYPE_CHECKING:
+    from django.contrib.sessions.backends.base import SessionBase
+
+    from games.access import Viewer
+    from games.models import Table
+
 RECENT_LENGTH = 10
+
+
+class RecentMatch(TypedDict):
+    """One of a profile's latest matches, as the viewer may see it (``match_record``)."""
+
+    table: Table
+    match_id: int
+    started_at: datetime | None
+    team: int
+    over: bool
+    won: bool
+    round_no: int
 
 
 @dataclass(frozen=True)
 class MatchRecord:
     played: int = 0
     won: int = 0
-    recent: list[dict] = field(default_factory=list)
+    recent: list[RecentMatch] = field(default_factory=list)
 
 
-def seen_finished_q(viewer=None, session=None, prefix: str = "table__") -> Q:
+def seen_finished_q(
+    viewer: Viewer = None, session: SessionBase | None = None, prefix: str = "table__"
+) -> Q:
     """The ``Q`` of the finished matches ``viewer`` (with ``session``'s invites) may count, on
     the table reached by ``prefix`` (``"table__"`` from a seat, ``"match__table__"`` from a
     ``games.models.PlayerMatch``): a table they may watch (``games.access``) whose match they
@@ -48,7 +70,9 @@ def seen_finished_q(viewer=None, session=None, prefix: str = "table__") -> Q:
     )
 
 
-def match_record(user: User, viewer=None, session=None) -> MatchRecord:
+def match_record(
+    user: User, viewer: Viewer = None, session: SessionBase | None = None
+) -> MatchRecord:
     """Matches ``user`` played (finished, with a seat) and won, and their latest matches, as
     ``viewer`` (with ``session``'s invites) may see them: a table the viewer may not watch
     (``games.access``) is neither listed nor counted, and a delayed table the viewer has no
@@ -69,7 +93,7 @@ def match_record(user: User, viewer=None, session=None) -> MatchRecord:
         for number, winner in finished.values_list("number", "table__match__winner_team")
         if number % 2 == winner
     )
-    recent = []
+    recent: list[RecentMatch] = []
     rows = list(
         seats.filter(table__match__isnull=False)
         .select_related("table", "table__match", "table__match__delayed")

@@ -9,12 +9,19 @@ they may watch, whose end they may know), as the profile's played and won counts
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from django.db.models import Count, Exists, OuterRef, Q, Sum
 
 from accounts.records import seen_finished_q
 from games.models import PlayerMatch
 from leagues.models import SiteRating
+
+if TYPE_CHECKING:
+    from django.contrib.sessions.backends.base import SessionBase
+
+    from accounts.models import User
+    from games.access import Viewer
 
 #: How many partners the profile names.
 PARTNERS_SHOWN = 3
@@ -47,7 +54,9 @@ class PlayerStatistics:
     partners: list[Partner] = field(default_factory=list)
 
 
-def player_statistics(user, viewer=None, session=None) -> PlayerStatistics:
+def player_statistics(
+    user: User, viewer: Viewer = None, session: SessionBase | None = None
+) -> PlayerStatistics:
     """``user``'s statistics as ``viewer`` (with ``session``'s invites) may see them."""
     seen = seen_finished_q(viewer, session, prefix="match__table__")
     rows = PlayerMatch.objects.filter(user=user).filter(seen)

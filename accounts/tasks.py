@@ -27,7 +27,7 @@ def turn_notice(match_id: int, seat: int, version: int) -> bool:
         .filter(table_id=match.table_id, number=seat, user__isnull=False, ai_policy="")
         .first()
     )
-    if row is None:
+    if row is None or row.user is None:  # (the filter asked for a user)
         return False
     return notices.your_turn(match.table, row.user) is not None
 

@@ -32,6 +32,8 @@ itself. An IPv6 client counts by its /64 network.
 from __future__ import annotations
 
 import math
+from collections.abc import Awaitable, Callable
+from typing import cast
 
 from asgiref.sync import iscoroutinefunction
 from axes.backends import AxesStandaloneBackend
@@ -56,7 +58,8 @@ def client_ip(request: HttpRequest) -> str:
     return request_address(request)
 
 
-class LoginThrottleBackend(AxesStandaloneBackend):
+# django-axes ships no types (pyproject's ignore_missing_imports): its backend is Any here.
+class LoginThrottleBackend(AxesStandaloneBackend):  # type: ignore[misc]
     """django-axes' lockout check, first among the backends (it logs nobody in itself).
 
     Authentication without a request (``Client.login`` in tests, a management command) has no
@@ -68,11 +71,14 @@ class LoginThrottleBackend(AxesStandaloneBackend):
         request: HttpRequest | None,
         username: str | None = None,
         password: str | None = None,
-        **kwargs,
-    ):
+        **kwargs: object,
+    ) -> None:
+        """Raise axes' lockout for a locked-out request; never a user (None): the next backend
+        logs the person in."""
         if request is None:
             return None
-        return super().authenticate(request, username=username, password=password, **kwargs)
+        super().authenticate(request, username=username, password=password, **kwargs)
+        return None  # axes' authenticate returns None (or raises): it logs nobody in
 
 
 def locked_out(request: HttpRequest | None) -> bool:
@@ -123,19 +129,25 @@ def _refused(request: HttpRequest, response: HttpResponse) -> HttpResponse:
 
 
 @sync_and_async_middleware
-def refusal_middleware(get_response):
+def refusal_middleware(
+    get_response: Callable[[HttpRequest], HttpResponse | Awaitable[HttpResponse]],
+) -> Callable[[HttpRequest], HttpResponse | Awaitable[HttpResponse]]:
     """Answer a page whose request a limit refused (``refuse``) ``429 Too Many Requests`` with
     its ``Retry-After``: the log-in forms (the site's and the admin's) and the sign-up form show
     the refusal as a form error, and the status says what it is."""
     if iscoroutinefunction(get_response):
+        # an async view chain: its get_response is a coroutine function (checked just above)
+        get_async = cast(Callable[[HttpRequest], Awaitable[HttpResponse]], get_response)
 
         async def async_middleware(request: HttpRequest) -> HttpResponse:
-            return _refused(request, await get_response(request))
+            return _refused(request, await get_async(request))
 
         return async_middleware
 
+    get_sync = cast(Callable[[HttpRequest], HttpResponse], get_response)  # (not a coroutine one)
+
     def middleware(request: HttpRequest) -> HttpResponse:
-        return _refused(request, get_response(request))
+        return _refused(request, get_sync(request))
 
     return middleware
 

@@ -16,7 +16,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.models import AccessToken
+from accounts.models import AccessToken, User
 from games.live import notify
 
 log = logging.getLogger(__name__)
@@ -42,7 +42,7 @@ def token_group(token_id: int) -> str:
     return f"api-token-{token_id}"
 
 
-def create(user, name: str, scope: str = AccessToken.Scope.PLAY) -> tuple[AccessToken, str]:
+def create(user: User, name: str, scope: str = AccessToken.Scope.PLAY) -> tuple[AccessToken, str]:
     """Make a token for ``user`` named ``name``: returns ``(row, token)``, the only time the
     token itself is known. Raises TokenError for an empty name, an unknown scope, or when the
     user already holds ``MAX_ACTIVE_TOKENS`` active tokens."""
@@ -62,7 +62,7 @@ def create(user, name: str, scope: str = AccessToken.Scope.PLAY) -> tuple[Access
     return row, raw
 
 
-def revoke(user, token_id: int) -> bool:
+def revoke(user: User, token_id: int) -> bool:
     """Revoke ``user``'s token ``token_id``; after commit its open streams are told to end.
     Returns False when the user has no such active token (nothing changes)."""
     changed = AccessToken.objects.filter(pk=token_id, user=user, revoked_at__isnull=True).update(

@@ -36,10 +36,17 @@ import re
 import unicodedata
 from collections import defaultdict
 from functools import cache
+from typing import TYPE_CHECKING
 
 from confusable_homoglyphs import categories, confusables
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    # django-stubs' name for settings.AUTH_USER_MODEL (accounts.models.User, which imports this
+    # module: importing it here, even for a type, is an import circle).
+    from django.contrib.auth.models import _User as User
+    from django.db.models import QuerySet
 
 #: Scripts that go with any other: digits, punctuation, combining marks.
 NEUTRAL_SCRIPTS = frozenset({"COMMON", "INHERITED"})
@@ -175,7 +182,7 @@ def reserved(name: str) -> bool:
     )
 
 
-def check(name: str, others) -> None:
+def check(name: str, others: QuerySet[User]) -> None:
     """Raise ValidationError (code ``too_long``, ``mixed_script``, ``no_letter``, ``reserved``
     or ``lookalike``) when ``name`` may not be chosen: it is longer than ``MAX_LENGTH``
     characters, it mixes scripts, has no letter, could pass
@@ -194,7 +201,7 @@ def check(name: str, others) -> None:
         raise ValidationError(LOOKALIKE_MESSAGE, code="lookalike")
 
 
-def refresh_keys(user_model) -> int:
+def refresh_keys(user_model: type[User]) -> int:
     """Recompute every user's ``username_key`` (after the confusables tables changed, or in
     the migrations that add the field and make it unique) so that no two are equal: oldest
     account first, a later one whose key is taken gets ``<key>#<id>`` (no name holds "#", so
@@ -220,7 +227,7 @@ def refresh_keys(user_model) -> int:
     return len(changed)
 
 
-def race_refusal(name: str, others) -> ValidationError:
+def race_refusal(name: str, others: QuerySet[User]) -> ValidationError:
     """What a sign-up or rename says when the database refused ``name`` (its key's
     uniqueness) because another account with a look-alike was saved a moment before, after the
     form's checks had passed: "already exists" when it is the same name case aside (Django's

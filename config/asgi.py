@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 
 from django.core.asgi import get_asgi_application
+from django.urls import URLPattern
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Set up Django before importing anything that touches models (auth middleware, consumers).
@@ -23,7 +24,7 @@ from games.sockets.socket_limits import MAX_MESSAGE_BYTES  # noqa: E402
 close_cleanly_in_daphne(MAX_MESSAGE_BYTES)
 
 
-def websocket_urlpatterns() -> list:
+def websocket_urlpatterns() -> list[URLPattern]:
     """The games app's WebSocket routes, or none until games/sockets/routing.py exists."""
     try:
         from games.sockets.routing import websocket_urlpatterns as patterns

@@ -36,6 +36,7 @@ under a real worker.
 from __future__ import annotations
 
 from queue import Empty
+from typing import Any
 
 from kombu import transport as kombu_transport
 from kombu.transport import redis as kombu_redis
@@ -48,15 +49,25 @@ TRANSPORT = "config.broker:Transport"
 class Channel(kombu_redis.Channel):
     """kombu's Redis channel whose ``close`` survives a connection that is already gone."""
 
-    def _brpop_read(self, **options):
+    # kombu 5.7.0's Channel has both (its transport's errors, copied in as a channel option;
+    # set while close() runs); kombu-stubs (celery-types 0.26.0) leave them out. Annotations
+    # only: nothing is assigned here.
+    connection_errors: tuple[type[Exception], ...]
+    _closing: bool
+
+    def _brpop_read(self, **options: Any) -> Any:
+        """kombu's: read the pending BRPOP reply (a message, or True/False for kombu's event
+        loop, as kombu's own); raises Empty where the connection is gone while closing."""
         try:
-            return super()._brpop_read(**options)
+            # kombu-stubs leave out this private method of kombu 5.7.0's Channel, which has it.
+            return super()._brpop_read(**options)  # type: ignore[misc]
         except self.connection_errors:
             if self._closing:
                 raise Empty() from None  # what close() expects when there is nothing to read
             raise
 
-    def queue_delete(self, queue, *args, **kwargs):
+    def queue_delete(self, queue: str, *args: Any, **kwargs: Any) -> int | None:
+        """kombu's; 0 (nothing deleted) where the connection is gone while closing."""
         try:
             return super().queue_delete(queue, *args, **kwargs)
         except self.connection_errors:
@@ -64,13 +75,13 @@ class Channel(kombu_redis.Channel):
                 return 0
             raise
 
-    def _connparams(self, asynchronous: bool = False) -> dict:
+    def _connparams(self, asynchronous: bool = False) -> dict[str, Any]:
         built = self.__dict__.setdefault("_built_connparams", {})
         if self.connection.client is None and asynchronous in built:
             return dict(built[asynchronous])  # detached by collect(): the parameters it had
         # kombu-stubs (celery-types 0.26.0) leave out this private method of kombu 5.7.0's
         # Channel, which has it: it is the one this class wraps.
-        params = super()._connparams(asynchronous=asynchronous)  # type: ignore[misc]
+        params: dict[str, Any] = super()._connparams(asynchronous=asynchronous)  # type: ignore[misc]
         built[asynchronous] = dict(params)
         return params
 

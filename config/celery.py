@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+from typing import Any
 
 from celery import Celery
 from celery.signals import (
@@ -55,7 +56,7 @@ ARGS_NOT_LOGGED = "(not logged)"
 
 
 @before_task_publish.connect
-def _no_arguments_in_logs(headers: dict | None = None, **_: object) -> None:
+def _no_arguments_in_logs(headers: dict[str, Any] | None = None, **_: object) -> None:
     """Every task this app sends, from any process (Daphne, a worker, beat, manage.py), carries
     ``ARGS_NOT_LOGGED`` as its ``argsrepr`` and ``kwargsrepr`` (task protocol 2's headers): no
     worker ever logs what a task was sent with (DESIGN.md rule 2). The arguments themselves are

@@ -14,7 +14,7 @@ one.
 from __future__ import annotations
 
 import ipaddress
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from django.conf import settings
@@ -22,7 +22,8 @@ from django.http import HttpRequest
 
 
 def _header(scope: Mapping[str, Any], name: bytes) -> str:
-    for key, value in scope.get("headers") or ():
+    headers: Iterable[tuple[bytes, bytes]] = scope.get("headers") or ()  # ASGI: byte pairs
+    for key, value in headers:
         if key.lower() == name:
             return value.decode("latin-1")
     return ""

@@ -5,6 +5,8 @@ sockets' (``games.sockets.socket_limits.MAX_MESSAGE_BYTES``), passed in."""
 
 from __future__ import annotations
 
+from typing import Any
+
 
 def close_cleanly_in_daphne(max_frame_bytes: int) -> None:
     """Make Daphne's WebSocket protocol refuse an incoming frame over ``max_frame_bytes`` from
@@ -22,7 +24,7 @@ def close_cleanly_in_daphne(max_frame_bytes: int) -> None:
         return
     set_options = WebSocketFactory.setProtocolOptions
 
-    def set_protocol_options(self, *args, **kwargs):
+    def set_protocol_options(self: object, *args: Any, **kwargs: Any) -> Any:
         kwargs.setdefault("failByDrop", False)
         given = kwargs.get("maxFramePayloadSize") or 0  # 0: no limit
         kwargs["maxFramePayloadSize"] = min(given, max_frame_bytes) if given else max_frame_bytes

@@ -101,7 +101,9 @@ def healthz(request: HttpRequest) -> JsonResponse:
     )
 
 
-def health_middleware(get_response: Callable[[HttpRequest], HttpResponse]):
+def health_middleware(
+    get_response: Callable[[HttpRequest], HttpResponse],
+) -> Callable[[HttpRequest], HttpResponse]:
     """Answer ``PATH`` with ``healthz`` before the middlewares below it in ``MIDDLEWARE``
     (sessions, languages, CSRF, users) see the request; pass everything else on."""
 

@@ -38,7 +38,7 @@ def refusal(request: HttpRequest) -> HttpResponse | None:
 @sync_and_async_middleware
 def methods_middleware(
     get_response: Callable[[HttpRequest], HttpResponse | Awaitable[HttpResponse]],
-):
+) -> Callable[[HttpRequest], HttpResponse | Awaitable[HttpResponse]]:
     """Answer any method but GET, HEAD and POST with 405 and its Allow header."""
     if iscoroutinefunction(get_response):
         get_async_response = cast(Callable[[HttpRequest], Awaitable[HttpResponse]], get_response)

@@ -54,7 +54,7 @@ def refusal(request: HttpRequest) -> HttpResponse | None:
 @sync_and_async_middleware
 def page_limits_middleware(
     get_response: Callable[[HttpRequest], HttpResponse | Awaitable[HttpResponse]],
-):
+) -> Callable[[HttpRequest], HttpResponse | Awaitable[HttpResponse]]:
     """Answer 429 to an address past ``SITE_PAGE_RATE`` (after LocaleMiddleware: the page is in
     the visitor's language)."""
     if iscoroutinefunction(get_response):

@@ -46,14 +46,15 @@ def _log(request: HttpRequest, response: HttpResponse, started: float) -> None:
 @sync_and_async_middleware
 def request_log_middleware(
     get_response: Callable[[HttpRequest], HttpResponse | Awaitable[HttpResponse]],
-):
+) -> Callable[[HttpRequest], HttpResponse | Awaitable[HttpResponse]]:
     """Time each request from the first middleware to its response, and log it (first in
     ``MIDDLEWARE``, so redirects and refusals of later middleware are logged too)."""
     if iscoroutinefunction(get_response):
+        get_async_response = cast(Callable[[HttpRequest], Awaitable[HttpResponse]], get_response)
 
         async def async_middleware(request: HttpRequest) -> HttpResponse:
             started = time.perf_counter()
-            response = await get_response(request)
+            response = await get_async_response(request)
             _log(request, response, started)
             return response
 

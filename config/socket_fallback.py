@@ -8,13 +8,19 @@ what is only a bad address. Refused here the way a table the page may not watch 
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from asgiref.typing import ASGIReceiveCallable, Scope
 from django.urls import re_path
 
 #: The close code of an unknown path (4000-4999 are the application's; 4404 reads as "not found").
 UNKNOWN_PATH = 4404
 
 
-async def refuse_unknown_path(scope: dict, receive, send) -> None:
+async def refuse_unknown_path(
+    scope: Scope, receive: ASGIReceiveCallable, send: Callable[[dict[str, Any]], Awaitable[None]]
+) -> None:
     """An ASGI app closing a WebSocket before it is accepted. ``scope`` is a websocket scope;
     ``receive``/``send`` the ASGI channels. No consumer, no channel layer: a stray path costs
     no Redis round trip."""

@@ -17,19 +17,27 @@ does not exist, so its existence does not leak.
 
 from __future__ import annotations
 
+from typing import TypeGuard
+
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.sessions.backends.base import SessionBase
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
+from accounts.models import User
 from games import organisers
 from games.models import DelayedView, Rematch, Seat, Table
 
 INVITES_SESSION_KEY = "table_invites"
 
+#: Who looks: a signed-in person, an anonymous visitor, or None (no request: a task, a test).
+type Viewer = User | AnonymousUser | None
 
-def _signed_in(user) -> bool:
+
+def _signed_in(user: Viewer) -> TypeGuard[User]:
     return user is not None and user.is_authenticated
 
 
-def invited_tables(session) -> list[int]:
+def invited_tables(session: SessionBase | None) -> list[int]:
     """The ids of the private tables whose invite link this session opened."""
     if session is None:
         return []
@@ -51,7 +59,7 @@ def _held_back(table_id: int) -> bool:
     return Rematch.objects.filter(DelayedView.unrevealed_q("table__"), new_table=table_id).exists()
 
 
-def watchable_q(user, session=None, prefix: str = "") -> Q:
+def watchable_q(user: Viewer, session: SessionBase | None = None, prefix: str = "") -> Q:
     """The ``Q`` of the tables ``user`` (with ``session``'s invites) may watch, on the table
     reached by ``prefix`` (``"table__"`` from a match or a seat; empty for ``Table``)."""
     shown = ~held_back(f"{prefix}pk")
@@ -67,7 +75,7 @@ def watchable_q(user, session=None, prefix: str = "") -> Q:
     return (public & shown) | own
 
 
-def can_watch(user, table, session=None) -> bool:
+def can_watch(user: Viewer, table: Table, session: SessionBase | None = None) -> bool:
     """Whether ``user`` (anonymous allowed, or None) with ``session`` (a request's or a
     socket's, or None) may watch ``table``: the rule of ``watchable_q``."""
     if _signed_in(user):
@@ -85,13 +93,15 @@ def can_watch(user, table, session=None) -> bool:
     return not _held_back(table.pk)
 
 
-def remember_invite(session, table) -> None:
+def remember_invite(session: SessionBase, table: Table) -> None:
     """Let this session watch ``table`` (its invite link was opened)."""
     invites = invited_tables(session)
     if table.pk not in invites:
         session[INVITES_SESSION_KEY] = invites + [table.pk]
 
 
-def visible_tables(tables: QuerySet[Table], user, session=None) -> QuerySet[Table]:
+def visible_tables(
+    tables: QuerySet[Table], user: Viewer, session: SessionBase | None = None
+) -> QuerySet[Table]:
     """The tables of ``tables`` that ``user`` (with ``session``'s invites) may watch."""
     return tables.filter(watchable_q(user, session))

@@ -9,6 +9,8 @@ over. Seats and rules cannot be edited once a table's match has started.
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db.models import Model
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from games.models import (
@@ -24,34 +26,40 @@ from games.models import (
 
 SECRET_LOOKUPS = ("state", "seed", "action", "events")
 
+# ModelAdmin and TabularInline are generic in django-stubs only: subscripting them raises at
+# runtime without django_stubs_ext.monkeypatch(), which the site does not install. Their bases
+# stay bare, each with an ignore for this reason.
+
 
 def _open(table: Table | None) -> bool:
     return table is None or table.status == Table.Status.OPEN
 
 
-class SeatInline(admin.TabularInline):
+class SeatInline(admin.TabularInline):  # type: ignore[type-arg]
     model = Seat
     extra = 0
     fields = ("number", "user", "ai_policy", "stand_in")
     readonly_fields = ("number", "stand_in")  # games.play.standins alone sets it
     can_delete = False
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
         # Sitting someone at a live table would show them that seat's hand.
         return _open(obj) and super().has_change_permission(request, obj)
 
-    def has_add_permission(self, request, obj=None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Table | None = None) -> bool:
         return False
 
 
 @admin.register(Table)
-class TableAdmin(admin.ModelAdmin):
+class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("name", "host", "players", "status", "visibility", "rated", "created_at")
     list_filter = ("status", "visibility", "rated", "players")
     search_fields = ("name", "host__username")
     inlines = [SeatInline]
 
-    def get_readonly_fields(self, request, obj=None):
+    def get_readonly_fields(
+        self, request: HttpRequest, obj: Table | None = None
+    ) -> tuple[str, ...]:
         if _open(obj):
             return ("invite_code", "created_at")
         return (
@@ -66,23 +74,25 @@ class TableAdmin(admin.ModelAdmin):
         )
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
-    def lookup_allowed(self, lookup, value, request=None) -> bool:
+class ReadOnlyAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
+    """Records the staff read and never edit; secret fields cannot be searched or filtered on."""
+
+    def lookup_allowed(self, lookup: str, value: str, request: HttpRequest) -> bool:
         if lookup.split("__")[0] in SECRET_LOOKUPS:
             return False
         return super().lookup_allowed(lookup, value, request)
 
-    def has_add_permission(self, request, obj=None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
-class RoundInline(admin.TabularInline):
+class RoundInline(admin.TabularInline):  # type: ignore[type-arg]
     model = Round
     extra = 0
     fields = (
@@ -143,7 +153,8 @@ class MoveAdmin(ReadOnlyAdmin):
     @admin.display(description=_("action"))
     def public_action(self, move: Move) -> str:
         if not move.match.is_over:
-            return move.action.get("type", "")  # the cards stay hidden while the match is live
+            # the cards stay hidden while the match is live
+            return str(move.action.get("type", ""))
         return str(move.action)
 
 
@@ -154,7 +165,7 @@ class TributeRecordAdmin(ReadOnlyAdmin):
 
 # Chat reports for the staff: the reported line as it was said, who said it, who reported it.
 @admin.register(ChatReport)
-class ChatReportAdmin(admin.ModelAdmin):
+class ChatReportAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("created_at", "author", "said", "table", "reporter", "handled")
     list_filter = ("handled",)
     list_editable = ("handled",)
@@ -176,7 +187,7 @@ class ChatReportAdmin(admin.ModelAdmin):
 
 
 @admin.register(ChatLine)
-class ChatLineAdmin(admin.ModelAdmin):
+class ChatLineAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("created_at", "table", "room", "author", "phrase", "text")
     list_filter = ("room",)
     list_select_related = ("table", "author")

@@ -8,8 +8,11 @@ it (``target_level`` as a face string: ``"A"``, ``"5"``); ``initial_for`` reads 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from django import forms
 from django.core.exceptions import ImproperlyConfigured
+from django.forms.boundfield import BoundField
 from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
@@ -19,11 +22,19 @@ from games.engine.options import CHOICES, FLAGS, TARGET_LEVELS, Options, Options
 from games.models import Table
 from games.play.tables import SEAT_COUNTS
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
+
 #: The engine's defaults (RULES.md §10): every field's initial value comes from here.
 DEFAULTS = Options()
 
+
 # Formatted when shown, so the label is in the page's language (not the one at import).
-_quick_match = lazy(lambda face: gettext("%(level)s (quick match)") % {"level": face}, str)
+def _quick_match_text(face: str) -> str:
+    return gettext("%(level)s (quick match)") % {"level": face}
+
+
+_quick_match = lazy(_quick_match_text, str)
 
 #: §10 options shown under "Advanced rules"; the rest are shown first.
 ADVANCED_FIELDS = (
@@ -61,13 +72,13 @@ def _choices(name: str) -> list[tuple[str, object]]:
     return [(value, CHOICE_LABELS[name][value]) for value in CHOICES[name]]
 
 
-def _choice(name: str, label, **kwargs) -> forms.ChoiceField:
+def _choice(name: str, label: StrOrPromise, **kwargs: Any) -> forms.ChoiceField:
     return forms.ChoiceField(
         label=label, initial=getattr(DEFAULTS, name), choices=_choices(name), **kwargs
     )
 
 
-def _flag(name: str, label) -> forms.BooleanField:
+def _flag(name: str, label: StrOrPromise) -> forms.BooleanField:
     if name not in FLAGS:
         raise ImproperlyConfigured(f"{name} is not an on/off option of the engine")
     return forms.BooleanField(label=label, initial=getattr(DEFAULTS, name), required=False)
@@ -80,7 +91,7 @@ class TableOptionsForm(forms.Form):
     engine's validator (``Options.from_dict``); an error there is a form error, not an
     exception."""
 
-    def __init__(self, *args, players: int | None = None, **kwargs) -> None:
+    def __init__(self, *args: Any, players: int | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.players = players
 
@@ -115,7 +126,7 @@ class TableOptionsForm(forms.Form):
     first_lead = _choice("first_lead", _("After tribute, the first lead goes to"))
     anti_tribute = _flag("anti_tribute", _("No tribute when the payers hold every red joker"))
 
-    def clean(self) -> dict:
+    def clean(self) -> dict[str, Any]:
         super().clean()
         data = self.cleaned_data  # what Form.clean returns (typed as maybe None for overrides)
         if self.players is not None and not self.errors:
@@ -128,8 +139,8 @@ class TableOptionsForm(forms.Form):
                 ) from None
         return data
 
-    def options(self) -> dict:
-        """The §10 options dict of a valid form."""
+    def options(self) -> dict[str, Any]:
+        """The §10 options dict of a valid form (§10 names; ``target_level`` a face string)."""
         data = self.cleaned_data
         return {
             "target_level": data["target_level"],
@@ -141,11 +152,13 @@ class TableOptionsForm(forms.Form):
         }
 
     @classmethod
-    def initial_for(cls, options: dict | None) -> tuple[dict, list[str]]:
+    def initial_for(
+        cls, options: dict[str, Any] | None
+    ) -> tuple[dict[str, bool | str | int | float], list[str]]:
         """The form's initial values for stored ``options`` (§10 names), and the names that
         cannot be shown (unknown options, or values no field offers) — dropped, so saving the
         form replaces them with valid ones."""
-        initial: dict = {}
+        initial: dict[str, bool | str | int | float] = {}
         dropped: list[str] = []
         for name, value in (options or {}).items():
             field = cls.base_fields.get(name)
@@ -167,10 +180,12 @@ class TableOptionsForm(forms.Form):
             initial[name] = value
         return initial, sorted(dropped)
 
-    def basic_fields(self):
+    def basic_fields(self) -> list[BoundField]:
+        """The visible fields shown first (all but ``ADVANCED_FIELDS``)."""
         return [f for f in self.visible_fields() if f.name not in ADVANCED_FIELDS]
 
-    def advanced_fields(self):
+    def advanced_fields(self) -> list[BoundField]:
+        """The visible fields shown under "Advanced rules" (``ADVANCED_FIELDS``)."""
         return [f for f in self.visible_fields() if f.name in ADVANCED_FIELDS]
 
 

@@ -7,6 +7,9 @@ without htmx the answer is a redirect to the table with a message.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypedDict
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -18,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from accounts.models import User
 from accounts.requests import Request, SignedInRequest
 from games import access
 from games.chat import mutes
@@ -43,7 +47,15 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, "games/lobby.html", context)
 
 
-def _play_again_offer(user) -> dict | None:
+class PlayAgainOffer(TypedDict):
+    """What the lobby's "play again" shows: the last table, its AI seat count, its options."""
+
+    table: Table
+    ai: int
+    summary: list[str]
+
+
+def _play_again_offer(user: User) -> PlayAgainOffer | None:
     """What "play again" would open: the player's last table's name, seats, AI seats and
     options (two statements), or None before their first match."""
     last = tables.last_played(user)
@@ -144,7 +156,9 @@ def _seat_number(request: HttpRequest) -> int:
         raise tables.TableError(_("There is no such seat.")) from None
 
 
-def _seat_action(request: Request, table_id: int, action) -> HttpResponse:
+def _seat_action(
+    request: Request, table_id: int, action: Callable[[Table], object]
+) -> HttpResponse:
     """Run ``action(table)``; answer htmx with nothing (the socket pushes) or the refusal, and a
     plain form with a redirect to the table and a message."""
     table = _watchable(request, table_id)

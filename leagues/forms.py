@@ -4,7 +4,10 @@ a service's refusal to the same bound form, so the organiser sees it with what t
 
 from __future__ import annotations
 
-from typing import cast
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import _User as User  # (the leagues import no accounts)
 
 from django import forms
 from django.contrib.auth import get_user_model
@@ -20,7 +23,7 @@ def _usernames(value: str) -> list[str]:
     return [n for n in (part.strip() for part in value.replace(";", ",").split(",")) if n]
 
 
-def _players(names: list[str]) -> list:
+def _players(names: list[str]) -> list[User]:
     """The active users called ``names`` (any case), in that order; a ValidationError naming
     the first name no player has."""
     users = {
@@ -38,14 +41,16 @@ def _players(names: list[str]) -> list:
 class UsernamesField(forms.CharField):
     """Comma-separated usernames → users, in the order given."""
 
-    def clean(self, value):
+    def clean(self, value: Any) -> list[User]:
         names = _usernames(super().clean(value) or "")
         if self.required and not names:
             raise forms.ValidationError(self.error_messages["required"], code="required")
         return _players(names)
 
 
-class LeagueForm(forms.ModelForm):
+# ModelForm is generic in django-stubs only (subscripting it raises at runtime without
+# django_stubs_ext.monkeypatch(), not installed): bare bases, each ignored for this.
+class LeagueForm(forms.ModelForm):  # type: ignore[type-arg]
     """A league's own fields; its table options come from ``games.forms.TableOptionsForm``
     beside it (the create-table form's fields), never a JSON box."""
 
@@ -62,13 +67,13 @@ class LeagueForm(forms.ModelForm):
         model = League
         fields = ["name", "slug", "description", "visibility", "join_policy", "players", "rated"]
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.fields["slug"].required = False
         self.fields["slug"].help_text = _("Leave empty to make it from the name.")
 
 
-class SeasonForm(forms.ModelForm):
+class SeasonForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = Season
         fields = ["name", "starts_on", "ends_on", "format", "status"]
@@ -77,8 +82,9 @@ class SeasonForm(forms.ModelForm):
             "ends_on": forms.DateInput(attrs={"type": "date"}),
         }
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data  # what Form.clean returns (typed as maybe None for overrides)
         starts, ends = data.get("starts_on"), data.get("ends_on")
         if starts and ends and ends < starts:
             self.add_error("ends_on", _("A season cannot end before it starts."))
@@ -90,7 +96,7 @@ class UsernameForm(forms.Form):
 
     username = forms.CharField(label=_("Username"), max_length=150)
 
-    def clean_username(self):
+    def clean_username(self) -> User:
         return _players([self.cleaned_data["username"].strip()])[0]
 
 
@@ -110,7 +116,7 @@ class FixtureForm(forms.Form):
         widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
     )
 
-    def __init__(self, *args, league: League, **kwargs):
+    def __init__(self, *args: Any, league: League, **kwargs: Any):
         super().__init__(*args, **kwargs)
         # the field declared above; `fields` only knows it as a Field
         season = cast("forms.ModelChoiceField[Season]", self.fields["season"])
@@ -152,7 +158,7 @@ class ResultForm(forms.Form):
         initial=0,
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         # One of these sits in each row of the organise page, without a <label>: each field
         # is named by its label instead.
@@ -187,7 +193,7 @@ class RoundRobinForm(forms.Form):
         help_text=_("One team a line: its usernames, separated by commas."),
     )
 
-    def __init__(self, *args, league: League, **kwargs):
+    def __init__(self, *args: Any, league: League, **kwargs: Any):
         super().__init__(*args, **kwargs)
         self.league = league
         season = cast("forms.ModelChoiceField[Season]", self.fields["season"])
@@ -195,7 +201,7 @@ class RoundRobinForm(forms.Form):
             status=Season.Status.FINISHED
         )
 
-    def clean_teams(self) -> list[list]:
+    def clean_teams(self) -> list[list[User]]:
         lines = [line for line in self.cleaned_data["teams"].splitlines() if line.strip()]
         if len(lines) < 2:
             raise forms.ValidationError(_("A round robin needs at least two teams."))

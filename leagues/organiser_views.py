@@ -4,6 +4,9 @@ services decide who may do what; these pages ask them and report the outcome."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -28,13 +31,19 @@ from leagues.forms import (
 from leagues.models import Fixture, League, Membership, Season
 from leagues.round_robin import do_create_round_robin
 from leagues.services import LeagueError
-from leagues.view_helpers import fixture_rows, option_items, run_service, visible_league
+from leagues.view_helpers import (
+    AuthenticatedHttpRequest,
+    fixture_rows,
+    option_items,
+    run_service,
+    visible_league,
+)
 from leagues.views import detail_page
 
 
 @login_required
 @require_POST
-def fixture_create(request: HttpRequest, slug: str) -> HttpResponse:
+def fixture_create(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Members schedule fixtures in open seasons; organisers in any season (service checks).
     A refused fixture comes back on the page it was sent from (the organise page or the
     league's), the errors beside the fields and what was typed kept."""
@@ -58,7 +67,7 @@ def fixture_create(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def fixture_start(request: HttpRequest, slug: str, fixture_id: int) -> HttpResponse:
+def fixture_start(request: AuthenticatedHttpRequest, slug: str, fixture_id: int) -> HttpResponse:
     league = visible_league(request, slug)
     fixture = get_object_or_404(Fixture, pk=fixture_id, season__league=league)
     run_service(
@@ -69,7 +78,7 @@ def fixture_start(request: HttpRequest, slug: str, fixture_id: int) -> HttpRespo
     return redirect(league)
 
 
-def _organiser_league(request: HttpRequest, slug: str) -> League:
+def _organiser_league(request: AuthenticatedHttpRequest, slug: str) -> League:
     league = visible_league(request, slug)
     if not league.is_organiser(request.user):
         raise PermissionDenied
@@ -77,11 +86,13 @@ def _organiser_league(request: HttpRequest, slug: str) -> League:
 
 
 @login_required
-def manage(request: HttpRequest, slug: str) -> HttpResponse:
+def manage(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     return _manage_page(request, _organiser_league(request, slug))
 
 
-def _manage_page(request: HttpRequest, league: League, **forms) -> HttpResponse:
+def _manage_page(
+    request: AuthenticatedHttpRequest, league: League, **forms: forms.BaseForm
+) -> HttpResponse:
     """The organise page. ``forms`` are the bound forms that came back with errors (by their
     context names: ``member_form``, ``season_form``, ``fixture_form``, ``round_robin_form``,
     ``result_form``): shown with their errors and what was typed, the others empty."""
@@ -120,7 +131,7 @@ def _manage_page(request: HttpRequest, league: League, **forms) -> HttpResponse:
 
 
 def _options_page(
-    request: HttpRequest, context: dict[str, object], stored: dict, players: int
+    request: HttpRequest, context: dict[str, object], stored: dict[str, Any] | None, players: int
 ) -> TableOptionsForm:
     """The options form for ``stored`` options (GET) or the posted one, also put in
     ``context["options_form"]``; and a warning naming stored options no field can show (saved
@@ -143,7 +154,7 @@ def _options_page(
 
 
 @login_required
-def league_options(request: HttpRequest, slug: str) -> HttpResponse:
+def league_options(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Organisers (and staff) edit the league's table options: the create-table fields."""
     league = _organiser_league(request, slug)
     context = {"league": league, "title": _("Table options"), "back": reverse_manage(league)}
@@ -160,7 +171,7 @@ def league_options(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def league_bots(request: HttpRequest, slug: str) -> HttpResponse:
+def league_bots(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Organisers let bot accounts play the league's fixtures (``allow_bots`` = "1"), or not."""
     league = _organiser_league(request, slug)
     allow = request.POST.get("allow_bots") == "1"
@@ -175,7 +186,7 @@ def league_bots(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-def season_options(request: HttpRequest, slug: str, season_id: int) -> HttpResponse:
+def season_options(request: AuthenticatedHttpRequest, slug: str, season_id: int) -> HttpResponse:
     """Organisers give a season its own table options, or let it use the league's."""
     league = _organiser_league(request, slug)
     season = get_object_or_404(Season, pk=season_id, league=league)
@@ -218,7 +229,7 @@ MEMBER_ACTIONS = {
 
 @login_required
 @require_POST
-def manage_members(request: HttpRequest, slug: str) -> HttpResponse:
+def manage_members(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Approve, decline, add a member or make an organiser (``action``), by username."""
     league = _organiser_league(request, slug)
     action = request.POST.get("action")
@@ -240,7 +251,7 @@ def manage_members(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def manage_season(request: HttpRequest, slug: str) -> HttpResponse:
+def manage_season(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     league = _organiser_league(request, slug)
     form = SeasonForm(request.POST)
     if form.is_valid():
@@ -256,7 +267,7 @@ def manage_season(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def manage_round_robin(request: HttpRequest, slug: str) -> HttpResponse:
+def manage_round_robin(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Every fixture of a round-robin season at once (``leagues.round_robin``)."""
     league = _organiser_league(request, slug)
     form = RoundRobinForm(request.POST, league=league)
@@ -283,7 +294,7 @@ def manage_round_robin(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def manage_result(request: HttpRequest, slug: str) -> HttpResponse:
+def manage_result(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     league = _organiser_league(request, slug)
     form = ResultForm(request.POST, auto_id=False)
     if form.is_valid():

@@ -13,7 +13,8 @@ of the site, leagues' included: ``do_rate_site_match`` keeps its rows.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from django.dispatch import receiver
 from django.utils import timezone
@@ -22,8 +23,15 @@ from games.signals import rated_match_counted
 from leagues.models import League, Rating, RatingHistory, SiteRating, SiteRatingChange
 from leagues.skill import ordinal, rate_teams
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import _User as User  # (the leagues import no accounts)
 
-def _new_skills(rows: dict, team0: Sequence, team1: Sequence, winner: int):
+    from games.models import Match
+
+
+def _new_skills[R: (Rating, SiteRating)](
+    rows: Mapping[int, R], team0: Sequence[User], team1: Sequence[User], winner: int
+) -> Iterator[tuple[User, R, bool, float, float]]:
     """Each player's ``(user, row, won, mu, sigma)`` after a match: ``rows`` maps user ids to
     their (locked) rating rows, league or site, whose ``mu``/``sigma`` are the skills before;
     the new skills come from ``rate_teams``. Shared by league and site ratings."""
@@ -37,7 +45,7 @@ def _new_skills(rows: dict, team0: Sequence, team1: Sequence, winner: int):
             yield user, rows[user.pk], won, mu, sigma
 
 
-def ratings_for(league: League, users: Sequence) -> dict[int, Rating]:
+def ratings_for(league: League, users: Sequence[User]) -> dict[int, Rating]:
     """Each user's rating row in ``league``, created at the defaults if missing (unsaved
     rows are not created: they are returned with the defaults)."""
     found = {r.user_id: r for r in Rating.objects.filter(league=league, user__in=users)}
@@ -45,7 +53,7 @@ def ratings_for(league: League, users: Sequence) -> dict[int, Rating]:
 
 
 def do_rate_match(
-    league: League, match, team0: Sequence, team1: Sequence, winner: int
+    league: League, match: Match, team0: Sequence[User], team1: Sequence[User], winner: int
 ) -> list[RatingHistory]:
     """Rate a finished match between ``team0`` and ``team1`` (users) in ``league``.
 
@@ -83,14 +91,21 @@ def do_rate_match(
 
 
 @receiver(rated_match_counted, dispatch_uid="leagues.ratings.rate_site_match")
-def _rate_counted_match(sender, match, team0, team1, winner: int, **kwargs) -> None:
+def _rate_counted_match(
+    sender: object,
+    match: Match,
+    team0: Sequence[User],
+    team1: Sequence[User],
+    winner: int,
+    **kwargs: Any,
+) -> None:
     """A finished rated match was counted (``games.records.player_stats``): rate it site-wide,
     in the same transaction."""
     do_rate_site_match(match, team0, team1, winner)
 
 
 def do_rate_site_match(
-    match, team0: Sequence, team1: Sequence, winner: int
+    match: Match, team0: Sequence[User], team1: Sequence[User], winner: int
 ) -> list[SiteRatingChange]:
     """The site-wide rating: rate finished ``match`` between the users of ``team0`` and
     ``team1``, ``winner`` (0 or 1) having won: update each player's ``SiteRating`` and add one

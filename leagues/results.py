@@ -30,6 +30,7 @@ dropping out of a rated match never saves its rating. A resignation is a loss li
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
 from django.db.models import Q
@@ -52,6 +53,9 @@ from leagues.models import (
     TournamentRound,
 )
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import _User as User  # (the leagues import no accounts)
+
 logger = logging.getLogger(__name__)
 
 
@@ -65,7 +69,7 @@ def match_summary(match: Match) -> tuple[tuple[int, int], tuple[int, int]]:
 
 
 @receiver(match_finished, dispatch_uid="leagues.results.on_match_finished")
-def on_match_finished(sender, match_id: int, **kwargs) -> None:
+def on_match_finished(sender: object, match_id: int, **kwargs: Any) -> None:
     """Record a finished match for its fixture or pairing. Never raises into the sender (the
     games service's after-commit step): a failure is logged and left to ``leagues_catch_up``."""
     try:
@@ -173,7 +177,7 @@ def do_catch_up() -> int:
 # --- reading results back as standings ----------------------------------------------------------
 
 
-def fixture_result(fixture: Fixture) -> standings.Result:
+def fixture_result(fixture: Fixture) -> standings.Result[int]:
     """A recorded fixture as a ``standings.Result``; ValueError for one without a winner."""
     if fixture.winner_team is None:
         raise ValueError(f"fixture {fixture.pk} has no result yet")
@@ -188,7 +192,7 @@ def fixture_result(fixture: Fixture) -> standings.Result:
     )
 
 
-def season_standings(season: Season) -> list[standings.Row]:
+def season_standings(season: Season) -> list[standings.Row[int]]:
     """Per-player table of a season: every active member (an organiser only once they play in
     it), ranked (``leagues.standings``)."""
     fixtures = season.fixtures.filter(processed_at__isnull=False).prefetch_related("players__user")
@@ -210,7 +214,7 @@ def season_standings(season: Season) -> list[standings.Row]:
     return rows
 
 
-def league_partner_stats(league: League, user) -> list[standings.Partnership]:
+def league_partner_stats(league: League, user: User) -> list[standings.Partnership[int]]:
     """How ``user`` did beside each partner over every season of ``league``."""
     fixtures = Fixture.objects.filter(
         season__league=league, processed_at__isnull=False, players__user=user
@@ -219,7 +223,7 @@ def league_partner_stats(league: League, user) -> list[standings.Partnership]:
     return stats.get(user.pk, [])
 
 
-def pairing_result(pairing: Pairing) -> standings.Result | None:
+def pairing_result(pairing: Pairing) -> standings.Result[int] | None:
     if pairing.processed_at is None:
         return None
     if pairing.team_b_id is None:
@@ -235,7 +239,7 @@ def pairing_result(pairing: Pairing) -> standings.Result | None:
     )
 
 
-def tournament_standings(tournament: Tournament) -> list[standings.Row]:
+def tournament_standings(tournament: Tournament) -> list[standings.Row[int]]:
     """Per-team table of a tournament (withdrawn teams keep their row)."""
     teams = list(tournament.teams.all())
     pairings = Pairing.objects.filter(round__tournament=tournament, processed_at__isnull=False)

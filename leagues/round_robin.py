@@ -6,6 +6,7 @@ one fixture refused (a player not a member, a team of the wrong size) creates no
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -14,8 +15,13 @@ from leagues import pairing
 from leagues.models import Fixture, Season
 from leagues.services import LeagueError, check_organiser, do_create_fixture
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import _User as User  # (the leagues import no accounts)
 
-def do_create_round_robin(season: Season, by, teams: Sequence[Sequence]) -> list[Fixture]:
+
+def do_create_round_robin(
+    season: Season, by: User, teams: Sequence[Sequence[User]]
+) -> list[Fixture]:
     """An organiser creates every fixture of the round-robin ``season``: ``teams`` are lists of
     users (each one team of a fixture, in seat order); fixture ``round`` numbers the rounds (a
     team with an odd count of teams rests once). Raises LeagueError, creating nothing."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import date, datetime
+from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -24,6 +25,11 @@ from leagues.models import Fixture, FixturePlayer, League, Membership, Notice, S
 from leagues.models.options import options_problem
 from leagues.notices import do_notify
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import _User as User  # (the leagues import no accounts)
+
+    from games.access import Viewer
+
 #: League addresses that are pages of /leagues/ itself.
 RESERVED_SLUGS = {"new", "notices"}
 
@@ -32,7 +38,7 @@ class LeagueError(Exception):
     """A league action that cannot be done now (the message says why)."""
 
 
-def check_table_options(options: dict, players: int) -> None:
+def check_table_options(options: dict[str, Any], players: int) -> None:
     """Raise LeagueError unless ``options`` could open a table of ``players`` seats
     (``leagues.models.options.options_problem``): nothing is saved that could not open a
     fixture's table."""
@@ -45,14 +51,14 @@ def check_table_options(options: dict, players: int) -> None:
 
 
 def do_create_league(
-    by,
+    by: User,
     *,
     name: str,
     slug: str = "",
     description: str = "",
     visibility: str = League.Visibility.PUBLIC,
     join_policy: str = League.JoinPolicy.OPEN,
-    table_options: dict | None = None,
+    table_options: dict[str, Any] | None = None,
     players: int = 4,
     rated: bool = True,
 ) -> League:
@@ -85,12 +91,12 @@ def do_create_league(
     return league
 
 
-def check_organiser(league: League, user) -> None:
+def check_organiser(league: League, user: User) -> None:
     if not league.is_organiser(user):
         raise LeagueError(_("Only the league's organisers can do that."))
 
 
-def do_set_league_options(league: League, by, options: dict) -> League:
+def do_set_league_options(league: League, by: User, options: dict[str, Any]) -> League:
     """An organiser (or staff) sets the league's table options (§10 names), used by every
     fixture scheduled from now on (tables already open keep theirs). Raises LeagueError."""
     check_organiser(league, by)
@@ -100,7 +106,7 @@ def do_set_league_options(league: League, by, options: dict) -> League:
     return league
 
 
-def do_set_allow_bots(league: League, by, allow: bool) -> League:
+def do_set_allow_bots(league: League, by: User, allow: bool) -> League:
     """An organiser (or staff) lets bot accounts (the bot API, ``User.is_bot``) play the
     league's fixtures from now on, or stops them. Raises LeagueError."""
     check_organiser(league, by)
@@ -109,7 +115,7 @@ def do_set_allow_bots(league: League, by, allow: bool) -> League:
     return league
 
 
-def do_set_season_options(season: Season, by, options: dict | None) -> Season:
+def do_set_season_options(season: Season, by: User, options: dict[str, Any] | None) -> Season:
     """An organiser sets a season's own table options, or clears them (``None`` or ``{}``:
     the season's fixtures use the league's). Raises LeagueError."""
     check_organiser(season.league, by)
@@ -121,20 +127,20 @@ def do_set_season_options(season: Season, by, options: dict | None) -> Season:
     return season
 
 
-def can_see(league: League, user) -> bool:
+def can_see(league: League, user: Viewer) -> bool:
     """Public leagues are seen by all; invite-only ones by their members and organisers (and
     staff): ``leagues.access.can_see_league``."""
     return can_see_league(user, league)
 
 
-def _locked_membership(league: League, user) -> Membership:
+def _locked_membership(league: League, user: User) -> Membership:
     membership, _created = Membership.objects.get_or_create(
         league=league, user=user, defaults={"status": Membership.Status.LEFT}
     )
     return Membership.objects.select_for_update().get(pk=membership.pk)
 
 
-def do_join(league: League, user) -> Membership:
+def do_join(league: League, user: User) -> Membership:
     """Join: active at once in an open league, pending where an organiser approves.
     Invite-only leagues are joined only when an organiser adds you."""
     if league.visibility == League.Visibility.INVITE_ONLY:
@@ -153,7 +159,7 @@ def do_join(league: League, user) -> Membership:
     return membership
 
 
-def do_leave(league: League, user) -> Membership:
+def do_leave(league: League, user: User) -> Membership:
     """Leave a league (or withdraw a pending request). Results already played stay."""
     with transaction.atomic():
         membership = _locked_membership(league, user)
@@ -166,7 +172,7 @@ def do_leave(league: League, user) -> Membership:
     return membership
 
 
-def do_approve(league: League, by, user) -> Membership:
+def do_approve(league: League, by: User, user: User) -> Membership:
     """An organiser approves a pending request."""
     check_organiser(league, by)
     with transaction.atomic():
@@ -179,7 +185,7 @@ def do_approve(league: League, by, user) -> Membership:
     return membership
 
 
-def do_decline(league: League, by, user) -> None:
+def do_decline(league: League, by: User, user: User) -> None:
     """An organiser declines a pending request (the player may ask again)."""
     check_organiser(league, by)
     with transaction.atomic():
@@ -190,7 +196,7 @@ def do_decline(league: League, by, user) -> None:
         membership.save()
 
 
-def do_add_member(league: League, by, user) -> Membership:
+def do_add_member(league: League, by: User, user: User) -> Membership:
     """An organiser adds a player directly (how invite-only leagues grow)."""
     check_organiser(league, by)
     with transaction.atomic():
@@ -203,7 +209,7 @@ def do_add_member(league: League, by, user) -> Membership:
     return membership
 
 
-def do_set_organiser(league: League, by, user) -> Membership:
+def do_set_organiser(league: League, by: User, user: User) -> Membership:
     """Make ``user`` an organiser (and an active member). The first call may be the creator's
     own; after that only organisers or staff may add organisers."""
     if league.organisers.exists():
@@ -223,7 +229,7 @@ def do_set_organiser(league: League, by, user) -> Membership:
 
 def do_create_season(
     league: League,
-    by,
+    by: User,
     *,
     name: str,
     starts_on: date,
@@ -241,7 +247,7 @@ def do_create_season(
     )
 
 
-def check_fixture(season: Season, by, teams: Sequence[Sequence]) -> None:
+def check_fixture(season: Season, by: User, teams: Sequence[Sequence[User]]) -> None:
     """Who may schedule this fixture, and whether its teams fit a table of the league.
 
     Organisers schedule any fixture; in an open season an active member may schedule one they
@@ -280,8 +286,8 @@ def check_fixture(season: Season, by, teams: Sequence[Sequence]) -> None:
 
 def do_create_fixture(
     season: Season,
-    by,
-    teams: Sequence[Sequence],
+    by: User,
+    teams: Sequence[Sequence[User]],
     scheduled_at: datetime | None = None,
     round_number: int | None = None,
 ) -> Fixture:
@@ -299,10 +305,10 @@ def do_create_fixture(
             _("%(error)s. An organiser can correct them under Organise → Table options.")
             % {"error": e}
         ) from None
-    seats: list = [None] * league.players
-    for team, members in enumerate(teams):
-        for i, user in enumerate(members):
-            seats[team + 2 * i] = user
+    by_seat = {
+        team + 2 * i: user for team, members in enumerate(teams) for i, user in enumerate(members)
+    }
+    seats = [by_seat[n] for n in range(league.players)]  # check_fixture: every seat is taken
     with transaction.atomic():
         fixture = Fixture.objects.create(
             season=season, scheduled_at=scheduled_at, round=round_number
@@ -326,7 +332,7 @@ def do_create_fixture(
     return fixture
 
 
-def do_start_fixture(fixture: Fixture, by) -> None:
+def do_start_fixture(fixture: Fixture, by: User) -> None:
     """An organiser (or a player of the fixture) deals its match once every seat is taken."""
     if not fixture.season.league.is_organiser(by) and not fixture.players.filter(user=by).exists():
         raise LeagueError(_("Only the fixture's players or organisers can start it."))
@@ -340,7 +346,7 @@ def do_start_fixture(fixture: Fixture, by) -> None:
 
 def do_record_result(
     fixture: Fixture,
-    by,
+    by: User,
     *,
     winner_team: int,
     levels: Sequence[int] = (0, 0),

@@ -3,6 +3,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from leagues.view_helpers import AuthenticatedHttpRequest
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import _User as User  # (the leagues import no accounts)
+
 from django import forms
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
@@ -30,14 +38,14 @@ from leagues.view_helpers import option_items
 
 
 @staff_member_required
-def staff_list(request: HttpRequest) -> HttpResponse:
+def staff_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(
         request, "leagues/staff_tournaments.html", {"tournaments": Tournament.objects.all()}
     )
 
 
 @staff_member_required
-def create(request: HttpRequest) -> HttpResponse:
+def create(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
     options_form = TableOptionsForm(request.POST or None, prefix="options")
     if request.method == "POST" and form.is_valid() and options_form.is_valid():
@@ -56,7 +64,7 @@ def create(request: HttpRequest) -> HttpResponse:
 
 
 @staff_member_required
-def options(request: HttpRequest, pk: int) -> HttpResponse:
+def options(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Staff change a tournament's table options (the create-table fields) until it closes."""
     tournament = get_object_or_404(Tournament, pk=pk)
     initial, dropped = TableOptionsForm.initial_for(tournament.table_options)
@@ -90,7 +98,7 @@ def options(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @staff_member_required
-def manage(request: HttpRequest, pk: int) -> HttpResponse:
+def manage(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     return _manage_page(request, get_object_or_404(Tournament, pk=pk))
 
 
@@ -125,7 +133,7 @@ def _manage_page(
     )
 
 
-def _posted_id(request: HttpRequest, name: str) -> int:
+def _posted_id(request: AuthenticatedHttpRequest, name: str) -> int:
     """The id a form posts in ``name``; a forged one (not a number) is a 404, as an unknown
     one is."""
     try:
@@ -134,7 +142,8 @@ def _posted_id(request: HttpRequest, name: str) -> int:
         raise Http404 from None
 
 
-def _user(username: str):
+def _user(username: str) -> User:
+    """The player called ``username`` (surrounding spaces ignored); TournamentError if none."""
     user = get_user_model().objects.filter(username=username.strip()).first()
     if user is None:
         raise TournamentError(_("No player is called “%(name)s”.") % {"name": username})
@@ -149,13 +158,13 @@ class FormRefused(Exception):
         self.form = form
 
 
-def _valid(form: forms.Form) -> dict:
+def _valid(form: forms.Form) -> dict[str, Any]:
     if not form.is_valid():
         raise FormRefused(form)
     return form.cleaned_data
 
 
-def _run(form: forms.Form, field: str | None, service) -> None:
+def _run(form: forms.Form, field: str | None, service: Callable[[], object]) -> None:
     """Run ``service()``; a TournamentError goes on ``form`` (at ``field``) and refuses it."""
     try:
         service()
@@ -164,7 +173,7 @@ def _run(form: forms.Form, field: str | None, service) -> None:
         raise FormRefused(form) from None
 
 
-def _action(request: HttpRequest, tournament: Tournament, action: str) -> str:
+def _action(request: AuthenticatedHttpRequest, tournament: Tournament, action: str) -> str:
     """Run one admin action; returns the success message. Raises TournamentError (a button
     with nothing typed) or FormRefused (a form whose errors go beside its fields)."""
     by = request.user
@@ -245,7 +254,7 @@ def _action(request: HttpRequest, tournament: Tournament, action: str) -> str:
 
 @staff_member_required
 @require_POST
-def act(request: HttpRequest, pk: int, action: str) -> HttpResponse:
+def act(request: AuthenticatedHttpRequest, pk: int, action: str) -> HttpResponse:
     """One staff action. A form refused comes back on this page with its errors beside its
     fields; a button refused (nothing typed) says why in a message."""
     tournament = get_object_or_404(Tournament, pk=pk)

@@ -5,6 +5,8 @@ tournament's settings, which the form shows by field and the service enforces.""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -15,7 +17,9 @@ from leagues.models import Tournament
 from leagues.models.tournament import MAX_ROUNDS
 
 
-class TournamentForm(forms.ModelForm):
+# ModelForm is generic in django-stubs only (subscripting it raises at runtime without
+# django_stubs_ext.monkeypatch(), not installed): a bare base, ignored for this.
+class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
     """A new tournament's settings (its table options are a ``TableOptionsForm`` beside it).
     ``Tournament.clean`` adds the settings' problems to their fields."""
 
@@ -38,7 +42,7 @@ class TournamentForm(forms.ModelForm):
             "registration_closes": forms.DateTimeInput(attrs={"type": "datetime-local"}),
         }
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
         rounds = self.fields["planned_rounds"]
         rounds.widget.attrs["max"] = MAX_ROUNDS
@@ -55,7 +59,7 @@ class RegisterTeamForm(forms.Form):
         help_text=_("Leave empty to use your names."),
     )
 
-    def __init__(self, *args, tournament: Tournament, **kwargs):
+    def __init__(self, *args: Any, tournament: Tournament, **kwargs: Any):
         super().__init__(*args, **kwargs)
         for i in range(1, tournament.team_size):
             self.fields[f"partner_{i}"] = forms.CharField(

@@ -17,7 +17,7 @@ from leagues import results, tournaments
 from leagues.models import Pairing, TeamMember, Tournament, TournamentRound, TournamentTeam
 from leagues.tournament_forms import RegisterTeamForm
 from leagues.tournaments import TournamentError
-from leagues.view_helpers import option_items
+from leagues.view_helpers import AuthenticatedHttpRequest, option_items
 
 PUBLIC = [
     Tournament.Status.REGISTRATION,
@@ -93,7 +93,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-def register(request: HttpRequest, pk: int) -> HttpResponse:
+def register(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(
         Tournament.objects.visible_to(request.user), pk=pk, status__in=PUBLIC
     )
@@ -119,7 +119,7 @@ def register(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def answer_partner(request: HttpRequest, pk: int, team_id: int) -> HttpResponse:
+def answer_partner(request: AuthenticatedHttpRequest, pk: int, team_id: int) -> HttpResponse:
     """A player named as a partner accepts (``answer=accept``) or declines the team."""
     tournament = get_object_or_404(Tournament.objects.visible_to(request.user), pk=pk)
     team = TournamentTeam.objects.filter(pk=team_id, tournament=tournament).first()

@@ -5,9 +5,10 @@ partial lists them (the tournament pages use that one too)."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.contrib import messages
+from django.db.models import QuerySet
 from django.http import Http404, HttpRequest
 from django.shortcuts import get_object_or_404
 
@@ -20,6 +21,8 @@ if TYPE_CHECKING:
     # the leagues import nothing from accounts, not even a type.
     from django.contrib.auth.models import _User
 
+    from leagues.models import Fixture
+
 
 class AuthenticatedHttpRequest(HttpRequest):
     """The request of a ``login_required`` view, whose user is signed in. A type only: Django
@@ -28,7 +31,7 @@ class AuthenticatedHttpRequest(HttpRequest):
     user: _User
 
 
-def option_items(options) -> list[tuple]:
+def option_items(options: object) -> list[tuple[str, Any]]:
     """Stored table options as sorted (name, value) pairs for ``_options_summary.html``
     (nothing for a value that is not a set of options)."""
     return sorted(options.items()) if isinstance(options, dict) else []
@@ -42,7 +45,7 @@ def visible_league(request: HttpRequest, slug: str) -> League:
     return league
 
 
-def run_service(request: HttpRequest, action: Callable, success: str) -> bool:
+def run_service(request: HttpRequest, action: Callable[[], object], success: str) -> bool:
     """Call a service; report its outcome as a message."""
     try:
         action()
@@ -53,6 +56,6 @@ def run_service(request: HttpRequest, action: Callable, success: str) -> bool:
     return True
 
 
-def fixture_rows(fixtures) -> list:
+def fixture_rows(fixtures: QuerySet[Fixture]) -> list[Fixture]:
     """A page's fixtures with their table, season and players, in one query each."""
     return list(fixtures.select_related("table", "season").prefetch_related("players__user"))

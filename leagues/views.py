@@ -53,7 +53,7 @@ STAFF_NAMED = 5
 
 
 @login_required
-def league_create(request: HttpRequest) -> HttpResponse:
+def league_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Staff create leagues, with the create-table form's rules fields. Anyone else gets a
     page saying who can create one and how to ask (403), not the admin's log-in."""
     if not request.user.is_staff:
@@ -129,7 +129,7 @@ def detail_page(
 
 @login_required
 @require_POST
-def join(request: HttpRequest, slug: str) -> HttpResponse:
+def join(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     league = visible_league(request, slug)
     pending = league.join_policy == League.JoinPolicy.APPROVAL
     run_service(
@@ -144,7 +144,7 @@ def join(request: HttpRequest, slug: str) -> HttpResponse:
 
 @login_required
 @require_POST
-def leave(request: HttpRequest, slug: str) -> HttpResponse:
+def leave(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     league = visible_league(request, slug)
     run_service(request, lambda: services.do_leave(league, request.user), _("You left the league."))
     return redirect(league)

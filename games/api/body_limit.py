@@ -39,7 +39,7 @@ def limited(run: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     ``BOTAPI_MAX_BODY_BYTES`` is answered 413 before ``run`` authenticates or parses it."""
 
     @functools.wraps(run)
-    def checked(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+    def checked(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
         if body_size(request) > settings.BOTAPI_MAX_BODY_BYTES:
             return too_large()
         return run(request, *args, **kwargs)

@@ -36,7 +36,7 @@ from games.api.schemas import (
     json_answers,
 )
 from games.live.replay import load_state
-from games.models import Table
+from games.models import Match, Seat, Table
 from games.play import outcomes, services, tables
 
 router = Router()
@@ -66,7 +66,7 @@ def open_tables(request: TokenRequest) -> dict[str, Any]:
     return {"tables": seats.open_tables(request.auth.user)}
 
 
-def _sit(request: TokenRequest, table: Table, seat: int | None):
+def _sit(request: TokenRequest, table: Table, seat: int | None) -> dict[str, int]:
     """Take ``seat``, or (None) the person's own seat, else the first empty seat that is still
     empty when its lock is taken: bots sitting at once each get their own."""
     user = request.auth.user
@@ -93,7 +93,7 @@ def _sit(request: TokenRequest, table: Table, seat: int | None):
     response=answers({200: SeatOut, 404: ErrorOut, 409: ErrorOut}, parameters=True, body=True),
 )
 @decorate_view(limited)  # a body over a few KB: 413 before parsing
-def sit(request: TokenRequest, table_id: int, body: SitIn):
+def sit(request: TokenRequest, table_id: int, body: SitIn) -> dict[str, int]:
     """Take seat ``seat`` (or the first empty one) at an open table the person may see. A bot
     account sits at casual tables only (or in a league that allows bots)."""
     table = Table.objects.filter(pk=table_id).first()
@@ -108,7 +108,7 @@ def sit(request: TokenRequest, table_id: int, body: SitIn):
     response=answers({200: SeatOut, 404: ErrorOut, 409: ErrorOut}, parameters=True, body=True),
 )
 @decorate_view(limited)  # a body over a few KB: 413 before parsing
-def accept_invitation(request: TokenRequest, invite_code: str, body: SitIn):
+def accept_invitation(request: TokenRequest, invite_code: str, body: SitIn) -> dict[str, int]:
     """Sit at the table of an invite link (``/tables/join/<invite_code>/``): seat ``seat`` or
     the first empty one."""
     table = Table.objects.filter(invite_code=invite_code).first()
@@ -123,7 +123,7 @@ def accept_invitation(request: TokenRequest, invite_code: str, body: SitIn):
     response=answers({200: SeatOut, 404: ErrorOut, 409: ErrorOut, 413: ErrorOut}, parameters=True),
 )
 @decorate_view(limited)  # a body over a few KB: 413 before parsing
-def leave(request: TokenRequest, table_id: int):
+def leave(request: TokenRequest, table_id: int) -> dict[str, int | None]:
     """Leave the table's seat before the start (after it: resign instead)."""
     table = Table.objects.filter(pk=table_id).first()
     if table is None or not access.can_watch(request.auth.user, table):
@@ -138,7 +138,9 @@ def leave(request: TokenRequest, table_id: int):
 # --- a match, from my seat -----------------------------------------------------------------------
 
 
-def _my_seat(request: TokenRequest, match_id: int):
+def _my_seat(request: TokenRequest, match_id: int) -> tuple[Match, Seat]:
+    """The match and the token's person's seat at it; Http404 (no such match, or not
+    watchable), HttpError 403 (no seat there)."""
     try:
         return seats.my_seat(match_id, request.auth.user)
     except seats.NotFound:
@@ -153,7 +155,7 @@ def _my_seat(request: TokenRequest, match_id: int):
     response=answers({200: SeatViewOut, 403: ErrorOut, 404: ErrorOut}, parameters=True),
     exclude_unset=True,  # a legal action has only its own fields: {"action": "pass"}
 )
-def view(request: TokenRequest, match_id: int):
+def view(request: TokenRequest, match_id: int) -> dict[str, Any]:
     """The engine's view of my seat (my hand, every seat's card count, the top play, the open
     window, levels, finish order, tributes, the cards played this round), the running
     deadline, and my legal actions now, in the form ``actions`` takes them."""
@@ -179,7 +181,7 @@ def view(request: TokenRequest, match_id: int):
     ),
 )
 @decorate_view(limited)  # a body over a few KB: 413 before parsing
-def act(request: TokenRequest, match_id: int, body: ActionIn):
+def act(request: TokenRequest, match_id: int, body: ActionIn) -> Status[dict[str, Any]]:
     """Submit ``action`` (play, pass, hook, unhook, return, resign) made against ``version``,
     with a ``client_id`` of your choice (a resend with the same id is answered ``duplicate``
     and not applied twice). Goes through the same writer as the table page; a refusal changed

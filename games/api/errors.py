@@ -31,7 +31,7 @@ def install_handlers(api: NinjaAPI) -> None:
     endpoint's Refused 409 refused."""
 
     @api.exception_handler(AuthenticationError)
-    def _unauthorized(request, exc):
+    def _unauthorized(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
         response = error(
             api, request, 401, "unauthorized", "a valid token is needed: Bearer c414_…"
         )
@@ -39,13 +39,13 @@ def install_handlers(api: NinjaAPI) -> None:
         return response
 
     @api.exception_handler(RateLimited)
-    def _rate_limited(request, exc):
+    def _rate_limited(request: HttpRequest, exc: RateLimited) -> HttpResponse:
         response = error(api, request, 429, "rate_limited", exc.message)
         response["Retry-After"] = str(exc.retry_after)
         return response
 
     @api.exception_handler(ValidationError)
-    def _malformed(request, exc):
+    def _malformed(request: HttpRequest, exc: ValidationError) -> HttpResponse:
         return error(
             api,
             request,
@@ -56,15 +56,15 @@ def install_handlers(api: NinjaAPI) -> None:
         )
 
     @api.exception_handler(Http404)
-    def _not_found(request, exc):
+    def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
         return error(api, request, 404, "not_found", "no such match or table")
 
     @api.exception_handler(Refused)
-    def _refused(request, exc):
+    def _refused(request: HttpRequest, exc: Refused) -> HttpResponse:
         return error(api, request, 409, "refused", str(exc))
 
     @api.exception_handler(HttpError)
-    def _http_error(request, exc):
+    def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
         if exc.status_code == 400:  # ninja's: a body that is not JSON ("Cannot parse…")
             return error(
                 api,

@@ -91,7 +91,7 @@ def anonymous_limited(view: Callable[..., HttpResponse]) -> Callable[..., HttpRe
     each request counts against its address's ``BOTAPI_ANONYMOUS_RATE``, 429 past it."""
 
     @functools.wraps(view)
-    def limited(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+    def limited(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
         refused = anonymous_usage(request)
         if refused is not None:
             return answer(refused)

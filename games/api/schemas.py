@@ -220,7 +220,9 @@ class EndLine(Schema):
 StreamLine = Annotated[ViewLine | PingLine | EndLine, Field(discriminator="type")]
 
 
-class NDJSON[T](StreamFormat):  # generic, as ninja's own JSONL
+# StreamFormat[T] cannot be a base: ninja's StreamFormat.__class_getitem__ returns its
+# response alias, not a class (ninja's own JSONL subclasses the bare StreamFormat too).
+class NDJSON[T](StreamFormat):  # type: ignore[type-arg]  # generic, as ninja's own JSONL
     """Newline-delimited JSON, as the stream answers it: ``response=NDJSON[StreamLine]``
     documents its 200 as ``application/x-ndjson`` lines of that schema."""
 

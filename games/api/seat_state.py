@@ -17,7 +17,7 @@ from games.engine import legal_actions
 from games.engine.actions import Action
 from games.engine.cards import face_name
 from games.engine.codec import action_to_json, event_from_json, event_to_json
-from games.engine.state import MATCH_OVER
+from games.engine.state import MATCH_OVER, State
 from games.engine.views import View, event_for, seat_view
 from games.models import Match, Move, Seat
 
@@ -96,7 +96,7 @@ def deadline_json(match: Match) -> dict[str, Any] | None:
     }
 
 
-def seat_json(match: Match, state, seat: Seat) -> dict[str, Any]:
+def seat_json(match: Match, state: State, seat: Seat) -> dict[str, Any]:
     """Everything ``seat`` may know now: the match, the seat's view, the deadline, and its legal
     actions (none while an AI stand-in plays the seat, or once the match is over)."""
     view = seat_view(state, seat.number)

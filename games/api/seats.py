@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from accounts.models import User
 from games import access
 from games.models import Match, Seat, Table
 
@@ -21,7 +22,7 @@ class NotSeated(Exception):
     """The person may watch the match but has no seat at it."""
 
 
-def my_seat(match_id: int, user) -> tuple[Match, Seat]:
+def my_seat(match_id: int, user: User) -> tuple[Match, Seat]:
     """The match ``match_id`` (its table loaded) and ``user``'s seat at it. Raises NotFound
     when there is no such match or the user may not watch it, NotSeated when they have no
     seat there."""
@@ -65,7 +66,7 @@ def table_json(table: Table, seats: list[Seat]) -> dict[str, Any]:
     }
 
 
-def open_tables(user, limit: int = 50) -> list[dict[str, Any]]:
+def open_tables(user: User, limit: int = 50) -> list[dict[str, Any]]:
     """The open tables (not started) ``user`` may watch, newest first, at most ``limit``."""
     tables = list(
         access.visible_tables(Table.objects.all(), user)
@@ -75,7 +76,7 @@ def open_tables(user, limit: int = 50) -> list[dict[str, Any]]:
     return [table_json(t, list(t.seats.all())) for t in tables]
 
 
-def my_tables(user) -> list[dict[str, Any]]:
+def my_tables(user: User) -> list[dict[str, Any]]:
     """Where ``user`` sits at a table that is open or playing: table, seat, match (or None)."""
     rows = (
         Seat.objects.filter(user=user, table__status__in=[Table.Status.OPEN, Table.Status.PLAYING])

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import AsyncIterator
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -77,7 +78,9 @@ def _open(request: HttpRequest, match_id: int) -> tuple[int, int, int, int] | Js
     return token.pk, token.user_id, match.table_id, seat.number
 
 
-def _lines_now(match_id: int, token_id: int, user_id: int, number: int, last: int):
+def _lines_now(
+    match_id: int, token_id: int, user_id: int, number: int, last: int
+) -> tuple[list[dict[str, Any]], bool]:
     """The stream's next lines and whether they end it: a ``view`` line when the version moved
     past ``last``, then an ``end`` line when the stream must end; ``[]`` when nothing moved."""
     if not tokens.still_active(token_id):
@@ -86,7 +89,7 @@ def _lines_now(match_id: int, token_id: int, user_id: int, number: int, last: in
     seat = Seat.objects.filter(table_id=match.table_id, number=number, user_id=user_id).first()
     if seat is None:
         return [{"type": "end", "reason": "unseated"}], True
-    lines = []
+    lines: list[dict[str, Any]] = []
     if match.version != last:
         state = load_state(match)
         events = seat_state.events_since(match, last, match.version, number) if last >= 0 else []
@@ -107,7 +110,10 @@ def _lines_now(match_id: int, token_id: int, user_id: int, number: int, last: in
     return lines, False
 
 
-async def _lines(match_id: int, token_id: int, user_id: int, table_id: int, number: int):
+async def _lines(
+    match_id: int, token_id: int, user_id: int, table_id: int, number: int
+) -> AsyncIterator[bytes]:
+    """The stream's NDJSON lines (bytes, one JSON object and a newline each) until it ends."""
     layer = get_channel_layer()
     if layer is None:
         raise ImproperlyConfigured("the bot API's stream needs CHANNEL_LAYERS (config/settings.py)")

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import json
 import logging
+from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 
-from accounts.models import Follow
+from accounts.models import Follow, User
 from accounts.notices import seen_at_table
 from games.chat.rooms import latest, room_for
 from games.live import notify
@@ -38,7 +40,7 @@ def _tell_sockets(user_id: int, muted_id: int, on: bool) -> None:
         log.warning("chat mute not sent to the sockets", exc_info=True)
 
 
-def mute(user, muted) -> None:
+def mute(user: User, muted: User) -> None:
     """``user`` hides ``muted``'s lines from now on (muting twice changes nothing); their open
     table sockets stop forwarding ``muted``'s lines."""
     if user.pk != muted.pk:
@@ -46,20 +48,22 @@ def mute(user, muted) -> None:
         _tell_sockets(user.pk, muted.pk, True)
 
 
-def unmute(user, muted) -> None:
+def unmute(user: User, muted: User) -> None:
     """``user`` reads ``muted``'s lines again, on their open table sockets too."""
     ChatMute.objects.filter(user=user, muted=muted).delete()
     _tell_sockets(user.pk, muted.pk, False)
 
 
-def muted_ids(user) -> list[int]:
+def muted_ids(user: User | AnonymousUser | None) -> list[int]:
     """The ids of the players ``user`` muted ([] for an anonymous viewer)."""
     if user is None or not user.is_authenticated:
         return []
     return list(ChatMute.objects.filter(user=user).values_list("muted_id", flat=True))
 
 
-def page_context(user, table_id: int, seat: int | None) -> dict:
+def page_context(
+    user: User | AnonymousUser | None, table_id: int, seat: int | None
+) -> dict[str, Any]:
     """The chat section of a table page: its room, last lines without muted players', the
     muted ids as JSON, the quick phrases and the length limit."""
     muted = muted_ids(user)
@@ -73,21 +77,24 @@ def page_context(user, table_id: int, seat: int | None) -> dict:
     }
 
 
-def table_page_context(user, table, seat: int | None) -> dict:
+def table_page_context(
+    user: User | AnonymousUser | None, table: Table, seat: int | None
+) -> dict[str, Any]:
     """What the table page adds for chat and invitations (and, for a seated player, marks
     their "your turn" notices of the table seen): ``chat`` (``page_context``),
     ``can_invite`` (the host or a seated player, while the table is not over) and ``followed``
     (the usernames the viewer follows, offered in the invite box)."""
-    signed_in = user is not None and user.is_authenticated
-    if signed_in and seat is not None:
-        seen_at_table(user, table)  # "your turn" there: they are looking now
+    # The signed-in viewer (request.user is a lazy object: isinstance sees the User it wraps).
+    member = user if isinstance(user, User) and user.is_authenticated else None
+    if member is not None and seat is not None:
+        seen_at_table(member, table)  # "your turn" there: they are looking now
     can_invite = (
-        signed_in
-        and (seat is not None or table.host_id == user.pk)
+        member is not None
+        and (seat is not None or table.host_id == member.pk)
         and table.status in (Table.Status.OPEN, Table.Status.PLAYING)
     )
     followed = (
-        list(Follow.objects.filter(follower=user).values_list("followed__username", flat=True))
+        list(Follow.objects.filter(follower=member).values_list("followed__username", flat=True))
         if can_invite
         else []
     )

@@ -27,11 +27,13 @@ import unicodedata
 from collections.abc import Collection
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
 from django_ratelimit.core import get_usage
 
+from accounts.models import User
 from games.live import audiences, notify
 from games.models import ChatLine, Seat
 from games.models.phrases import PHRASES
@@ -86,10 +88,12 @@ def _rate_exceeded(user_id: int) -> bool:
         return False
     if usage is None or (usage["limit"] == 0 and usage["time_left"] == -1):
         return False
-    return usage["should_limit"]
+    return bool(usage["should_limit"])  # django_ratelimit ships no types: its dict is Any
 
 
-def post(table_id: int, user, phrase: object = "", text: object = "") -> ChatLine:
+def post(
+    table_id: int, user: User | AnonymousUser | None, phrase: object = "", text: object = ""
+) -> ChatLine:
     """Say a quick phrase (``phrase``, a ``games.models.phrases`` code) or ``text`` at ``table_id``,
     in the room of the user's place there now: their seat's, else the spectators'. The caller
     has checked the user may watch the table (the socket did on connect).

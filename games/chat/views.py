@@ -12,6 +12,7 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.sessions.backends.base import SessionBase
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.template.loader import render_to_string
@@ -72,7 +73,7 @@ def unmute(request: SignedInRequest, user_id: int) -> HttpResponse:
     )
 
 
-def _may_read(user, line: ChatLine, session) -> bool:
+def _may_read(user: User, line: ChatLine, session: SessionBase) -> bool:
     """Whether ``user`` may see ``line``: the players' lines their seated players, the
     spectators' lines those who may watch the table and do not sit at it."""
     seated = Seat.objects.filter(table_id=line.table_id, user=user).exists()

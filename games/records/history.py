@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, TypedDict
 
 from django.db.models import Max
 from django.utils import timezone
@@ -44,7 +46,19 @@ def is_finished(match: Match, seat: int | None = None) -> bool:
 # --- names and lines ----------------------------------------------------------------------------
 
 
-def players(table: Table) -> list[dict]:
+class PlayerRow(TypedDict):
+    """One seat of ``players``."""
+
+    seat: int
+    team: int
+    name: str
+    username: str | None
+    is_bot: bool
+    ai_policy: str
+    policy_label: str
+
+
+def players(table: Table) -> list[PlayerRow]:
     """Who sits where: seat, team (§0: seat mod 2), name, and whether an AI plays the seat."""
     return [
         {
@@ -86,7 +100,7 @@ def visible_cut(match: Match, seat: int | None) -> Cut:
 # --- rounds -------------------------------------------------------------------------------------
 
 
-def rounds(match: Match, cut: Cut, names: dict) -> list[dict]:
+def rounds(match: Match, cut: Cut, names: dict[int, str]) -> list[dict[str, Any]]:
     """Each round the viewer may see: level, levels before and after, dealer, leader, finish
     order, caught seats, winner and tributes. Earlier rounds come from the ``Round`` and
     ``TributeRecord`` summaries; the round the viewer is in comes from the state it sees, so a
@@ -159,7 +173,7 @@ def round_starts(match: Match, upto: int | None = None) -> dict[int, int]:
 # --- the record page ----------------------------------------------------------------------------
 
 
-def record_context(match: Match, seat: int | None, round_no: int | None = None) -> dict:
+def record_context(match: Match, seat: int | None, round_no: int | None = None) -> dict[str, Any]:
     """Everything the record page shows to a viewer at ``seat`` (None: no seat): its rounds,
     and the moves of round ``round_no`` only (``moves_round``; the last round the viewer sees
     when ``round_no`` is None or not one of them): a long match's record stays one page of a
@@ -169,7 +183,7 @@ def record_context(match: Match, seat: int | None, round_no: int | None = None) 
     header = record_header(match, finished=cut.reveal, delay=cut.delay)
     names = {p["seat"]: p["name"] for p in header["players"]}
 
-    def level(x):
+    def level(x: int | None) -> str | None:
         return face_name(x) if x is not None else None
 
     target = replay.match_options(match).target_level
@@ -236,7 +250,7 @@ def record_context(match: Match, seat: int | None, round_no: int | None = None) 
     }
 
 
-def record_header(match: Match, *, finished: bool, delay: int) -> dict:
+def record_header(match: Match, *, finished: bool, delay: int) -> dict[str, Any]:
     """The record's parts that need no replay: players, teams, options and final levels, and
     whether the viewer sees it ``finished`` (hands public) or ``delay`` plays late."""
     table = match.table
@@ -258,11 +272,11 @@ def record_header(match: Match, *, finished: bool, delay: int) -> dict:
 # --- the JSON export (docs/MATCH_FORMAT.md) -----------------------------------------------------
 
 
-def _iso(value) -> str | None:
+def _iso(value: datetime | None) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def export(match: Match) -> dict:
+def export(match: Match) -> dict[str, Any]:
     """A finished match as the documented JSON format (docs/MATCH_FORMAT.md, version 1).
 
     Raises ValueError for a match that is not finished: its hands are still secret.

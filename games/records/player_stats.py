@@ -26,6 +26,7 @@ from django.db import transaction
 from django.dispatch import receiver
 from django.utils import timezone
 
+from accounts.models import User
 from games.engine.codec import event_from_json
 from games.live import visibility
 from games.models import Match, MatchTally, Move, PlayerMatch, Seat
@@ -36,7 +37,7 @@ logger = logging.getLogger(__name__)
 
 
 @receiver(match_finished, dispatch_uid="games.records.player_stats.on_match_finished")
-def on_match_finished(sender, match_id: int, **kwargs) -> None:
+def on_match_finished(sender: object, match_id: int, **kwargs: object) -> None:
     """Count a finished match. Never raises into the sender (the games writer's after-commit
     step): a failure is logged and left to ``do_catch_up``."""
     try:
@@ -112,12 +113,12 @@ def do_record_match(match_id: int) -> bool:
     return True
 
 
-def seated_teams(table_id: int) -> tuple[list, list, bool]:
+def seated_teams(table_id: int) -> tuple[list[User], list[User], bool]:
     """The people at team 0's and team 1's seats (``User`` lists), and whether every seat is a
     person playing for themselves (no AI seat; a stand-in counts as its person): the rule for
     a match to be rated, here and in leagues (one statement)."""
     seats = list(Seat.objects.filter(table_id=table_id).select_related("user"))
-    teams: tuple[list, list] = ([], [])
+    teams: tuple[list[User], list[User]] = ([], [])
     for seat in seats:
         if seat.user is not None:
             teams[seat.team].append(seat.user)

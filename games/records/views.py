@@ -7,6 +7,8 @@ secret, so both are refused with a message (HTTP 409) and the record shows what 
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
 from django.core.paginator import Paginator
@@ -23,7 +25,7 @@ from games.live import replay, visibility
 from games.live.cards import hand_groups
 from games.live.log import LOG_LENGTH, move_lines
 from games.live.presenters import table_context
-from games.models import Match, Move, Seat
+from games.models import Match, Move, Seat, Table
 from games.records import history
 
 
@@ -197,7 +199,7 @@ def match_replay(request: Request, match_id: int) -> HttpResponse:
     return render(request, template, context)
 
 
-def _seats_as_dealt(table) -> list:
+def _seats_as_dealt(table: Table) -> list[Seat]:
     """The table's seats as at the deal: a person's seat shown as theirs. A stand-in (the AI
     playing for an away person) is the live table's state, not the record's: the seat would
     otherwise show "the AI plays" from move 0 for a takeover that came later (unsaved
@@ -209,7 +211,7 @@ def _seats_as_dealt(table) -> list:
     return seats
 
 
-def _replay_log(match: Match, step: int, names: dict) -> list[str]:
+def _replay_log(match: Match, step: int, names: dict[int, str]) -> list[str]:
     moves = Move.objects.filter(match=match, seq__lte=step).order_by("-seq")[:LOG_LENGTH]
     lines = []
     for move in reversed(list(moves)):
@@ -217,7 +219,7 @@ def _replay_log(match: Match, step: int, names: dict) -> list[str]:
     return lines[-LOG_LENGTH:]
 
 
-def _move_at(match: Match, step: int, names: dict) -> dict | None:
+def _move_at(match: Match, step: int, names: dict[int, str]) -> dict[str, Any] | None:
     move = Move.objects.filter(match=match, seq=step).first()
     if move is None:
         return None

@@ -45,7 +45,7 @@ HEARTBEAT_GRACE_SECONDS = 1.0
 #: The spectator count is refreshed at most this often per table and process (seconds).
 COUNT_REFRESH_SECONDS = 0.5
 
-_count_refreshes: dict[tuple[int, int], asyncio.Task] = {}
+_count_refreshes: dict[tuple[int, int], asyncio.Task[None]] = {}
 
 
 def refresh_count_soon(table_id: int) -> None:
@@ -63,7 +63,7 @@ def refresh_count_soon(table_id: int) -> None:
     _count_refreshes[key] = asyncio.ensure_future(later())
 
 
-def pending_count_refreshes() -> list[asyncio.Task]:
+def pending_count_refreshes() -> list[asyncio.Task[None]]:
     """The spectator-count refreshes scheduled in this event loop and not yet done (a test
     waits for them before it counts a push's cost)."""
     loop = id(asyncio.get_running_loop())
@@ -223,7 +223,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
 
         asyncio.ensure_future(later())
 
-    async def table_frame(self, event: dict) -> None:
+    async def table_frame(self, event: dict[str, Any]) -> None:
         """A frame rendered for this page's audience: forward it in order, or resync."""
         version, revision = event["v"], event["r"]
         if event["full"]:
@@ -237,7 +237,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         self.version, self.revision = version, revision
         await self.send(text_data=event["text"])
 
-    async def table_seating(self, event: dict) -> None:
+    async def table_seating(self, event: dict[str, Any]) -> None:
         """Someone sat down, stood up or the table started: follow this user's seat. Before a
         match every page renders its own (its buttons depend on who is looking); during one,
         the audience's snapshot is on its way unless this page changed audience."""
@@ -262,21 +262,21 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         )
         await self.send(text_data=html)
 
-    async def table_chat(self, event: dict) -> None:
+    async def table_chat(self, event: dict[str, Any]) -> None:
         """A line said in this page's room, rendered for its language: forwarded as it is,
         unless this viewer muted its author (the line never reaches their page)."""
         if event.get("author") in self.muted:
             return
         await self.send(text_data=event["text"])
 
-    async def chat_mute(self, event: dict) -> None:
+    async def chat_mute(self, event: dict[str, Any]) -> None:
         """This viewer muted (``muted`` true) or unmuted ``author`` (``games.chat.mutes``)."""
         if event["muted"]:
             self.muted.add(event["author"])
         else:
             self.muted.discard(event["author"])
 
-    async def say(self, payload: dict) -> None:
+    async def say(self, payload: dict[str, Any]) -> None:
         """The page said a chat line: store and send it, or answer the refusal here."""
         if not self.signed_in:
             await self.send_flash(_("Log in to chat."))
@@ -285,7 +285,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         if refusal:
             await self.send_flash(refusal)
 
-    def post_line(self, payload: dict) -> str:
+    def post_line(self, payload: dict[str, Any]) -> str:
         """``rooms.post`` in this page's language: "" when said, else the refusal."""
         with translation.override(self.language):
             try:
@@ -296,7 +296,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
                 return str(e)
         return ""
 
-    async def spectators_count(self, event: dict) -> None:
+    async def spectators_count(self, event: dict[str, Any]) -> None:
         html = event["html"].get(self.language, {}).get("watch" if self.seat is None else "seat")
         if html:
             await self.send(text_data=html)
@@ -331,9 +331,10 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
             else:
                 await self.answer(payload)
 
-    async def heartbeat(self, page_version) -> None:
-        """The page is still there: renew its audience (and spectator presence), and send a
-        snapshot if the page or this socket lost a push.
+    async def heartbeat(self, page_version: object) -> None:
+        """The page is still there (``page_version``: the version it says it shows, as sent: an
+        int when readable, anything else is ignored): renew its audience (and spectator
+        presence), and send a snapshot if the page or this socket lost a push.
 
         A push may be on its way at any moment, so being behind *now* proves nothing: the page
         is behind if it has not shown what this socket sent before its previous heartbeat, and
@@ -360,7 +361,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
             spectating.join(self.table_id, self.channel_name, self.person)
         return audiences.latest(self.table_id, spectator=self.seat is None)
 
-    async def answer(self, payload: dict | None) -> None:
+    async def answer(self, payload: dict[str, Any] | None) -> None:
         """Take the page's message as its action and log one ``socket.answer`` line: table,
         match, seat, action kind, outcome code and ms (``outcomes.log_action``; no cards)."""
         started = time.perf_counter()
@@ -375,7 +376,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
             table=self.table_id,
         )
 
-    async def apply_or_refuse(self, payload: dict | None) -> outcomes.Result | str:
+    async def apply_or_refuse(self, payload: dict[str, Any] | None) -> outcomes.Result | str:
         """Submit the action; a refusal is answered to this page. Returns the Result, or the
         outcome code of a message refused before it reached the match."""
         if payload is None:
@@ -394,7 +395,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
                 await self.send_snapshot()
         return result
 
-    def submit(self, payload: dict) -> outcomes.Result | None:
+    def submit(self, payload: dict[str, Any]) -> outcomes.Result | None:
         if self.match_id is None:
             self.match_id = (
                 Match.objects.filter(table_id=self.table_id).values_list("pk", flat=True).first()

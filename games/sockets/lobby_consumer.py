@@ -24,9 +24,10 @@ import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 from channels.db import database_sync_to_async
-from channels.layers import get_channel_layer
+from channels.layers import BaseChannelLayer, get_channel_layer
 from django.db import close_old_connections
 
 from games.live import lobby, notify
@@ -52,7 +53,9 @@ REJOIN_SECONDS = 3600.0
 _LOBBY_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="club414-lobby")
 
 
-def _render(languages: list[str], mine: dict[int, list[str]]) -> tuple[dict, dict]:
+def _render(
+    languages: list[str], mine: dict[int, list[str]]
+) -> tuple[dict[str, str], dict[tuple[int, str], str]]:
     """``(lobby.public_frames(languages), lobby.mine_frames(mine))`` in one thread hop (and one
     database connection): ``({language: html}, {(user id, language): html})``."""
     try:
@@ -175,7 +178,7 @@ class _Cached:
 
     generation: int
     started: float
-    task: asyncio.Task
+    task: asyncio.Task[tuple[dict[str, str], dict[tuple[int, str], str]]]
 
     def fresh(self, generation: int) -> bool:
         if self.generation != generation:
@@ -208,8 +211,8 @@ class LobbyHub:
         self._cache: dict[str, _Cached] = {}
         self._lock = asyncio.Lock()
         self._channel: str | None = None
-        self._tasks: list[asyncio.Task] = []
-        self._session_tasks: set[asyncio.Task] = set()
+        self._tasks: list[asyncio.Task[None]] = []
+        self._session_tasks: set[asyncio.Task[None]] = set()
 
     @classmethod
     def current(cls) -> LobbyHub:
@@ -257,7 +260,7 @@ class LobbyHub:
             return  # the page shows the lists it was served with; the next refresh repairs it
         if public_html is not None:
             await socket.offer_public(generation, public_html)
-        if mine:
+        if mine and socket.user_id is not None:  # (mine is empty for an anonymous socket)
             await socket.offer_mine(version, mine_html[socket.user_id, socket.language])
 
     async def leave(self, socket: LobbyConsumer) -> None:
@@ -289,7 +292,7 @@ class LobbyHub:
         except Exception:
             log.exception("lobby: joining or leaving a session group failed")
 
-    async def _end_sessions(self, message: dict) -> None:
+    async def _end_sessions(self, message: dict[str, Any]) -> None:
         """``session.ended`` closes the named session's sockets; ``session.check`` re-checks
         every socket of the player and closes those whose session no longer holds."""
         user = message.get("user")
@@ -350,7 +353,7 @@ class LobbyHub:
             if layer is not None:  # (it was there for _subscribe)
                 await layer.group_discard(notify.LOBBY_GROUP, channel)
 
-    async def _listen(self, layer, channel: str) -> None:
+    async def _listen(self, layer: BaseChannelLayer, channel: str) -> None:
         """Note each ``lobby.changed`` for the next refresh (``notify.lobby_changed``'s
         ``{"type": "lobby.changed", "users": [user id, ...]}``; no "users": public lists only)."""
         while True:
@@ -375,7 +378,7 @@ class LobbyHub:
             )
             self._dirty.set()
 
-    async def _refresh_loop(self, layer, channel: str) -> None:
+    async def _refresh_loop(self, layer: BaseChannelLayer, channel: str) -> None:
         """One refresh per window: the first change opens it, the ones within it join it.
         Refreshes never overlap, so a slow render delays the next instead of piling up."""
         while True:

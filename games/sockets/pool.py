@@ -3,8 +3,11 @@ consumer base class that keeps every message off the process's one sync thread."
 
 from __future__ import annotations
 
+from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
 
+from asgiref.typing import ASGIReceiveCallable, ASGISendCallable
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
@@ -13,17 +16,23 @@ from django.db import connections
 
 from games.sockets import socket_limits
 
+if TYPE_CHECKING:
+    # The stubs' scope of a Channels consumer (a WebSocket scope plus url_route, session, user).
+    from channels.consumer import _ChannelScope
+
 WRITER_POOL = ThreadPoolExecutor(
     max_workers=settings.GAMES_SOCKET_THREADS, thread_name_prefix="club414-socket"
 )
 
 
-def in_pool(function):
-    """``function`` as a coroutine run in ``WRITER_POOL``. The thread's database connection is
-    closed when the call ends — given back to psycopg's pool — from inside the call itself:
-    the wrapper's own clean-up runs where it cannot see the connection the call opened."""
+def in_pool[**P, R](function: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
+    """``function`` as a coroutine run in ``WRITER_POOL``, taking the same arguments and
+    returning (awaited) what it returns; what it raises is raised from the await. The thread's
+    database connection is closed when the call ends — given back to psycopg's pool — from inside
+    the call itself: the wrapper's own clean-up runs where it cannot see the connection the call
+    opened."""
 
-    def call(*args, **kwargs):
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return function(*args, **kwargs)
         finally:
@@ -45,7 +54,9 @@ class PooledConsumer(AsyncWebsocketConsumer):
     #: Set once this side closed the socket: what the page still sends is ignored.
     closing = False
 
-    async def __call__(self, scope, receive, send) -> None:
+    async def __call__(
+        self, scope: _ChannelScope, receive: ASGIReceiveCallable, send: ASGISendCallable
+    ) -> None:
         # A send racing a close that Daphne has not heard of yet is dropped, not raised.
         await super().__call__(scope, receive, socket_limits.guard_send(send))
 
@@ -53,7 +64,7 @@ class PooledConsumer(AsyncWebsocketConsumer):
         self.closing = True
         await super().close(code=code, reason=reason)
 
-    async def dispatch(self, message: dict) -> None:
+    async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")

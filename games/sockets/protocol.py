@@ -4,6 +4,7 @@ takes (``games.play.services.submit``), or refused as malformed before anything 
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from games.sockets import socket_limits
 
@@ -12,7 +13,7 @@ from games.sockets import socket_limits
 MAX_MESSAGE_BYTES = socket_limits.MAX_MESSAGE_BYTES
 
 
-def parse_message(text: str | None) -> dict | None:
+def parse_message(text: str | None) -> dict[str, Any] | None:
     """A client message as a dict with ``cards`` a list and ``version`` an int, or None.
 
     htmx's ws extension sends form values as strings (one checked card is a bare string).

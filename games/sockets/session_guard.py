@@ -38,9 +38,9 @@ from __future__ import annotations
 import hashlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from importlib import import_module
-from typing import Any
+from typing import Any, Protocol
 
 from asgiref.typing import WebSocketDisconnectEvent
 from channels.db import database_sync_to_async
@@ -54,11 +54,13 @@ from django.contrib.auth import (
     get_user_model,
     user_logged_out,
 )
+from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
 from django.contrib.sessions.models import Session
 from django.db import connections, transaction
 from django.db.models import Subquery
 from django.db.models.signals import post_delete, post_save
+from django.http import HttpRequest
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 
@@ -120,7 +122,7 @@ def is_valid(session_key: str, user_id: int) -> bool:
     return _signs_in(data, user_id, password)
 
 
-def _signs_in(data: dict, user_id: int, password: str) -> bool:
+def _signs_in(data: dict[str, Any], user_id: int, password: str) -> bool:
     if str(data.get(SESSION_KEY)) != str(user_id):
         return False
     if data.get(BACKEND_SESSION_KEY) not in settings.AUTHENTICATION_BACKENDS:
@@ -136,8 +138,9 @@ def _signs_in(data: dict, user_id: int, password: str) -> bool:
 # --- telling the sockets (sync code: views, admin, shell) ---------------------------------------
 
 
-def _send_after_commit(user_id: int | str, message: dict) -> None:
-    """Send ``message`` to the player's sockets once the change that ended a session commits.
+def _send_after_commit(user_id: int | str, message: dict[str, str]) -> None:
+    """Send ``message`` (a ``session.ended`` or ``session.check``, every value a string) to the
+    player's sockets once the change that ended a session commits.
     Redis being away must not fail a log-out or a password change: logged, and the sockets'
     next check closes them."""
 
@@ -164,25 +167,37 @@ def sessions_changed(user_id: int | str) -> None:
     _send_after_commit(user_id, {"type": "session.check", "user": str(user_id)})
 
 
-def _on_logged_out(sender, request=None, user=None, **kwargs) -> None:
+def _on_logged_out(
+    sender: object,
+    request: HttpRequest | None = None,
+    user: AbstractBaseUser | None = None,
+    **kwargs: object,
+) -> None:
     key = getattr(getattr(request, "session", None), "session_key", None)
     if user is not None and user.pk is not None and key:
         session_ended(key, user.pk)
 
 
-def _on_session_deleted(sender, instance: Session, **kwargs) -> None:
+def _on_session_deleted(sender: type[Session], instance: Session, **kwargs: object) -> None:
     user_id = instance.get_decoded().get(SESSION_KEY)  # {} when the data does not verify
     if user_id is not None and str(user_id).isdigit():
         session_ended(instance.session_key, user_id)
 
 
-def _on_user_saved(sender, instance, created: bool = False, **kwargs) -> None:
+def _on_user_saved(
+    sender: type[AbstractBaseUser],
+    instance: AbstractBaseUser,
+    created: bool = False,
+    **kwargs: object,
+) -> None:
     # ``_password`` holds the raw password from set_password() until save() has finished.
     if not created and (getattr(instance, "_password", None) is not None or not instance.is_active):
         sessions_changed(instance.pk)
 
 
-def _on_user_deleted(sender, instance, **kwargs) -> None:
+def _on_user_deleted(
+    sender: type[AbstractBaseUser], instance: AbstractBaseUser, **kwargs: object
+) -> None:
     sessions_changed(instance.pk)
 
 
@@ -207,16 +222,25 @@ def connect_signals() -> None:
 # --- the consumer's side ------------------------------------------------------------------------
 
 
-def _in_thread(function: Callable) -> Callable[..., Awaitable]:
+def _in_thread[**P, R](function: Callable[P, R]) -> Callable[P, Coroutine[Any, Any, R]]:
     """``function`` as a coroutine in a thread, its database connection given back inside."""
 
-    def call(*args, **kwargs):
+    def call(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return function(*args, **kwargs)
         finally:
             connections.close_all()
 
     return database_sync_to_async(call, thread_sensitive=False)
+
+
+class SessionRunner(Protocol):
+    """Turns a sync function into a coroutine function taking the same arguments, run in a
+    thread (``_in_thread``, ``games.sockets.pool.in_pool``)."""
+
+    def __call__[**P, R](
+        self, function: Callable[P, R], /
+    ) -> Callable[P, Coroutine[Any, Any, R]]: ...
 
 
 class SessionGuard(AsyncWebsocketConsumer):
@@ -233,7 +257,7 @@ class SessionGuard(AsyncWebsocketConsumer):
     consumer's pool); by default a thread of the event loop's executor.
     """
 
-    session_runner: Callable[[Callable], Callable[..., Awaitable]] = staticmethod(_in_thread)
+    session_runner: SessionRunner = staticmethod(_in_thread)
     session_key: str | None = None  # None: anonymous, nothing to guard
     session_user_id: int | None = None
     session_digest = ""
@@ -258,12 +282,13 @@ class SessionGuard(AsyncWebsocketConsumer):
         check younger than ``HEARTBEAT_RECHECK_SECONDS``. Ends the socket when it may not."""
         if self.session_closed:
             return False
-        if self.session_key is None:
+        key, user_id = self.session_key, self.session_user_id
+        if key is None or user_id is None:  # (set together, by guard_session)
             return True
         now = time.monotonic()
         if heartbeat and now - self.session_checked_at < HEARTBEAT_RECHECK_SECONDS:
             return True
-        if await self.session_runner(is_valid)(self.session_key, self.session_user_id):
+        if await self.session_runner(is_valid)(key, user_id):
             self.session_checked_at = now
             return True
         await self.end_for_session()
@@ -297,11 +322,11 @@ class SessionGuard(AsyncWebsocketConsumer):
         await self._leave_user_group()
         await super().websocket_disconnect(message)
 
-    async def session_ended(self, event: dict) -> None:
+    async def session_ended(self, event: dict[str, str]) -> None:
         """``session.ended``: close if it names this socket's session."""
         if self.session_key is not None and event.get("session") == self.session_digest:
             await self.end_for_session()
 
-    async def session_check(self, event: dict) -> None:
+    async def session_check(self, event: dict[str, str]) -> None:
         """``session.check``: the player's password or account changed; check now."""
         await self.session_still_valid()

@@ -52,7 +52,9 @@ from typing import Any
 
 import redis
 from asgiref.typing import ASGISendCallable, ASGISendEvent
+from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from redis.commands.core import Script
 
 from config.client_address import client_address
 from games.live import redis_store
@@ -161,7 +163,7 @@ return 0
 
 
 @cache
-def _admit_script(client: redis.Redis):
+def _admit_script(client: redis.Redis) -> Script:
     return client.register_script(_ADMIT)
 
 
@@ -208,7 +210,7 @@ def _release(claim: Claim) -> None:
         log.warning("socket counts unavailable: not released", exc_info=True)
 
 
-def _in_thread(function: Callable, *args) -> Awaitable:
+def _in_thread[*Ts, R](function: Callable[[*Ts], R], *args: *Ts) -> Awaitable[R]:
     return asyncio.get_running_loop().run_in_executor(_THREAD, function, *args)
 
 
@@ -216,11 +218,13 @@ class _Renewer:
     """The claims of one event loop's sockets (a Daphne process has one loop), renewed every
     ``RENEW_SECONDS`` in one pipeline while any is open."""
 
-    _by_loop: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+    _by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _Renewer] = (
+        weakref.WeakKeyDictionary()
+    )
 
     def __init__(self) -> None:
         self.claims: set[Claim] = set()
-        self.task: asyncio.Task | None = None
+        self.task: asyncio.Task[None] | None = None
 
     @classmethod
     def current(cls) -> _Renewer:
@@ -254,7 +258,7 @@ async def admit(scope: Mapping[str, Any], spectator_of: int | None = None) -> Cl
     return claim
 
 
-async def refuse(consumer, claim: Claim) -> None:
+async def refuse(consumer: AsyncWebsocketConsumer, claim: Claim) -> None:
     """Accept and at once close ``consumer``'s socket with the claim's refusal code (a close
     before the accept would reach the page as 1006, without its code)."""
     log.info("socket refused", extra={"code": claim.refused, "path": consumer.scope.get("path")})

@@ -22,7 +22,8 @@ def option_label(name: str) -> str:
 
 
 @register.filter
-def option_value(value, name: str) -> str:
+def option_value(value: object, name: str) -> str:
+    """``value`` of option ``name`` as the page shows it: yes/no, a choice's label, else as is."""
     if value is True or value is False:
         return _("yes") if value else _("no")
     field = CreateTableForm.base_fields.get(name)

@@ -10,8 +10,10 @@ register = template.Library()
 
 
 @register.filter
-def team_name(team) -> str:
+def team_name(team: int | str | None) -> str:
     """The shown name of engine team ``team`` (0 or 1, or its string); "" for anything else."""
+    if team is None:  # (int(None) raises TypeError: the same "")
+        return ""
     try:
         return teams.team_name(int(team))
     except (TypeError, ValueError):

@@ -5,6 +5,8 @@ organiser pages."""
 from __future__ import annotations
 
 from django.contrib import admin
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
 from games.live.teams import team_label
@@ -21,9 +23,13 @@ from leagues.models import (
     Season,
     SiteRating,
 )
+from leagues.view_helpers import AuthenticatedHttpRequest
 
 
-class MembershipInline(admin.TabularInline):
+# ModelAdmin and TabularInline are generic in django-stubs only: subscripting them raises at
+# runtime without django_stubs_ext.monkeypatch(), which the site does not install. Their bases
+# stay bare, each with an ignore for this reason.
+class MembershipInline(admin.TabularInline):  # type: ignore[type-arg]
     model = Membership
     extra = 0
     fields = ("user", "status", "role", "joined_at")
@@ -32,7 +38,7 @@ class MembershipInline(admin.TabularInline):
 
 
 @admin.register(League)
-class LeagueAdmin(admin.ModelAdmin):
+class LeagueAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("name", "slug", "visibility", "join_policy", "rated", "created_at")
     prepopulated_fields = {"slug": ("name",)}
     filter_horizontal = ("organisers",)
@@ -41,14 +47,14 @@ class LeagueAdmin(admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("league", "user", "status", "role", "requested_at", "joined_at")
     list_filter = ("status", "role", "league")
     search_fields = ("user__username", "league__name")
     actions = ["approve"]
 
     @admin.action(description=_("Approve the selected requests"))
-    def approve(self, request, queryset):
+    def approve(self, request: AuthenticatedHttpRequest, queryset: QuerySet[Membership]) -> None:
         _each(
             self,
             request,
@@ -59,12 +65,12 @@ class MembershipAdmin(admin.ModelAdmin):
 
 
 @admin.register(Season)
-class SeasonAdmin(admin.ModelAdmin):
+class SeasonAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("name", "league", "starts_on", "ends_on", "format", "status")
     list_filter = ("status", "format", "league")
 
 
-class FixturePlayerInline(admin.TabularInline):
+class FixturePlayerInline(admin.TabularInline):  # type: ignore[type-arg]
     model = FixturePlayer
     extra = 0
     readonly_fields = ("user", "team", "seat")
@@ -72,7 +78,7 @@ class FixturePlayerInline(admin.TabularInline):
 
 
 @admin.display(description=_("Teams"))
-def _teams_column(fixture) -> str:
+def _teams_column(fixture: Fixture) -> str:
     """Both teams with their players: "Team 1 (ana, cy) · Team 2 (bo, di)"."""
     players = list(fixture.players.all())
     return " · ".join(
@@ -81,7 +87,7 @@ def _teams_column(fixture) -> str:
 
 
 @admin.register(Fixture)
-class FixtureAdmin(admin.ModelAdmin):
+class FixtureAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("__str__", "season", _teams_column, "table", _winner_column, "processed_at")
     list_filter = ("season__league",)
     readonly_fields = (
@@ -96,12 +102,12 @@ class FixtureAdmin(admin.ModelAdmin):
     )
     inlines = [FixturePlayerInline]
 
-    def get_queryset(self, request):
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Fixture]:
         return super().get_queryset(request).prefetch_related("players__user")
 
 
 @admin.register(Rating)
-class RatingAdmin(admin.ModelAdmin):
+class RatingAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("user", "league", "display", "mu", "sigma", "matches", "updated_at")
     list_filter = ("league",)
     search_fields = ("user__username",)
@@ -109,30 +115,30 @@ class RatingAdmin(admin.ModelAdmin):
 
 
 @admin.register(RatingHistory)
-class RatingHistoryAdmin(admin.ModelAdmin):
+class RatingHistoryAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("user", "league", "match", "won", "before", "after", "created_at")
     list_filter = ("league",)
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
 
 @admin.register(SiteRating)
-class SiteRatingAdmin(admin.ModelAdmin):
+class SiteRatingAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     """Read-only: ``leagues.ratings.do_rate_site_match`` alone writes the site ratings."""
 
     list_display = ("user", "display", "matches", "wins", "updated_at")
     search_fields = ("user__username",)
     readonly_fields = ("user", "mu", "sigma", "ordinal", "matches", "wins", "updated_at")
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
 
 @admin.register(Notice)
-class NoticeAdmin(admin.ModelAdmin):
+class NoticeAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("user", "kind", "tournament", "league", "table", "created_at", "seen_at")
     list_filter = ("kind",)

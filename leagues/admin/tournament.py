@@ -4,10 +4,14 @@ services as the staff pages, so they are checked and logged alike."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, cast
+
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ActionForm
 from django.contrib.auth import get_user_model
+from django.db.models import Model, QuerySet
+from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
@@ -25,6 +29,15 @@ from leagues.models import (
     TournamentTeam,
 )
 from leagues.tournaments import TournamentError
+from leagues.view_helpers import AuthenticatedHttpRequest
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import _User as User  # (the leagues import no accounts)
+
+
+def _staff(request: HttpRequest) -> User:
+    """The admin page's user: the admin site lets only signed-in staff in."""
+    return cast("User", request.user)
 
 
 class TournamentActionForm(ActionForm):
@@ -36,7 +49,10 @@ class TournamentActionForm(ActionForm):
     start_matches = forms.BooleanField(label=_("start the matches"), required=False, initial=True)
 
 
-class TournamentTeamInline(admin.TabularInline):
+# ModelAdmin and TabularInline are generic in django-stubs only: subscripting them raises at
+# runtime without django_stubs_ext.monkeypatch(), which the site does not install. Their bases
+# stay bare, each with an ignore for this reason.
+class TournamentTeamInline(admin.TabularInline):  # type: ignore[type-arg]
     model = TournamentTeam
     extra = 0
     fields = ("name", "registered_at", "withdrawn")
@@ -44,12 +60,12 @@ class TournamentTeamInline(admin.TabularInline):
     can_delete = False
     show_change_link = True
 
-    def has_add_permission(self, request, obj=None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin):
+class TournamentAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("name", "format", "team_size", "status", "league", "created_at")
     list_filter = ("status", "format")
     search_fields = ("name",)
@@ -58,7 +74,11 @@ class TournamentAdmin(admin.ModelAdmin):
     action_form = TournamentActionForm
     actions = ["open_registration", "start", "generate_round", "pause", "resume", "close"]
 
-    def save_model(self, request, obj, form, change):
+    def save_model(
+        self, request: HttpRequest, obj: Tournament, form: forms.ModelForm[Tournament], change: bool
+    ) -> None:
+        """A new tournament is made by ``tournaments.do_create_tournament`` (its checks, its log
+        line); a change is saved as the admin does."""
         if not change:  # a new tournament goes through the service (checks, log)
             data = {
                 f: form.cleaned_data[f]
@@ -67,7 +87,11 @@ class TournamentAdmin(admin.ModelAdmin):
             }
             try:
                 created = tournaments.do_create_tournament(
-                    request.user, name=obj.name, format=obj.format, team_size=obj.team_size, **data
+                    _staff(request),
+                    name=obj.name,
+                    format=obj.format,
+                    team_size=obj.team_size,
+                    **data,
                 )
             except TournamentError as e:
                 self.message_user(request, str(e), messages.ERROR)
@@ -78,7 +102,9 @@ class TournamentAdmin(admin.ModelAdmin):
         super().save_model(request, obj, form, change)
 
     @admin.action(description=_("Open registration"))
-    def open_registration(self, request, queryset):
+    def open_registration(
+        self, request: AuthenticatedHttpRequest, queryset: QuerySet[Tournament]
+    ) -> None:
         _each(
             self,
             request,
@@ -88,13 +114,15 @@ class TournamentAdmin(admin.ModelAdmin):
         )
 
     @admin.action(description=_("Start"))
-    def start(self, request, queryset):
+    def start(self, request: AuthenticatedHttpRequest, queryset: QuerySet[Tournament]) -> None:
         _each(
             self, request, queryset, lambda t: tournaments.do_start(t, request.user), _("Started")
         )
 
     @admin.action(description=_("Generate the next round (pair, open tables, notify)"))
-    def generate_round(self, request, queryset):
+    def generate_round(
+        self, request: AuthenticatedHttpRequest, queryset: QuerySet[Tournament]
+    ) -> None:
         start = bool(request.POST.get("start_matches"))
         stand_in = request.POST.get("stand_in", "")
         _each(
@@ -108,17 +136,17 @@ class TournamentAdmin(admin.ModelAdmin):
         )
 
     @admin.action(description=_("Pause"))
-    def pause(self, request, queryset):
+    def pause(self, request: AuthenticatedHttpRequest, queryset: QuerySet[Tournament]) -> None:
         _each(self, request, queryset, lambda t: tournaments.do_pause(t, request.user), _("Paused"))
 
     @admin.action(description=_("Resume"))
-    def resume(self, request, queryset):
+    def resume(self, request: AuthenticatedHttpRequest, queryset: QuerySet[Tournament]) -> None:
         _each(
             self, request, queryset, lambda t: tournaments.do_resume(t, request.user), _("Resumed")
         )
 
     @admin.action(description=_("Close"))
-    def close(self, request, queryset):
+    def close(self, request: AuthenticatedHttpRequest, queryset: QuerySet[Tournament]) -> None:
         _each(self, request, queryset, lambda t: tournaments.do_close(t, request.user), _("Closed"))
 
 
@@ -133,19 +161,19 @@ class TeamActionForm(ActionForm):
     )
 
 
-class TeamMemberInline(admin.TabularInline):
+class TeamMemberInline(admin.TabularInline):  # type: ignore[type-arg]
     model = TeamMember
     extra = 0
     fields = ("position", "user")
     readonly_fields = fields
     can_delete = False
 
-    def has_add_permission(self, request, obj=None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
 @admin.register(TournamentTeam)
-class TournamentTeamAdmin(admin.ModelAdmin):
+class TournamentTeamAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("name", "tournament", "registered_at", "withdrawn")
     list_filter = ("tournament",)
     readonly_fields = ("tournament", "registered_at", "registered_by", "withdrawn")
@@ -153,10 +181,11 @@ class TournamentTeamAdmin(admin.ModelAdmin):
     action_form = TeamActionForm
     actions = ["replace_player", "stand_in", "withdraw"]
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # teams register through the tournament page (entry conditions)
 
-    def _player(self, request):
+    def _player(self, request: HttpRequest) -> User:
+        """The player the action form names (``old_username``); TournamentError if none."""
         name = request.POST.get("old_username", "").strip()
         user = get_user_model().objects.filter(username=name).first()
         if user is None:
@@ -164,7 +193,9 @@ class TournamentTeamAdmin(admin.ModelAdmin):
         return user
 
     @admin.action(description=_("Replace the player (fields above)"))
-    def replace_player(self, request, queryset):
+    def replace_player(
+        self, request: AuthenticatedHttpRequest, queryset: QuerySet[TournamentTeam]
+    ) -> None:
         new = request.POST.get("new_username", "")
         _each(
             self,
@@ -175,7 +206,9 @@ class TournamentTeamAdmin(admin.ModelAdmin):
         )
 
     @admin.action(description=_("Hand the player's seat to an AI stand-in (fields above)"))
-    def stand_in(self, request, queryset):
+    def stand_in(
+        self, request: AuthenticatedHttpRequest, queryset: QuerySet[TournamentTeam]
+    ) -> None:
         policy = request.POST.get("stand_in", "")
         _each(
             self,
@@ -186,7 +219,9 @@ class TournamentTeamAdmin(admin.ModelAdmin):
         )
 
     @admin.action(description=_("Withdraw"))
-    def withdraw(self, request, queryset):
+    def withdraw(
+        self, request: AuthenticatedHttpRequest, queryset: QuerySet[TournamentTeam]
+    ) -> None:
         _each(
             self,
             request,
@@ -196,7 +231,7 @@ class TournamentTeamAdmin(admin.ModelAdmin):
         )
 
 
-class PairingInline(admin.TabularInline):
+class PairingInline(admin.TabularInline):  # type: ignore[type-arg]
     model = Pairing
     extra = 0
     # "winner_column" is the method below (a name: `fields` lists names, not functions)
@@ -208,23 +243,25 @@ class PairingInline(admin.TabularInline):
     def winner_column(self, pairing: Pairing) -> str:
         return _winner_column(pairing)
 
-    def has_add_permission(self, request, obj=None) -> bool:
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
 @admin.register(TournamentRound)
-class TournamentRoundAdmin(admin.ModelAdmin):
+class TournamentRoundAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("__str__", "tournament", "number", "status")
     list_filter = ("tournament", "status")
     readonly_fields = ("tournament", "number", "status")
     inlines = [PairingInline]
     actions = ["start_round", "repair_round"]
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
     @admin.action(description=_("Start the matches"))
-    def start_round(self, request, queryset):
+    def start_round(
+        self, request: AuthenticatedHttpRequest, queryset: QuerySet[TournamentRound]
+    ) -> None:
         _each(
             self,
             request,
@@ -234,7 +271,9 @@ class TournamentRoundAdmin(admin.ModelAdmin):
         )
 
     @admin.action(description=_("Re-pair (only before its matches started)"))
-    def repair_round(self, request, queryset):
+    def repair_round(
+        self, request: AuthenticatedHttpRequest, queryset: QuerySet[TournamentRound]
+    ) -> None:
         _each(
             self,
             request,
@@ -245,7 +284,7 @@ class TournamentRoundAdmin(admin.ModelAdmin):
 
 
 @admin.register(Pairing)
-class PairingAdmin(admin.ModelAdmin):
+class PairingAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("__str__", "table", _winner_column, "forfeit", "processed_at")
     list_filter = ("round__tournament",)
     readonly_fields = (
@@ -265,7 +304,7 @@ class PairingAdmin(admin.ModelAdmin):
     )
     actions = ["forfeit_a", "forfeit_b"]
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
     @admin.action(
@@ -273,7 +312,7 @@ class PairingAdmin(admin.ModelAdmin):
             gettext_noop("%(loser)s forfeits (%(winner)s wins)"), loser=0, winner=1
         )
     )
-    def forfeit_a(self, request, queryset):
+    def forfeit_a(self, request: AuthenticatedHttpRequest, queryset: QuerySet[Pairing]) -> None:
         _each(
             self,
             request,
@@ -287,7 +326,7 @@ class PairingAdmin(admin.ModelAdmin):
             gettext_noop("%(loser)s forfeits (%(winner)s wins)"), loser=1, winner=0
         )
     )
-    def forfeit_b(self, request, queryset):
+    def forfeit_b(self, request: AuthenticatedHttpRequest, queryset: QuerySet[Pairing]) -> None:
         _each(
             self,
             request,
@@ -298,15 +337,15 @@ class PairingAdmin(admin.ModelAdmin):
 
 
 @admin.register(TournamentLog)
-class TournamentLogAdmin(admin.ModelAdmin):
+class TournamentLogAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
     list_display = ("created_at", "tournament", "actor", "action", "detail")
     list_filter = ("tournament", "action")
 
-    def has_add_permission(self, request) -> bool:
+    def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False

@@ -9,6 +9,8 @@ not import this module).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, TypeGuard
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -18,15 +20,20 @@ from django.utils.translation import gettext_lazy as _
 from leagues.models.options import check_options_field
 from leagues.models.season import Season
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import _User as User  # (the leagues import no accounts)
+
+    from games.access import Viewer
+
 USER = settings.AUTH_USER_MODEL
 
 
-def signed_in(user) -> bool:
+def signed_in(user: Viewer) -> TypeGuard[User]:
     """Whether ``user`` is a signed-in person (not None, not anonymous)."""
     return user is not None and user.is_authenticated
 
 
-def league_q(user, prefix: str = "") -> Q:
+def league_q(user: Viewer, prefix: str = "") -> Q:
     """The ``Q`` of the leagues ``user`` may see, on the league reached by ``prefix`` (e.g.
     ``"fixture__season__league__"``; empty for ``League`` itself). Staff: every league."""
     if signed_in(user) and user.is_staff:
@@ -41,7 +48,7 @@ def league_q(user, prefix: str = "") -> Q:
     return seen
 
 
-def can_see_league(user, league) -> bool:
+def can_see_league(user: Viewer, league: League) -> bool:
     """Whether ``user`` (anonymous allowed, or None) may see ``league``: the rule of
     ``league_q``, without a query for a public league."""
     if league.visibility == League.Visibility.PUBLIC:
@@ -55,8 +62,10 @@ def can_see_league(user, league) -> bool:
     ).exists()
 
 
-class LeagueQuerySet(models.QuerySet):
-    def visible_to(self, user) -> LeagueQuerySet:
+class LeagueQuerySet(models.QuerySet["League"]):
+    """Leagues, with ``visible_to``."""
+
+    def visible_to(self, user: Viewer) -> LeagueQuerySet:
         """The leagues ``user`` may see (``can_see_league``)."""
         return self.filter(league_q(user))
 
@@ -123,9 +132,9 @@ class League(models.Model):
         """The table options must be rules options a table accepts (as the admin saves them)."""
         check_options_field(self.table_options, self.players)
 
-    def is_organiser(self, user) -> bool:
+    def is_organiser(self, user: Viewer) -> bool:
         """Organisers and staff run the league."""
-        if user is None or not user.is_authenticated:
+        if not signed_in(user):
             return False
         return user.is_staff or self.organisers.filter(pk=user.pk).exists()
 

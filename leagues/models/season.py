@@ -7,6 +7,11 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import _User as User  # (the leagues import no accounts)
+
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
@@ -55,9 +60,10 @@ class Season(models.Model):
         if self.table_options and self.league_id:
             check_options_field(self.table_options, self.league.players)
 
-    def effective_options(self) -> dict:
+    def effective_options(self) -> dict[str, Any]:
         """The options its fixtures' tables get: the season's own, else the league's."""
-        return self.table_options or self.league.table_options
+        options: dict[str, Any] = self.table_options or self.league.table_options  # (JSON)
+        return options
 
 
 class Fixture(PlayedAtTable, models.Model):
@@ -89,7 +95,8 @@ class Fixture(PlayedAtTable, models.Model):
     def __str__(self) -> str:
         return f"{self.season} fixture {self.pk}"
 
-    def team(self, number: int) -> list:
+    def team(self, number: int) -> list[User]:
+        """The users seated on engine team ``number`` (0 or 1) of this fixture."""
         return [p.user for p in self.players.all() if p.team == number]
 
     @property

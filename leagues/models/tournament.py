@@ -6,6 +6,8 @@ the log of every admin action on it. And who may see a tournament: the predicate
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -19,10 +21,15 @@ from leagues.models.league import League, can_see_league, league_q, signed_in
 from leagues.models.options import check_options_field
 from leagues.models.played import PlayedAtTable
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import _User as User  # (the leagues import no accounts)
+
+    from games.access import Viewer
+
 USER = settings.AUTH_USER_MODEL
 
 
-def tournament_q(user, prefix: str = "") -> Q:
+def tournament_q(user: Viewer, prefix: str = "") -> Q:
     """The ``Q`` of the tournaments ``user`` may see (``prefix`` as in ``league_q``)."""
     if signed_in(user) and user.is_staff:
         return Q()
@@ -31,21 +38,23 @@ def tournament_q(user, prefix: str = "") -> Q:
     )
 
 
-def can_see_tournament(user, tournament) -> bool:
+def can_see_tournament(user: Viewer, tournament: Tournament) -> bool:
     """Whether ``user`` may see ``tournament``: the rule of ``tournament_q``."""
     if signed_in(user) and user.is_staff:
         return True
     if tournament.status == tournament.Status.DRAFT:
         return False
-    return tournament.league_id is None or can_see_league(user, tournament.league)
+    return tournament.league is None or can_see_league(user, tournament.league)
 
 
 #: The most rounds a tournament may plan: a Swiss of 15 rounds ranks 32,768 teams.
 MAX_ROUNDS = 15
 
 
-class TournamentQuerySet(models.QuerySet):
-    def visible_to(self, user) -> TournamentQuerySet:
+class TournamentQuerySet(models.QuerySet["Tournament"]):
+    """Tournaments, with ``visible_to``."""
+
+    def visible_to(self, user: Viewer) -> TournamentQuerySet:
         """The tournaments ``user`` may see (``can_see_tournament``)."""
         return self.filter(tournament_q(user))
 
@@ -179,7 +188,8 @@ class TournamentTeam(models.Model):
     def __str__(self) -> str:
         return self.name
 
-    def users(self) -> list:
+    def users(self) -> list[User]:
+        """The team's members' users."""
         return [m.user for m in self.members.all()]
 
     @property

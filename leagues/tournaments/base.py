@@ -6,12 +6,16 @@ the status check, the log line, and usernames to players. For the rooms of
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from leagues.models import Tournament, TournamentLog
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import _User as User  # (the leagues import no accounts)
 
 Status = Tournament.Status
 
@@ -20,7 +24,7 @@ class TournamentError(Exception):
     """A tournament action that cannot be done now (the message says why)."""
 
 
-def _log(tournament: Tournament, by, action: str, detail: str = "") -> None:
+def _log(tournament: Tournament, by: User, action: str, detail: str = "") -> None:
     TournamentLog.objects.create(tournament=tournament, actor=by, action=action, detail=detail)
 
 
@@ -36,7 +40,7 @@ def _check_status(tournament: Tournament, *allowed: str) -> None:
         )
 
 
-def _resolve(usernames: Sequence[str]) -> list:
+def _resolve(usernames: Sequence[str]) -> list[User]:
     """The active users called ``usernames`` (any case), in that order; TournamentError for a
     name nobody has."""
     User = get_user_model()

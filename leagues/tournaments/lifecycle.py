@@ -8,6 +8,8 @@ Closing names the winner (the first team of the standings) and tells every playe
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -17,8 +19,11 @@ from leagues.models.options import options_problem
 from leagues.notices import do_notify
 from leagues.tournaments.base import Status, TournamentError, _check_status, _locked, _log
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import _User as User  # (the leagues import no accounts)
 
-def check_table_options(options: dict, team_size: int) -> None:
+
+def check_table_options(options: dict[str, Any], team_size: int) -> None:
     """Raise TournamentError unless ``options`` could open a table of ``team_size * 2`` seats
     (``leagues.models.options.options_problem``)."""
     problem = options_problem(options, team_size * 2)
@@ -26,7 +31,7 @@ def check_table_options(options: dict, team_size: int) -> None:
         raise TournamentError(problem)
 
 
-def do_set_table_options(tournament: Tournament, by, options: dict) -> Tournament:
+def do_set_table_options(tournament: Tournament, by: User, options: dict[str, Any]) -> Tournament:
     """Staff set the tournament's table options (§10 names) for the rounds paired from now on
     (tables already open keep theirs). Not once it is closed. Raises TournamentError."""
     with transaction.atomic():
@@ -40,7 +45,7 @@ def do_set_table_options(tournament: Tournament, by, options: dict) -> Tournamen
 
 
 def do_create_tournament(
-    by, *, name: str, format: str = Tournament.Format.SWISS, team_size: int = 2, **fields
+    by: User, *, name: str, format: str = Tournament.Format.SWISS, team_size: int = 2, **fields: Any
 ) -> Tournament:
     """Create a draft tournament (fields as on the model)."""
     if team_size not in (2, 3):
@@ -56,7 +61,7 @@ def do_create_tournament(
     return tournament
 
 
-def do_open_registration(tournament: Tournament, by) -> Tournament:
+def do_open_registration(tournament: Tournament, by: User) -> Tournament:
     with transaction.atomic():
         tournament = _locked(tournament)
         _check_status(tournament, Status.DRAFT)
@@ -66,7 +71,7 @@ def do_open_registration(tournament: Tournament, by) -> Tournament:
     return tournament
 
 
-def do_start(tournament: Tournament, by) -> Tournament:
+def do_start(tournament: Tournament, by: User) -> Tournament:
     """Close registration and start: from now on rounds can be generated. Teams whose
     partners have not all accepted are dropped (and logged)."""
     with transaction.atomic():
@@ -88,17 +93,17 @@ def do_start(tournament: Tournament, by) -> Tournament:
     return tournament
 
 
-def do_pause(tournament: Tournament, by) -> Tournament:
+def do_pause(tournament: Tournament, by: User) -> Tournament:
     """Pause: no new round until resumed; matches in play carry on."""
     return _switch(tournament, by, Status.RUNNING, Status.PAUSED, "pause")
 
 
-def do_resume(tournament: Tournament, by) -> Tournament:
+def do_resume(tournament: Tournament, by: User) -> Tournament:
     """Resume a paused tournament: rounds may be generated again."""
     return _switch(tournament, by, Status.PAUSED, Status.RUNNING, "resume")
 
 
-def _switch(tournament: Tournament, by, before: str, after: str, action: str) -> Tournament:
+def _switch(tournament: Tournament, by: User, before: str, after: str, action: str) -> Tournament:
     with transaction.atomic():
         tournament = _locked(tournament)
         _check_status(tournament, before)
@@ -108,7 +113,7 @@ def _switch(tournament: Tournament, by, before: str, after: str, action: str) ->
     return tournament
 
 
-def do_close(tournament: Tournament, by) -> Tournament:
+def do_close(tournament: Tournament, by: User) -> Tournament:
     """Close the tournament: the first team of the standings is its winner (none if nothing
     was played), and every player of every team gets a notice saying so. Matches still in
     play must end or be forfeited first."""

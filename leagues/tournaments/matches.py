@@ -4,6 +4,8 @@ replaced (in the team and at its table in play), a seat is handed to an AI stand
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -16,8 +18,11 @@ from leagues.models import Pairing, TeamMember, TournamentRound, TournamentTeam
 from leagues.tournaments.base import Status, TournamentError, _check_status, _locked, _log, _resolve
 from leagues.tournaments.registration import check_entry
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import _User as User  # (the leagues import no accounts)
 
-def do_forfeit(p: Pairing, by, forfeiting: int) -> Pairing:
+
+def do_forfeit(p: Pairing, by: User, forfeiting: int) -> Pairing:
     """Team ``forfeiting`` (0 = team A, 1 = team B) forfeits: the other team wins with no
     levels, the table is abandoned. Not once the match has a result or has ended."""
     if forfeiting not in (0, 1):
@@ -46,7 +51,7 @@ def do_forfeit(p: Pairing, by, forfeiting: int) -> Pairing:
     return p
 
 
-def _live_seats(team: TournamentTeam, user):
+def _live_seats(team: TournamentTeam, user: User) -> list[tuple[int, int]]:
     """(table id, seat number) of ``user`` at this team's tables still in play."""
     live = Pairing.objects.filter(
         round__tournament_id=team.tournament_id,
@@ -62,7 +67,9 @@ def _live_seats(team: TournamentTeam, user):
     )
 
 
-def do_replace_player(team: TournamentTeam, by, old_user, new_username: str) -> TournamentTeam:
+def do_replace_player(
+    team: TournamentTeam, by: User, old_user: User, new_username: str
+) -> TournamentTeam:
     """Put another player in ``old_user``'s place in the team, and in their seat at the team's
     table in play. The newcomer must meet the entry conditions."""
     (new_user,) = _resolve([new_username])
@@ -92,7 +99,7 @@ def do_replace_player(team: TournamentTeam, by, old_user, new_username: str) -> 
     return team
 
 
-def do_stand_in(team: TournamentTeam, by, user, policy: str) -> int:
+def do_stand_in(team: TournamentTeam, by: User, user: User, policy: str) -> int:
     """Hand ``user``'s seat at the team's table in play to an AI stand-in (``policy``), or
     back to them (policy ""). Returns how many seats changed."""
     with transaction.atomic():

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -22,8 +23,11 @@ from leagues.models import Membership, Notice, TeamMember, Tournament, Tournamen
 from leagues.notices import do_notify
 from leagues.tournaments.base import Status, TournamentError, _check_status, _locked, _log, _resolve
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import _User as User  # (the leagues import no accounts)
 
-def check_entry(tournament: Tournament, players: Sequence) -> None:
+
+def check_entry(tournament: Tournament, players: Sequence[User]) -> None:
     """Entry conditions for each player: not already in a team here, an active member of the
     tournament's league (if any), and at least its minimum rating there (if any)."""
     taken = TeamMember.objects.filter(tournament=tournament, user__in=players).select_related(
@@ -76,7 +80,7 @@ def check_entry(tournament: Tournament, players: Sequence) -> None:
 
 
 def check_registration(
-    tournament: Tournament, user, partners: Sequence, now: datetime | None = None
+    tournament: Tournament, user: User, partners: Sequence[User], now: datetime | None = None
 ) -> None:
     """Whether ``user`` may register a team with ``partners`` (users) now."""
     now = now or timezone.now()
@@ -112,7 +116,7 @@ def check_registration(
 
 
 def do_register_team(
-    tournament: Tournament, user, partner_names: Sequence[str], name: str = ""
+    tournament: Tournament, user: User, partner_names: Sequence[str], name: str = ""
 ) -> TournamentTeam:
     """Register ``user`` and the partners named by username as a team. The partners are
     pending until each accepts the notice they get (``do_answer_partner``)."""
@@ -148,7 +152,7 @@ def do_register_team(
     return team
 
 
-def do_answer_partner(team: TournamentTeam, user, accept: bool) -> TournamentTeam | None:
+def do_answer_partner(team: TournamentTeam, user: User, accept: bool) -> TournamentTeam | None:
     """``user``, named as a partner in ``team``, accepts or declines, while registration is
     open. Accepting confirms their place (once all have, the team is told it is confirmed);
     declining removes the registration and tells the others. Returns the team, or None when it
@@ -183,7 +187,7 @@ def do_answer_partner(team: TournamentTeam, user, accept: bool) -> TournamentTea
     return team
 
 
-def do_withdraw_team(team: TournamentTeam, by) -> TournamentTeam:
+def do_withdraw_team(team: TournamentTeam, by: User) -> TournamentTeam:
     """Withdraw a team: it is not paired again (its results so far stay)."""
     with transaction.atomic():
         tournament = _locked(team.tournament)

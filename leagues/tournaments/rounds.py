@@ -11,6 +11,7 @@ levels. A round robin opponent who withdrew gives a bye too.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from django.db import transaction
 from django.utils import timezone
@@ -24,6 +25,9 @@ from leagues.models import Notice, Pairing, Tournament, TournamentRound
 from leagues.notices import do_notify
 from leagues.tournaments.base import Status, TournamentError, _check_status, _locked, _log
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import _User as User  # (the leagues import no accounts)
+
 
 def planned_rounds(tournament: Tournament) -> int:
     """The rounds it plays: those planned (else as many as its format needs), never more than
@@ -34,7 +38,7 @@ def planned_rounds(tournament: Tournament) -> int:
 
 
 def do_generate_round(
-    tournament: Tournament, by, *, start: bool = True, stand_in: str = ""
+    tournament: Tournament, by: User, *, start: bool = True, stand_in: str = ""
 ) -> TournamentRound:
     """Pair the next round, open and seat its tables, start them (unless ``start`` is False)
     and notify the players. ``stand_in`` (an AI policy) seats an AI stand-in playing for every
@@ -61,7 +65,7 @@ def _describe(rnd: TournamentRound) -> str:
 def _pair_round(
     tournament: Tournament,
     rnd: TournamentRound,
-    by,
+    by: User,
     *,
     start: bool,
     stand_in: str,
@@ -101,11 +105,11 @@ def _pair_round(
     for a, b in pairs:
         board += 1
         team_a, team_b = teams[a], teams[b]
-        seats: list = [None] * tournament.seats
-        for i, member in enumerate(team_a.members.all()):
-            seats[2 * i] = (member.user, stand_in)
-        for i, member in enumerate(team_b.members.all()):
-            seats[2 * i + 1] = (member.user, stand_in)
+        # team A at the even seats, team B at the odd ones; a team is full (team_size members)
+        by_seat = {2 * i: member.user for i, member in enumerate(team_a.members.all())}
+        by_seat |= {2 * i + 1: member.user for i, member in enumerate(team_b.members.all())}
+        people = [by_seat[n] for n in range(tournament.seats)]
+        seats: list[tuple[User | None, str]] = [(user, stand_in) for user in people]
         try:
             table = stewarding.open_table(
                 host,
@@ -118,9 +122,7 @@ def _pair_round(
         except TableError as e:
             raise TournamentError(str(e)) from None
         Pairing.objects.create(round=rnd, board=board, team_a=team_a, team_b=team_b, table=table)
-        do_notify(
-            [s[0] for s in seats], Notice.Kind.TABLE_READY, tournament=tournament, table=table
-        )
+        do_notify(people, Notice.Kind.TABLE_READY, tournament=tournament, table=table)
     for team in byes:
         board += 1
         Pairing.objects.create(
@@ -131,7 +133,7 @@ def _pair_round(
     results.close_round_if_done(rnd)
 
 
-def do_start_round(rnd: TournamentRound, by) -> TournamentRound:
+def do_start_round(rnd: TournamentRound, by: User) -> TournamentRound:
     """Deal every match of a round that was paired without starting."""
     with transaction.atomic():
         tournament = _locked(rnd.tournament)
@@ -153,7 +155,7 @@ def do_start_round(rnd: TournamentRound, by) -> TournamentRound:
 
 
 def do_repair_round(
-    rnd: TournamentRound, by, *, start: bool = False, stand_in: str = ""
+    rnd: TournamentRound, by: User, *, start: bool = False, stand_in: str = ""
 ) -> TournamentRound:
     """Pair a round again, before its matches started: its tables are removed and new ones
     opened. For Swiss, the discarded pairs count as met, so a different pairing is found
