@@ -50,14 +50,16 @@ test: $(VENV)/.installed-test
 	$(PY) scripts/check_test_env.py
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
-# The tests that start no process (no Daphne, Celery worker, Redis or browser): `-m "not live"`.
+# The tests that start no process (no Daphne, Celery worker, Redis or browser) and take seconds,
+# not tens of seconds: `-m "not live and not slow"` (`slow`: the fuzzers, the 1,000-round and
+# duplicate simulations, matches driven to their end, the every-URL walk; `make test` runs them).
 test-fast: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 test-fast: export REDIS_URL ?= redis://127.0.0.1:6379/0
 test-fast: export DJANGO_DEBUG ?= 1
 test-fast: export REDIS_NAMESPACE ?= test$(shell echo $$$$)-
 test-fast: $(VENV)/.installed-test
 	$(PY) scripts/check_test_env.py --no-browser
-	$(PY) -m pytest -n $(TEST_WORKERS) -m "not live" $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) -m "not live and not slow" $(PYTEST_ARGS)
 
 # Translations: gather the strings into locale/*/django.po, then compile the .mo files that are
 # committed beside them (so `make run` and `make test` need no gettext). Needs GNU gettext

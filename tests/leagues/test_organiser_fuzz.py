@@ -38,7 +38,8 @@ from tests.db_snapshot import snapshot
 
 from .conftest import QUICK, options_post, register_confirmed
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
+#: Hundreds of generated posts: `make test`, not `make test-fast`.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english"), pytest.mark.slow]
 
 SCALE = max(1, int(os.environ.get("ORGANISER_FUZZ_SCALE", "1")))
 SETTINGS = dict(

@@ -304,6 +304,7 @@ CASES: dict[str, Callable[[dict], tuple]] = {
 }
 
 
+@pytest.mark.slow  # hundreds of generated posts: `make test`, not `make test-fast`
 @pytest.mark.parametrize("case", list(CASES))
 def test_generated_bad_input_never_fails_the_server_nor_changes_a_refused_table(
     client, world, case
