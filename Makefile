@@ -46,18 +46,29 @@ test: export REDIS_NAMESPACE ?= test$(shell echo $$$$)-
 # (--dist loadgroup, tests/conftest.py), each starting its live stack once. TEST_WORKERS=0: one
 # process.
 TEST_WORKERS ?= 4
+# Every process of a run (the xdist workers, and the Daphne and Celery workers the live tests
+# start) imports the whole project: with PYTHONDONTWRITEBYTECODE set (as some shells and CI
+# images do) each one compiles every module and rewrites every test module's asserts afresh,
+# some 7 s of CPU a process. The test targets write bytecode (gitignored __pycache__/), compiled
+# once before the workers start.
+test test-fast: export PYTHONDONTWRITEBYTECODE =
+COMPILE := $(PY) -m compileall -q -j 0 accounts config games leagues scripts
 test: $(VENV)/.installed-test
 	$(PY) scripts/check_test_env.py
+	$(COMPILE)
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
-# The tests that start no process (no Daphne, Celery worker, Redis or browser): `-m "not live"`.
+# The tests that start no process (no Daphne, Celery worker, Redis or browser) and take seconds,
+# not tens of seconds: `-m "not live and not slow"` (`slow`: the fuzzers, the 1,000-round and
+# duplicate simulations, matches driven to their end, the every-URL walk; `make test` runs them).
 test-fast: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 test-fast: export REDIS_URL ?= redis://127.0.0.1:6379/0
 test-fast: export DJANGO_DEBUG ?= 1
 test-fast: export REDIS_NAMESPACE ?= test$(shell echo $$$$)-
 test-fast: $(VENV)/.installed-test
 	$(PY) scripts/check_test_env.py --no-browser
-	$(PY) -m pytest -n $(TEST_WORKERS) -m "not live" $(PYTEST_ARGS)
+	$(COMPILE)
+	$(PY) -m pytest -n $(TEST_WORKERS) -m "not live and not slow" $(PYTEST_ARGS)
 
 # Translations: gather the strings into locale/*/django.po, then compile the .mo files that are
 # committed beside them (so `make run` and `make test` need no gettext). Needs GNU gettext

@@ -15,7 +15,8 @@ from tests import servers
 PASSWORD = "a-long-test-passphrase-414"
 
 #: Fixtures that start real processes: a test using one is marked ``live`` (and ``browser`` for
-#: the live stack that chromium drives), so ``make test-fast`` (``-m "not live"``) leaves it out.
+#: the live stack that chromium drives), so ``make test-fast`` (``-m "not live and not slow"``)
+#: leaves it out.
 LIVE_FIXTURES = {"worker", "start_worker", "daphne", "private_redis"}
 BROWSER_FIXTURES = {"browser", "live_url", "new_page", "live_stack"}
 #: The browser tests run in two xdist groups, each on its own worker with its own live stack

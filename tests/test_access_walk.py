@@ -265,6 +265,7 @@ class Walker:
         return self.answers[path]
 
 
+@pytest.mark.slow
 def test_every_url_as_four_people_shows_nothing_hidden(make_user, settings) -> None:
     # Hundreds of pages from one address: on a quick machine past the per-address page limit
     # (SITE_PAGE_RATE, tested on its own), which would answer 429 instead of the page.

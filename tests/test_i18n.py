@@ -229,6 +229,7 @@ def same_in(language: str) -> re.Pattern:
     return re.compile("|".join(parts) or "(?!)")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("language", TRANSLATED)
 def test_key_pages_show_no_english_interface_string(world, language: str) -> None:
     fragments = english_fragments()

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import datetime
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from accounts.models import User
 from leagues import services, tournaments
 from leagues.models import (
     Fixture,
@@ -29,10 +32,14 @@ from leagues.models import (
     TournamentRound,
     TournamentTeam,
 )
+from tests.built_once import built_once
+from tests.conftest import PASSWORD
+from tests.db_snapshot import snapshot
 
 from .conftest import QUICK, options_post, register_confirmed
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english")]
+#: Hundreds of generated posts: `make test`, not `make test-fast`.
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english"), pytest.mark.slow]
 
 SCALE = max(1, int(os.environ.get("ORGANISER_FUZZ_SCALE", "1")))
 SETTINGS = dict(
@@ -120,11 +127,18 @@ def posts(fields: list[str], valid: dict):
     return changes.map(apply)
 
 
-@pytest.fixture
-def world(league, organiser, members, make_user):
+@translation.override("en")
+def _build_world() -> dict:
     """A league with an open season, a round-robin season and an open fixture; staff; a
-    tournament taking registrations with one confirmed team, and a running one with a round."""
-    staff = make_user("boss", is_staff=True)
+    tournament taking registrations with one confirmed team, and a running one with a round.
+    (The league and its members as tests/leagues/conftest.py's ``league`` and ``members``.)"""
+    organiser = User.objects.create_user("olga", password=PASSWORD)
+    league = services.do_create_league(organiser, name="Tuesday Club", table_options=QUICK)
+    members = {}
+    for name in ("ana", "bo", "cy", "di", "ed", "flo"):
+        members[name] = User.objects.create_user(name, password=PASSWORD)
+        services.do_join(league, members[name])
+    staff = User.objects.create_user("boss", password=PASSWORD, is_staff=True)
     dates = {"starts_on": datetime.date(2026, 3, 1), "ends_on": datetime.date(2026, 5, 31)}
     season = services.do_create_season(league, organiser, name="Spring", **dates)
     rr = services.do_create_season(
@@ -146,7 +160,7 @@ def world(league, organiser, members, make_user):
         "league": league,
         "organiser": organiser,
         "staff": staff,
-        "player": make_user("gus"),
+        "player": User.objects.create_user("gus", password=PASSWORD),
         "season": season,
         "rr": rr,
         "fixture": fixture,
@@ -158,24 +172,41 @@ def world(league, organiser, members, make_user):
     }
 
 
-def _counts() -> dict[str, int]:
-    return {
-        "leagues": League.objects.count(),
-        "seasons": Season.objects.count(),
-        "memberships": Membership.objects.filter(status=Membership.Status.ACTIVE).count(),
-        "organisers": Membership.objects.filter(role=Membership.Role.ORGANISER).count(),
-        "fixtures": Fixture.objects.count(),
-        "results": Fixture.objects.filter(processed_at__isnull=False).count(),
-        "tournaments": Tournament.objects.count(),
-        "teams": TournamentTeam.objects.count(),
-        "team_members": TeamMember.objects.count(),
-        "rounds": TournamentRound.objects.count(),
-    }
+@pytest.fixture(scope="module")
+def _world(django_db_setup, django_db_blocker) -> Iterator[dict]:
+    """``_build_world``, once per module (``tests.built_once``): built for each of the
+    module's tests it cost about as much as their posts."""
+    yield from built_once(django_db_blocker, _build_world)
 
 
-def _post(client: Client, user, url: str, data: dict) -> None:
+@pytest.fixture
+def world(_world: dict, db: None) -> dict:
+    """The module's world as ``_build_world`` left it (each test's changes are rolled back),
+    with the cache emptied: what one test cached never reaches the next."""
+    cache.clear()
+    return _world
+
+
+def _counts() -> dict:
+    """The rows each organiser form makes, counted in one query (``tests.db_snapshot``)."""
+    return snapshot(
+        counts={
+            "leagues": League.objects.all(),
+            "seasons": Season.objects.all(),
+            "memberships": Membership.objects.filter(status=Membership.Status.ACTIVE),
+            "organisers": Membership.objects.filter(role=Membership.Role.ORGANISER),
+            "fixtures": Fixture.objects.all(),
+            "results": Fixture.objects.filter(processed_at__isnull=False),
+            "tournaments": Tournament.objects.all(),
+            "teams": TournamentTeam.objects.all(),
+            "team_members": TeamMember.objects.all(),
+            "rounds": TournamentRound.objects.all(),
+        }
+    )["counts"]
+
+
+def _post(client: Client, url: str, data: dict) -> None:
     """Post ``data``: never a 5xx; a refusal (no redirect) leaves every count as it was."""
-    client.force_login(user)
     before = _counts()
     response = client.post(url, data)
     assert response.status_code < 500, (url, data)
@@ -184,10 +215,12 @@ def _post(client: Client, user, url: str, data: dict) -> None:
 
 
 def _fuzz(client: Client, user, url: str, strategy) -> None:
+    client.force_login(user)  # once: no organiser form signs anyone out
+
     @settings(**SETTINGS)
     @given(strategy)
     def run(data: dict) -> None:
-        _post(client, user, url, data)
+        _post(client, url, data)
 
     run()
 

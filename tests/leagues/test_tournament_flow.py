@@ -20,7 +20,8 @@ from tests.games.drivers import act_now
 
 from .conftest import options_post
 
-pytestmark = pytest.mark.django_db(transaction=True)
+#: A whole tournament round played out by AI stand-ins: `make test`, not `make test-fast`.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
 def drive(match_id: int, max_steps: int = 20000) -> tuple[Match, int]:

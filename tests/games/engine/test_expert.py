@@ -310,6 +310,7 @@ def duplicate_rounds(pairs: int, samples: int, seed: int) -> Counter:
     return won
 
 
+@pytest.mark.slow
 def test_the_expert_beats_the_heuristic_in_duplicate():
     """12 seeded deals, each played twice with the policies swapped (24 rounds; the expert with
     8 samples a decision): the expert finishes first in clearly more than half. Pinned for

@@ -189,6 +189,7 @@ def lobby_round(html: str, table_id: int) -> int | None:
     return int(found.group(1)) if found else None
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_lists_show_the_round_and_levels_the_spectators_see(make_table, make_user) -> None:
     """Live in round 2 while the spectators' view is still in round 1: the lobby (page and
@@ -224,6 +225,7 @@ def test_lists_show_the_round_and_levels_the_spectators_see(make_table, make_use
     assert lobby_round(lobby.public_frames(["en"])["en"], table_id) == 2
 
 
+@pytest.mark.slow
 @pytest.mark.django_db
 def test_the_result_shows_only_when_the_view_reaches_the_end(make_table, make_user) -> None:
     """The live match is over but the spectators' view is not: to anyone without a seat the

@@ -24,7 +24,8 @@ from leagues.models import SiteRating
 from tests.games.live.test_delay import QUICK, at, move_once, pace, play_until
 from tests.servers import wait_for
 
-pytestmark = pytest.mark.django_db
+#: Each test plays a match to its end through the writer: `make test`, not `make test-fast`.
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]
 
 PEOPLE = ("ana", "bo", "cy", "di")
 

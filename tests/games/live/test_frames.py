@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 from datetime import UTC, datetime, timedelta
 
+import pytest
 from django.utils import translation
 
 from accounts.models import User
@@ -66,6 +67,7 @@ def fresh(table, match, seats, state, seat, moves) -> dict:
     return page
 
 
+@pytest.mark.slow
 def test_every_delta_brings_every_page_to_the_fresh_render():
     """Every audience's page takes every delta; after each version one audience in turn (all
     of them around the second deal, with its tribute) is compared with a fresh render."""

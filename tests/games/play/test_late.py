@@ -171,6 +171,7 @@ TRIES = [
 ]
 
 
+@pytest.mark.slow
 def test_a_hundred_answers_and_moves_just_after_their_deadline_are_refused(
     make_table, start_with_hands, monkeypatch
 ):

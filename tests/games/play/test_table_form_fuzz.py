@@ -13,18 +13,23 @@ match versions as before. ``TABLE_FUZZ_SCALE=20`` multiplies the examples."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 from django.contrib import messages
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from accounts.models import User
 from games.models import ChatLine, ChatMute, ChatReport, Match, Move, Rematch, Seat, Table
 from games.play import services, tables
 from leagues.models import Notice
+from tests.built_once import built_once
+from tests.conftest import PASSWORD
+from tests.db_snapshot import snapshot
 
 pytestmark = pytest.mark.django_db
 
@@ -102,12 +107,14 @@ def posts(fields: list[str], valid: dict):
     return st.tuples(changes.map(apply), st.booleans())
 
 
-@pytest.fixture
-def world(make_user):
+def _build_world() -> dict:
     """An open table (ana hosts, three empty seats); a running match (cy at seat 0, di at 2,
     AI seats between) with a line of di's in the players' chat; a finished table (ed and flo,
     flo resigned); gus, seated nowhere."""
-    ana, cy, di, ed, flo = (make_user(n) for n in ("ana", "cy", "di", "ed", "flo"))
+    ana, cy, di, ed, flo, gus = (
+        User.objects.create_user(n, password=PASSWORD)
+        for n in ("ana", "cy", "di", "ed", "flo", "gus")
+    )
     lobby = tables.create_table(ana, name="open", players=4, options=QUICK)
 
     running = tables.create_table(cy, name="running", players=4, options=QUICK)
@@ -127,7 +134,7 @@ def world(make_user):
         "cy": cy,
         "di": di,
         "ed": ed,
-        "gus": make_user("gus"),
+        "gus": gus,
         "lobby": lobby,
         "running": running,
         "finished": finished,
@@ -135,21 +142,38 @@ def world(make_user):
     }
 
 
+@pytest.fixture(scope="module")
+def _world(django_db_setup, django_db_blocker) -> Iterator[dict]:
+    """``_build_world``, once per module (``tests.built_once``): building it for each of the
+    module's tests cost more than their posts."""
+    yield from built_once(django_db_blocker, _build_world)
+
+
+@pytest.fixture
+def world(_world: dict, db: None) -> dict:
+    """The module's world as ``_build_world`` left it (each test's changes are rolled back),
+    with the cache emptied: a state or page cached by one test never reaches the next."""
+    cache.clear()
+    return _world
+
+
 def _state() -> dict:
-    """What a refused post must leave as it was."""
-    return {
-        "counts": {
-            model.__name__: model.objects.count()
+    """What a refused post must leave as it was: the counts of every kind of row a post makes,
+    and each table's status and revision, each seat's occupant, each match's version and phase
+    (``tests.db_snapshot``: one query, as it is read twice for each post)."""
+    return snapshot(
+        counts={
+            model.__name__: model.objects.all()
             for model in (Table, Seat, Match, Move, Rematch, ChatLine, ChatMute, ChatReport, Notice)
         },
-        "tables": list(Table.objects.order_by("pk").values_list("pk", "status", "revision")),
-        "seats": list(
-            Seat.objects.order_by("table_id", "number").values_list(
+        rows={
+            "tables": Table.objects.values_list("pk", "status", "revision"),
+            "seats": Seat.objects.values_list(
                 "table_id", "number", "user_id", "ai_policy", "stand_in", "stand_in_seq"
-            )
-        ),
-        "matches": list(Match.objects.order_by("pk").values_list("pk", "version", "phase")),
-    }
+            ),
+            "matches": Match.objects.values_list("pk", "version", "phase"),
+        },
+    )
 
 
 def _refused(response, flash_refuses: bool = True) -> bool:
@@ -280,6 +304,7 @@ CASES: dict[str, Callable[[dict], tuple]] = {
 }
 
 
+@pytest.mark.slow  # hundreds of generated posts: `make test`, not `make test-fast`
 @pytest.mark.parametrize("case", list(CASES))
 def test_generated_bad_input_never_fails_the_server_nor_changes_a_refused_table(
     client, world, case

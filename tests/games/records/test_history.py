@@ -26,7 +26,11 @@ from games.play import services, stewarding
 from tests.games.records.matches import client_for
 
 #: One worker drives the module's finished match once (conftest.py).
-pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("records-history")]
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.xdist_group("records-history"),
+    pytest.mark.slow,  # the finished match is driven move by move
+]
 
 ROOT = Path(__file__).resolve().parents[3]
 SCHEMA = json.loads((ROOT / "docs" / "match_format.schema.json").read_text())

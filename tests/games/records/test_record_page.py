@@ -16,7 +16,11 @@ from games.records import history
 from tests.games.records.matches import client_for
 
 #: One worker drives the module's finished match once (conftest.py).
-pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("records-page")]
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.xdist_group("records-page"),
+    pytest.mark.slow,  # the finished match is driven move by move
+]
 
 
 MOVE_ROW = re.compile(r'<tr id="move-(\d+)">')
