@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
-from games.play import deadlines
+from datetime import timedelta
+
+from django.utils import timezone
+
+from games.engine.rules import seats_to_act
+from games.models import Match
+from games.play import deadlines, services
 
 
 def act_now(match_id: int, seat: int, token: int) -> bool:
@@ -11,3 +17,24 @@ def act_now(match_id: int, seat: int, token: int) -> bool:
     Returns whether it acted."""
     decided = deadlines.ai_decide(match_id, seat, token)
     return decided is not None and deadlines.ai_apply(match_id, seat, token, decided[0])
+
+
+def drive(match_id: int, max_steps: int = 20000) -> tuple[Match, int]:
+    """Play a match whose seats are all AI (or stood in for) to its end with the writer: each
+    step lets the first seat due act, or, when nobody is due (or nobody moved), rings the
+    current deadline as its timer would (a timeout is an action, RULES.md §10). Returns the
+    finished match and the steps taken."""
+    for step in range(max_steps):
+        match = Match.objects.get(pk=match_id)
+        if match.winner_team is not None:
+            return match, step
+        due = seats_to_act(services.load_state(match))[:1]
+        if any(act_now(match_id, seat, match.deadline_token) for seat in due):
+            continue
+        if Match.objects.get(pk=match_id).version != match.version:
+            # The decision came after the deadline (on a busy box, or while another match was
+            # driven): the writer made the deadline's own transition instead.
+            continue
+        Match.objects.filter(pk=match_id).update(deadline=timezone.now() - timedelta(seconds=1))
+        assert deadlines.expire(match_id, match.deadline_token), match.phase
+    raise AssertionError("the match did not end")

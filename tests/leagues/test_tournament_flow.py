@@ -6,44 +6,18 @@ from __future__ import annotations
 
 import re
 import time
-from datetime import timedelta
 
 import pytest
-from django.utils import timezone
 
-from games.engine.rules import seats_to_act
 from games.models import Match
-from games.play import deadlines, services
 from leagues import tournaments
 from leagues.models import Pairing, Tournament, TournamentRound
-from tests.games.drivers import act_now
+from tests.games.drivers import drive
 
 from .conftest import options_post
 
 #: A whole tournament round played out by AI stand-ins: `make test`, not `make test-fast`.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
-
-
-def drive(match_id: int, max_steps: int = 20000) -> tuple[Match, int]:
-    """Play a match whose seats are all AI to its end with games.play.services: each step lets
-    the first AI seat due act, or, when nobody is due (or nobody moved), rings the current
-    deadline as its timer would. Returns the finished match and the steps taken."""
-    for step in range(max_steps):
-        match = Match.objects.get(pk=match_id)
-        if match.winner_team is not None:
-            return match, step
-        moved = any(
-            act_now(match_id, seat, match.deadline_token)
-            for seat in seats_to_act(services.load_state(match))[:1]
-        )
-        if not moved:
-            if Match.objects.get(pk=match_id).version != match.version:
-                # The AI's decision came after the deadline (this match waited while the other
-                # was driven): the writer made the deadline's own transition instead.
-                continue
-            Match.objects.filter(pk=match_id).update(deadline=timezone.now() - timedelta(seconds=1))
-            assert deadlines.expire(match_id, match.deadline_token), match.phase
-    raise AssertionError("the match did not end")
 
 
 def standings_rows(html: str) -> list[tuple]:

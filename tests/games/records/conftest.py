@@ -21,7 +21,7 @@ from django.test import override_settings
 from accounts.models import User
 from games.models import Match
 from games.play import stewarding
-from tests.games.records.matches import drive
+from tests.games.drivers import drive
 
 PLAYERS = ("ana", "bo", "cy")
 
@@ -48,7 +48,7 @@ def _finished_match_id(django_db_setup, django_db_blocker) -> Iterator[int]:
                     start=True,
                     seed=414,
                 )
-                match_id = drive(Match.objects.get(table=table).pk).pk
+                match_id = drive(Match.objects.get(table=table).pk)[0].pk
         except BaseException:
             transaction.set_rollback(True)
             module_transaction.__exit__(None, None, None)
