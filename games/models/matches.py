@@ -9,6 +9,8 @@ was counted) are written once per finished match by ``games.records.player_stats
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -72,6 +74,18 @@ class Match(models.Model):
     @property
     def is_over(self) -> bool:
         return self.winner_team is not None
+
+    @classmethod
+    def from_db(cls, db: str | None, field_names: Any, values: Any) -> Match:
+        """A match read from the database, which keeps the values it was read with (by field
+        name, ``_loaded_values``) so the writer updates only the columns a move changed
+        (``games.play.writes.save_match``)."""
+        instance = super().from_db(db, field_names, values)
+        loaded = dict(zip(field_names, values, strict=True))
+        if isinstance(loaded.get("timeouts_in_row"), list):  # a copy: changed in place or not
+            loaded["timeouts_in_row"] = list(loaded["timeouts_in_row"])
+        instance._loaded_values = loaded  # type: ignore[attr-defined]
+        return instance
 
 
 class DelayedView(models.Model):

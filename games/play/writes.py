@@ -1,0 +1,126 @@
+"""The writer's statements for one move, as fixed SQL (issue 19): no query compiled per move, no
+model instance built only to be saved and thrown away.
+
+The ORM compiles every statement again on every call (``Match.save``: ~1.0 ms of CPU on this
+box; the same ``UPDATE`` as a fixed statement: ~0.4 ms). A move takes three statements whose
+shape never changes, so the writer (``games.play.services.apply_locked``) sends them as
+prepared text:
+
+- ``client_id_seen``: was a move with this client id logged for the match (a resent message);
+- ``insert_move``: one ``Move`` row;
+- ``save_match``: ``UPDATE`` of the locked match by primary key, with ``state`` and only the
+  other columns whose value differs from the one read with the lock (``Match.from_db`` keeps
+  those values, ``loaded_values``).
+
+Values go through each field's own ``get_db_prep_save`` (JSON, aware datetimes), so the rows
+equal what ``Model.save`` writes, on PostgreSQL and on SQLite (``make run``). Every function
+runs inside the writer's transaction, under the match row lock (DESIGN.md rule 1).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import connection
+
+from games.models import Match, Move
+
+#: The match columns a move may change beside ``state`` (always written: it holds the version).
+TRACKED = (
+    "version",
+    "phase",
+    "round_no",
+    "level_team0",
+    "level_team1",
+    "deadline",
+    "deadline_kind",
+    "deadline_token",
+    "winner_team",
+    "finished_at",
+    "timeouts_in_row",
+)
+_MISSING = object()
+_MATCH_FIELDS = {name: Match._meta.get_field(name) for name in ("state", *TRACKED)}
+_MOVE_COLUMNS = ("match_id", "seq", "round_no", "seat", "action", "events", "client_id")
+_MOVE_FIELDS = [Move._meta.get_field(name) for name in (*_MOVE_COLUMNS, "created_at")]
+_INSERT_MOVE = (
+    f"INSERT INTO {connection.ops.quote_name(Move._meta.db_table)} "
+    f"({', '.join(connection.ops.quote_name(f.column) for f in _MOVE_FIELDS)}) "
+    f"VALUES ({', '.join(['%s'] * len(_MOVE_FIELDS))})"
+)
+_CLIENT_ID_SEEN = (
+    f"SELECT 1 FROM {connection.ops.quote_name(Move._meta.db_table)} WHERE "
+    f"{connection.ops.quote_name('match_id')} = %s AND "
+    f"{connection.ops.quote_name('client_id')} = %s LIMIT 1"
+)
+
+
+def loaded_values(match: Match) -> dict[str, Any]:
+    """The row's values as read with the lock (``Match.from_db``) or last written here, by
+    field name; empty for a match never read (then every tracked column is written)."""
+    return getattr(match, "_loaded_values", {})
+
+
+def remember(match: Match) -> None:
+    """Note the tracked columns' current values as the row's, after writing them.
+    ``timeouts_in_row`` is copied: a list changed in place must still read as changed."""
+    values = dict(loaded_values(match))
+    for name in TRACKED:
+        value = match.__dict__.get(name, _MISSING)
+        if value is not _MISSING:
+            values[name] = list(value) if isinstance(value, list) else value
+    match._loaded_values = values  # type: ignore[attr-defined]
+
+
+def changed_columns(match: Match) -> list[str]:
+    """The tracked fields of ``match`` whose value differs from the row's (all the loaded ones
+    when the row's values are unknown). A deferred field never loaded has not changed."""
+    before = loaded_values(match)
+    loaded = match.__dict__
+    return [
+        name for name in TRACKED if name in loaded and before.get(name, _MISSING) != loaded[name]
+    ]
+
+
+def save_match(match: Match) -> int:
+    """``UPDATE`` the match row by primary key: ``state`` and the changed tracked columns.
+    Returns the number of columns written (≥ 1). Precondition: the row is locked."""
+    names = ["state", *changed_columns(match)]
+    fields = [_MATCH_FIELDS[name] for name in names]
+    assignments = ", ".join(f"{connection.ops.quote_name(f.column)} = %s" for f in fields)
+    params = [f.get_db_prep_save(getattr(match, f.attname), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {connection.ops.quote_name(Match._meta.db_table)} SET {assignments} WHERE "
+            f"{connection.ops.quote_name('id')} = %s",
+            [*params, match.pk],
+        )
+    remember(match)
+    return len(names)
+
+
+def insert_move(
+    match_id: int,
+    seq: int,
+    round_no: int,
+    seat: int | None,
+    action: dict[str, Any],
+    events: list[dict[str, Any]],
+    client_id: str,
+    created_at: datetime,
+) -> None:
+    """Log one move (``Move``: ``seq`` is the version it made; ``action``/``events`` engine
+    JSON). A second move with the same ``seq`` or client id raises ``IntegrityError`` (the
+    constraints), which rolls the writer's transaction back."""
+    values = (match_id, seq, round_no, seat, action, events, client_id, created_at)
+    params = [f.get_db_prep_save(v, connection) for f, v in zip(_MOVE_FIELDS, values, strict=True)]
+    with connection.cursor() as cursor:
+        cursor.execute(_INSERT_MOVE, params)
+
+
+def client_id_seen(match_id: int, client_id: str) -> bool:
+    """Whether the match's move log holds a move with ``client_id`` (not empty)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_CLIENT_ID_SEEN, [match_id, client_id])
+        return cursor.fetchone() is not None
