@@ -115,7 +115,7 @@ def _submit_locked(
     match_id: int, user: User, payload: dict[str, Any], client_id: str, found_seat: list[int]
 ) -> Result:
     with transaction.atomic():
-        match = Match.objects.select_for_update().select_related("table").get(pk=match_id)
+        match = writes.lock_match(match_id)  # with its table, both rows locked
         if match.table.status == Table.Status.ABANDONED:
             return Result(False, "abandoned", "this match was stopped", match.version)
         seats = seats_of(match)

@@ -99,3 +99,18 @@ def test_a_move_through_the_writer_is_logged_once_and_saved(match):
     assert match.version == 1
     assert Move.objects.filter(match=match).count() == 1
     assert load_state(match).version == 1
+
+
+@pytest.mark.django_db
+def test_lock_match_reads_what_the_orm_reads(match):
+    with transaction.atomic():
+        orm = Match.objects.select_for_update().select_related("table").get(pk=match.pk)
+        fixed = writes.lock_match(match.pk)
+    for field in Match._meta.concrete_fields:
+        assert getattr(fixed, field.attname) == getattr(orm, field.attname), field.name
+    for field in type(orm.table)._meta.concrete_fields:
+        assert getattr(fixed.table, field.attname) == getattr(orm.table, field.attname)
+    assert type(fixed.state) is dict and fixed.table.pk == match.table_id
+    assert not fixed._state.adding and writes.changed_columns(fixed) == []
+    with pytest.raises(Match.DoesNotExist), transaction.atomic():
+        writes.lock_match(match.pk + 1000)
