@@ -43,9 +43,9 @@ TRACKED = (
     "timeouts_in_row",
 )
 _MISSING = object()
-_MATCH_FIELDS = {name: Match._meta.get_field(name) for name in ("state", *TRACKED)}
-_MOVE_COLUMNS = ("match_id", "seq", "round_no", "seat", "action", "events", "client_id")
-_MOVE_FIELDS = [Move._meta.get_field(name) for name in (*_MOVE_COLUMNS, "created_at")]
+_MATCH_FIELDS: dict[str, Any] = {name: Match._meta.get_field(name) for name in ("state", *TRACKED)}
+_MOVE_COLUMNS = ("match", "seq", "round_no", "seat", "action", "events", "client_id")
+_MOVE_FIELDS: list[Any] = [Move._meta.get_field(name) for name in (*_MOVE_COLUMNS, "created_at")]
 _INSERT_MOVE = (
     f"INSERT INTO {connection.ops.quote_name(Move._meta.db_table)} "
     f"({', '.join(connection.ops.quote_name(f.column) for f in _MOVE_FIELDS)}) "
@@ -59,7 +59,7 @@ _CLIENT_ID_SEEN = (
 
 
 def _columns(model: type[Match] | type[Table], alias: str) -> tuple[list[Any], str]:
-    fields = list(model._meta.concrete_fields)
+    fields: list[Any] = list(model._meta.concrete_fields)
     quote = connection.ops.quote_name
     return fields, ", ".join(f"{alias}.{quote(f.column)}" for f in fields)
 
@@ -126,18 +126,13 @@ def lock_match(match_id: int) -> Match:
 def loaded_values(match: Match) -> dict[str, Any]:
     """The row's values as read with the lock (``Match.from_db``) or last written here, by
     field name; empty for a match never read (then every tracked column is written)."""
-    return getattr(match, "_loaded_values", {})
+    values: dict[str, Any] = getattr(match, "_loaded_values", {})
+    return values
 
 
 def remember(match: Match) -> None:
-    """Note the tracked columns' current values as the row's, after writing them.
-    ``timeouts_in_row`` is copied: a list changed in place must still read as changed."""
-    values = dict(loaded_values(match))
-    for name in TRACKED:
-        value = match.__dict__.get(name, _MISSING)
-        if value is not _MISSING:
-            values[name] = list(value) if isinstance(value, list) else value
-    match._loaded_values = values  # type: ignore[attr-defined]
+    """Note the tracked columns' current values as the row's, after writing them."""
+    match.note_row(("state", *TRACKED))
 
 
 def changed_columns(match: Match) -> list[str]:

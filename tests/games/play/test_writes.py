@@ -114,3 +114,17 @@ def test_lock_match_reads_what_the_orm_reads(match):
     assert not fixed._state.adding and writes.changed_columns(fixed) == []
     with pytest.raises(Match.DoesNotExist), transaction.atomic():
         writes.lock_match(match.pk + 1000)
+
+
+@pytest.mark.django_db
+def test_a_value_saved_by_the_orm_then_set_back_is_written_again(match):
+    fresh = Match.objects.get(pk=match.pk)
+    first = fresh.deadline_token
+    fresh.deadline_token = first + 5
+    fresh.save(update_fields=["deadline_token"])
+    fresh.deadline_token = first  # back to the value read: the row holds first + 5
+    assert writes.changed_columns(fresh) == ["deadline_token"]
+    writes.save_match(fresh)
+    assert Match.objects.get(pk=match.pk).deadline_token == first
+    fresh.refresh_from_db()
+    assert writes.changed_columns(fresh) == []
