@@ -33,7 +33,8 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
 from django.template.loader import render_to_string
-from django.utils.translation import get_language
+from django.utils.html import conditional_escape
+from django.utils.translation import get_language, gettext
 
 from games.engine.events import Event
 from games.engine.state import State
@@ -228,7 +229,7 @@ def _seat_changes(
         if old_key == new_key:
             continue
         if row["is_me"]:
-            changed.append(_seat(row, after, renders))
+            changed.append(_own_seat(row, after, renders))
         else:
             changed.append(_placed_seat(row, after, renders))
     return changed
@@ -256,6 +257,31 @@ def _placed_seat(row: dict[str, Any], context: TableContext, renders: Renders) -
     only fixed words before it, so the first match is the class."""
     text = _seat({**row, "pos": POS_MARK}, context, renders)
     return text.replace(f' pos-{POS_MARK}"', f' pos-{row["pos"]}"', 1)
+
+
+#: What a seat's own row adds to the row every other viewer sees (seat.html, during a match):
+#: ``me`` after its team class, and the "you" badge closing its name.
+_TEAM_CLASS = 'class="seat team-{team}'
+_NAME_OPEN = '<div class="seat-name">'
+
+
+def _own_seat(row: dict[str, Any], context: TableContext, renders: Renders) -> str:
+    """The viewer's own row during a match: the row the other viewers get (``_placed_seat``,
+    most often rendered already in this push) with ``me`` added to its classes and the "you"
+    badge to its name — what seat.html adds for ``s.is_me`` — so it costs no render of its own.
+    Before a match (the seat controls differ) or should the row not read as expected, it is
+    rendered."""
+    if context.match is None or "viewer_seated" in row:
+        return _seat(row, context, renders)
+    text = _placed_seat({**row, "is_me": False}, context, renders)
+    team = _TEAM_CLASS.format(team=row["team"])
+    name_at = text.find(_NAME_OPEN)
+    name_end = text.find("</div>", name_at)
+    if not text.count(team) or name_at < 0 or name_end < 0:
+        return _seat(row, context, renders)
+    badge = f'<span class="badge you">{conditional_escape(gettext("you"))}</span>'
+    text = text[:name_end] + badge + text[name_end:]
+    return text.replace(team, f"{team} me", 1)
 
 
 def _trick_change(before: Summary, now: Summary, after: TableContext, renders: Renders) -> str:

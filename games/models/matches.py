@@ -9,6 +9,9 @@ was counted) are written once per finished match by ``games.records.player_stats
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
@@ -48,6 +51,8 @@ class Match(models.Model):
     timeouts_in_row = models.JSONField(default=list, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    #: The row's values as last read or written, by attribute name (``note_row``).
+    _loaded_values: dict[str, Any]
 
     class Meta:
         verbose_name_plural = "matches"
@@ -69,9 +74,48 @@ class Match(models.Model):
     def __str__(self) -> str:
         return f"match at {self.table}"
 
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        super().save(*args, **kwargs)
+        self.note_row(kwargs.get("update_fields"))
+
     @property
     def is_over(self) -> bool:
         return self.winner_team is not None
+
+    @classmethod
+    def from_db(
+        cls,
+        db: str | None,
+        field_names: Collection[str],
+        values: Collection[Any],
+        *,
+        fetch_mode: Any = None,
+    ) -> Match:
+        """A match read from the database, which keeps the values it was read with (by field
+        name, ``_loaded_values``) so the writer updates only the columns a move changed
+        (``games.play.writes.save_match``)."""
+        instance = super().from_db(db, field_names, values, fetch_mode=fetch_mode)
+        instance.note_row(field_names)
+        return instance
+
+    def refresh_from_db(self, *args: Any, **kwargs: Any) -> None:
+        super().refresh_from_db(*args, **kwargs)
+        self.note_row()
+
+    def note_row(self, names: Iterable[str] | None = None) -> None:
+        """Note the current values of ``names`` (attribute names; default: every loaded
+        field) as the row's. Lists are copied: one changed in place still reads as changed."""
+        loaded = dict(getattr(self, "_loaded_values", {}))
+        values = self.__dict__
+        for name in values if names is None else names:
+            if name in values and name in _COLUMNS:
+                value = values[name]
+                loaded[name] = list(value) if isinstance(value, list) else value
+        self._loaded_values = loaded
+
+
+#: The attribute names of the match's columns (``Match.note_row``).
+_COLUMNS = frozenset(f.attname for f in Match._meta.concrete_fields)
 
 
 class DelayedView(models.Model):

@@ -43,8 +43,8 @@ from games.engine.rules import seats_to_act
 from games.engine.state import MATCH_OVER, PLAY, ROUND_OVER, TRIBUTE, WINDOW, State
 from games.live import delay, notify, push, visibility
 from games.live.replay import load_state
-from games.models import Match, Move, Round, Seat, Table
-from games.play import clock, first_windows, standins, summaries, wakeups
+from games.models import Match, Round, Seat, Table
+from games.play import clock, first_windows, standins, summaries, wakeups, writes
 from games.play.outcomes import PLAYER_ACTIONS, Result, log_action
 from games.signals import match_finished
 
@@ -115,7 +115,7 @@ def _submit_locked(
     match_id: int, user: User, payload: dict[str, Any], client_id: str, found_seat: list[int]
 ) -> Result:
     with transaction.atomic():
-        match = Match.objects.select_for_update().select_related("table").get(pk=match_id)
+        match = writes.lock_match(match_id)  # with its table, both rows locked
         if match.table.status == Table.Status.ABANDONED:
             return Result(False, "abandoned", "this match was stopped", match.version)
         seats = seats_of(match)
@@ -126,7 +126,7 @@ def _submit_locked(
         refused = standins.refusal(seat, payload["action"])  # the AI plays this seat now
         if refused:
             return Result(False, refused, "an AI plays this seat", match.version)
-        if client_id and Move.objects.filter(match=match, client_id=client_id).exists():
+        if client_id and writes.client_id_seen(match.pk, client_id):
             return Result(False, "duplicate", "already applied", match.version)
         state = load_state(match)
         try:
@@ -262,14 +262,15 @@ def apply_locked(
     now = writer_now() if now is None else now
     # No savepoint: under the match's row lock the sequence and the client id are checked
     # already; should the constraint fire all the same, the caller's transaction rolls back.
-    Move.objects.create(
-        match=match,
-        seq=new.version,
-        round_no=state.round_no,
-        seat=seat,
-        action=action_to_json(action),
-        events=events_to_json(outcome.events),
-        client_id=client_id,
+    writes.insert_move(
+        match.pk,
+        new.version,
+        state.round_no,
+        seat,
+        action_to_json(action),
+        events_to_json(outcome.events),
+        client_id,
+        now,
     )
     summaries.record(match, new, outcome.events, now)
     old_token = match.deadline_token
@@ -279,7 +280,7 @@ def apply_locked(
     match.phase = new.phase
     match.round_no = new.round_no
     match.level_team0, match.level_team1 = new.levels
-    match.save()
+    writes.save_match(match)  # state and the changed columns only, by primary key
     seats = seats_of(match) if seats is None else seats
     _after_commit(
         match,

@@ -68,9 +68,11 @@ def fresh(table, match, seats, state, seat, moves) -> dict:
 
 
 @pytest.mark.slow
-def test_every_delta_brings_every_page_to_the_fresh_render():
+@pytest.mark.parametrize("language", ["en", "es", "id", "vi"])
+def test_every_delta_brings_every_page_to_the_fresh_render(language):
     """Every audience's page takes every delta; after each version one audience in turn (all
-    of them around the second deal, with its tribute) is compared with a fresh render."""
+    of them around the second deal, with its tribute) is compared with a fresh render, in each
+    of the site's languages (a seat's own row is made from the row the others get)."""
     options = {"claim_window_seconds": 3, "turn_seconds": 20}
     table, seats, match = in_memory_table(options)
     rng = random.Random(3)
@@ -80,7 +82,7 @@ def test_every_delta_brings_every_page_to_the_fresh_render():
     moves: list[Move] = []
     audiences = [0, 1, 2, 3, None]
     kinds: set[str] = set()
-    with translation.override("en"):
+    with translation.override(language):
         pages = {seat: fresh(table, match, seats, state, seat, moves) for seat in audiences}
         rounds, dealt_at = 0, 0
         while rounds < 2 and state.phase != MATCH_OVER:

@@ -1,0 +1,188 @@
+"""The writer's statements for one move, as fixed SQL (issue 19): no query compiled per move, no
+model instance built only to be saved and thrown away.
+
+The ORM compiles every statement again on every call (``Match.save``: ~1.0 ms of CPU on this
+box; the same ``UPDATE`` as a fixed statement: ~0.4 ms). A move takes four statements whose
+shape never changes, so the writer (``games.play.services.apply_locked``) sends them as
+prepared text:
+
+- ``lock_match``: the match and its table in one ``SELECT … FOR UPDATE`` (both rows locked, as
+  ``select_for_update().select_related("table")`` locks them), built with ``from_db``;
+- ``client_id_seen``: was a move with this client id logged for the match (a resent message);
+- ``insert_move``: one ``Move`` row;
+- ``save_match``: ``UPDATE`` of the locked match by primary key, with ``state`` and only the
+  other columns whose value differs from the one read with the lock (``Match.from_db`` keeps
+  those values, ``loaded_values``).
+
+Values go through each field's own ``get_db_prep_save`` (JSON, aware datetimes), so the rows
+equal what ``Model.save`` writes, on PostgreSQL and on SQLite (``make run``). Every function
+runs inside the writer's transaction, under the match row lock (DESIGN.md rule 1).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from django.db import connection
+
+from games.models import Match, Move, Table
+
+#: The match columns a move may change beside ``state`` (always written: it holds the version).
+TRACKED = (
+    "version",
+    "phase",
+    "round_no",
+    "level_team0",
+    "level_team1",
+    "deadline",
+    "deadline_kind",
+    "deadline_token",
+    "winner_team",
+    "finished_at",
+    "timeouts_in_row",
+)
+_MISSING = object()
+_MATCH_FIELDS: dict[str, Any] = {name: Match._meta.get_field(name) for name in ("state", *TRACKED)}
+_MOVE_COLUMNS = ("match", "seq", "round_no", "seat", "action", "events", "client_id")
+_MOVE_FIELDS: list[Any] = [Move._meta.get_field(name) for name in (*_MOVE_COLUMNS, "created_at")]
+_INSERT_MOVE = (
+    f"INSERT INTO {connection.ops.quote_name(Move._meta.db_table)} "
+    f"({', '.join(connection.ops.quote_name(f.column) for f in _MOVE_FIELDS)}) "
+    f"VALUES ({', '.join(['%s'] * len(_MOVE_FIELDS))})"
+)
+_CLIENT_ID_SEEN = (
+    f"SELECT 1 FROM {connection.ops.quote_name(Move._meta.db_table)} WHERE "
+    f"{connection.ops.quote_name('match_id')} = %s AND "
+    f"{connection.ops.quote_name('client_id')} = %s LIMIT 1"
+)
+
+
+def _columns(model: type[Match] | type[Table], alias: str) -> tuple[list[Any], str]:
+    fields: list[Any] = list(model._meta.concrete_fields)
+    quote = connection.ops.quote_name
+    return fields, ", ".join(f"{alias}.{quote(f.column)}" for f in fields)
+
+
+type _Converters = list[tuple[Any, list[Any]]]
+_LOCK: tuple[list[Any], list[Any], _Converters, str] | None = None
+
+
+def _lock_statement() -> tuple[list[Any], list[Any], _Converters, str]:
+    """The fields read, their converters and the statement, built once (the backend is known
+    by then)."""
+    global _LOCK
+    if _LOCK is None:
+        quote = connection.ops.quote_name
+        match_fields, match_columns = _columns(Match, "m")
+        table_fields, table_columns = _columns(Table, "t")
+        lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+        sql = (
+            f"SELECT {match_columns}, {table_columns} "
+            f"FROM {quote(Match._meta.db_table)} m "
+            f"JOIN {quote(Table._meta.db_table)} t ON t.{quote('id')} = m.{quote('table_id')} "
+            f"WHERE m.{quote('id')} = %s{lock}"
+        )
+        converters = []  # what the ORM applies to each column's value, in order
+        for alias, fields in (("m", match_fields), ("t", table_fields)):
+            for field in fields:
+                column = field.get_col(alias)
+                found = connection.ops.get_db_converters(column)
+                converters.append((column, found + field.get_db_converters(connection)))
+        _LOCK = (match_fields, table_fields, converters, sql)
+    return _LOCK
+
+
+def _converted(converters: _Converters, values: tuple[Any, ...]) -> list[Any]:
+    """Row values as Python values, through the converters the ORM applies to them."""
+    out = []
+    for (column, functions), value in zip(converters, values, strict=True):
+        for convert in functions:
+            value = convert(value, column, connection)
+        out.append(value)
+    return out
+
+
+def lock_match(match_id: int) -> Match:
+    """The match ``match_id`` with its table (``match.table``), both rows locked until the
+    transaction ends. Raises ``Match.DoesNotExist``. Precondition: inside a transaction."""
+    match_fields, table_fields, converters, sql = _lock_statement()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [match_id])
+        row = cursor.fetchone()
+    if row is None:
+        raise Match.DoesNotExist(f"no match {match_id}")
+    split = len(match_fields)
+    db = connection.alias
+    match = Match.from_db(
+        db, [f.attname for f in match_fields], _converted(converters[:split], row[:split])
+    )
+    match.table = Table.from_db(
+        db, [f.attname for f in table_fields], _converted(converters[split:], row[split:])
+    )
+    return match
+
+
+def loaded_values(match: Match) -> dict[str, Any]:
+    """The row's values as read with the lock (``Match.from_db``) or last written here, by
+    field name; empty for a match never read (then every tracked column is written)."""
+    values: dict[str, Any] = getattr(match, "_loaded_values", {})
+    return values
+
+
+def remember(match: Match) -> None:
+    """Note the tracked columns' current values as the row's, after writing them."""
+    match.note_row(("state", *TRACKED))
+
+
+def changed_columns(match: Match) -> list[str]:
+    """The tracked fields of ``match`` whose value differs from the row's (all the loaded ones
+    when the row's values are unknown). A deferred field never loaded has not changed."""
+    before = loaded_values(match)
+    loaded = match.__dict__
+    return [
+        name for name in TRACKED if name in loaded and before.get(name, _MISSING) != loaded[name]
+    ]
+
+
+def save_match(match: Match) -> int:
+    """``UPDATE`` the match row by primary key: ``state`` and the changed tracked columns.
+    Returns the number of columns written (≥ 1). Precondition: the row is locked."""
+    names = ["state", *changed_columns(match)]
+    fields = [_MATCH_FIELDS[name] for name in names]
+    assignments = ", ".join(f"{connection.ops.quote_name(f.column)} = %s" for f in fields)
+    params = [f.get_db_prep_save(getattr(match, f.attname), connection) for f in fields]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {connection.ops.quote_name(Match._meta.db_table)} SET {assignments} WHERE "
+            f"{connection.ops.quote_name('id')} = %s",
+            [*params, match.pk],
+        )
+    remember(match)
+    return len(names)
+
+
+def insert_move(
+    match_id: int,
+    seq: int,
+    round_no: int,
+    seat: int | None,
+    action: dict[str, Any],
+    events: list[dict[str, Any]],
+    client_id: str,
+    created_at: datetime,
+) -> None:
+    """Log one move (``Move``: ``seq`` is the version it made; ``action``/``events`` engine
+    JSON). A second move with the same ``seq`` or client id raises ``IntegrityError`` (the
+    constraints), which rolls the writer's transaction back."""
+    values = (match_id, seq, round_no, seat, action, events, client_id, created_at)
+    params = [f.get_db_prep_save(v, connection) for f, v in zip(_MOVE_FIELDS, values, strict=True)]
+    with connection.cursor() as cursor:
+        cursor.execute(_INSERT_MOVE, params)
+
+
+def client_id_seen(match_id: int, client_id: str) -> bool:
+    """Whether the match's move log holds a move with ``client_id`` (not empty)."""
+    with connection.cursor() as cursor:
+        cursor.execute(_CLIENT_ID_SEEN, [match_id, client_id])
+        return cursor.fetchone() is not None

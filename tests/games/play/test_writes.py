@@ -1,0 +1,130 @@
+"""The writer's fixed statements (``games.play.writes``) write what ``Model.save`` would: the
+move's row, and the match's state with exactly the columns a move changed."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games.engine import legal_actions
+from games.engine.actions import Play
+from games.live.replay import load_state
+from games.models import Match, Move
+from games.play import services, tables, writes
+
+
+@pytest.fixture
+def match(make_user) -> Match:
+    people = [make_user(f"w{n}") for n in range(4)]
+    table = tables.create_table(people[0], name="t", players=4, options={"turn_seconds": 300})
+    for number, person in enumerate(people[1:], start=1):
+        tables.take_seat(table.pk, person, number)
+    return tables.start(table.pk, people[0], seed=5)
+
+
+@pytest.mark.django_db
+def test_a_match_read_from_the_database_has_no_changed_column(match):
+    fresh = Match.objects.get(pk=match.pk)
+    assert writes.changed_columns(fresh) == []
+    fresh.phase, fresh.deadline_token = "round_over", fresh.deadline_token + 7
+    assert writes.changed_columns(fresh) == ["phase", "deadline_token"]
+
+
+@pytest.mark.django_db
+def test_a_list_changed_in_place_reads_as_changed(match):
+    fresh = Match.objects.get(pk=match.pk)
+    fresh.timeouts_in_row.append(1)
+    assert writes.changed_columns(fresh) == ["timeouts_in_row"]
+
+
+@pytest.mark.django_db
+def test_save_match_updates_only_the_changed_columns_and_the_state(match):
+    fresh = Match.objects.get(pk=match.pk)
+    fresh.state = {**fresh.state, "note": "x"}
+    fresh.round_no = 3
+    deadline = timezone.now()
+    fresh.deadline = deadline
+    with CaptureQueriesContext(connection) as queries:
+        assert writes.save_match(fresh) == 3
+    assert len(queries) == 1
+    sql = queries[0]["sql"]
+    assert '"state" =' in sql and '"round_no" =' in sql and '"deadline" =' in sql
+    assert '"phase" =' not in sql and '"version" =' not in sql
+    again = Match.objects.get(pk=match.pk)
+    assert (again.state["note"], again.round_no, again.deadline) == ("x", 3, deadline)
+    assert writes.changed_columns(fresh) == []  # what it wrote is now the row's
+
+
+@pytest.mark.django_db
+def test_insert_move_writes_the_row_and_the_constraints_still_hold(match):
+    now = timezone.now()
+    writes.insert_move(match.pk, 99, 1, 2, {"type": "pass"}, [{"type": "x"}], "c-1", now)
+    move = Move.objects.get(match=match, seq=99)
+    assert (
+        move.round_no,
+        move.seat,
+        move.action,
+        move.events,
+        move.client_id,
+        move.created_at,
+    ) == (
+        1,
+        2,
+        {"type": "pass"},
+        [{"type": "x"}],
+        "c-1",
+        now,
+    )
+    assert writes.client_id_seen(match.pk, "c-1")
+    assert not writes.client_id_seen(match.pk, "c-2")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        writes.insert_move(match.pk, 100, 1, 2, {"type": "pass"}, [], "c-1", now)  # resent
+    with pytest.raises(IntegrityError), transaction.atomic():
+        writes.insert_move(match.pk, 99, 1, 3, {"type": "pass"}, [], "", now)  # same seq
+
+
+@pytest.mark.django_db
+def test_a_move_through_the_writer_is_logged_once_and_saved(match):
+    table = match.table
+    state = load_state(match)
+    seat = state.turn
+    person = table.seats.get(number=seat).user
+    play = next(a for a in legal_actions(state, seat) if isinstance(a, Play))
+    payload = {"action": "play", "cards": list(play.cards), "version": 0, "client_id": "once"}
+    assert services.submit(match.pk, person, payload).ok
+    assert services.submit(match.pk, person, payload).code == "duplicate"
+    match.refresh_from_db()
+    assert match.version == 1
+    assert Move.objects.filter(match=match).count() == 1
+    assert load_state(match).version == 1
+
+
+@pytest.mark.django_db
+def test_lock_match_reads_what_the_orm_reads(match):
+    with transaction.atomic():
+        orm = Match.objects.select_for_update().select_related("table").get(pk=match.pk)
+        fixed = writes.lock_match(match.pk)
+    for field in Match._meta.concrete_fields:
+        assert getattr(fixed, field.attname) == getattr(orm, field.attname), field.name
+    for field in type(orm.table)._meta.concrete_fields:
+        assert getattr(fixed.table, field.attname) == getattr(orm.table, field.attname)
+    assert type(fixed.state) is dict and fixed.table.pk == match.table_id
+    assert not fixed._state.adding and writes.changed_columns(fixed) == []
+    with pytest.raises(Match.DoesNotExist), transaction.atomic():
+        writes.lock_match(match.pk + 1000)
+
+
+@pytest.mark.django_db
+def test_a_value_saved_by_the_orm_then_set_back_is_written_again(match):
+    fresh = Match.objects.get(pk=match.pk)
+    first = fresh.deadline_token
+    fresh.deadline_token = first + 5
+    fresh.save(update_fields=["deadline_token"])
+    fresh.deadline_token = first  # back to the value read: the row holds first + 5
+    assert writes.changed_columns(fresh) == ["deadline_token"]
+    writes.save_match(fresh)
+    assert Match.objects.get(pk=match.pk).deadline_token == first
+    fresh.refresh_from_db()
+    assert writes.changed_columns(fresh) == []
