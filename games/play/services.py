@@ -43,7 +43,7 @@ from games.engine.rules import seats_to_act
 from games.engine.state import MATCH_OVER, PLAY, ROUND_OVER, TRIBUTE, WINDOW, State
 from games.live import delay, notify, push, visibility
 from games.live.replay import load_state
-from games.models import Match, Round, Seat, Table
+from games.models import Match, Move, Round, Seat, Table
 from games.play import clock, first_windows, standins, summaries, wakeups, writes
 from games.play.outcomes import PLAYER_ACTIONS, Result, log_action
 from games.signals import match_finished
@@ -144,6 +144,8 @@ def _submit_locked(
             else:  # a resignation means whatever the table did since: it goes on the new state
                 state, seats = load_state(match), seats_of(match)
         stale = _stale(match, state, action, payload.get("version"))
+        if stale and _resent(match, seat.number, action, payload.get("version")):
+            return Result(False, "duplicate", "already applied", match.version)
         if stale:
             return Result(False, "stale", stale, match.version)
         standins.note_own_action(match, seat.number)
@@ -206,6 +208,18 @@ def _stale(match: Match, state: State, action: Action, version: object) -> str:
     if isinstance(action, (Play, Pass)) and version != match.version:
         return "the table moved on since that action"
     return ""
+
+
+def _resent(match: Match, seat: int, action: Action, version: object) -> bool:
+    """Whether ``action``, refused as stale, is the very move ``seat`` made at ``version``: a
+    page's double click, or a message sent again, that the first send already applied. It is
+    answered as a duplicate (nothing to tell the person), not as "the table moved on"."""
+    return (
+        type(version) is int
+        and Move.objects.filter(
+            match=match, seq=version + 1, seat=seat, action=action_to_json(action)
+        ).exists()
+    )
 
 
 def writer_now() -> datetime:

@@ -390,7 +390,8 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
             await self.send_flash(_("The match has not started yet."))
             return "not_started"
         if not result.ok:
-            await self.send_flash(refusal_message(result))
+            if result.code != "duplicate":  # a double click's second send: nothing to tell
+                await self.send_flash(refusal_message(result))
             if result.code in ("stale", "duplicate"):
                 await self.send_snapshot()
         return result

@@ -112,6 +112,21 @@ def test_a_repeated_client_id_is_never_applied_twice(make_table, start_with_hand
     assert Move.objects.filter(match=match).count() == 1
 
 
+def test_a_double_clicked_move_is_a_duplicate_not_a_stale_action(make_table, start_with_hands):
+    """A double click sends the same play twice against the same version, each with its own
+    client id: the second is recognised as the move the first applied ("duplicate", which the
+    page is not told about), while a different play at that old version is stale."""
+    table = make_table(["ana", "bo", "cy", "di"])
+    match = start_with_hands(table, HANDS_4, leader=0)
+    play = {"action": "play", "cards": ["3C"], "version": 0}
+    assert services.submit(match.pk, table.host, {**play, "client_id": "click-1"}).ok
+    again = services.submit(match.pk, table.host, {**play, "client_id": "click-2"})
+    assert (again.ok, again.code) == (False, "duplicate")
+    other = services.submit(match.pk, table.host, {**play, "cards": ["5D"]})
+    assert (other.ok, other.code) == (False, "stale")
+    assert Move.objects.filter(match=match).count() == 1
+
+
 def test_claims_arriving_farther_seat_first_go_to_the_nearer_seat(make_table, start_with_hands):
     """§6.3: seat 3 hooks first, seat 1 hooks later; seat 1 is nearer to the owner and wins."""
     table = make_table(["ana", "bo", "cy", "di"])

@@ -345,3 +345,25 @@ async def test_a_heartbeat_while_a_push_is_on_its_way_sends_nothing(make_user):
     snapshot = await frame(bo)
     assert header(snapshot)["full"] and header(snapshot)["v"] == 1
     await bo.disconnect()
+
+
+async def test_a_double_click_is_not_told_that_the_table_moved_on(make_user):
+    """A double click sends one play twice against one version (a client id each, as the
+    page makes them): the first is applied, the second gets no flash ("the table moved on"
+    read as a lost move to a tester), at most a snapshot of where the table is."""
+    match, users = await sync_to_async(setup_match)(make_user)
+    bo = await connect(match.table_id, users["bo"])
+    await frame(bo)
+    for client_id in ("click-1", "click-2"):
+        await bo.send_to(
+            json.dumps({"action": "play", "cards": ["5H"], "version": 0, "client_id": client_id})
+        )
+    assert header(await frame(bo))["v"] == 1
+    rest = []
+    while not await bo.receive_nothing(timeout=1):
+        rest.append(await bo.receive_from())
+    assert not any('id="flash"' in r for r in rest), [r[:200] for r in rest]
+    assert all(header(r)["v"] == 1 for r in rest if not is_spectator_count(r))
+    moves = await sync_to_async(lambda: Move.objects.filter(match=match).count())()
+    assert moves == 1
+    await bo.disconnect()
