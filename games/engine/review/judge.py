@@ -26,18 +26,23 @@ from ..views import View
 class Judgement(NamedTuple):
     """The moves weighed (``options``; the heuristic's choice first), their mean round values for
     the seat's team (``values``, same order), the index of the move played and of the expert's
-    choice, and how many sampled deals scored them (0: nothing was weighed)."""
+    choice, how many sampled deals scored them (0: nothing was weighed), and whether the
+    expert's choice is clearly better than the move played, deal by deal."""
 
     options: tuple[Action, ...]
     values: tuple[float, ...]
     played: int
     best: int
     samples: int
+    clear: bool = False
 
     @property
     def loss(self) -> float:
-        """The expert's choice's value minus the played move's, never below 0 (round value)."""
-        if not self.samples:
+        """The expert's choice's value minus the played move's (round value) when the expert's
+        choice is clearly better, sample by sample (``ai.expert.clear_gain``), else 0: a gap
+        inside the samples' noise is no loss, as it is no reason for the expert to change its
+        move."""
+        if not self.samples or not self.clear:
             return 0.0
         return max(0.0, self.values[self.best] - self.values[self.played])
 
@@ -149,4 +154,5 @@ def judge(
     totals = [sum(v) for v in values]
     best = max(clear, key=lambda i: (totals[i], -i))
     means = tuple(t / done for t in totals)
-    return Judgement(tuple(options), means, index, best, done)
+    gains = [b - p for b, p in zip(values[best], values[index], strict=True)]
+    return Judgement(tuple(options), means, index, best, done, clear_gain(gains))

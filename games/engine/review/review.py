@@ -24,8 +24,9 @@ from .marks import BLUNDER, FORCED, GOOD, INACCURACY, MISTAKE, mark, round_accur
 from .patterns import patterns
 from .record import RoundRecord, Step, decided_by, replay
 
-#: Sampled deals per decision (as many as the expert's, ``ai.expert.DEFAULT_SAMPLES``).
-DEFAULT_SAMPLES = 48
+#: Sampled deals per decision (the expert plays on 48, ``ai.expert.DEFAULT_SAMPLES``; a review
+#: has the time for more, and fewer marks come from noise: docs/AI.md).
+DEFAULT_SAMPLES = 64
 #: CPU seconds one decision's review may take: a seat's round is some 20–40 decisions, so a
 #: round stays well under 30 s of one core (docs/AI.md).
 DEFAULT_BUDGET = 0.6

@@ -12,7 +12,7 @@ import pytest
 
 from games.engine import NextRound, Options, Pass, Play, Return, new_match
 from games.engine.actions import Hook, Unhook
-from games.engine.ai import ExpertPolicy, HeuristicPolicy, RandomPolicy
+from games.engine.ai import HeuristicPolicy, RandomPolicy
 from games.engine.review import (
     BLUNDER,
     FORCED,
@@ -164,20 +164,26 @@ def test_a_tribute_return_is_weighed():
     raise AssertionError("no round 2 with a choice of return in 40 seeds")
 
 
-def test_a_beginner_scores_below_the_expert_on_the_same_deals():
-    """Three deals; the reviewed seat's team is the policy, the others Casual."""
+def test_a_beginner_scores_below_casual_on_the_same_deals():
+    """Four deals (the first of ``bench/review.py``), the reviewed seat's team Beginner, then
+    Casual, the other team Casual. 48 samples: with fewer, a loss is seldom clear
+    (``judge.Judgement.loss``). The calibration over 200 deals is the bench's (docs/AI.md)."""
 
-    def accuracy(make) -> float:
-        total = 0.0
-        for seed in (21, 22, 23):
-            policies = [make(), HeuristicPolicy(), make(), HeuristicPolicy()]
-            record = play_round(new_match(Options(players=4), seed), policies, random.Random(seed))
-            review = review_round(record, 0, samples=SAMPLES, budget=None)
-            assert review.accuracy is not None
-            total += review.accuracy
-        return total / 3
+    def reviews(make) -> list:
+        found = []
+        for seed in (1000, 1001, 1002, 1003):
+            mine = make()
+            policies = [mine, HeuristicPolicy(), mine, HeuristicPolicy()]
+            start = new_match(Options(players=4), seed)
+            record = play_round(start, policies, random.Random(f"review:{seed}"))
+            found.append(review_round(record, 0, samples=48, budget=None))
+        return found
 
-    assert accuracy(RandomPolicy) < accuracy(lambda: ExpertPolicy(samples=8, time_budget=None)) - 10
+    beginner, casual = reviews(RandomPolicy), reviews(HeuristicPolicy)
+    mean = lambda rs: sum(r.accuracy for r in rs) / len(rs)  # noqa: E731
+    assert mean(beginner) < mean(casual) - 5
+    blunders = lambda rs: sum(r.counts[BLUNDER] for r in rs)  # noqa: E731
+    assert blunders(beginner) >= 2 * blunders(casual)
 
 
 def test_a_record_that_does_not_replay_is_refused():
