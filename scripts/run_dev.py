@@ -208,14 +208,18 @@ def main(argv: list[str] | None = None) -> int:
         # -B: the worker also runs the beat schedule (the sweep for lost timers); production
         # runs `celery -A config beat` as its own process instead. -X/-Q: see the docstring.
         ai_queue = f"{os.environ.get('REDIS_NAMESPACE', '')}ai"  # settings.GAMES_AI_QUEUE
+        review_queue = f"{os.environ.get('REDIS_NAMESPACE', '')}review"  # GAMES_REVIEW_QUEUE
         worker = ("celery", "-A", "config", "worker", "-B",
                   "--schedule", str(args.state_dir / "celerybeat-schedule"),
-                  "--loglevel=INFO", "-X", ai_queue)  # fmt: skip
+                  "--loglevel=INFO", "-X", f"{ai_queue},{review_queue}")  # fmt: skip
         ai_worker = ("celery", "-A", "config", "worker", "-n", "ai@%h", "--loglevel=INFO",
                      "-Q", ai_queue)  # fmt: skip
+        review_worker = ("celery", "-A", "config", "worker", "-n", "review@%h", "-c", "1",
+                         "--loglevel=INFO", "-Q", review_queue)  # fmt: skip
         daphne = ("daphne", "-b", args.host, "-p", str(args.port), "config.asgi:application")
         children = [Supervised("worker", lambda: _spawn(*worker)),
                     Supervised("AI worker", lambda: _spawn(*ai_worker)),
+                    Supervised("review worker", lambda: _spawn(*review_worker)),
                     Supervised("daphne", lambda: _spawn(*daphne))]  # fmt: skip
         for child in children:
             child.launch(time.monotonic())

@@ -1,0 +1,82 @@
+"""The round reviews of a finished match (``games.records.reviews``, issue 20): made once per
+round and person's seat, never twice, holding only the seat's own cards, shown to whom the
+issue says."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.db import IntegrityError, transaction
+
+from accounts.models import User
+from games.engine.codec import action_from_json
+from games.engine.views import seat_view
+from games.live import replay
+from games.models import Match, Move, Round, RoundReview, Seat
+from games.records import reviews
+
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("finished_match")]
+
+SAMPLES = 6
+
+
+def _cards_of(action: dict) -> list[str]:
+    return list(action.get("cards", [])) + ([action["card"]] if "card" in action else [])
+
+
+def test_each_round_is_reviewed_once_per_person(finished_match):
+    match = finished_match
+    rounds = list(Round.objects.filter(match=match).values_list("number", flat=True))
+    people = reviews.people_seats(match)
+    assert sorted(people) == [0, 2, 3]  # ana, bo, cy; seats 1 (AI) is never reviewed
+    assert reviews.missing() == [(match.pk, r) for r in rounds]
+    made = sum(reviews.make(match.pk, r, samples=SAMPLES) for r in rounds)
+    assert made == len(rounds) * 3
+    assert reviews.missing() == []
+    assert sum(reviews.make(match.pk, r, samples=SAMPLES) for r in rounds) == 0
+    assert RoundReview.objects.filter(match=match).count() == made
+    first = RoundReview.objects.filter(match=match).first()
+    with pytest.raises(IntegrityError), transaction.atomic():
+        RoundReview.objects.create(
+            match=match, round_no=first.round_no, seat=first.seat, data={}, samples=1,
+            cpu_seconds=0,
+        )  # fmt: skip
+
+
+def test_a_review_holds_the_seat_own_decisions_and_cards_only(finished_match):
+    match = finished_match
+    reviews.make(match.pk, 1, samples=SAMPLES)
+    ana = RoundReview.objects.get(match=match, round_no=1, seat=0)
+    assert ana.user.username == "ana" and ana.samples == SAMPLES
+    decisions = ana.data["decisions"]
+    logged = {
+        m.seq: m for m in Move.objects.filter(match=match, round_no=1, seat=0)
+    }  # her moves (timeouts have no seat)
+    assert len(decisions) == len([m for m in logged.values() if m.action["type"] != "resign"])
+    marked = sum(ana.data["counts"].values())
+    assert marked == len(decisions) and decisions
+    for d in decisions:
+        move = logged[d["version"] + 1]
+        assert d["played"] == move.action
+        hand = seat_view(replay.state_at(match, d["version"]), 0).hand
+        assert d["hand"] == list(hand)  # her own hand then, nobody else's
+        for key in ("played", "best"):
+            action_from_json(d[key])
+            assert set(_cards_of(d[key])) <= set(hand)
+    cy = RoundReview.objects.get(match=match, round_no=1, seat=3)
+    assert cy.data["decisions"] == [] and cy.accuracy is None  # she never moved: timeouts
+
+
+def test_others_reviews_only_after_the_match_end(finished_match):
+    match = finished_match
+    reviews.make(match.pk, 1, samples=SAMPLES)
+    ana, bo = User.objects.get(username="ana"), User.objects.get(username="bo")
+    assert len(reviews.visible(match, ana, 0)) == 3  # finished: everyone's
+    assert len(reviews.visible(match, AnonymousUser(), None)) == 3
+    Match.objects.filter(pk=match.pk).update(winner_team=None)  # as if still being played
+    live = Match.objects.select_related("table").get(pk=match.pk)
+    assert [r.seat for r in reviews.visible(live, ana, 0)] == [0]
+    assert [r.seat for r in reviews.visible(live, bo, 2)] == [2]
+    assert reviews.visible(live, AnonymousUser(), None) == []
+    seat1 = Seat.objects.get(table=match.table, number=1)
+    assert seat1.user_id is None
