@@ -22,7 +22,9 @@ level it prints
 
 Work is split over ``--workers`` processes; ``wall_seconds`` and ``load_average`` (before,
 after) say on how busy a machine. With ``--out FILE`` the report is rewritten every
-``--progress`` finished deals, so a long run stopped early still leaves figures.
+``--progress`` finished deals, so a long run stopped early still leaves figures, and every
+finished deal's per-level figures (each weighed decision's loss) go to ``FILE`` with the suffix
+``.raw.json``: marks under other thresholds can be counted from them without a new run.
 """
 
 from __future__ import annotations
@@ -233,11 +235,14 @@ def main(argv: list[str] | None = None) -> int:
             if args.out and args.progress and done % args.progress == 0 and done < len(tasks):
                 report = _report(args, argv, results, load_before, start)
                 Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
+                raw = [r for r in results if r is not None]
+                Path(args.out).with_suffix(".raw.json").write_text(json.dumps(raw) + "\n")
     report = _report(args, argv, results, load_before, start)
     text = json.dumps(report, indent=1)
     if args.out:
         Path(args.out).write_text(text + "\n")
-        Path(args.out).with_suffix(".raw.json").write_text(json.dumps(results) + "\n")
+        raw = [r for r in results if r is not None]
+        Path(args.out).with_suffix(".raw.json").write_text(json.dumps(raw) + "\n")
     print(text)
     return 0
 
