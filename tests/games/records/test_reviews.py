@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
+from django.core.cache import cache
 from django.db import IntegrityError, transaction
+from django.urls import reverse
 
 from accounts.models import User
 from games.engine.codec import action_from_json
@@ -14,6 +16,7 @@ from games.engine.views import seat_view
 from games.live import replay
 from games.models import Match, Move, Round, RoundReview, Seat
 from games.records import reviews
+from tests.games.records.matches import client_for
 
 pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("finished_match")]
 
@@ -80,3 +83,27 @@ def test_others_reviews_only_after_the_match_end(finished_match):
     assert reviews.visible(live, AnonymousUser(), None) == []
     seat1 = Seat.objects.get(table=match.table, number=1)
     assert seat1.user_id is None
+
+
+def _record_page(match, user=None) -> str:
+    response = client_for(user).get(reverse("games:match_record", args=[match.pk]))
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_the_record_page_shows_the_reviews_a_reader_may_see(finished_match):
+    match = finished_match
+    reviews.make(match.pk, 1, samples=SAMPLES)
+    ana, bo = User.objects.get(username="ana"), User.objects.get(username="bo")
+    everyone = _record_page(match)  # finished: everyone's, to anyone who may open the record
+    assert 'id="record-reviews"' in everyone
+    assert all(f'data-round="1" data-seat="{s}"' in everyone for s in (0, 2, 3))
+    ana_review = RoundReview.objects.get(match=match, round_no=1, seat=0)
+    if ana_review.accuracy is not None:
+        assert f"Accuracy {round(ana_review.accuracy)}%" in everyone
+    Match.objects.filter(pk=match.pk).update(winner_team=None)  # as if still being played
+    cache.clear()
+    own = _record_page(match, bo)
+    assert 'data-seat="2"' in own and 'data-seat="0"' not in own and 'data-seat="3"' not in own
+    assert 'data-seat="0"' in _record_page(match, ana)
+    assert 'id="record-reviews"' not in _record_page(match)  # no seat: nothing yet
