@@ -18,10 +18,13 @@ BLUNDER = "blunder"
 FORCED = "forced"
 MARKS = (GOOD, INACCURACY, MISTAKE, BLUNDER)
 
-#: The least loss (round value) for each mark but good, worst first.
-THRESHOLDS: tuple[tuple[str, float], ...] = ((BLUNDER, 0.5), (MISTAKE, 0.25), (INACCURACY, 0.1))
+#: The least loss (round value) for each mark but good, worst first. Read against the Expert's
+#: own decisions (bench/review.py, docs/AI.md): a blunder is a loss they reach about once in a
+#: hundred weighed decisions (their 99th percentile), a mistake or worse about once in ten (their
+#: 90th); any clear loss below is an inaccuracy (a loss is clear or 0: ``judge``).
+THRESHOLDS: tuple[tuple[str, float], ...] = ((BLUNDER, 0.6), (MISTAKE, 0.3), (INACCURACY, 0.1))
 #: A decision's accuracy is ``100 × exp(−loss / ACCURACY_SCALE)``: 100 for no loss, about 82 for
-#: an inaccuracy's least loss, 61 for a mistake's, 37 for a blunder's.
+#: an inaccuracy's least loss, 55 for a mistake's, 30 for a blunder's.
 ACCURACY_SCALE = 0.5
 
 
