@@ -19,12 +19,13 @@ FORCED = "forced"
 MARKS = (GOOD, INACCURACY, MISTAKE, BLUNDER)
 
 #: The least loss (round value) for each mark but good, worst first. Read against the Expert's
-#: own decisions (bench/review.py, docs/AI.md): a blunder is a loss they reach about once in a
-#: hundred weighed decisions (their 99th percentile), a mistake or worse about once in ten (their
-#: 90th); any clear loss below is an inaccuracy (a loss is clear or 0: ``judge``).
-THRESHOLDS: tuple[tuple[str, float], ...] = ((BLUNDER, 0.6), (MISTAKE, 0.3), (INACCURACY, 0.1))
+#: own decisions (bench/review.py, docs/AI.md), rounded to 0.05: a blunder is a loss they reach
+#: about once in a hundred weighed decisions (their 99th percentile), a mistake or worse about
+#: once in ten (their 90th); any clear loss below is an inaccuracy (a loss is clear or 0:
+#: ``judge``).
+THRESHOLDS: tuple[tuple[str, float], ...] = ((BLUNDER, 0.75), (MISTAKE, 0.35), (INACCURACY, 0.1))
 #: A decision's accuracy is ``100 × exp(−loss / ACCURACY_SCALE)``: 100 for no loss, about 82 for
-#: an inaccuracy's least loss, 55 for a mistake's, 30 for a blunder's.
+#: an inaccuracy's least loss, 50 for a mistake's, 22 for a blunder's.
 ACCURACY_SCALE = 0.5
 
 
