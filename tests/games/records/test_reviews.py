@@ -4,6 +4,8 @@ issue says."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
@@ -14,6 +16,7 @@ from accounts.models import User
 from games.engine.codec import action_from_json
 from games.engine.views import seat_view
 from games.live import replay
+from games.live.cards import card_text
 from games.models import Match, Move, Round, RoundReview, Seat
 from games.records import reviews
 from tests.games.records.matches import client_for
@@ -21,6 +24,8 @@ from tests.games.records.matches import client_for
 pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("finished_match")]
 
 SAMPLES = 6
+#: A card as the page writes it (``card_text``): 10♠, A♥; jokers by name.
+CARD_TEXT = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]|Red joker|Black joker")
 
 
 def _cards_of(action: dict) -> list[str]:
@@ -107,3 +112,31 @@ def test_the_record_page_shows_the_reviews_a_reader_may_see(finished_match):
     assert 'data-seat="2"' in own and 'data-seat="0"' not in own and 'data-seat="3"' not in own
     assert 'data-seat="0"' in _record_page(match, ana)
     assert 'id="record-reviews"' not in _record_page(match)  # no seat: nothing yet
+
+
+def test_a_live_review_section_names_only_the_reader_own_cards(finished_match):
+    """While the match is on, bo's page shows his review only, and it names no card but those
+    he held in the round (his hand as dealt to him): nobody else's."""
+    match = finished_match
+    reviews.make(match.pk, 1, samples=SAMPLES)
+    Match.objects.filter(pk=match.pk).update(winner_team=None)  # as if still being played
+    cache.clear()
+    bo = User.objects.get(username="bo")
+    page = _record_page(match, bo)
+    section = page[page.index('id="record-reviews"') :]
+    section = section[: section.index("</section>")]
+    start = reviews.round_record(Match.objects.get(pk=match.pk), 1).start
+    held = {card_text(c) for c in start.hands[2]}
+    shown = set(CARD_TEXT.findall(section))
+    everyone = {card_text(c) for h in start.hands for c in h}
+    assert 'data-seat="2"' in section and 'data-seat="0"' not in section
+    listed = [
+        d
+        for d in RoundReview.objects.get(match=match, round_no=1, seat=2).data["decisions"]
+        if d["mark"] in ("inaccuracy", "mistake", "blunder")
+    ]
+    assert bool(shown) == any(
+        d["played"]["type"] != "pass" or d["best"]["type"] != "pass" for d in listed
+    )
+    assert shown <= held, shown - held
+    assert everyone - held  # other hands hold cards he never saw: the check can fail
