@@ -1,12 +1,13 @@
 """Run 414 Club for development: private Redis, migrations, demo account, Celery, Daphne.
 
 `make run` calls this with the project's virtualenv. It owns every process it starts:
-Redis first (so the others can reach it), then the two Celery workers and Daphne, each told
+Redis first (so the others can reach it), then the three Celery workers and Daphne, each told
 REDIS_URL through its environment. Ctrl-C (or SIGTERM) stops them in reverse order.
 
-Two workers, as in production (deploy/): the main one (every queue but the AI's; it runs the
-timer clock and the beat schedule) and the AI one (only ``settings.GAMES_AI_QUEUE``: AI seats'
-decisions, an expert's taking up to 0.5 s). Not one worker taking both queues with a larger
+Three workers, as in production (deploy/): the main one (every queue but the AI's and the
+reviews'; it runs the timer clock and the beat schedule), the AI one (only
+``settings.GAMES_AI_QUEUE``: AI seats' decisions, an expert's taking up to 0.5 s) and the review
+one (only ``settings.GAMES_REVIEW_QUEUE``, one process: the expert's round reviews, issue 20). Not one worker taking both queues with a larger
 pool: a pool hands its next task to whichever process is free, whatever queue it came from, so
 a burst of searches can occupy every process while a turn timer or a claim window's close
 waits; a bigger pool makes that rarer, never impossible. Two pools make it impossible, for one
