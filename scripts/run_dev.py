@@ -7,8 +7,8 @@ REDIS_URL through its environment. Ctrl-C (or SIGTERM) stops them in reverse ord
 Three workers, as in production (deploy/): the main one (every queue but the AI's and the
 reviews'; it runs the timer clock and the beat schedule), the AI one (only
 ``settings.GAMES_AI_QUEUE``: AI seats' decisions, an expert's taking up to 0.5 s) and the review
-one (only ``settings.GAMES_REVIEW_QUEUE``, one process: the expert's round reviews, issue 20). Not one worker taking both queues with a larger
-pool: a pool hands its next task to whichever process is free, whatever queue it came from, so
+one (only ``settings.GAMES_REVIEW_QUEUE``, one process: the expert's round reviews, issue 20).
+Not one worker taking both queues with a larger pool: a pool hands its next task to whichever process is free, whatever queue it came from, so
 a burst of searches can occupy every process while a turn timer or a claim window's close
 waits; a bigger pool makes that rarer, never impossible. Two pools make it impossible, for one
 more process (each pool has a process per core).
