@@ -8,10 +8,10 @@ Three workers, as in production (deploy/): the main one (every queue but the AI'
 reviews'; it runs the timer clock and the beat schedule), the AI one (only
 ``settings.GAMES_AI_QUEUE``: AI seats' decisions, an expert's taking up to 0.5 s) and the review
 one (only ``settings.GAMES_REVIEW_QUEUE``, one process: the expert's round reviews, issue 20).
-Not one worker taking both queues with a larger pool: a pool hands its next task to whichever process is free, whatever queue it came from, so
-a burst of searches can occupy every process while a turn timer or a claim window's close
-waits; a bigger pool makes that rarer, never impossible. Two pools make it impossible, for one
-more process (each pool has a process per core).
+Not one worker taking every queue with a larger pool: a pool hands its next task to whichever
+process is free, whatever queue it came from, so a burst of searches (or reviews) can occupy
+every process while a turn timer or a claim window's close waits; a bigger pool makes that
+rarer, never impossible. Separate pools make it impossible, for a few more processes.
 
 It also supervises them, as systemd does in production (deploy/): a worker, Daphne or private
 Redis that exits is started again after a pause that doubles from 1 s up to 15 s while it keeps
