@@ -4,10 +4,13 @@ queue is made when the worker starts again (its sweep)."""
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 
 import pytest
+from amqp.exceptions import ChannelError
 from django.db import connection
+from django.test import override_settings
 from django.utils import timezone
 from kombu import Connection
 
@@ -37,20 +40,38 @@ def play_first_round(make_user) -> Match:
         seed=414,
     )
     match_id = Match.objects.get(table=table).pk
+    with override_settings(GAMES_STAND_IN_AFTER_TIMEOUTS=0):  # timeouts bring no stand-in
+        return _to_round_end(match_id)
+
+
+def _to_round_end(match_id: int) -> Match:
+    """Whoever is due acts (an AI seat at once); else the running deadline rings, as its timer
+    would. A ring that finds the match moved on is tried again from the new state."""
+    stuck = 0
     for _ in range(5000):
         if Round.objects.filter(match_id=match_id, number=1, ended_at__isnull=False).exists():
             return Match.objects.get(pk=match_id)
         match = Match.objects.get(pk=match_id)
         due = seats_to_act(services.load_state(match))[:1]
-        if not any(act_now(match_id, seat, match.deadline_token) for seat in due):
-            Match.objects.filter(pk=match_id).update(deadline=timezone.now() - timedelta(seconds=1))
-            assert deadlines.expire(match_id, match.deadline_token), match.phase
+        if any(act_now(match_id, seat, match.deadline_token) for seat in due):
+            stuck = 0
+            continue
+        Match.objects.filter(pk=match_id).update(deadline=timezone.now() - timedelta(seconds=1))
+        if deadlines.expire(match_id, match.deadline_token):
+            stuck = 0
+            continue
+        stuck += 1
+        assert stuck < 20, match.phase
     raise AssertionError("round 1 did not end")
 
 
 def queued(env: dict[str, str], queue: str) -> int:
+    """Messages waiting in ``queue`` (an empty Redis queue has no key: 0)."""
     with Connection(embedded_redis.kombu_url(env["REDIS_URL"])) as broker:
-        return broker.default_channel.queue_declare(queue=queue, passive=True).message_count
+        try:
+            return broker.default_channel.queue_declare(queue=queue, passive=True).message_count
+        except ChannelError:
+            return 0
 
 
 def test_the_review_worker_reviews_a_finished_round_once(make_user):
@@ -87,3 +108,34 @@ def test_a_review_lost_with_the_queue_is_made_when_the_worker_starts(make_user):
         )
     finally:
         servers.stop(worker)
+
+
+def test_the_main_and_ai_workers_leave_reviews_to_the_review_worker(make_user):
+    """The site's main and AI workers (as in production: ``-X ai,review`` and ``-Q ai``) run
+    while a round's review waits: neither takes it (so a review can never hold a deadline or an
+    AI seat back); the review worker, once started, makes it."""
+    from config import health
+    from games.live import redis_store
+    from games.play import wakeups
+
+    env = servers.test_database_env(connection.settings_dict, GAMES_REVIEW_SAMPLES="6")
+    match = play_first_round(make_user)
+    redis_store.client().delete(health.heartbeat_key())
+    workers = servers.start_workers(env)  # purges the queues first
+    try:
+        assert wait_for(lambda: health.check_worker() == "ok", 120), [w.poll() for w in workers]
+        namespace = env.get("REDIS_NAMESPACE", "")
+        wakeups.review_round(match.pk, 1)
+        wakeups.rearm()  # a main-queue task sent after it: the main worker takes that one
+        assert wait_for(lambda: queued(env, f"{namespace}celery") == 0, 60)
+        assert wait_for(lambda: queued(env, f"{namespace}ai") == 0, 60)
+        # The review, and the review sweeps the two workers sent as they started: all waiting.
+        waiting = queued(env, f"{namespace}review")
+        assert waiting >= 1
+        time.sleep(3)
+        assert queued(env, f"{namespace}review") == waiting
+        assert not RoundReview.objects.filter(match=match).exists()
+        workers.append(servers.start_worker(env, "review"))
+        assert wait_for(lambda: RoundReview.objects.filter(match=match).count() == 2, 180)
+    finally:
+        servers.stop(*workers)
