@@ -89,7 +89,10 @@ class Site:
             ]
         if role in ("worker", "ai-worker"):
             # The main worker takes every queue but the AI's, the AI worker only that one.
-            queues = ["-X" if role == "worker" else "-Q", f"{NAMESPACE}ai"]
+            # (no review worker: the reviews of its rounds wait in Redis.)
+            queues = ["-Q", f"{NAMESPACE}ai"]
+            if role == "worker":
+                queues = ["-X", f"{NAMESPACE}ai,{NAMESPACE}review"]
             return [
                 str(self.bin / "celery"),
                 "-A",

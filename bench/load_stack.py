@@ -200,7 +200,8 @@ class Servers:
     def start_worker(self, stack: Stack) -> None:
         app = "load_sqlcount" if self.args.count_sql else "config"
         before = set(self.sqldir.glob("worker-*.json"))
-        # The main worker takes every queue but the AI's, the AI worker only that one (the
+        # The main worker takes every queue but the AI's and the reviews', the AI worker only
+        # the AI's (no review worker: reviews of the bench's rounds wait in Redis; the
         # tables here are people's: it idles, as beside people's tables in production).
         workers = []
         for role, queues in (("worker", "-X"), ("ai-worker", "-Q")):
@@ -219,7 +220,8 @@ class Servers:
                         "-n",
                         f"bench-{role}-{os.getpid()}@%h",
                         queues,
-                        f"{self.namespace}ai",
+                        f"{self.namespace}ai"
+                        + (f",{self.namespace}review" if queues == "-X" else ""),
                     ],
                     env=self.env("worker"),
                     cwd=self.app_dir,

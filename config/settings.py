@@ -166,15 +166,25 @@ CELERY_TASK_DEFAULT_QUEUE = f"{REDIS_NAMESPACE}celery"
 # burst of searches never holds a deadline back (docs/AI.md). A worker started without -Q/-X
 # takes both queues: one worker alone still plays every seat, with no such guarantee.
 GAMES_AI_QUEUE = f"{REDIS_NAMESPACE}ai"
+# The expert's reviews of people's rounds (issue 20: games.tasks.review_round, seconds of CPU
+# each) on a third queue and a third worker (`-Q <namespace>review`); the main worker takes
+# neither (`-X <namespace>ai,<namespace>review`), so a review never waits ahead of a deadline or
+# an AI seat's decision. Reviews wait while the other queues are busy; nothing waits for them.
+GAMES_REVIEW_QUEUE = f"{REDIS_NAMESPACE}review"
+# Sampled deals per reviewed decision; 0: the engine's default (games.engine.review, docs/AI.md).
+# Tests set fewer, to be quick.
+GAMES_REVIEW_SAMPLES = int(os.environ.get("GAMES_REVIEW_SAMPLES", "0"))
 # Each queue its own direct exchange and routing key, as Celery would make for a missing queue:
 # with one shared exchange and key, a message would reach both queues.
 CELERY_TASK_QUEUES = [
     Queue(name, Exchange(name), routing_key=name)
-    for name in (CELERY_TASK_DEFAULT_QUEUE, GAMES_AI_QUEUE)
+    for name in (CELERY_TASK_DEFAULT_QUEUE, GAMES_AI_QUEUE, GAMES_REVIEW_QUEUE)
 ]
 CELERY_TASK_ROUTES = {
     "games.tasks.ai_act": {"queue": GAMES_AI_QUEUE},
     "games.tasks.sweep_ai": {"queue": GAMES_AI_QUEUE},
+    "games.tasks.review_round": {"queue": GAMES_REVIEW_QUEUE},
+    "games.tasks.sweep_reviews": {"queue": GAMES_REVIEW_QUEUE},
 }
 # Timers are Celery tasks; a restart of Redis or the worker can lose them. The sweep applies
 # any deadline overdue by more than 2 s (DESIGN.md rule 3), every few seconds.
@@ -186,6 +196,11 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-lost-ai-decisions": {
         "task": "games.tasks.sweep_ai",
         "schedule": float(os.environ.get("GAMES_SWEEP_SECONDS", "5")),
+    },
+    # Rounds whose reviews a lost task or a worker restart left unmade (games.records.reviews).
+    "sweep-lost-reviews": {
+        "task": "games.tasks.sweep_reviews",
+        "schedule": float(os.environ.get("GAMES_REVIEW_SWEEP_SECONDS", "60")),
     },
     "sweep-delayed-views": {
         "task": "games.tasks.sweep_delayed",

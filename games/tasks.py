@@ -17,7 +17,7 @@ from celery.signals import worker_ready
 
 from games.live import delay
 from games.play import clock, deadlines, rematches, wakeups
-from games.records import player_stats
+from games.records import player_stats, reviews
 
 log = logging.getLogger(__name__)
 
@@ -101,10 +101,29 @@ def rearm() -> int:
     return clock.rearm_from_db()
 
 
+@shared_task(ignore_result=True)
+def review_round(match_id: int, round_no: int) -> int:
+    """A round is over: the expert reviews its people's seats (``records.reviews.make``; issue
+    20). Routed to the review queue (``settings.CELERY_TASK_ROUTES``), whose worker takes
+    nothing else: a review's seconds of CPU never hold a deadline or an AI seat back."""
+    return reviews.make(match_id, round_no)
+
+
+@shared_task(ignore_result=True)
+def sweep_reviews() -> int:
+    """Make the round reviews a lost task or a worker restart left unmade (on the review
+    queue); logs a line only when it made some."""
+    made = reviews.sweep()
+    if made:
+        log.warning("sweep: made %d lost round review(s)", made)
+    return made
+
+
 @worker_ready.connect
 def _sweep_on_start(**_: object) -> None:
     sweep.delay()
     sweep_ai.delay()
+    sweep_reviews.delay()
 
 
 @shared_task(ignore_result=True)

@@ -1,16 +1,17 @@
 """Run 414 Club for development: private Redis, migrations, demo account, Celery, Daphne.
 
 `make run` calls this with the project's virtualenv. It owns every process it starts:
-Redis first (so the others can reach it), then the two Celery workers and Daphne, each told
+Redis first (so the others can reach it), then the three Celery workers and Daphne, each told
 REDIS_URL through its environment. Ctrl-C (or SIGTERM) stops them in reverse order.
 
-Two workers, as in production (deploy/): the main one (every queue but the AI's; it runs the
-timer clock and the beat schedule) and the AI one (only ``settings.GAMES_AI_QUEUE``: AI seats'
-decisions, an expert's taking up to 0.5 s). Not one worker taking both queues with a larger
-pool: a pool hands its next task to whichever process is free, whatever queue it came from, so
-a burst of searches can occupy every process while a turn timer or a claim window's close
-waits; a bigger pool makes that rarer, never impossible. Two pools make it impossible, for one
-more process (each pool has a process per core).
+Three workers, as in production (deploy/): the main one (every queue but the AI's and the
+reviews'; it runs the timer clock and the beat schedule), the AI one (only
+``settings.GAMES_AI_QUEUE``: AI seats' decisions, an expert's taking up to 0.5 s) and the review
+one (only ``settings.GAMES_REVIEW_QUEUE``, one process: the expert's round reviews, issue 20).
+Not one worker taking every queue with a larger pool: a pool hands its next task to whichever
+process is free, whatever queue it came from, so a burst of searches (or reviews) can occupy
+every process while a turn timer or a claim window's close waits; a bigger pool makes that
+rarer, never impossible. Separate pools make it impossible, for a few more processes.
 
 It also supervises them, as systemd does in production (deploy/): a worker, Daphne or private
 Redis that exits is started again after a pause that doubles from 1 s up to 15 s while it keeps
@@ -208,14 +209,18 @@ def main(argv: list[str] | None = None) -> int:
         # -B: the worker also runs the beat schedule (the sweep for lost timers); production
         # runs `celery -A config beat` as its own process instead. -X/-Q: see the docstring.
         ai_queue = f"{os.environ.get('REDIS_NAMESPACE', '')}ai"  # settings.GAMES_AI_QUEUE
+        review_queue = f"{os.environ.get('REDIS_NAMESPACE', '')}review"  # GAMES_REVIEW_QUEUE
         worker = ("celery", "-A", "config", "worker", "-B",
                   "--schedule", str(args.state_dir / "celerybeat-schedule"),
-                  "--loglevel=INFO", "-X", ai_queue)  # fmt: skip
+                  "--loglevel=INFO", "-X", f"{ai_queue},{review_queue}")  # fmt: skip
         ai_worker = ("celery", "-A", "config", "worker", "-n", "ai@%h", "--loglevel=INFO",
                      "-Q", ai_queue)  # fmt: skip
+        review_worker = ("celery", "-A", "config", "worker", "-n", "review@%h", "-c", "1",
+                         "--loglevel=INFO", "-Q", review_queue)  # fmt: skip
         daphne = ("daphne", "-b", args.host, "-p", str(args.port), "config.asgi:application")
         children = [Supervised("worker", lambda: _spawn(*worker)),
                     Supervised("AI worker", lambda: _spawn(*ai_worker)),
+                    Supervised("review worker", lambda: _spawn(*review_worker)),
                     Supervised("daphne", lambda: _spawn(*daphne))]  # fmt: skip
         for child in children:
             child.launch(time.monotonic())

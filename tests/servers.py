@@ -46,7 +46,7 @@ def start_daphne(port: int, env: dict[str, str], stdout, stderr=subprocess.STDOU
 #: The queues each worker of the site takes, as in production (deploy/, docs/AI.md): the main
 #: worker everything but the AI seats' decisions (and it runs the timer clock), the AI worker
 #: those alone. ``both`` is one worker taking every queue.
-WORKER_QUEUES = ("main", "ai", "both")
+WORKER_QUEUES = ("main", "ai", "review", "both")
 
 
 def worker_argv(
@@ -71,15 +71,18 @@ def worker_argv(
         argv += ["--without-gossip", "--without-mingle", "--without-heartbeat"]
     if concurrency is not None:
         argv += ["-c", str(concurrency)]
+    review_queue = f"{env.get('REDIS_NAMESPACE', '')}review"  # settings.GAMES_REVIEW_QUEUE
     if queues == "main":
-        argv += ["-X", ai_queue]
+        argv += ["-X", f"{ai_queue},{review_queue}"]
     elif queues == "ai":
         argv += ["-Q", ai_queue]
+    elif queues == "review":
+        argv += ["-Q", review_queue]
     return argv
 
 
 def purge_queues(env: dict[str, str]) -> None:
-    """Empty both Celery queues of ``env``'s namespace (tasks an earlier test left), through
+    """Empty the Celery queues of ``env``'s namespace (tasks an earlier test left), through
     kombu in this process (a ``celery purge`` process costs seconds of start-up per worker)."""
     from kombu import Connection
 
@@ -87,7 +90,7 @@ def purge_queues(env: dict[str, str]) -> None:
 
     namespace = env.get("REDIS_NAMESPACE", "")
     with Connection(embedded_redis.kombu_url(env["REDIS_URL"])) as broker:
-        for queue in (f"{namespace}celery", f"{namespace}ai"):  # settings' two queues
+        for queue in (f"{namespace}celery", f"{namespace}ai", f"{namespace}review"):
             broker.default_channel.queue_purge(queue)
 
 

@@ -12,8 +12,9 @@ Modules: ``cards`` (notation, decks), ``power`` (§2), ``combos`` (§3, §4), ``
 ``moves`` (move generation), ``rules`` (``apply``,
 ``legal_actions``), ``views`` (what a seat or a spectator may see), ``codec`` (JSON),
 ``conformance`` (the shared protocol); the package ``ai`` (bot policies, the searching expert
-with its sampling and playouts, the registry of AI difficulties); ``simulate`` (the CLI that
-plays AI policies against each other).
+with its sampling and playouts, the registry of AI difficulties); the package ``review`` (the
+expert's review of a seat's round, issue 20); ``simulate`` (the CLI that plays AI policies
+against each other).
 """
 
 from .actions import (

@@ -15,6 +15,7 @@ from games.models.matches import (
     Round,
     TributeRecord,
 )
+from games.models.reviews import RoundReview
 from games.models.tables import Seat, Table, new_invite_code
 
 __all__ = [
@@ -28,6 +29,7 @@ __all__ = [
     "PlayerMatch",
     "Rematch",
     "Round",
+    "RoundReview",
     "Seat",
     "Table",
     "TributeRecord",

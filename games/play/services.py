@@ -366,6 +366,9 @@ def _after_commit(
             match_finished.send(sender=Match, match_id=match_id)
         if state.phase == MATCH_OVER or state.phase == ROUND_OVER:
             notify.lobby_changed([host_id, *(s.user_id for s in seats)])
+            if move is not None and move[0].phase not in (MATCH_OVER, ROUND_OVER):
+                if any(s.user_id is not None for s in seats):
+                    wakeups.review_round(match_id, state.round_no)
         if not timer_changed or deadline is None:
             return
         clock.arm(match_id, token, deadline)  # a superseded deadline costs one ZADD, no task

@@ -14,7 +14,8 @@ version), so a wake-up that arrives twice, early or late changes nothing; one lo
 or a broker is made by the beat's sweeps (``games.tasks.sweep``, ``sweep_ai``, ``sweep_delayed``).
 
 Routing (which queue takes which task) is ``settings.CELERY_TASK_ROUTES``'s: ``ai_act`` and
-``sweep_ai`` go to the AI worker, the rest to the main worker.
+``sweep_ai`` go to the AI worker, ``review_round`` and ``sweep_reviews`` to the review worker,
+the rest to the main worker.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ EXPIRE = "games.tasks.expire"
 REARM = "games.tasks.rearm"
 REMATCH_EXPIRE = "games.tasks.rematch_expire"
 ADVANCE = "games.tasks.advance"
+REVIEW_ROUND = "games.tasks.review_round"
 
 
 def _send(name: str, args: tuple[int, ...], countdown: float = 0.0) -> None:
@@ -122,3 +124,13 @@ def delayed_view(match_id: int, due: datetime | None) -> None:
         _send(ADVANCE, (match_id,), (due - timezone.now()).total_seconds())
     except Exception:
         log.warning("match %s: could not arm the spectators' view", match_id, exc_info=True)
+
+
+def review_round(match_id: int, round_no: int) -> None:
+    """Round ``round_no`` of ``match_id`` is over: the review worker reviews its people's seats
+    (issue 20). A broker that is away is logged, not raised: the review sweep makes it."""
+    try:
+        _send(REVIEW_ROUND, (match_id, round_no))
+    except Exception:
+        log.warning("match %s: could not ask for round %s's review", match_id, round_no,
+                    exc_info=True)  # fmt: skip

@@ -26,7 +26,7 @@ from games.live.cards import hand_groups
 from games.live.log import LOG_LENGTH, move_lines
 from games.live.presenters import table_context
 from games.models import Match, Move, Seat, Table
-from games.records import history
+from games.records import history, review_page, reviews
 
 
 def _watchable_match(request: HttpRequest, match_id: int) -> Match:
@@ -87,6 +87,7 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
         body = cache.get(key)
         if body is not None:
             context = history.record_header(match, finished=True, delay=0)
+            context["reviews"] = _reviews(request, match, seat, context["players"])
             return render(request, "games/match_record.html", {**context, "record_body": body})
     context = history.record_context(match, seat, round_no)
     if not context["finished"]:
@@ -94,7 +95,17 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
     body = render_to_string(RECORD_BODY, context)
     if key is not None:
         cache.set(key, body, RECORD_CACHE_SECONDS)
+    context["reviews"] = _reviews(request, match, seat, context["players"])
     return render(request, "games/match_record.html", {**context, "record_body": body})
+
+
+def _reviews(
+    request: HttpRequest, match: Match, seat: int | None, players: list[dict[str, Any]]
+) -> list[dict[str, Any]]:
+    """The expert's round reviews this reader may see (``reviews.visible``: their own, and
+    everyone's once the match is finished), as the page shows them. Per reader: never cached."""
+    names = {p["seat"]: p["name"] for p in players}
+    return review_page.rows(reviews.visible(match, request.user, seat), names)
 
 
 @require_GET

@@ -10,9 +10,9 @@ Owns:
 
 May import: the standard library and the rest of ``games.engine`` (``rules``, ``views``,
 ``state``, ...). Nothing else in ``games.engine`` imports this package except ``simulate`` (the
-CLI that plays policies against each other). Inside it, imports go one way:
-``registry`` -> ``expert`` -> ``rollout``, ``sampling`` -> ``base``; no module imports this
-``__init__``, which only re-exports.
+CLI that plays policies against each other) and ``review`` (the expert's review of a seat's
+play). Inside it, imports go one way: ``registry`` -> ``expert`` -> ``rollout``, ``sampling``
+-> ``base``; no module imports this ``__init__``, which only re-exports.
 """
 
 from .base import DANGER_CARDS, HeuristicPolicy, Policy, RandomPolicy

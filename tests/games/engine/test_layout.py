@@ -66,13 +66,16 @@ def test_no_import_circles_in_the_engine():
     assert circles == []
 
 
-def test_only_simulate_uses_the_ai_package():
-    """The rules do not depend on the AI: outside ``games.engine.ai`` only ``simulate`` imports
-    it."""
+def test_only_simulate_and_the_review_use_the_ai_package():
+    """The rules do not depend on the AI: outside ``games.engine.ai`` only ``simulate`` and the
+    review (``games.engine.review``, the expert judging a seat's play) import it."""
     graph = engine_graph()
     users = {
         source
         for source, target in graph.edges
         if target.startswith("games.engine.ai") and not source.startswith("games.engine.ai")
     }
-    assert users == {"games.engine.simulate"}
+    assert {u for u in users if not u.startswith("games.engine.review.")} == {
+        "games.engine.simulate"
+    }
+    assert "games.engine.review.judge" in users

@@ -1,0 +1,141 @@
+"""Round reviews through a real Celery worker on the real Redis broker (issue 20): the review
+worker takes its own queue, reviews a person's round once it ends, and a review lost with the
+queue is made when the worker starts again (its sweep)."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+import pytest
+from amqp.exceptions import ChannelError
+from django.db import connection
+from django.test import override_settings
+from django.utils import timezone
+from kombu import Connection
+
+from config import embedded_redis
+from games.engine.rules import seats_to_act
+from games.models import Match, Round, RoundReview
+from games.play import deadlines, services, stewarding
+from games.records import reviews
+from tests import servers
+from tests.games.drivers import act_now
+from tests.servers import wait_for
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.live]
+
+
+def play_first_round(make_user) -> Match:
+    """A table of two people (ana at seat 0, bo at seat 2, their seats played by the heuristic)
+    and two AI seats; its first round played to its end in this process, through the writer
+    (so its end asks for the review, as in production)."""
+    ana, bo = make_user("ana"), make_user("bo")
+    table = stewarding.open_table(
+        ana,
+        name="review table",
+        options={"claim_window_seconds": 1},
+        seats=[(ana, "heuristic"), (None, "heuristic"), (bo, "heuristic"), (None, "heuristic")],
+        start=True,
+        seed=414,
+    )
+    match_id = Match.objects.get(table=table).pk
+    with override_settings(GAMES_STAND_IN_AFTER_TIMEOUTS=0):  # timeouts bring no stand-in
+        return _to_round_end(match_id)
+
+
+def _to_round_end(match_id: int) -> Match:
+    """Whoever is due acts (an AI seat at once); else the running deadline rings, as its timer
+    would. A ring that finds the match moved on is tried again from the new state."""
+    stuck = 0
+    for _ in range(5000):
+        if Round.objects.filter(match_id=match_id, number=1, ended_at__isnull=False).exists():
+            return Match.objects.get(pk=match_id)
+        match = Match.objects.get(pk=match_id)
+        due = seats_to_act(services.load_state(match))[:1]
+        if any(act_now(match_id, seat, match.deadline_token) for seat in due):
+            stuck = 0
+            continue
+        Match.objects.filter(pk=match_id).update(deadline=timezone.now() - timedelta(seconds=1))
+        if deadlines.expire(match_id, match.deadline_token):
+            stuck = 0
+            continue
+        stuck += 1
+        assert stuck < 20, match.phase
+    raise AssertionError("round 1 did not end")
+
+
+def queued(env: dict[str, str], queue: str) -> int:
+    """Messages waiting in ``queue`` (an empty Redis queue has no key: 0)."""
+    with Connection(embedded_redis.kombu_url(env["REDIS_URL"])) as broker:
+        try:
+            return broker.default_channel.queue_declare(queue=queue, passive=True).message_count
+        except ChannelError:
+            return 0
+
+
+def test_the_review_worker_reviews_a_finished_round_once(make_user):
+    env = servers.test_database_env(connection.settings_dict, GAMES_REVIEW_SAMPLES="6")
+    servers.purge_queues(env)
+    worker = servers.start_worker(env, "review")
+    try:
+        match = play_first_round(make_user)
+        assert wait_for(lambda: RoundReview.objects.filter(match=match).count() == 2, 180), (
+            worker.poll()
+        )
+        made = RoundReview.objects.filter(match=match)
+        assert sorted(made.values_list("seat", "user__username")) == [(0, "ana"), (2, "bo")]
+        assert all(r.round_no == 1 and r.samples == 6 and r.data["decisions"] for r in made)
+        assert reviews.make(match.pk, 1) == 0  # never a second one
+        assert made.count() == 2
+    finally:
+        servers.stop(worker)
+
+
+def test_a_review_lost_with_the_queue_is_made_when_the_worker_starts(make_user):
+    env = servers.test_database_env(connection.settings_dict, GAMES_REVIEW_SAMPLES="6")
+    servers.purge_queues(env)
+    match = play_first_round(make_user)
+    namespace = env.get("REDIS_NAMESPACE", "")
+    assert queued(env, f"{namespace}review") == 1  # the round's review, on its own queue
+    servers.purge_queues(env)  # lost (a broker restart)
+    assert not RoundReview.objects.filter(match=match).exists()
+    worker = servers.start_worker(env, "review")
+    try:
+        # Its start-up sweep finds the round without its reviews.
+        assert wait_for(lambda: RoundReview.objects.filter(match=match).count() == 2, 180), (
+            worker.poll()
+        )
+    finally:
+        servers.stop(worker)
+
+
+def test_the_main_and_ai_workers_leave_reviews_to_the_review_worker(make_user):
+    """The site's main and AI workers (as in production: ``-X ai,review`` and ``-Q ai``) run
+    while a round's review waits: neither takes it (so a review can never hold a deadline or an
+    AI seat back); the review worker, once started, makes it."""
+    from config import health
+    from games.live import redis_store
+    from games.play import wakeups
+
+    env = servers.test_database_env(connection.settings_dict, GAMES_REVIEW_SAMPLES="6")
+    match = play_first_round(make_user)
+    redis_store.client().delete(health.heartbeat_key())
+    workers = servers.start_workers(env)  # purges the queues first
+    try:
+        assert wait_for(lambda: health.check_worker() == "ok", 120), [w.poll() for w in workers]
+        namespace = env.get("REDIS_NAMESPACE", "")
+        wakeups.review_round(match.pk, 1)
+        wakeups.rearm()  # a main-queue task sent after it: the main worker takes that one
+        assert wait_for(lambda: queued(env, f"{namespace}celery") == 0, 60)
+        assert wait_for(lambda: queued(env, f"{namespace}ai") == 0, 60)
+        # The review, and the review sweeps the two workers sent as they started: all waiting.
+        waiting = queued(env, f"{namespace}review")
+        assert waiting >= 1
+        time.sleep(3)
+        assert queued(env, f"{namespace}review") == waiting
+        assert not RoundReview.objects.filter(match=match).exists()
+        workers.append(servers.start_worker(env, "review"))
+        assert wait_for(lambda: RoundReview.objects.filter(match=match).count() == 2, 180)
+    finally:
+        servers.stop(*workers)
