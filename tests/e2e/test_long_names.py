@@ -6,6 +6,8 @@ badge is whole. Screenshots go to /tmp/onescreen-shots/long-*.png."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from games.models import Table
@@ -63,3 +65,35 @@ def test_a_very_long_name_widens_no_page(new_page) -> None:
                 if found:
                     problems[f"{who} {path[:30]} {width}x{height}"] = found
     assert not problems, "\n".join(f"{k}: {v[:6]}" for k, v in problems.items())
+
+
+def test_a_spectator_reads_the_claim_window_as_a_fact(new_page) -> None:
+    """A spectator's claim bar states the window ("AI 3's K can be hooked"), no question, and
+    on a phone it is a thin strip: the felt keeps its seats and status above it."""
+    from playwright.sync_api import expect
+
+    from .test_one_screen import claim_window
+
+    page = new_page(1280, 800)
+    log_in_as(page, "window_host")
+    url = open_started_table(page, claim_seconds=10, turn_seconds=60)
+    table = Table.objects.get(host__username="window_host")
+    show_phase(page, table, claim_window)
+    watcher = new_page(375, 740)
+    log_in_as(watcher, "window_watcher")
+    watcher.goto(url)
+    bar = watcher.locator("#claim-bar")
+    expect(bar).to_have_class(re.compile(r"\bwatching\b"))
+    expect(watcher.locator("#claim-bar .claim-title")).to_contain_text("can be hooked")
+    expect(watcher.locator("#claim-bar .claim-title")).not_to_contain_text("?")
+    expect(watcher.locator("#claim-button")).to_have_count(0)
+    for width, height in SIZES:
+        watcher.set_viewport_size({"width": width, "height": height})
+        settle(watcher)
+        shoot(watcher, f"spectator-window-{width}x{height}")
+        assert watcher.evaluate(SIDEWAYS) == []
+        if width < 960 and height > 480:
+            box = bar.bounding_box()
+            assert box is not None and box["height"] <= 48, box
+            assert box["y"] + box["height"] <= height + 0.5
+    expect(page.locator("#claim-bar")).not_to_have_class(re.compile(r"\bwatching\b"))
