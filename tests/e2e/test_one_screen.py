@@ -13,6 +13,7 @@ Screenshots go to /tmp/onescreen-shots/ (phase-width-height.png).
 
 from __future__ import annotations
 
+import os
 import random
 from datetime import timedelta
 from pathlib import Path
@@ -43,7 +44,7 @@ from .helpers import (
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SHOTS = Path("/tmp/onescreen-shots")
+SHOTS = Path(os.environ.get("ONESCREEN_SHOTS", "/tmp/onescreen-shots"))
 SIZES = [(1280, 800), (1366, 768), (1920, 1080), (375, 740), (740, 375)]
 
 # --- the phases, made by the engine -----------------------------------------------------------

@@ -1,0 +1,99 @@
+"""A 150-character username without a space (the longest the account model holds) widens no
+page and hides no badge: the lobby (its live matches too), the profile, the tournaments and the
+table during the own turn fit 1280×800, 375×740 and 740×375 without sideways scrolling; at the
+table the name ends in an ellipsis with the whole of it in its title, and the seat's "you"
+badge is whole. Screenshots go to /tmp/onescreen-shots/long-*.png."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games.models import Table
+
+from .helpers import log_in_as, open_started_table
+from .test_one_screen import BUTTONS, MEASURE, settle, shoot, show_phase, your_turn
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+LONG = "W" * 150
+SIZES = [(1280, 800), (375, 740), (740, 375)]
+
+SIDEWAYS = """() => {
+  const se = document.scrollingElement;
+  return se.scrollWidth > innerWidth + 1 ? [`the page scrolls sideways: ${se.scrollWidth}`] : [];
+}"""
+
+YOU = """() => {
+  const you = document.querySelector('#seats .seat.me .badge.you');
+  if (!you) return ['no "you" badge'];
+  const r = you.getBoundingClientRect();
+  return you.scrollWidth > you.clientWidth + 1 || r.width < 1
+    ? [`the "you" badge is cut: ${you.scrollWidth} > ${you.clientWidth}`] : [];
+}"""
+
+
+def test_a_very_long_name_widens_no_page(new_page) -> None:
+    page = new_page(1280, 800)
+    log_in_as(page, LONG)
+    url = open_started_table(page, claim_seconds=10, turn_seconds=60)
+    table = Table.objects.get(host__username=LONG)
+    problems: dict[str, list[str]] = {}
+    show_phase(page, table, your_turn)
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        settle(page)
+        shoot(page, f"long-table-{width}x{height}")
+        need = {"cards": 27, "shown": [".top-play", *BUTTONS], "seats": 4}
+        found = page.evaluate(MEASURE, need) + page.evaluate(YOU)
+        if found:
+            problems[f"table {width}x{height}"] = found
+    other = new_page(1280, 800)
+    log_in_as(other, "a_visitor")
+    for path in ("/", f"/accounts/{LONG}/", "/tournaments/", url):
+        for who, viewer in (("self", page), ("visitor", other)):
+            if path == url and who == "self":
+                continue
+            viewer.goto(path)
+            for width, height in SIZES:
+                viewer.set_viewport_size({"width": width, "height": height})
+                settle(viewer)
+                name = path.strip("/").replace("/", "_")[:20] or "lobby"
+                shoot(viewer, f"long-{who}-{name}-{width}x{height}")
+                found = viewer.evaluate(SIDEWAYS)
+                if found:
+                    problems[f"{who} {path[:30]} {width}x{height}"] = found
+    assert not problems, "\n".join(f"{k}: {v[:6]}" for k, v in problems.items())
+
+
+def test_a_spectator_reads_the_claim_window_as_a_fact(new_page) -> None:
+    """A spectator's claim bar states the window ("AI 3's K can be hooked"), no question, and
+    on a phone it is a thin strip: the felt keeps its seats and status above it."""
+    from playwright.sync_api import expect
+
+    from .test_one_screen import claim_window
+
+    page = new_page(1280, 800)
+    log_in_as(page, "window_host")
+    url = open_started_table(page, claim_seconds=10, turn_seconds=60)
+    table = Table.objects.get(host__username="window_host")
+    show_phase(page, table, claim_window)
+    watcher = new_page(375, 740)
+    log_in_as(watcher, "window_watcher")
+    watcher.goto(url)
+    bar = watcher.locator("#claim-bar")
+    expect(bar).to_have_class(re.compile(r"\bwatching\b"))
+    expect(watcher.locator("#claim-bar .claim-title")).to_contain_text("can be hooked")
+    expect(watcher.locator("#claim-bar .claim-title")).not_to_contain_text("?")
+    expect(watcher.locator("#claim-button")).to_have_count(0)
+    for width, height in SIZES:
+        watcher.set_viewport_size({"width": width, "height": height})
+        settle(watcher)
+        shoot(watcher, f"spectator-window-{width}x{height}")
+        assert watcher.evaluate(SIDEWAYS) == []
+        if width < 960 and height > 480:
+            box = bar.bounding_box()
+            assert box is not None and box["height"] <= 48, box
+            assert box["y"] + box["height"] <= height + 0.5
+    expect(page.locator("#claim-bar")).not_to_have_class(re.compile(r"\bwatching\b"))
