@@ -99,10 +99,9 @@ def accuracy_table(reviews: list[RoundReview], names: dict[int, str]) -> dict[st
     for round_no, found in sorted(by_round.items()):
         cells = []
         for seat in seats:
-            review = found.get(seat)
-            cells.append(
-                {"reviewed": review is not None, "accuracy": percent(review and review.accuracy)}
-            )
+            cell = found.get(seat)
+            accuracy = None if cell is None else percent(cell.accuracy)
+            cells.append({"reviewed": cell is not None, "accuracy": accuracy})
         rows.append({"round": round_no, "cells": cells})
     players = [
         {
@@ -116,4 +115,3 @@ def accuracy_table(reviews: list[RoundReview], names: dict[int, str]) -> dict[st
         for seat in seats
     ]
     return {"seats": players, "rounds": rows}
-

@@ -154,9 +154,7 @@ def sweep(window: timedelta = SWEEP_WINDOW) -> int:
     return made
 
 
-def visible(
-    match: Match, user: Any, seat: int | None, round_no: int | None = None
-) -> list[Stored]:
+def visible(match: Match, user: Any, seat: int | None, round_no: int | None = None) -> list[Stored]:
     """The reviews of ``match`` (of round ``round_no`` only, when given) that ``user`` (at
     ``seat``, or None) may read on its record page: their own seat's, and everyone's once the
     match is finished for them (``history.is_finished``). The caller checked that ``user`` may
