@@ -83,8 +83,8 @@
       cursor: { drag: { x: false, y: false }, points: { show: false } },
       scales: { x: { time: false }, y: y },
       axes: [
-        Object.assign({ label: data.x_label, incrs: [1, 2, 5, 10, 20, 50] }, axis),
-        Object.assign({ label: data.y_label, size: 44 }, axis),
+        Object.assign({ label: data.x_label, incrs: [1, 2, 5, 10, 20, 50], size: 28, labelSize: 18, labelGap: 0 }, axis),
+        Object.assign({ label: data.y_label, size: 44, labelSize: 18, labelGap: 0 }, axis),
       ],
       series: series,
       hooks: { draw: [drawMarks(data, colors)] },

@@ -54,9 +54,9 @@ def _finished_match_with_reviews() -> tuple[Match, User]:
     return match, ana
 
 
-def _shot(page, name: str, width: int) -> None:
+def _shot(page, name: str, width: int, full_page: bool = True) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=True)
+    page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=full_page)
 
 
 def _axe_clean(page, what: str) -> None:
@@ -98,9 +98,11 @@ def test_a_finished_round_review_chart_table_jump_and_trend(new_page) -> None:
         assert box is not None
         page.mouse.click(box["x"] + 2, box["y"] + box["height"] / 2)
         expect(page).to_have_url(re.compile(r"#review-1-0-[12]$"))
-        chart.scroll_into_view_if_needed()
         _axe_clean(page, f"record page at {width}")
-        _shot(page, "record", width)
+        page.evaluate("() => document.getElementById('record-reviews').scrollIntoView()")
+        _shot(page, "record-accuracy", width, full_page=False)
+        page.evaluate("() => document.getElementById('review-1-0').scrollIntoView()")
+        _shot(page, "record-chart", width, full_page=False)
         # The decision's link: its move in the replay, with the expert's review of it.
         link = page.locator("#review-1-0-1 td a")
         href = link.get_attribute("href")
