@@ -247,7 +247,6 @@ def _replay_review(
     return {
         "review": review_detail.at_step(found, step, names),
         "review_marked": review_detail.marked_steps(found, names),
-        "reviewed": bool(found),
     }
 
 

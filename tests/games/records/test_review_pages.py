@@ -124,6 +124,13 @@ def test_a_live_match_shows_a_player_only_their_own_decisions(finished_match):
     for viewer in (None, User.objects.create_user("dee", password="x")):
         other = _record(live, viewer)
         assert 'id="record-reviews"' not in other and "review-chart" not in other
+    # The replay (and its htmx fragment) stays closed while the match is on: no review there.
+    step = RoundReview.objects.get(match=live, round_no=1, seat=2).data["decisions"][0]["version"]
+    url = reverse("games:match_replay", args=[live.pk]) + f"?step={step + 1}&seat=2"
+    for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
+        refused = client_for(bo).get(url, **headers)
+        assert refused.status_code == 409
+        assert "replay-review" not in refused.content.decode()
 
 
 def test_the_replay_reviews_the_move_it_shows(finished_match):
