@@ -49,6 +49,17 @@
     };
   }
 
+  // A table row as one line: its cells but the hand (the row's "review-hand" cell), joined.
+  function summary(row) {
+    var parts = [];
+    row.querySelectorAll("td").forEach(function (cell) {
+      if (cell.classList.contains("review-hand")) return;
+      var text = cell.textContent.replace(/\s+/g, " ").trim();
+      if (text) parts.push(text);
+    });
+    return parts.join(" · ");
+  }
+
   function draw(el) {
     var source = document.getElementById(el.dataset.source);
     if (!source || typeof uPlot === "undefined") return;
@@ -89,7 +100,19 @@
       series: series,
       hooks: { draw: [drawMarks(data, colors)] },
     };
+    // Under the pointer: the decision's row as a line of text (read from the table, so the
+    // chart's JSON needs no card), as lichess shows the move under its chart's cursor.
+    var readout = document.createElement("p");
+    readout.className = "review-readout muted";
+    readout.setAttribute("aria-hidden", "true");
+    opts.hooks.setCursor = [function (u) {
+      var row = u.cursor.idx === null || u.cursor.idx === undefined
+        ? null : document.getElementById(data.targets[u.cursor.idx]);
+      readout.textContent = row ? summary(row) : "\u00a0";
+    }];
     var plot = new uPlot(opts, [data.x].concat(data.lines.map(function (l) { return l.values; })), el);
+    readout.textContent = "\u00a0";
+    el.after(readout);
     el.classList.add("drawn");
     plot.over.addEventListener("click", function () {
       var i = plot.cursor.idx;

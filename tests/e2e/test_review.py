@@ -87,6 +87,11 @@ def test_a_finished_round_review_chart_table_jump_and_trend(new_page) -> None:
         over.scroll_into_view_if_needed()
         box = over.bounding_box()
         assert box is not None and box["width"] > 100
+        # Under the pointer, its decision's row as a line of text (its mark among it).
+        page.mouse.move(box["x"] + 2, box["y"] + box["height"] / 2)
+        expect(page.locator("#review-1-0 .review-readout")).to_contain_text(
+            re.compile(r"good|forced|inaccuracy|mistake|blunder")
+        )
         page.mouse.click(box["x"] + box["width"] - 2, box["y"] + box["height"] / 2)
         # The nearest point to the right edge: the last decision (one before it on a phone,
         # where points sit a few pixels apart).
