@@ -108,7 +108,8 @@ def _reviews(
 ) -> dict[str, Any]:
     """The expert's round reviews this reader may see (``reviews.visible``: their own, and
     everyone's once the match is finished): accuracy by round and over the match, and round
-    ``round_no``'s reviews decision by decision (the last reviewed round when it has none).
+    ``round_no``'s reviews decision by decision (the last reviewed round when it has none), the
+    reader's own first.
     Per reader: never cached. Empty when the reader may see none."""
     found = reviews.visible(match, request.user, seat)
     if not found:
@@ -121,9 +122,10 @@ def _reviews(
         "table": review_page.accuracy_table(found, names),
         "round": shown,
         "rounds": sorted(rounds),
+        # The reader's own seat first (then seat order): their review is what they came for.
         "sections": [
             review_detail.section(r, names.get(r.seat, ""), finished)
-            for r in found
+            for r in sorted(found, key=lambda r: (r.seat != seat, r.seat))
             if r.round_no == shown
         ],
     }

@@ -131,6 +131,11 @@ def test_a_live_match_shows_a_player_only_their_own_decisions(finished_match):
         refused = client_for(bo).get(url, **headers)
         assert refused.status_code == 409
         assert "replay-review" not in refused.content.decode()
+    # Once the match is over, everyone's, the reader's own first.
+    Match.objects.filter(pk=match.pk).update(winner_team=match.winner_team)
+    cache.clear()
+    order = re.findall(r'class="record-review" data-round="1" data-seat="(\d)"', _record(live, bo))
+    assert order == ["2", "0", "3"]
 
 
 def test_the_replay_reviews_the_move_it_shows(finished_match):
