@@ -154,11 +154,14 @@ def sweep(window: timedelta = SWEEP_WINDOW) -> int:
     return made
 
 
-def visible(match: Match, user: Any, seat: int | None) -> list[Stored]:
-    """The reviews of ``match`` that ``user`` (at ``seat``, or None) may read on its record
-    page: their own seat's, and everyone's once the match is finished for them
-    (``history.is_finished``). The caller checked that ``user`` may open the record."""
+def visible(match: Match, user: Any, seat: int | None, round_no: int | None = None) -> list[Stored]:
+    """The reviews of ``match`` (of round ``round_no`` only, when given) that ``user`` (at
+    ``seat``, or None) may read on its record page: their own seat's, and everyone's once the
+    match is finished for them (``history.is_finished``). The caller checked that ``user`` may
+    open the record."""
     reviews = Stored.objects.filter(match=match).order_by("round_no", "seat")
+    if round_no is not None:
+        reviews = reviews.filter(round_no=round_no)
     if history.is_finished(match, seat):
         return list(reviews)
     if seat is None or not getattr(user, "is_authenticated", False):
