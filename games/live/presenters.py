@@ -7,6 +7,7 @@ show another seat's cards. Names, deadlines and the move log are added here.
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
 from collections.abc import Mapping
 from typing import Any
@@ -274,17 +275,34 @@ def _around_the_table(
     return rows
 
 
+#: How long (seconds) a match instance's countdown is reused: every audience of one push (which
+#: shares the writer's instance) shows the same seconds, so their countdown partial is one render
+#: (``{% shared %}``); a page's own instance is fresh.
+COUNTDOWN_REUSE_SECONDS = 1.0
+
+
 def _countdown(match: Match) -> dict[str, Any] | None:
     if match.deadline is None:
         return None
+    kept = getattr(match, "_countdown_kept", None)
+    now = time.monotonic()
+    if (
+        kept is not None
+        and kept[0] == (match.deadline, match.deadline_kind)
+        and now - kept[1] < COUNTDOWN_REUSE_SECONDS
+    ):
+        return dict(kept[2])  # a copy: a caller may change its own
     remaining = max(0.0, (match.deadline - timezone.now()).total_seconds())
     total = _deadline_total(match)
-    return {
+    countdown = {
         "kind": match.deadline_kind,
         "remaining": round(remaining, 2),
         "total": total,
         "deadline_ms": int(match.deadline.timestamp() * 1000),
     }
+    # kept on the instance the audiences share (the model declares no such field)
+    match._countdown_kept = ((match.deadline, match.deadline_kind), now, countdown)  # type: ignore[attr-defined]
+    return dict(countdown)
 
 
 def _deadline_total(match: Match) -> float:
