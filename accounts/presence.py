@@ -23,7 +23,8 @@ log = logging.getLogger(__name__)
 TTL_SECONDS = 30
 
 
-def _where_key(user_id: int) -> str:
+def where_key(user_id: int) -> str:
+    """The tables a player has open: table ids scored by when they expire."""
     return redis_store.key("presence", user_id)
 
 
@@ -35,8 +36,8 @@ def at_table(user_id: int, table_id: int) -> None:
     """Count ``user_id`` as at ``table_id`` for the next ``TTL_SECONDS``."""
     try:
         pipe = redis_store.client().pipeline(transaction=False)
-        pipe.zadd(_where_key(user_id), {str(table_id): time.time() + TTL_SECONDS})
-        pipe.expire(_where_key(user_id), TTL_SECONDS * 2)
+        pipe.zadd(where_key(user_id), {str(table_id): time.time() + TTL_SECONDS})
+        pipe.expire(where_key(user_id), TTL_SECONDS * 2)
         pipe.execute()
     except redis.RedisError:
         log.warning("presence unavailable", exc_info=True)
@@ -45,7 +46,7 @@ def at_table(user_id: int, table_id: int) -> None:
 def left_table(user_id: int, table_id: int) -> None:
     """A socket of ``user_id`` at ``table_id`` closed (another of theirs renews it again)."""
     try:
-        redis_store.client().zrem(_where_key(user_id), str(table_id))
+        redis_store.client().zrem(where_key(user_id), str(table_id))
     except redis.RedisError:
         log.warning("presence unavailable", exc_info=True)
 
@@ -60,7 +61,7 @@ def of(user_ids: list[int]) -> dict[int, tuple[bool, list[int]]]:
         pipe = redis_store.client().pipeline(transaction=False)
         for user_id in user_ids:
             pipe.zcount(_sockets_key(user_id), now, "+inf")
-            pipe.zrangebyscore(_where_key(user_id), now, "+inf")
+            pipe.zrangebyscore(where_key(user_id), now, "+inf")
         answers = pipe.execute()
     except redis.RedisError:
         log.warning("presence unavailable", exc_info=True)

@@ -87,6 +87,12 @@ class Bench(Servers):
                 else ""
             )
         )
+        if summary["reach_ms"].get("spectators"):
+            seats, watching = summary["reach_ms"]["seats"], summary["reach_ms"]["spectators"]
+            say(
+                f"   send -> last seat p50 {seats['p50']} p99 {seats['p99']} ms; -> last "
+                f"spectator p50 {watching['p50']} p99 {watching['p99']} ms"
+            )
         time.sleep(args.settle)
         return summary
 
@@ -107,6 +113,7 @@ class Bench(Servers):
                     seat["cookie"] = self.sessions[seat.pop("user")]
         for table in specs:
             table["spectators"] = spectators
+            table["languages"] = self.args.spectator_languages.split(",")
         return specs
 
     def bare_frame_bytes(self, processes: int, proxy: str) -> int:

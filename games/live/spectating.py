@@ -38,12 +38,12 @@ def _redis() -> redis.Redis:
     return redis_store.client()
 
 
-def _key(table_id: int) -> str:
+def sockets_key(table_id: int) -> str:
     """The table's spectator sockets: members ``"<person> <socket id>"``, scored by expiry."""
     return redis_store.key("spectators", table_id)
 
 
-def _people_key(table_id: int) -> str:
+def people_key(table_id: int) -> str:
     """The people watching the table (``person``), scored by their last socket's expiry."""
     return redis_store.key("watchers", table_id)
 
@@ -72,11 +72,11 @@ def join(table_id: int, socket_id: str, person: str | None = None) -> bool:
     now = time.time()
     try:
         pipe = _redis().pipeline()  # MULTI: the count sees both entries or neither
-        pipe.zadd(_key(table_id), {f"{person} {socket_id}": now + TTL_SECONDS})
-        pipe.expire(_key(table_id), TTL_SECONDS * 2)
-        pipe.zremrangebyscore(_people_key(table_id), "-inf", now)
-        pipe.zadd(_people_key(table_id), {person: now + TTL_SECONDS})
-        pipe.expire(_people_key(table_id), TTL_SECONDS * 2)
+        pipe.zadd(sockets_key(table_id), {f"{person} {socket_id}": now + TTL_SECONDS})
+        pipe.expire(sockets_key(table_id), TTL_SECONDS * 2)
+        pipe.zremrangebyscore(people_key(table_id), "-inf", now)
+        pipe.zadd(people_key(table_id), {person: now + TTL_SECONDS})
+        pipe.expire(people_key(table_id), TTL_SECONDS * 2)
         added = pipe.execute()[3]
     except redis.RedisError:
         log.warning("spectator presence unavailable", exc_info=True)
@@ -91,7 +91,7 @@ def leave(table_id: int, socket_id: str, person: str | None = None) -> bool:
     client = _redis()
     try:
         left = _leave_script(client)(
-            keys=[_key(table_id), _people_key(table_id)],
+            keys=[sockets_key(table_id), people_key(table_id)],
             args=[f"{person} {socket_id}", person, time.time()],
             client=client,
         )
@@ -106,8 +106,8 @@ def count(table_id: int) -> int | None:
     Redis cannot be asked)."""
     try:
         pipe = _redis().pipeline()
-        pipe.zremrangebyscore(_people_key(table_id), "-inf", time.time())
-        pipe.zcard(_people_key(table_id))
+        pipe.zremrangebyscore(people_key(table_id), "-inf", time.time())
+        pipe.zcard(people_key(table_id))
         return int(pipe.execute()[1])
     except redis.RedisError:
         log.warning("spectator presence unavailable", exc_info=True)
@@ -123,8 +123,8 @@ def counts(table_ids: Iterable[int]) -> dict[int, int]:
         pipe = _redis().pipeline()
         now = time.time()
         for table_id in ids:
-            pipe.zremrangebyscore(_people_key(table_id), "-inf", now)
-            pipe.zcard(_people_key(table_id))
+            pipe.zremrangebyscore(people_key(table_id), "-inf", now)
+            pipe.zcard(people_key(table_id))
         answers = pipe.execute()
     except redis.RedisError:
         log.warning("spectator presence unavailable", exc_info=True)
