@@ -3,7 +3,8 @@
 Online: the player has a socket open anywhere on the site (a table or the lobby), read from the
 socket caps' per-user set (``games.sockets.socket_limits``: socket ids scored by expiry, renewed
 every 10 s by each Daphne process). Where: each signed-in table socket adds its table to a sorted
-set of the player's, scored by expiry, on connect and on every heartbeat (``TableConsumer.renew``),
+set of the player's, scored by expiry, on connect, renewed by its process to the page's last
+heartbeat (``games.sockets.renewals``),
 and takes it out when it closes. Nothing here says whether the viewer may watch the table:
 ``accounts.friends`` filters by ``games.access``.
 """

@@ -230,7 +230,7 @@ class Bench(Servers):
     def report_ratio(self, processes: int) -> None:
         app = load_report.capacity(self.steps, "app", processes, self.args.proxy)
         bare = load_report.capacity(self.steps, "bare", processes, self.args.proxy)
-        top = max(self.args.bare_tables)
+        top = max(self.args.bare_tables, default=0)
         bound = "≥" if bare == top else ""  # the floor held every step: its capacity is more
         ratio = f"{'≤' if bound and app else ''}{app / bare:.3f}" if bare else "n/a"
         line = (

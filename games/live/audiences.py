@@ -7,10 +7,11 @@ sees the same regions, so each frame is rendered once per audience and sent to i
 carry spectator views only.
 
 The registry is a Redis sorted set per table of the audiences with open sockets, scored by when
-they expire: a socket registers on connect and renews on each heartbeat, so the writer renders
+they expire: a socket registers on connect and its process renews it (``games.sockets.renewals``:
+to its page's last heartbeat plus ``TTL_SECONDS``), so the writer renders
 for the audiences that are watching and for no other (an expired entry costs a snapshot at the
-next heartbeat, never a wrong frame). Beside it, the latest (revision, version) pushed to seats
-and to spectators, which a heartbeat compares with the page's own.
+next renewal, never a wrong frame). Beside it, the latest (revision, version) pushed to seats
+and to spectators, which the renewal compares with what each socket sent.
 """
 
 from __future__ import annotations

@@ -5,9 +5,10 @@ What they see is ``games.live.visibility``'s (the delay included).
 Presence: each spectator socket is a member of a Redis sorted set per table, scored by when it
 expires, and so is each person watching (``games.sockets.scope.person_of``: a signed-in user, else a
 session, else the anonymous id table.js keeps in a cookie), so three tabs of one person count once.
-A socket renews itself on connect and on every heartbeat from the page (table.js,
-``HEARTBEAT_SECONDS``); a socket whose Daphne process died without a goodbye drops out once its
-score passes, and its person with it unless another of their tabs still renews. Redis is
+A socket joins on connect; its Daphne process renews all of its sockets together, each to its
+page's last heartbeat (table.js, ``HEARTBEAT_SECONDS``) plus ``TTL_SECONDS``
+(``games.sockets.renewals``); a socket whose Daphne process died without a goodbye drops out once
+its score passes, and its person with it unless another of their tabs still renews. Redis is
 shared by every Daphne process, so the count is the whole site's. Pages see the count through
 ``games.live.push.publish_spectator_count``, at most a few times a second.
 """
