@@ -3,7 +3,7 @@
 A benchmark, not a test. One Daphne process of the app (production settings, the load bench's
 servers: ``load_stack.Servers``, its own database and Redis namespace ``mem-``), then:
 
-1. its RSS after start-up and one page load (every template and catalogue loaded);
+1. its RSS after start-up and one socket's snapshot (the table's templates loaded);
 2. ``--idle`` anonymous spectator sockets on one table (no match: nothing pushed), opened and
    left idle for ``--settle`` seconds, sending the page's heartbeat: RSS again;
 3. ``--tables`` started 4-seat tables of people, every seat's socket open, each seat having
@@ -24,7 +24,6 @@ import asyncio
 import os
 import sys
 import time
-import urllib.request
 from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
@@ -35,6 +34,20 @@ import websockets  # noqa: E402
 from load_stack import Servers, say  # noqa: E402
 
 ORIGIN = "http://localhost"
+
+
+def django_call(function, *args):
+    """``function(*args)`` in a thread of its own, its database connection closed after."""
+
+    def call():
+        from django.db import connections
+
+        try:
+            return function(*args)
+        finally:
+            connections.close_all()
+
+    return asyncio.to_thread(call)
 
 
 def rss_mb(pid: int) -> float:
@@ -73,9 +86,11 @@ async def measure(servers: Servers, args: argparse.Namespace) -> dict:
     try:
         (pid,) = stack.roots["daphne"]
         endpoint = stack.endpoints[0]
-        http = endpoint.replace("ws://", "http://")
-        host_table = servers.django.open_tables(1, servers.users[:4], {}, "mem")[0]["id"]
-        urllib.request.urlopen(f"{http}/tables/{host_table}/", timeout=60).read()
+        # Django's ORM is sync: its calls run in a thread, off this loop.
+        opened = await django_call(servers.django.open_tables, 1, servers.users[:4], {}, "mem")
+        host_table = opened[0]["id"]
+        # One socket first: its snapshot loads the table's templates and catalogues.
+        first = await open_sockets([(f"{endpoint}/ws/table/{host_table}/", "")])
         time.sleep(args.settle)
         figures = {"start_mb": rss_mb(pid), "load": os.getloadavg()[0]}
         say(f"Daphne after start-up and a page: {figures['start_mb']:.1f} MB")
@@ -87,8 +102,8 @@ async def measure(servers: Servers, args: argparse.Namespace) -> dict:
             f"+ {args.idle} idle spectator sockets: {figures['idle_mb']:.1f} MB, "
             f"{per_socket:.1f} KB each"
         )
-        specs = servers.django.open_tables(
-            args.tables, servers.users[4:], {"turn_seconds": 600}, "mem"
+        specs = await django_call(
+            servers.django.open_tables, args.tables, servers.users[4:], {"turn_seconds": 600}, "mem"
         )
         seats = [
             (f"{endpoint}/ws/table/{t['id']}/", servers.sessions[s["user"]])
@@ -108,9 +123,9 @@ async def measure(servers: Servers, args: argparse.Namespace) -> dict:
             per_table_kb=round(per_table * 1024),
             load_after=os.getloadavg()[0],
         )
-        for ws in idle + live:
+        for ws in first + idle + live:
             await ws.close()
-        servers.django.abandon([t["id"] for t in specs] + [host_table])
+        await django_call(servers.django.abandon, [t["id"] for t in specs] + [host_table])
         return figures
     finally:
         stack.stop()
