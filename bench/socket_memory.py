@@ -93,7 +93,7 @@ async def measure(servers: Servers, args: argparse.Namespace) -> dict:
         first = await open_sockets([(f"{endpoint}/ws/table/{host_table}/", "")])
         time.sleep(args.settle)
         figures = {"start_mb": rss_mb(pid), "load": os.getloadavg()[0]}
-        say(f"Daphne after start-up and a page: {figures['start_mb']:.1f} MB")
+        say(f"Daphne after start-up and one socket: {figures['start_mb']:.1f} MB")
         idle = await open_sockets([(f"{endpoint}/ws/table/{host_table}/", "")] * args.idle)
         await heartbeats(idle, args.settle)
         figures["idle_mb"] = rss_mb(pid)
@@ -150,7 +150,7 @@ def main() -> int:
         keep_db=False,
         beat=False,
         proxy="none",
-        spectators=args.idle,
+        spectators=args.idle + 1,  # the spectator cap: the idle sockets and the first
     )
     servers = Servers(servers_args)
     try:
