@@ -153,8 +153,9 @@ REDIS_URL = os.environ.get("REDIS_URL") or embedded_redis.url_for_socket(
 REDIS_NAMESPACE = os.environ.get("REDIS_NAMESPACE", "")
 CHANNEL_LAYERS = {
     "default": {
-        # Pub/sub delivered 4-5x the default layer's throughput here (DESIGN.md, measured).
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        # Pub/sub delivered 4-5x the default layer's throughput here (DESIGN.md, measured);
+        # config.channel_layer decodes a group message once per process, not once per socket.
+        "BACKEND": "config.channel_layer.SharedDecodeLayer",
         "CONFIG": {"hosts": [REDIS_URL], "prefix": f"{REDIS_NAMESPACE}asgi"},
     },
 }

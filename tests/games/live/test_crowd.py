@@ -24,7 +24,7 @@ from django.test.signals import template_rendered
 
 from config.asgi import application
 from games.live import regions
-from games.sockets import consumers
+from games.sockets import renewals
 from games.templatetags import shared
 from tests.games.live.test_query_counts import StatementCounter, act, four_people
 from tests.games.pages import header
@@ -86,7 +86,7 @@ async def quiet(sockets: list[WebsocketCommunicator], seconds: float = 1.0) -> N
     count refresh is pending (it is debounced, and on a busy machine its render can come later
     than any fixed wait: counted with the play, it was 72 statements more)."""
     while True:
-        await asyncio.gather(*consumers.pending_count_refreshes())
+        await asyncio.gather(*renewals.pending_count_refreshes())
         await asyncio.sleep(seconds)
         drained = 0
         for ws in sockets:
