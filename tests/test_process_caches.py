@@ -14,6 +14,7 @@ from pathlib import Path
 
 from games.engine import combos
 from games.live import cards, frames
+from games.templatetags import shared
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("games", "config", "accounts", "leagues")
@@ -36,6 +37,8 @@ KNOWN = {
     ("games/live/cards.py", "<lru_cache>"): "lru_cache(maxsize=512)",
     ("games/live/frames.py", "_recent"): "LRU of RECENT_SUMMARIES entries",
     ("games/live/push.py", "_spectator_snapshots"): "cleared past 512 entries",
+    ("games/live/presenters.py", "_CARDS_OF_FACE"): "filled once at import: the 54 card codes",
+    ("games/templatetags/shared.py", "_kept"): "cleared past MAX_KEPT (2,048) texts",
     ("games/sockets/socket_limits.py", "_admit_script"): "finite: one per Redis client",
     ("games/sockets/renewals.py", "_count_refreshes"): "each entry leaves after 0.5 s",
     ("games/organisers.py", "_ORGANISERS"): "filled at start-up: the installed organisers",
@@ -115,3 +118,19 @@ def test_the_recent_summaries_stay_within_their_bound(monkeypatch) -> None:
         frames._remember((n,), summary)
     assert len(frames._recent) == 50
     assert (199,) in frames._recent and (0,) not in frames._recent
+
+
+def test_the_shared_texts_stay_within_their_bound(monkeypatch) -> None:
+    """``{% shared %}`` keeps at most ``MAX_KEPT`` texts: a countdown's values change with every
+    move, so the kept texts are cleared when full rather than grown."""
+    from django.template import engines
+
+    monkeypatch.setattr(shared, "MAX_KEPT", 20)
+    shared.forget()
+    page = engines["django"].from_string(
+        '{% load shared %}{% shared "games/partials/bits.html#countdown" countdown=n %}'
+    )
+    for n in range(100):
+        page.render({"n": {"remaining": n, "deadline_ms": n, "total": 30, "kind": "turn"}})
+        assert len(shared._kept) <= 20
+    shared.forget()
