@@ -5,64 +5,26 @@ queue is made when the worker starts again (its sweep)."""
 from __future__ import annotations
 
 import time
-from datetime import timedelta
 
 import pytest
 from amqp.exceptions import ChannelError
 from django.db import connection
-from django.test import override_settings
-from django.utils import timezone
 from kombu import Connection
 
 from config import embedded_redis
-from games.engine.rules import seats_to_act
-from games.models import Match, Round, RoundReview
-from games.play import deadlines, services, stewarding
+from games.models import Match, RoundReview
 from games.records import reviews
 from tests import servers
-from tests.games.drivers import act_now
+from tests.games.drivers import first_round
 from tests.servers import wait_for
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.live]
 
 
-def play_first_round(make_user) -> Match:
-    """A table of two people (ana at seat 0, bo at seat 2, their seats played by the heuristic)
-    and two AI seats; its first round played to its end in this process, through the writer
-    (so its end asks for the review, as in production)."""
-    ana, bo = make_user("ana"), make_user("bo")
-    table = stewarding.open_table(
-        ana,
-        name="review table",
-        options={"claim_window_seconds": 1},
-        seats=[(ana, "heuristic"), (None, "heuristic"), (bo, "heuristic"), (None, "heuristic")],
-        start=True,
-        seed=414,
-    )
-    match_id = Match.objects.get(table=table).pk
-    with override_settings(GAMES_STAND_IN_AFTER_TIMEOUTS=0):  # timeouts bring no stand-in
-        return _to_round_end(match_id)
-
-
-def _to_round_end(match_id: int) -> Match:
-    """Whoever is due acts (an AI seat at once); else the running deadline rings, as its timer
-    would. A ring that finds the match moved on is tried again from the new state."""
-    stuck = 0
-    for _ in range(5000):
-        if Round.objects.filter(match_id=match_id, number=1, ended_at__isnull=False).exists():
-            return Match.objects.get(pk=match_id)
-        match = Match.objects.get(pk=match_id)
-        due = seats_to_act(services.load_state(match))[:1]
-        if any(act_now(match_id, seat, match.deadline_token) for seat in due):
-            stuck = 0
-            continue
-        Match.objects.filter(pk=match_id).update(deadline=timezone.now() - timedelta(seconds=1))
-        if deadlines.expire(match_id, match.deadline_token):
-            stuck = 0
-            continue
-        stuck += 1
-        assert stuck < 20, match.phase
-    raise AssertionError("round 1 did not end")
+def play_first_round(make_user, prefix: str = "", seed: int = 414) -> Match:
+    """Two people (ana, bo) and two AI seats: round 1 played to its end through the writer, the
+    people sending their own moves (``drivers.first_round``)."""
+    return first_round(make_user(f"ana{prefix}"), make_user(f"bo{prefix}"), seed=seed)
 
 
 def queued(env: dict[str, str], queue: str) -> int:
