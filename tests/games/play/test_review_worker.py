@@ -4,6 +4,7 @@ queue is made when the worker starts again (its sweep)."""
 
 from __future__ import annotations
 
+import signal
 import time
 
 import pytest
@@ -101,3 +102,130 @@ def test_the_main_and_ai_workers_leave_reviews_to_the_review_worker(make_user):
         assert wait_for(lambda: RoundReview.objects.filter(match=match).count() == 2, 180)
     finally:
         servers.stop(*workers)
+
+
+def test_ai_seats_and_timers_keep_their_pace_while_the_review_queue_is_full(
+    make_user, make_table, settings
+):
+    """The site's three workers as in production (main, AI, review: prefork, the review one a
+    single process). Two finished rounds' reviews are queued, each sent six times over (real
+    review tasks: the first of each reviews, the rest find it made); the review worker takes
+    one and is held there (SIGSTOP: a review as long as it may be, the rest of the queue
+    waiting behind it). Meanwhile an all-AI table's seats play on, through the AI worker, and a
+    people's 1-second claim window closes on its deadline, through the main worker: neither
+    waits behind a review. Let go, the review worker makes each review once. Nothing here
+    depends on the machine's speed: the assertions are about which queue waits."""
+    from config import health
+    from games.live import redis_store
+    from games.models import Move, Seat
+    from games.play import tables, wakeups
+    from tests.games.play.test_worker import open_window, signal_tree
+
+    env = servers.test_database_env(
+        connection.settings_dict, GAMES_REVIEW_SAMPLES="16", GAMES_AI_DELAY_SECONDS="0.1"
+    )
+    settings.GAMES_AI_DELAY_SECONDS = 0.1
+    namespace = env.get("REDIS_NAMESPACE", "")
+    servers.purge_queues(env)
+    rounds = [play_first_round(make_user, str(n), seed=414 + n) for n in range(2)]
+    for match in rounds:
+        for _ in range(5):
+            wakeups.review_round(match.pk, 1)
+    assert queued(env, f"{namespace}review") == 12
+    redis_store.client().delete(health.heartbeat_key())
+    review = servers.start_worker(env, "review", pool="prefork", concurrency=1)
+    workers = [review]
+    try:
+        assert wait_for(lambda: queued(env, f"{namespace}review") < 12, 120), review.poll()
+        signal_tree(review, signal.SIGSTOP)  # busy with a review for as long as it takes
+        made = RoundReview.objects.count()
+        waiting = queued(env, f"{namespace}review")
+        assert waiting > 0, waiting
+        workers += [
+            servers.start_worker(env, q, pool="prefork", concurrency=2) for q in ("main", "ai")
+        ]
+        assert wait_for(lambda: health.check_worker() == "ok", 120), [w.poll() for w in workers]
+        # An all-AI table plays on through the AI worker.
+        host = make_user("host")
+        table = tables.create_table(
+            host, name="ai", players=4, options={"claim_window_seconds": 1, "turn_seconds": 30}
+        )
+        tables.leave_seat(table.pk, host)
+        tables.fill_with_ai(table.pk, host, Seat.Policy.HEURISTIC)
+        ai_match = tables.start(table.pk, host, seed=11)
+        ai_moves = Move.objects.filter(match=ai_match, seat__isnull=False)
+        assert wait_for(lambda: ai_moves.count() >= 12, 120), [w.poll() for w in workers]
+        # A people's claim window closes on its deadline through the main worker.
+        people = make_table(["ana9", "bo9", "cy9", "di9"], {"claim_window_seconds": 1})
+        window = open_window(people)
+        sent = time.monotonic()
+        assert wait_for(lambda: Match.objects.get(pk=window.pk).phase != "window", 60)
+        assert time.monotonic() - sent >= 0.95  # on its deadline, not before
+        last = Move.objects.filter(match=window).order_by("-seq").first()
+        assert last.seat is None and last.action == {"type": "timeout"}
+        # All that while the reviews waited: the queue as it was (the main worker's start-up
+        # sweep added its own), nothing reviewed.
+        assert queued(env, f"{namespace}review") >= waiting
+        assert RoundReview.objects.count() == made
+        signal_tree(review, signal.SIGCONT)
+        for match in rounds:
+            assert wait_for(
+                lambda m=match: RoundReview.objects.filter(match=m).count() == 2, 300
+            ), review.poll()
+        assert wait_for(lambda: queued(env, f"{namespace}review") == 0, 120)
+        assert RoundReview.objects.filter(match__in=rounds).count() == 4  # each once
+    finally:
+        for proc in workers:
+            signal_tree(proc, signal.SIGCONT)
+        servers.stop(*workers)
+
+
+def _blocked_inserts() -> int:
+    """Sessions waiting on a lock to insert a review (the review worker, held mid-task)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+            "AND query LIKE 'INSERT INTO \"games_roundreview\"%%'"
+        )
+        return cursor.fetchone()[0]
+
+
+def test_a_review_cut_short_by_a_killed_worker_is_made_once_when_it_starts_again(make_user):
+    """The review worker takes a round's review and, with the review made but not yet stored
+    (its insert waits on a lock this test holds: mid-task, whatever the machine's speed), is
+    killed (SIGKILL, as an out-of-memory kill would). Nothing was stored, and the task is gone
+    with it (Celery acknowledged it on receipt). Started again, the worker's start-up sweep
+    makes the round's reviews, once."""
+    from django.db import connections
+
+    from tests.games.play.test_worker import signal_tree
+
+    env = servers.test_database_env(connection.settings_dict, GAMES_REVIEW_SAMPLES="6")
+    servers.purge_queues(env)
+    match = play_first_round(make_user)
+    locker = connections.create_connection("default")
+    locker.set_autocommit(False)
+    worker = None
+    try:
+        with locker.cursor() as cursor:
+            cursor.execute('LOCK TABLE "games_roundreview" IN EXCLUSIVE MODE')  # reads go on
+        worker = servers.start_worker(env, "review", pool="prefork", concurrency=1)
+        assert wait_for(lambda: _blocked_inserts() >= 1, 180), worker.poll()
+        signal_tree(worker, signal.SIGKILL)
+        worker.wait(30)
+        assert wait_for(lambda: _blocked_inserts() == 0, 30)
+    finally:
+        locker.rollback()
+        locker.close()
+        if worker is not None and worker.poll() is None:
+            servers.stop(worker)
+    assert not RoundReview.objects.filter(match=match).exists()
+    worker = servers.start_worker(env, "review")
+    try:
+        assert wait_for(lambda: RoundReview.objects.filter(match=match).count() == 2, 180), (
+            worker.poll()
+        )
+        assert reviews.make(match.pk, 1) == 0  # never a second one
+        assert RoundReview.objects.filter(match=match).count() == 2
+    finally:
+        servers.stop(worker)
