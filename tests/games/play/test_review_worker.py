@@ -213,6 +213,13 @@ def test_a_review_cut_short_by_a_killed_worker_is_made_once_when_it_starts_again
         assert wait_for(lambda: _blocked_inserts() >= 1, 180), worker.poll()
         signal_tree(worker, signal.SIGKILL)
         worker.wait(30)
+        # Its database session goes with it (PostgreSQL would see the client gone only once
+        # the lock is free, and then finish the insert: ended here, as a dead client's is).
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE "
+                "wait_event_type = 'Lock' AND query LIKE 'INSERT INTO \"games_roundreview\"%%'"
+            )
         assert wait_for(lambda: _blocked_inserts() == 0, 30)
     finally:
         locker.rollback()
