@@ -193,9 +193,9 @@ def _blocked_inserts() -> int:
 def test_a_review_cut_short_by_a_killed_worker_is_made_once_when_it_starts_again(make_user):
     """The review worker takes a round's review and, with the review made but not yet stored
     (its insert waits on a lock this test holds: mid-task, whatever the machine's speed), is
-    killed (SIGKILL, as an out-of-memory kill would). Nothing was stored, and the task is gone
-    with it (Celery acknowledged it on receipt). Started again, the worker's start-up sweep
-    makes the round's reviews, once."""
+    killed (SIGKILL, as an out-of-memory kill would). Nothing was stored, and Celery does not
+    run the task again (acknowledged as it started: ``acks_late`` is off). Started again, the
+    worker's start-up sweep makes the round's reviews, once."""
     from django.db import connections
 
     from tests.games.play.test_worker import signal_tree
