@@ -10,7 +10,9 @@ the review worker's one process (``-c 1``) does one of:
 - ``idle``: nothing (the floor);
 - ``review``: reviews rounds back to back (``review_round`` at the product's samples and budget),
   at the AI's priority;
-- ``review_nice``: the same at ``nice 10``, as deploy/club414-review-worker.service runs it.
+- ``review_nice``: the same at ``nice 10``;
+- ``review_idle``: the same under Linux's ``SCHED_IDLE`` policy (CPU only when no other process
+  wants it), as deploy/club414-review-worker.service runs it (``CPUSchedulingPolicy=idle``).
 
 Conditions alternate in ``--blocks`` blocks of ``--decisions`` decisions per AI process, so a
 noisy machine weighs on each alike. Per condition: decision wall latency p50/p99 (ms), sampled
@@ -46,7 +48,7 @@ from games.engine.state import PLAY  # noqa: E402
 from games.engine.views import seat_view  # noqa: E402
 
 OPTIONS = Options(players=4)
-CONDITIONS = ("idle", "review", "review_nice")
+CONDITIONS = ("idle", "review", "review_nice", "review_idle")
 
 
 def positions(count: int, seed: int) -> list:
@@ -63,9 +65,13 @@ def positions(count: int, seed: int) -> list:
     return found[:count]
 
 
-def reviewer(stop, niceness: int, seed: int) -> None:
-    """The review worker's process: reviews rounds back to back until ``stop`` is set."""
-    os.nice(niceness)
+def reviewer(stop, cond: str, seed: int) -> None:
+    """The review worker's process under condition ``cond``: reviews rounds back to back until
+    ``stop`` is set."""
+    if cond == "review_nice":
+        os.nice(10)
+    elif cond == "review_idle":
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
     n = seed
     while not stop.is_set():
         record = play_round(new_match(OPTIONS, n), [HeuristicPolicy()] * 4, random.Random(n))
@@ -114,8 +120,7 @@ def main(argv: list[str] | None = None) -> int:
                 stop = ctx.Event()
                 bg = None
                 if cond != "idle":
-                    niceness = 10 if cond == "review_nice" else 0
-                    bg = ctx.Process(target=reviewer, args=(stop, niceness, 9000 + block))
+                    bg = ctx.Process(target=reviewer, args=(stop, cond, 9000 + block))
                     bg.start()
                     time.sleep(1.0)  # the review under way before the first decision
                 tasks = [

@@ -4,6 +4,7 @@ queue is made when the worker starts again (its sweep)."""
 
 from __future__ import annotations
 
+import os
 import signal
 import time
 
@@ -42,6 +43,8 @@ def test_the_review_worker_reviews_a_finished_round_once(make_user):
     servers.purge_queues(env)
     worker = servers.start_worker(env, "review")
     try:
+        # It takes the CPU no other process wants (config.celery: SCHED_IDLE), nothing more.
+        assert wait_for(lambda: os.sched_getscheduler(worker.pid) == os.SCHED_IDLE, 120)
         match = play_first_round(make_user)
         assert wait_for(lambda: RoundReview.objects.filter(match=match).count() == 2, 180), (
             worker.poll()
@@ -87,6 +90,7 @@ def test_the_main_and_ai_workers_leave_reviews_to_the_review_worker(make_user):
     workers = servers.start_workers(env)  # purges the queues first
     try:
         assert wait_for(lambda: health.check_worker() == "ok", 120), [w.poll() for w in workers]
+        assert all(os.sched_getscheduler(w.pid) == os.SCHED_OTHER for w in workers)
         namespace = env.get("REDIS_NAMESPACE", "")
         wakeups.review_round(match.pk, 1)
         wakeups.rearm()  # a main-queue task sent after it: the main worker takes that one
