@@ -86,3 +86,20 @@ def test_a_match_hidden_from_the_reader_is_not_found(api, reviewed, make_user, a
     assert hidden == missing and hidden["code"] == "not_found"  # its existence does not leak
     ana = RoundReview.objects.get(match=match, seat=0).user
     assert [r["seat"] for r in api(ana).get(path).json()["reviews"]] == [0]  # seated: hers
+
+
+def test_a_delayed_match_shows_others_reviews_once_its_spectators_reach_the_end(
+    api, reviewed, make_user, assert_declared
+):
+    """A finished match at a table with a spectator delay: its players read everyone's
+    reviews at once; a reader without a seat only once the spectators' view reached the end
+    (here it has not: the delay is longer than the match)."""
+    match = reviewed
+    Table.objects.filter(pk=match.table_id).update(spectator_delay=10_000)
+    Match.objects.filter(pk=match.pk).update(winner_team=0)
+    path = PATH.format(match_id=match.pk)
+    body = assert_declared(api(make_user("cy")).get(path), PATH, "get")
+    assert body == {"match": match.pk, "over": False, "reviews": []}
+    bo = RoundReview.objects.get(match=match, seat=2).user
+    body = assert_declared(api(bo).get(path), PATH, "get")
+    assert body["over"] is True and [r["seat"] for r in body["reviews"]] == [0, 2]
