@@ -36,8 +36,9 @@ SWEEP_BATCH = 20
 SWEEP_WINDOW = timedelta(days=1)
 
 
-#: What a seat decides (``engine.review.record.DECIDED``, as the move log writes them): a
-#: resignation, the clock's timeouts and the next round's deal are nobody's decision to review.
+#: What a seat decides (``engine.review.record.DECIDED``, as the move log writes them: plays
+#: and passes §5, hooks and unhooks §6, tribute returns §9): a resignation, the clock's
+#: timeouts (§10) and the next round's deal are nobody's decision to review.
 DECIDED_TYPES = ("play", "pass", "hook", "unhook", "return")
 
 

@@ -47,9 +47,10 @@ def seat_of(view: View) -> int:
 
 def act(state: State, policies: Sequence[Policy], rng: random.Random) -> Action:
     """The next action of a round played by ``policies`` (one per seat): the one seat that may
-    act, or a randomly chosen one of several (a claim window's answers arrive in a random
-    order), decides from its own view. Shared by ``simulate.step`` and the review's
-    ``record.play_round``. Precondition: some seat may act (the round is not over)."""
+    act (§5), or a randomly chosen one of several (a claim window's answers arrive in a random
+    order, §6; tribute returns, §9), decides from its own view. Shared by ``simulate.step``
+    and the review's ``record.play_round``. Precondition: some seat may act (the round is not
+    over)."""
     seats = seats_to_act(state)
     seat = seats[0] if len(seats) == 1 else rng.choice(seats)
     return policies[seat].choose(seat_view(state, seat), legal_actions(state, seat), rng)
