@@ -23,6 +23,7 @@ from accounts.middleware import remember_language
 from accounts.models import User
 from accounts.records import match_record
 from accounts.requests import SignedInRequest
+from accounts.review_trend import accuracy_trend, trend_chart
 from accounts.statistics import player_statistics
 
 
@@ -103,6 +104,9 @@ def profile(request: HttpRequest, username: str) -> HttpResponse:
         "statistics": player_statistics(player, request.user, request.session),
         "following": friends.follows(request.user, player),
     }
+    trend = accuracy_trend(player, request.user, request.session)
+    if trend:
+        context.update(trend=trend, trend_chart=trend_chart(trend))
     if request.user == player:
         context.update(bot_context(request, player))
     return render(request, "accounts/profile.html", context)

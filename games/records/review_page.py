@@ -1,8 +1,15 @@
 """The record page's section of the expert's round reviews (issue 20): what each stored review
-says, in the reader's language. Which reviews a reader gets is ``reviews.visible``'s."""
+says, in the reader's language. Which reviews a reader gets is ``reviews.visible``'s; a round's
+decisions one by one and its chart are ``review_detail``'s.
+
+Accuracy of a match: the mean of the player's reviewed rounds' accuracies, each round weighted
+by its weighed decisions (the ones not forced), so it is the mean accuracy of every decision of
+the match that was worth weighing: a round of 3 weighed decisions counts for less than one of 20.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -18,6 +25,8 @@ MARK_LABELS = {
     "mistake": gettext_lazy("mistake"),
     "blunder": gettext_lazy("blunder"),
 }
+#: A decision with one sensible move (``marks.FORCED``): listed, never weighed.
+FORCED_LABEL = gettext_lazy("forced")
 #: The named patterns (``games.engine.review.patterns``), one plain sentence each.
 PATTERNS = {
     "missed_hook": gettext_lazy("A hook was there to take, and it scored better."),
@@ -33,41 +42,76 @@ LISTED = ("inaccuracy", "mistake", "blunder")
 
 
 def move_text(action: dict[str, Any]) -> str:
-    """A logged move (``engine.codec`` JSON) as a line of text: its cards, or "pass"."""
-    if action.get("type") == "pass":
+    """A logged move (``engine.codec`` JSON) as a line of text: its cards, "pass", or a hook,
+    unhook or tribute return with its cards."""
+    kind = action.get("type")
+    if kind == "pass":
         return _("pass")
     cards = list(action.get("cards", [])) + ([action["card"]] if "card" in action else [])
-    return " ".join(card_text(c) for c in cards)
+    text = " ".join(card_text(c) for c in cards)
+    if kind == "hook":
+        return _("hook with %(cards)s") % {"cards": text}
+    if kind == "unhook":
+        return _("unhook with %(cards)s") % {"cards": text}
+    if kind == "return":
+        return _("return %(card)s") % {"card": text}
+    return text
 
 
-def rows(reviews: list[RoundReview], names: dict[int, str]) -> list[dict[str, Any]]:
-    """One row per review, in the stored order: round, player, accuracy (a whole percent, or
-    None), the count of each mark, and the decisions marked worse than good with the expert's
-    move and the patterns they show."""
-    found = []
+def weighed(review: RoundReview) -> int:
+    """How many of a review's decisions were weighed (not forced): its weight in the match."""
+    counts = review.data.get("counts", {}) if isinstance(review.data, dict) else {}
+    return weight_of(counts)
+
+
+def weight_of(counts: Any) -> int:
+    """The weighed decisions a stored review's ``counts`` hold (1 when a row has none)."""
+    if not isinstance(counts, dict):
+        return 1
+    return sum(int(counts.get(m, 0)) for m in MARK_LABELS)
+
+
+def match_accuracy(rounds: Iterable[tuple[float | None, int]]) -> float | None:
+    """The accuracy of a match from its rounds' ``(accuracy, weighed decisions)``: their mean
+    weighted by the decisions (module docstring); None when no round had one to weigh."""
+    total = weight = 0.0
+    for accuracy, n in rounds:
+        if accuracy is not None and n > 0:
+            total += accuracy * n
+            weight += n
+    return total / weight if weight else None
+
+
+def percent(value: float | None) -> int | None:
+    """An accuracy as a whole percent, or None."""
+    return None if value is None else round(value)
+
+
+def accuracy_table(reviews: list[RoundReview], names: dict[int, str]) -> dict[str, Any]:
+    """Accuracy by round and player, and per player over the match: ``seats`` (the reviewed
+    players, in seat order, with their match accuracy), ``rounds`` (one row per round, one cell
+    per seat: a whole percent, None with nothing weighed, "" with no review)."""
+    seats = sorted({r.seat for r in reviews})
+    by_round: dict[int, dict[int, RoundReview]] = {}
     for review in reviews:
-        counts = review.data.get("counts", {})
-        listed = [
-            {
-                "n": n,
-                "mark": d["mark"],
-                "mark_label": MARK_LABELS[d["mark"]],
-                "played": move_text(d["played"]),
-                "best": move_text(d["best"]),
-                "loss": f"{d['loss']:.2f}",
-                "patterns": [PATTERNS[p] for p in d["patterns"] if p in PATTERNS],
-            }
-            for n, d in enumerate(review.data.get("decisions", []), start=1)
-            if d["mark"] in LISTED
-        ]
-        found.append(
-            {
-                "round": review.round_no,
-                "seat": review.seat,
-                "name": names.get(review.seat, ""),
-                "accuracy": None if review.accuracy is None else round(review.accuracy),
-                "counts": [(MARK_LABELS[m], counts.get(m, 0)) for m in MARK_LABELS],
-                "decisions": listed,
-            }
-        )
-    return found
+        by_round.setdefault(review.round_no, {})[review.seat] = review
+    rows = []
+    for round_no, found in sorted(by_round.items()):
+        cells = []
+        for seat in seats:
+            cell = found.get(seat)
+            accuracy = None if cell is None else percent(cell.accuracy)
+            cells.append({"reviewed": cell is not None, "accuracy": accuracy})
+        rows.append({"round": round_no, "cells": cells})
+    players = [
+        {
+            "seat": seat,
+            "name": names.get(seat, ""),
+            "accuracy": percent(
+                match_accuracy((r.accuracy, weighed(r)) for r in reviews if r.seat == seat)
+            ),
+            "rounds": sum(1 for r in reviews if r.seat == seat),
+        }
+        for seat in seats
+    ]
+    return {"seats": players, "rounds": rows}

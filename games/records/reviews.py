@@ -207,9 +207,9 @@ def sweep(window: timedelta = SWEEP_WINDOW) -> int:
     return made
 
 
-def visible(match: Match, user: Any, seat: int | None) -> list[Stored]:
-    """The reviews of ``match`` that ``user`` (at ``seat``, or None) may read on its record
-    page: their own seat's, and everyone's once the match is finished for them
-    (``visibility.readable_reviews``, which the bot API reads too). The caller checked that
-    ``user`` may open the record."""
-    return visibility.readable_reviews(match, user, seat)
+def visible(match: Match, user: Any, seat: int | None, round_no: int | None = None) -> list[Stored]:
+    """The reviews of ``match`` (of round ``round_no`` only, when given) that ``user`` (at
+    ``seat``, or None) may read on its record page: their own seat's, and everyone's once the
+    match is finished for them (``visibility.readable_reviews``, which the bot API reads too).
+    The caller checked that ``user`` may open the record."""
+    return visibility.readable_reviews(match, user, seat, round_no)

@@ -26,7 +26,7 @@ from games.live.cards import hand_groups
 from games.live.log import LOG_LENGTH, move_lines
 from games.live.presenters import table_context
 from games.models import Match, Move, Seat, Table
-from games.records import history, review_page, reviews
+from games.records import history, review_detail, review_page, reviews
 
 
 def _watchable_match(request: HttpRequest, match_id: int) -> Match:
@@ -87,7 +87,7 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
         body = cache.get(key)
         if body is not None:
             context = history.record_header(match, finished=True, delay=0)
-            context["reviews"] = _reviews(request, match, seat, context["players"])
+            context["reviews"] = _reviews(request, match, seat, context["players"], round_no)
             return render(request, "games/match_record.html", {**context, "record_body": body})
     context = history.record_context(match, seat, round_no)
     if not context["finished"]:
@@ -95,17 +95,40 @@ def match_record(request: HttpRequest, match_id: int) -> HttpResponse:
     body = render_to_string(RECORD_BODY, context)
     if key is not None:
         cache.set(key, body, RECORD_CACHE_SECONDS)
-    context["reviews"] = _reviews(request, match, seat, context["players"])
+    context["reviews"] = _reviews(request, match, seat, context["players"], round_no)
     return render(request, "games/match_record.html", {**context, "record_body": body})
 
 
 def _reviews(
-    request: HttpRequest, match: Match, seat: int | None, players: list[dict[str, Any]]
-) -> list[dict[str, Any]]:
+    request: HttpRequest,
+    match: Match,
+    seat: int | None,
+    players: list[dict[str, Any]],
+    round_no: int | None,
+) -> dict[str, Any]:
     """The expert's round reviews this reader may see (``reviews.visible``: their own, and
-    everyone's once the match is finished), as the page shows them. Per reader: never cached."""
+    everyone's once the match is finished): accuracy by round and over the match, and round
+    ``round_no``'s reviews decision by decision (the last reviewed round when it has none), the
+    reader's own first.
+    Per reader: never cached. Empty when the reader may see none."""
+    found = reviews.visible(match, request.user, seat)
+    if not found:
+        return {}
     names = {p["seat"]: p["name"] for p in players}
-    return review_page.rows(reviews.visible(match, request.user, seat), names)
+    rounds = {r.round_no for r in found}
+    shown = round_no if round_no in rounds else max(rounds)
+    finished = history.is_finished(match, seat)
+    return {
+        "table": review_page.accuracy_table(found, names),
+        "round": shown,
+        "rounds": sorted(rounds),
+        # The reader's own seat first (then seat order): their review is what they came for.
+        "sections": [
+            review_detail.section(r, names.get(r.seat, ""), finished)
+            for r in sorted(found, key=lambda r: (r.seat != seat, r.seat))
+            if r.round_no == shown
+        ],
+    }
 
 
 @require_GET
@@ -151,7 +174,8 @@ def match_replay(request: Request, match_id: int) -> HttpResponse:
     """``?step=N&seat=S``: the table after move N as seat S saw it (its hand and the public
     table), or with every hand (``seat=all``, the default). Finished matches only."""
     match = _watchable_match(request, match_id)
-    if not history.is_finished(match, _seat_of(request, match)):
+    viewer_seat = _seat_of(request, match)
+    if not history.is_finished(match, viewer_seat):
         return render(
             request,
             "games/replay_refused.html",
@@ -198,6 +222,7 @@ def match_replay(request: Request, match_id: int) -> HttpResponse:
         ],
         log=_replay_log(match, step, names),
         current=_move_at(match, step, names),
+        **_replay_review(request, match, viewer_seat, state.round_no, step, names),
         rounds_nav=sorted(history.round_starts(match).items()),
         nav={
             "first": 0,
@@ -208,6 +233,23 @@ def match_replay(request: Request, match_id: int) -> HttpResponse:
     )
     template = "games/partials/replay_board.html" if request.htmx else "games/replay.html"
     return render(request, template, context)
+
+
+def _replay_review(
+    request: Request,
+    match: Match,
+    seat: int | None,
+    round_no: int,
+    step: int,
+    names: dict[int, str],
+) -> dict[str, Any]:
+    """The expert's review at a replay step: the reviewed decision that made move ``step``
+    (``review``), and the round's marked decisions to jump to (``review_marked``)."""
+    found = reviews.visible(match, request.user, seat, round_no)
+    return {
+        "review": review_detail.at_step(found, step, names),
+        "review_marked": review_detail.marked_steps(found, names),
+    }
 
 
 def _seats_as_dealt(table: Table) -> list[Seat]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.test import override_settings
@@ -42,12 +43,24 @@ def person_acts(match_id: int, seat: int, token: int) -> bool:
     return services.submit(match_id, user, payload).ok
 
 
-def drive(match_id: int, max_steps: int = 20000, people: bool = False) -> tuple[Match, int]:
-    """Play a match whose seats are all AI (or stood in for) to its end with the writer: each
-    step lets the first seat due act, or, when nobody is due (or nobody moved), rings the
-    current deadline as its timer would (a timeout is an action, RULES.md §10). Returns the
-    finished match and the steps taken. ``people``: a person's seat sends its policy's moves
-    itself (``person_acts``), as if they played them, rather than by its stand-in."""
+def finished(match: Match) -> bool:
+    """Whether ``match`` has its winner (``drive``'s default end)."""
+    return match.winner_team is not None
+
+
+def drive(
+    match_id: int,
+    max_steps: int = 20000,
+    until: Callable[[Match], bool] = finished,
+    people: bool = False,
+) -> tuple[Match, int]:
+    """Play a match whose seats are all AI (or stood in for) with the writer until ``until``
+    holds for it (default: it is finished): each step lets the first seat due act, or, when
+    nobody is due (or nobody moved), rings the current deadline as its timer would (a timeout
+    is an action, RULES.md §10). A person's seat is played by its timeouts; with ``people``, a
+    person's seat that names a policy sends that policy's moves itself (``person_acts``), as if
+    they played them, rather than by its stand-in. Returns the match as it then is and the
+    steps taken."""
     persons = (
         set(
             Seat.objects.filter(table__match=match_id, user__isnull=False).values_list(
@@ -59,7 +72,7 @@ def drive(match_id: int, max_steps: int = 20000, people: bool = False) -> tuple[
     )
     for step in range(max_steps):
         match = Match.objects.get(pk=match_id)
-        if match.winner_team is not None:
+        if until(match):
             return match, step
         due = seats_to_act(services.load_state(match))[:1]
         token = match.deadline_token
@@ -72,7 +85,12 @@ def drive(match_id: int, max_steps: int = 20000, people: bool = False) -> tuple[
             continue
         Match.objects.filter(pk=match_id).update(deadline=timezone.now() - timedelta(seconds=1))
         assert deadlines.expire(match_id, match.deadline_token), match.phase
-    raise AssertionError("the match did not end")
+    raise AssertionError(f"match {match_id} did not get there in {max_steps} steps")
+
+
+def round_one_ended(match: Match) -> bool:
+    """Whether round 1 of ``match`` is over (a ``drive`` end)."""
+    return Round.objects.filter(match=match, number=1, ended_at__isnull=False).exists()
 
 
 def first_round(ana: User, bo: User, seed: int = 414) -> Match:
@@ -90,22 +108,4 @@ def first_round(ana: User, bo: User, seed: int = 414) -> Match:
     )
     match_id = Match.objects.get(table=table).pk
     with override_settings(GAMES_STAND_IN_AFTER_TIMEOUTS=0):  # timeouts bring no stand-in
-        stuck = 0
-        for _ in range(5000):
-            if Round.objects.filter(match_id=match_id, number=1, ended_at__isnull=False).exists():
-                return Match.objects.get(pk=match_id)
-            match = Match.objects.get(pk=match_id)
-            due = seats_to_act(services.load_state(match))[:1]
-            act = {s: person_acts if s in (0, 2) else act_now for s in due}
-            if any(act[seat](match_id, seat, match.deadline_token) for seat in due):
-                stuck = 0
-                continue
-            # Nobody acted: the running deadline rings, as its timer would (a ring that finds
-            # the match moved on is tried again from the new state).
-            Match.objects.filter(pk=match_id).update(deadline=timezone.now() - timedelta(seconds=1))
-            if deadlines.expire(match_id, match.deadline_token):
-                stuck = 0
-                continue
-            stuck += 1
-            assert stuck < 20, match.phase
-    raise AssertionError("round 1 did not end")
+        return drive(match_id, until=round_one_ended, people=True)[0]

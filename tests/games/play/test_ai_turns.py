@@ -90,14 +90,22 @@ def test_an_expert_answers_a_claim_window_after_its_pause(make_table, start_with
 
 @pytest.mark.django_db
 def test_the_worker_schedules_an_experts_window_answer_instead_of_sleeping(
-    make_table, start_with_hands, settings
+    make_table, start_with_hands, settings, monkeypatch
 ):
     """The worker's ``ai_act`` decides, then sends the window answer on as an ``ai_answer``
     countdown task (its pause as the countdown) instead of holding its process asleep; that
-    task applies it once. Read from the real broker queue, run as the worker would."""
+    task applies it once. Read from the real broker queue, run as the worker would.
+
+    The pause is the budget less the time the search took, so on a machine busy enough for the
+    search to use its whole budget the answer rightly goes at once: the decision's clock is held
+    still here, so the test sees the scheduling, not the machine's speed."""
+    from types import SimpleNamespace
+
     from celery import current_app
 
     from games import tasks
+
+    monkeypatch.setattr(ai_turns, "time", SimpleNamespace(perf_counter=lambda: 0.0))
 
     table = make_table(["ana", None, "cy", None])
     tables.set_ai(table.pk, table.host, 1, Seat.Policy.EXPERT)

@@ -1,0 +1,135 @@
+// The expert review's charts (issue 20): the advantage chart of a reviewed round on the match
+// record and the accuracy trend on the profile, drawn with uPlot (static/vendor/uplot) from the
+// JSON a json_script element holds (games.records.review_detail.chart_data,
+// accounts.review_trend). No inline script or style (SECURE_CSP): colours come from CSS custom
+// properties on the chart's element (static/css/history.css). The table beside each chart holds
+// the same figures for screen readers and for pages without JavaScript; a click on a point jumps
+// to its row there.
+(function () {
+  "use strict";
+
+  var MARK_SIZE = { inaccuracy: 4, mistake: 5, blunder: 6 };
+
+  function cssVar(el, name, fallback) {
+    var value = getComputedStyle(el).getPropertyValue(name).trim();
+    return value || fallback;
+  }
+
+  function jump(id) {
+    var row = id && document.getElementById(id);
+    if (!row) return;
+    // The hash makes the row :target (highlighted) and scrolls to it; focus lets a keyboard or
+    // screen reader user go on from there.
+    if (location.hash !== "#" + id) location.hash = id;
+    else row.scrollIntoView({ block: "center" });
+    row.focus({ preventScroll: true });
+  }
+
+  // The marked decisions drawn over the line of the move played: a filled dot per mark, bigger
+  // for worse marks, in the mark's colour.
+  function drawMarks(data, colors) {
+    return function (u) {
+      var ctx = u.ctx;
+      var values = data.lines[0].values;
+      ctx.save();
+      data.marks.forEach(function (mark, i) {
+        if (!mark || values[i] === null) return;
+        var x = u.valToPos(data.x[i], "x", true);
+        var y = u.valToPos(values[i], "y", true);
+        var r = (MARK_SIZE[mark] || 4) * uPlot.pxRatio;
+        ctx.beginPath();
+        ctx.arc(x, y, r, 0, 2 * Math.PI);
+        ctx.fillStyle = colors[mark];
+        ctx.fill();
+        ctx.lineWidth = uPlot.pxRatio;
+        ctx.strokeStyle = colors.surface;
+        ctx.stroke();
+      });
+      ctx.restore();
+    };
+  }
+
+  // A table row as one line: its cells but the hand (the row's "review-hand" cell), joined.
+  function summary(row) {
+    var parts = [];
+    row.querySelectorAll("td").forEach(function (cell) {
+      if (cell.classList.contains("review-hand")) return;
+      var text = cell.textContent.replace(/\s+/g, " ").trim();
+      if (text) parts.push(text);
+    });
+    return parts.join(" · ");
+  }
+
+  function draw(el) {
+    var source = document.getElementById(el.dataset.source);
+    if (!source || typeof uPlot === "undefined") return;
+    var data = JSON.parse(source.textContent);
+    var colors = {
+      ink: cssVar(el, "--chart-ink", "#1d1d1f"),
+      grid: cssVar(el, "--chart-grid", "#e2e2e2"),
+      surface: cssVar(el, "--chart-surface", "#ffffff"),
+      lines: [cssVar(el, "--chart-line", "#1f6b45"), cssVar(el, "--chart-second", "#66635c")],
+      inaccuracy: cssVar(el, "--chart-inaccuracy", "#c99a06"),
+      mistake: cssVar(el, "--chart-mistake", "#c2410c"),
+      blunder: cssVar(el, "--chart-blunder", "#b3261e"),
+    };
+    var height = parseInt(el.dataset.height || "220", 10);
+    var series = [{ label: data.x_label }];
+    data.lines.forEach(function (line, i) {
+      series.push({
+        label: line.label,
+        stroke: colors.lines[i % colors.lines.length],
+        width: line.dash ? 1.5 : 2,
+        dash: line.dash ? [6, 4] : undefined,
+        spanGaps: true,
+        points: { show: true, size: line.dash ? 3 : 5, fill: colors.surface },
+      });
+    });
+    var axis = { stroke: colors.ink, grid: { stroke: colors.grid, width: 1 }, ticks: { show: false } };
+    var y = data.y_range ? { range: data.y_range } : {};
+    var opts = {
+      width: Math.max(200, el.clientWidth),
+      height: height,
+      legend: { show: false },
+      cursor: { drag: { x: false, y: false }, points: { show: false } },
+      scales: { x: { time: false }, y: y },
+      axes: [
+        Object.assign({ label: data.x_label, incrs: [1, 2, 5, 10, 20, 50], size: 28, labelSize: 18, labelGap: 0 }, axis),
+        Object.assign({ label: data.y_label, size: 44, labelSize: 18, labelGap: 0 }, axis),
+      ],
+      series: series,
+      hooks: { draw: [drawMarks(data, colors)] },
+    };
+    // Under the pointer: the decision's row as a line of text (read from the table, so the
+    // chart's JSON needs no card), as lichess shows the move under its chart's cursor.
+    var readout = document.createElement("p");
+    readout.className = "review-readout muted";
+    readout.setAttribute("aria-hidden", "true");
+    opts.hooks.setCursor = [function (u) {
+      var row = u.cursor.idx === null || u.cursor.idx === undefined
+        ? null : document.getElementById(data.targets[u.cursor.idx]);
+      readout.textContent = row ? summary(row) : "\u00a0";
+    }];
+    var plot = new uPlot(opts, [data.x].concat(data.lines.map(function (l) { return l.values; })), el);
+    readout.textContent = "\u00a0";
+    el.after(readout);
+    el.classList.add("drawn");
+    plot.over.addEventListener("click", function () {
+      var i = plot.cursor.idx;
+      if (i !== null && i !== undefined) jump(data.targets[i]);
+    });
+    if (typeof ResizeObserver !== "undefined") {
+      new ResizeObserver(function () {
+        var width = Math.max(200, el.clientWidth);
+        if (width !== plot.width) plot.setSize({ width: width, height: height });
+      }).observe(el);
+    }
+  }
+
+  function start() {
+    document.querySelectorAll(".review-chart[data-source]").forEach(draw);
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();

@@ -1,0 +1,185 @@
+"""The expert review's pages (issue 20): the record page's accuracy, chart and decisions, the
+replay's review of a move, the profile's accuracy trend, and who sees what (no card of a
+decision the viewer may not see, in the HTML, the htmx fragment or the chart's JSON)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.core.cache import cache
+from django.urls import reverse
+
+from accounts.models import User
+from accounts.review_trend import accuracy_trend
+from games.live import replay
+from games.live.cards import card_text
+from games.models import Match, RoundReview, Table
+from games.records import review_page, reviews
+from tests.games.records.matches import client_for
+
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("finished_match")]
+
+SAMPLES = 4
+CARD_TEXT = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]|Red joker|Black joker")
+JSON_SCRIPT = re.compile(r'<script id="([^"]+)" type="application/json">(.*?)</script>', re.S)
+
+
+def _page(url: str, user=None, **headers) -> str:
+    response = client_for(user).get(url, **headers)
+    assert response.status_code == 200, response.status_code
+    return response.content.decode()
+
+
+def _record(match: Match, user=None, round_no: int | None = None) -> str:
+    url = reverse("games:match_record", args=[match.pk])
+    return _page(url + (f"?round={round_no}" if round_no else ""), user)
+
+
+def _section(page: str) -> str:
+    start = page.index('id="record-reviews"')
+    return page[start : page.index("</section>", start)]
+
+
+def _live(match: Match) -> Match:
+    """The match as if still being played (its reviews of ended rounds kept)."""
+    Match.objects.filter(pk=match.pk).update(winner_team=None)
+    cache.clear()
+    return Match.objects.select_related("table").get(pk=match.pk)
+
+
+def test_match_accuracy_is_weighted_by_weighed_decisions():
+    assert review_page.match_accuracy([(100.0, 1), (50.0, 3)]) == pytest.approx(62.5)
+    assert review_page.match_accuracy([(None, 0), (80.0, 0)]) is None
+    assert review_page.match_accuracy([]) is None
+    assert review_page.weight_of({"good": 3, "blunder": 1, "forced": 9}) == 4
+    assert review_page.weight_of(None) == 1  # a row without counts still counts once
+
+
+def test_the_record_page_charts_and_lists_each_decision(finished_match):
+    match = finished_match
+    made = reviews.make(match.pk, 1, samples=SAMPLES)
+    assert made == 3
+    page = _record(match, round_no=1)
+    section = _section(page)
+    ana = RoundReview.objects.get(match=match, round_no=1, seat=0)
+    decisions = ana.data["decisions"]
+    assert decisions
+    # Accuracy: each round and the match, per player (one round: the same figure).
+    if ana.accuracy is not None:
+        assert f'data-seat="0"><strong>{round(ana.accuracy)}%</strong>' in section
+    # Every decision a row, linked to its move in the replay, with the hand as it was.
+    replay_url = reverse("games:match_replay", args=[match.pk])
+    for n, d in enumerate(decisions, start=1):
+        assert f'id="review-1-0-{n}"' in section
+        assert f'href="{replay_url}?step={d["version"] + 1}&amp;seat=0"' in section
+        hand = replay.state_at(match, d["version"]).hands[0]
+        assert " ".join(card_text(c) for c in hand) in section
+    # The chart's data: numbers, marks and row ids only.
+    scripts = dict(JSON_SCRIPT.findall(page))
+    chart = json.loads(scripts["review-chart-1-0-data"])
+    assert chart["x"] == list(range(1, len(decisions) + 1))
+    assert chart["targets"] == [f"review-1-0-{n}" for n in chart["x"]]
+    played = [d["played_value"] for d in decisions]
+    assert chart["lines"][0]["values"] == [None if v is None else round(v, 3) for v in played]
+    assert not CARD_TEXT.search(scripts["review-chart-1-0-data"])
+    assert 'src="/static/vendor/uplot/uPlot.iife.min.js"' in page
+    assert "<script>" not in page and " style=" not in section  # CSP: no inline code or style
+
+
+def test_an_old_review_row_without_values_still_renders(finished_match):
+    match = finished_match
+    reviews.make(match.pk, 1, samples=SAMPLES)
+    row = RoundReview.objects.get(match=match, round_no=1, seat=0)
+    for d in row.data["decisions"]:
+        for key in ("played_value", "best_value", "patterns", "kind"):
+            d.pop(key, None)
+    row.data.pop("counts")
+    row.save()
+    section = _section(_record(match, round_no=1))
+    assert 'id="review-1-0-1"' in section
+    assert 'id="review-chart-1-0"' not in section  # nothing to chart, the table stays
+
+
+def test_a_live_match_shows_a_player_only_their_own_decisions(finished_match):
+    match = finished_match
+    reviews.make(match.pk, 1, samples=SAMPLES)
+    live = _live(match)
+    bo, ana = User.objects.get(username="bo"), User.objects.get(username="ana")
+    page = _record(live, bo, round_no=1)
+    section = _section(page)
+    assert 'data-seat="2"' in section and 'data-seat="0"' not in section
+    assert "review-chart-1-0" not in page and "review-1-0-1" not in page
+    assert "/replay/?step=" not in section  # no replay while the match is on
+    held = set()
+    for d in RoundReview.objects.get(match=live, round_no=1, seat=2).data["decisions"]:
+        held |= {card_text(c) for c in replay.state_at(live, d["version"]).hands[2]}
+    shown = set(CARD_TEXT.findall(section))
+    assert shown and shown <= held, shown - held
+    # The accuracy table names nobody else either.
+    assert '<th scope="col" class="num">ana</th>' not in section
+    assert 'data-seat="0"' in _section(_record(live, ana, round_no=1))
+    for viewer in (None, User.objects.create_user("dee", password="x")):
+        other = _record(live, viewer)
+        assert 'id="record-reviews"' not in other and "review-chart" not in other
+    # The replay (and its htmx fragment) stays closed while the match is on: no review there.
+    step = RoundReview.objects.get(match=live, round_no=1, seat=2).data["decisions"][0]["version"]
+    url = reverse("games:match_replay", args=[live.pk]) + f"?step={step + 1}&seat=2"
+    for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
+        refused = client_for(bo).get(url, **headers)
+        assert refused.status_code == 409
+        assert "replay-review" not in refused.content.decode()
+    # Once the match is over, everyone's, the reader's own first.
+    Match.objects.filter(pk=match.pk).update(winner_team=match.winner_team)
+    cache.clear()
+    order = re.findall(r'class="record-review" data-round="1" data-seat="(\d)"', _record(live, bo))
+    assert order == ["2", "0", "3"]
+
+
+def test_the_replay_reviews_the_move_it_shows(finished_match):
+    match = finished_match
+    reviews.make(match.pk, 1, samples=SAMPLES)
+    ana = RoundReview.objects.get(match=match, round_no=1, seat=0)
+    d = ana.data["decisions"][0]
+    step = d["version"] + 1
+    url = reverse("games:match_replay", args=[match.pk])
+    fragment = _page(f"{url}?step={step}&seat=0", HTTP_HX_REQUEST="true")
+    assert fragment.lstrip().startswith('<div id="replay"')  # the htmx fragment carries it too
+    box = fragment[fragment.index('id="replay-review"') :]
+    box = box[: box.index("</div>")]
+    hand = replay.state_at(match, d["version"]).hands[0]
+    assert " ".join(card_text(c) for c in hand) in box
+    assert "The expert on move" in box
+    marked = [x for r in reviews.visible(match, None, None, 1) for x in r.data["decisions"]]
+    marked = [x for x in marked if x["mark"] in review_page.MARK_LABELS and x["mark"] != "good"]
+    for x in marked:
+        assert f'id="replay-marked-{x["version"] + 1}"' in fragment
+    page = _page(f"{url}?step=0")
+    assert 'id="replay-review"' not in page  # the deal is nobody's decision
+
+
+def test_the_profile_trend_follows_the_match_list(finished_match):
+    match = finished_match
+    for r in (1, 2):
+        reviews.make(match.pk, r, samples=SAMPLES)
+    ana = User.objects.get(username="ana")
+    trend = accuracy_trend(ana, AnonymousUser())
+    rows = list(RoundReview.objects.filter(match=match, seat=0))
+    expected = review_page.match_accuracy((r.accuracy, review_page.weighed(r)) for r in rows)
+    if expected is None:
+        pytest.skip("ana had nothing to weigh in these rounds")
+    assert [(p["match_id"], p["accuracy"]) for p in trend] == [(match.pk, round(expected))]
+    page = _page(reverse("profile", args=["ana"]))
+    assert 'id="accuracy-trend"' in page and 'id="trend-chart-data"' in page
+    chart = json.loads(dict(JSON_SCRIPT.findall(page))["trend-chart-data"])
+    assert chart["lines"][0]["values"] == [round(expected)]
+    # A private table: not on the profile for who may not watch it; its players still see it.
+    Table.objects.filter(pk=match.table_id).update(visibility=Table.Visibility.PRIVATE)
+    assert accuracy_trend(ana, AnonymousUser()) == []
+    assert 'id="accuracy-trend"' not in _page(reverse("profile", args=["ana"]))
+    assert len(accuracy_trend(ana, User.objects.get(username="bo"))) == 1
+    # A match still being played: no trend point, even for its own player.
+    _live(match)
+    assert accuracy_trend(ana, ana) == []
