@@ -125,10 +125,11 @@ def readable_reviews(
     match: Match, user: Any, seat: int | None, round_no: int | None = None
 ) -> list[RoundReview]:
     """The expert's round reviews of ``match`` (issue 20; of round ``round_no`` only, when
-    given) that ``user``, at ``seat`` (None: no seat), may read: their own seat's (a review exists once its round is over), and everyone's
-    once the match is ``finished_for`` them. The caller checked that ``user`` may watch the
-    table (``games.access.can_watch``; docs/ACCESS.md). The record page and the bot API both
-    read through here, so the two can never show different things."""
+    given) that ``user``, at ``seat`` (None: no seat), may read: their own seat's (a review
+    exists once its round is over), and everyone's once the match is ``finished_for`` them. The
+    caller checked that ``user`` may watch the table (``games.access.can_watch``;
+    docs/ACCESS.md). The record page and the bot API both read through here, so the two can
+    never show different things."""
     reviews = RoundReview.objects.filter(match=match).select_related("user")
     reviews = reviews.order_by("round_no", "seat")
     if round_no is not None:
