@@ -1,6 +1,7 @@
 """A whole tournament round in-process: staff create it, players register, round 1 is paired
 onto tables where AI stand-ins play every seat of quick matches (target level 3) from one trick
-before their end, and the public page ranks the winners first. Commits are real, so ``match_finished`` arrives as in production."""
+before their end, and the public page ranks the winners first. Commits are real, so
+``match_finished`` arrives as in production."""
 
 from __future__ import annotations
 
