@@ -22,8 +22,10 @@ BROWSER_FIXTURES = {"browser", "live_url", "new_page", "live_stack"}
 #: The browser tests run in two xdist groups, each on its own worker with its own live stack
 #: (tests/e2e/conftest.py): they mostly wait (AI pauses, claim windows, round pauses), so two
 #: stacks side by side halve the run's longest worker. These modules form the second group,
-#: chosen so the two take about as long.
+#: chosen so the two take about as long (with the bot and tournament tests on short matches,
+#: the axe checks moved here: some 10 min of loaded-run time in each group).
 SECOND_BROWSER_GROUP = {
+    "test_access",
     "test_bot_api",
     "test_phone_and_keyboard",
     "test_rematch",

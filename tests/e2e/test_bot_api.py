@@ -1,6 +1,9 @@
 """The bot API on a live Daphne and Celery worker (docs/BOT_API.md): four bots driven only
-through the API play a whole quick match; their streams and views never hold another seat's
-card; a revoked token stops at once, its open stream included; the example bot plays a match.
+through the API play a quick match's whole first round, its claim windows, round end and the
+next deal's tribute, until one resigns for its team; their streams and views never hold another
+seat's card; a revoked token stops at once, its open stream included; the example bot plays a
+round and stops at the match's end. (A round, not a whole match: the rounds after the second
+deal add only time; the end of a match played out is tests/games/play/test_match_end_worker.py.)
 """
 
 from __future__ import annotations
@@ -44,6 +47,22 @@ def _example():
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def _into_round_two(table: Table) -> bool:
+    """The table's match has played its first round and the second round's tribute: round 2 is
+    in play (or the match is already over)."""
+    match = Match.objects.filter(table=table).first()
+    return match is not None and (match.is_over or (match.round_no >= 2 and match.phase == "play"))
+
+
+def _resign_by_api(base: str, token: str, table: Table) -> None:
+    """The bot of ``token`` resigns for its team through the API: every stream's last line is
+    ``end`` with reason ``match_over``."""
+    match = Match.objects.get(table=table)
+    body = {"action": "resign", "version": match.version, "client_id": "resign"}
+    answer = _example().Api(base, token).call("POST", f"/matches/{match.pk}/actions", body)
+    assert "code" not in answer or match.is_over, answer
 
 
 def _bots_at_a_table(make_user, options: dict, names: list[str]) -> tuple[Table, list[str]]:
@@ -141,9 +160,10 @@ def _check_no_other_cards(match: Match, seat: int, payload: bytes) -> int:
     return len(hidden)
 
 
-def test_four_bots_play_a_whole_quick_match(live_url, make_user, new_page):
+def test_four_bots_play_a_quick_match_to_its_end(live_url, make_user, new_page):
     """Beside a person playing at another table in chromium, four API bots play a quick match
-    to its end; every byte they were sent is scanned for other seats' cards."""
+    through a whole round and the next deal's tribute, until one resigns; every byte they were
+    sent is scanned for other seats' cards."""
     person = new_page()
     log_in_as(person, "human")
     open_started_table(person, claim_seconds=3, turn_seconds=60)
@@ -157,7 +177,9 @@ def test_four_bots_play_a_whole_quick_match(live_url, make_user, new_page):
     assert [b.error for b in bots] == [None] * 4
     tables.start(table.pk, table.host, seed=414)  # the host presses Start; the rest is the API
     # The person plays their own table meanwhile, through the page (its socket and pushes).
-    play_until(person, lambda _page: not any(b.is_alive() for b in bots), MATCH_SECONDS)
+    assert play_until(person, lambda _page: _into_round_two(table), MATCH_SECONDS)
+    _resign_by_api(live_url, bot_tokens[1], table)
+    play_until(person, lambda _page: not any(b.is_alive() for b in bots), 60)
     for bot in bots:
         bot.join(5)
     human_moves = Move.objects.filter(match__table__seats__user__username="human", seat=0)
@@ -234,7 +256,9 @@ def test_the_example_bot_plays_a_match(live_url, make_user):
             assert time.monotonic() < end, "the example bots did not sit"
             time.sleep(0.2)
         tables.start(table.pk, table.host, seed=7)
-        outputs = [p.communicate(timeout=MATCH_SECONDS)[0] for p in procs]
+        assert servers.wait_for(lambda: _into_round_two(table), MATCH_SECONDS)
+        _resign_by_api(live_url, bot_tokens[0], table)
+        outputs = [p.communicate(timeout=60)[0] for p in procs]
     finally:
         servers.stop(*procs, seconds=5)
     assert [p.returncode for p in procs] == [0] * 4, outputs

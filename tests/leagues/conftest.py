@@ -88,6 +88,27 @@ def install_winning_round(table: Table, winner_team: int) -> Match:
     return match
 
 
+def install_forced_end(table: Table, winner_team: int) -> Match:
+    """Like ``install_winning_round``, but every seat has one legal action at each turn, so
+    AI seats (``tests.games.drivers.drive``) play it out as scripted: seat ``winner_team + 2``
+    leads its red joker and goes out, the others cannot beat a joker, its partner leads the
+    black joker and goes out too — a double victory at the target level 3 (one level gained,
+    both opponents caught) in six moves. Nobody holds a pair, so no claim window is answered."""
+    match = install_winning_round(table, winner_team)
+    hands = [["5C", "7D"], ["6S", "8D"], ["5C", "7D"], ["6S", "8D"]]
+    hands[winner_team], hands[winner_team + 2] = ["BJ"], ["RJ"]
+    levels = (match.level_team0, match.level_team1)
+    state = start_round(
+        table.engine_options(), [tuple(h) for h in hands], 3, levels, leader=winner_team + 2, seed=1
+    )
+    match.state = state_to_json(state)
+    match.version = state.version
+    match.phase = state.phase
+    match.deadline_token = state.version
+    match.save()
+    return match
+
+
 @pytest.fixture
 def play_out(django_capture_on_commit_callbacks) -> Callable[[Table, int], Match]:
     """Play the winning trick of ``install_winning_round`` through games.play.services.submit,

@@ -1,6 +1,7 @@
 """A whole tournament round in-process: staff create it, players register, round 1 is paired
-onto tables where AI stand-ins play every seat to a quick target level, and the public page
-ranks the winners first. Commits are real, so ``match_finished`` arrives as in production."""
+onto tables where AI stand-ins play every seat of quick matches (target level 3) from one trick
+before their end, and the public page ranks the winners first. Commits are real, so
+``match_finished`` arrives as in production."""
 
 from __future__ import annotations
 
@@ -14,9 +15,9 @@ from leagues import tournaments
 from leagues.models import Pairing, Tournament, TournamentRound
 from tests.games.drivers import drive
 
-from .conftest import options_post
+from .conftest import install_forced_end, options_post
 
-#: A whole tournament round played out by AI stand-ins: `make test`, not `make test-fast`.
+#: Real commits and a tournament round played out by AI stand-ins: `make test`, not test-fast.
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
@@ -79,10 +80,15 @@ def test_ai_stand_ins_play_round_one_to_the_end_and_the_standings_show_the_winne
         assert all(s.ai_policy == "heuristic" and s.user_id for s in seats)
         assert p.table.engine_options().target_level == 3
 
+    # Each board's match is one trick from its end (board 1's team A wins, board 2's team B):
+    # the AI stand-ins play that trick through the writer, whose last commit sends
+    # ``match_finished``. (A whole AI match is driven in tests/games/records/conftest.py.)
     started = time.monotonic()
     expected = {}
     for p in pairings:
+        install_forced_end(p.table, winner_team=p.board - 1)
         match, steps = drive(Match.objects.get(table=p.table).pk)
+        assert match.winner_team == p.board - 1
         p.refresh_from_db()
         assert p.processed_at is not None, "match_finished fed the pairing"
         assert (p.winner_team, p.match_id) == (match.winner_team, match.pk)
@@ -96,7 +102,7 @@ def test_ai_stand_ins_play_round_one_to_the_end_and_the_standings_show_the_winne
         for side, team in enumerate((p.team_a, p.team_b)):
             won = int(side == match.winner_team)
             expected[team.name] = (1, won, 1 - won, levels[side], caught[side], 0)
-        print(f"board {p.board}: {match.round_no} rounds, {steps} steps")
+        print(f"board {p.board}: {steps} steps")
     print(f"both matches: {time.monotonic() - started:.1f}s")
     assert TournamentRound.objects.get(tournament=t, number=1).status == "finished"
 

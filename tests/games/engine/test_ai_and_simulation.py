@@ -23,52 +23,59 @@ from .helpers import cards, check_view, ok, table
 from .helpers import run as run_actions
 
 ROOT = Path(__file__).resolve().parents[3]
-#: The module's tests go to one xdist worker: it simulates the 1,000 rounds once.
-pytestmark = pytest.mark.xdist_group("thousand-rounds")
+#: The module's tests go to one xdist worker: it simulates the seeded rounds once.
+pytestmark = pytest.mark.xdist_group("seeded-rounds")
 TEAMS = ["heuristic", "random"]
 
 
+#: Enough for the claim: 295 of 300 wins puts the heuristic's win rate above 0.946 with 99.9%
+#: confidence (exact one-sided binomial bound; 1,000 rounds gave 0.972), and a rate of 0.70 would
+#: win 295 or more with a chance of 1e-38. A third of the CPU of 1,000 rounds.
+ROUNDS = 300
+
+
 @pytest.fixture(scope="module")
-def thousand_rounds() -> dict:
-    return run(4, 1000, 0, 7, TEAMS)
+def seeded_rounds() -> dict:
+    return run(4, ROUNDS, 0, 7, TEAMS)
 
 
 @pytest.mark.slow
-def test_heuristic_beats_random_over_1000_seeded_rounds(thousand_rounds):
-    """Heuristic on team 0, random on team 1, 1,000 seeded 4-player rounds (2 decks, random
-    leader): team 0 finishes first in at least 70% of rounds. Pinned for seed 7: 987 of 1,000
-    (0.987), so any drift in the engine or the policies shows here."""
-    summary = thousand_rounds
-    assert summary["mode"] == "rounds" and summary["count"] == 1000
-    assert summary["rounds_played"] == 1000
+def test_heuristic_beats_random_over_300_seeded_rounds(seeded_rounds):
+    """Heuristic on team 0, random on team 1, 300 seeded 4-player rounds (2 decks, random
+    leader): team 0 finishes first in at least 70% of rounds. Pinned for seed 7: 295 of 300
+    (0.9833), so any drift in the engine or the policies shows here."""
+    summary = seeded_rounds
+    assert summary["mode"] == "rounds" and summary["count"] == ROUNDS
+    assert summary["rounds_played"] == ROUNDS
     assert summary["team0_win_rate"] >= 0.70
-    assert summary["wins"] == {"team0": 987, "team1": 13}
-    assert summary["team0_win_rate"] == 0.987
+    assert summary["wins"] == {"team0": 295, "team1": 5}
+    assert summary["team0_win_rate"] == 0.9833
 
 
 @pytest.mark.slow
-def test_the_summary_reports_tricks_hooks_bombs_and_levels(thousand_rounds):
+def test_the_summary_reports_tricks_hooks_bombs_and_levels(seeded_rounds):
     """The summary holds wins per team, average tricks, hooks and bombs per round and the levels
     reached (pinned for seed 7)."""
-    summary = thousand_rounds
-    assert summary["avg_tricks_per_round"] == 18.82
-    assert summary["hooks_per_round"] == 4.857
-    assert summary["bombs_per_round"] == 7.968
-    assert summary["levels_reached"] == {"3": 167, "4": 833}
-    assert sum(summary["levels_reached"].values()) == 1000
+    summary = seeded_rounds
+    assert summary["avg_tricks_per_round"] == 18.67
+    assert summary["hooks_per_round"] == 4.917
+    assert summary["bombs_per_round"] == 7.93
+    assert summary["levels_reached"] == {"3": 41, "4": 259}
+    assert sum(summary["levels_reached"].values()) == ROUNDS
 
 
 def test_same_seed_same_summary():
     """Simulation is deterministic: one seed, one summary, for rounds and for whole matches;
     another seed gives another game."""
-    rounds = run(4, 120, 0, 11, TEAMS)
-    assert rounds == run(4, 120, 0, 11, TEAMS)
+    # 40 rounds are some 20,000 seeded choices: one that differed would change the summary.
+    rounds = run(4, 40, 0, 11, TEAMS)
+    assert rounds == run(4, 40, 0, 11, TEAMS)
     matches = run(4, 0, 2, 3, TEAMS)
     assert matches == run(4, 0, 2, 3, TEAMS)
     assert matches["mode"] == "matches" and matches["count"] == 2
     assert sum(matches["wins"].values()) == 2
     assert matches["rounds_played"] > 2
-    assert run(4, 120, 0, 12, TEAMS) != rounds  # seed 11's summary, computed once above
+    assert run(4, 40, 0, 12, TEAMS) != rounds  # seed 11's summary, computed once above
 
 
 def test_cli_prints_the_same_json_twice():
