@@ -3,7 +3,8 @@
 Online: the player has a socket open anywhere on the site (a table or the lobby), read from the
 socket caps' per-user set (``games.sockets.socket_limits``: socket ids scored by expiry, renewed
 every 10 s by each Daphne process). Where: each signed-in table socket adds its table to a sorted
-set of the player's, scored by expiry, on connect and on every heartbeat (``TableConsumer.renew``),
+set of the player's, scored by expiry, on connect, renewed by its process to the page's last
+heartbeat (``games.sockets.renewals``),
 and takes it out when it closes. Nothing here says whether the viewer may watch the table:
 ``accounts.friends`` filters by ``games.access``.
 """
@@ -23,7 +24,8 @@ log = logging.getLogger(__name__)
 TTL_SECONDS = 30
 
 
-def _where_key(user_id: int) -> str:
+def where_key(user_id: int) -> str:
+    """The tables a player has open: table ids scored by when they expire."""
     return redis_store.key("presence", user_id)
 
 
@@ -35,8 +37,8 @@ def at_table(user_id: int, table_id: int) -> None:
     """Count ``user_id`` as at ``table_id`` for the next ``TTL_SECONDS``."""
     try:
         pipe = redis_store.client().pipeline(transaction=False)
-        pipe.zadd(_where_key(user_id), {str(table_id): time.time() + TTL_SECONDS})
-        pipe.expire(_where_key(user_id), TTL_SECONDS * 2)
+        pipe.zadd(where_key(user_id), {str(table_id): time.time() + TTL_SECONDS})
+        pipe.expire(where_key(user_id), TTL_SECONDS * 2)
         pipe.execute()
     except redis.RedisError:
         log.warning("presence unavailable", exc_info=True)
@@ -45,7 +47,7 @@ def at_table(user_id: int, table_id: int) -> None:
 def left_table(user_id: int, table_id: int) -> None:
     """A socket of ``user_id`` at ``table_id`` closed (another of theirs renews it again)."""
     try:
-        redis_store.client().zrem(_where_key(user_id), str(table_id))
+        redis_store.client().zrem(where_key(user_id), str(table_id))
     except redis.RedisError:
         log.warning("presence unavailable", exc_info=True)
 
@@ -60,7 +62,7 @@ def of(user_ids: list[int]) -> dict[int, tuple[bool, list[int]]]:
         pipe = redis_store.client().pipeline(transaction=False)
         for user_id in user_ids:
             pipe.zcount(_sockets_key(user_id), now, "+inf")
-            pipe.zrangebyscore(_where_key(user_id), now, "+inf")
+            pipe.zrangebyscore(where_key(user_id), now, "+inf")
         answers = pipe.execute()
     except redis.RedisError:
         log.warning("presence unavailable", exc_info=True)

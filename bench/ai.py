@@ -38,9 +38,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
-import platform
 import random
 import sys
 import time
@@ -48,7 +46,7 @@ from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
+from bench.run_header import header, wilson  # noqa: E402
 from games.engine.actions import NextRound, Play  # noqa: E402
 from games.engine.ai import DEFAULT_SAMPLES, KEYS, ExpertPolicy, policy  # noqa: E402
 from games.engine.ai.base import combo_of  # noqa: E402
@@ -156,16 +154,6 @@ def play_pair(task: tuple) -> dict:
             for side, p in sides.items()
         },
     }
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> list[float]:
-    """The 95% Wilson score interval of k successes in n trials."""
-    if n == 0:
-        return [0.0, 1.0]
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return [round(centre - half, 4), round(centre + half, 4)]
 
 
 def bootstrap_mean(pairs: list[list[float]], rounds: int = 2000, seed: int = 1) -> list[float]:
@@ -281,16 +269,11 @@ def _report(args, argv, pairings, tasks, results, load_before, start) -> dict:
     """The report over the tasks finished so far (``finished`` of ``tasks``)."""
     finished = [(t, r) for t, r in zip(tasks, results, strict=True) if r is not None]
     return {
-        "command": " ".join(["bench/ai.py", *(argv if argv is not None else sys.argv[1:])]),
-        "python": platform.python_version(),
-        "cpus": os.cpu_count(),
-        "workers": args.workers,
+        **header("bench/ai.py", argv, args.workers, load_before, start),
         "expert_samples": args.samples,
         "seed": args.seed,
         "tasks": len(tasks),
         "finished": len(finished),
-        "load_average": [round(load_before[0], 2), round(os.getloadavg()[0], 2)],
-        "wall_seconds": round(time.perf_counter() - start, 1),
         "pairings": [
             summarise(a, b, [r for t, r in finished if t[1] == a and t[2] == b])
             for a, b in pairings

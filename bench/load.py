@@ -121,6 +121,11 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="spectators of the one-table scenario, 0 to skip (default 200)",
     )
     parser.add_argument(
+        "--spectator-languages",
+        default="en,es",
+        help="the spectators' languages, in turn (default %(default)s: two audiences)",
+    )
+    parser.add_argument(
         "--rated",
         type=int,
         default=100,

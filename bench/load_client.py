@@ -50,8 +50,12 @@ class Table:
         self.turns = 0
         for seat in spec["seats"]:
             self.socks.append(Sock(run, self, seat["seat"], run.url(self.id), seat["cookie"]))
-        for _ in range(spec.get("spectators", 0)):
-            self.socks.append(Sock(run, self, None, run.url(self.id), ""))
+        languages = spec.get("languages") or ["en"]
+        for n in range(spec.get("spectators", 0)):
+            sock = Sock(run, self, None, run.url(self.id), "")
+            # Spectators in turn in each language: one audience (render, publish) per language.
+            sock.headers["Accept-Language"] = languages[n % len(languages)]
+            self.socks.append(sock)
         self.seats = [s for s in self.socks if s.seat is not None]
 
     def check(self, now: float) -> None:
@@ -70,6 +74,10 @@ class Table:
         stats = self.run.stats
         stats.latency[pending.kind].append((max(pending.done.values()) - pending.sent_at) * 1e3)
         stats.own[pending.kind].append((pending.own_at - pending.sent_at) * 1e3)
+        for kind, seated in (("seats", True), ("spectators", False)):
+            reached = [t for s, t in pending.done.items() if (s.seat is not None) == seated]
+            if reached:
+                stats.reach[kind].append((max(reached) - pending.sent_at) * 1e3)
         self.pending = None
 
     def choose(self, rng: random.Random) -> tuple[str, Sock, dict] | None:

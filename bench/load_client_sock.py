@@ -33,6 +33,8 @@ class Stats:
     def __init__(self) -> None:
         self.latency: dict[str, list[float]] = defaultdict(list)  # kind -> last-socket ms
         self.own: dict[str, list[float]] = defaultdict(list)  # kind -> acting-socket ms
+        # "seats" / "spectators" -> ms from a send to the last socket of that kind (issue 19)
+        self.reach: dict[str, list[float]] = defaultdict(list)
         self.frame_bytes: dict[str, list[int]] = defaultdict(list)
         self.counts: Counter = Counter()
         self.refused: Counter = Counter()
@@ -46,6 +48,7 @@ class Stats:
         return {
             "latency": self.latency,
             "own": self.own,
+            "reach": self.reach,
             "frame_bytes": self.frame_bytes,
             "counts": dict(self.counts),
             "refused": dict(self.refused),

@@ -33,6 +33,7 @@ def merge(results: list[dict]) -> dict:
     merged = {
         "latency": {},
         "own": {},
+        "reach": {},
         "frame_bytes": {},
         "counts": Counter(),
         "refused": Counter(),
@@ -47,8 +48,8 @@ def merge(results: list[dict]) -> dict:
         "sockets": 0,
     }
     for result in results:
-        for key in ("latency", "own", "frame_bytes"):
-            for kind, values in result[key].items():
+        for key in ("latency", "own", "reach", "frame_bytes"):
+            for kind, values in result.get(key, {}).items():
                 merged[key].setdefault(kind, []).extend(values)
         for key in ("counts", "refused", "closes", "connect_failures", "errors", "protocols"):
             merged[key].update(result[key])
@@ -100,6 +101,8 @@ def summarise(step: dict, merged: dict) -> dict:
         "latency_ms": spread(last),
         "own_socket_latency_ms": spread(own),
         "latency_by_kind_ms": {k: spread(v) for k, v in sorted(merged["latency"].items())},
+        # send -> the last seat's socket, and -> the last spectator's (issue 19's two goals)
+        "reach_ms": {k: spread(v) for k, v in sorted(merged["reach"].items())},
         "errors": errors,
         "lost": lost,
         "closes": dict(merged["closes"]),

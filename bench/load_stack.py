@@ -93,6 +93,8 @@ class Servers:
                 "GAMES_MAX_SOCKETS_PER_IP": "0",
                 # ... and no per-address page limit (config.page_limits).
                 "SITE_PAGE_RATE": "off",
+                # An event's table takes every spectator the run brings (300 by default).
+                "GAMES_MAX_SPECTATORS_PER_TABLE": str(max(300, self.args.spectators)),
                 "PYTHONPATH": os.pathsep.join([str(self.app_dir), str(BENCH_DIR)]),
                 "LOAD_SQLCOUNT_DIR": str(self.sqldir),
                 "LOAD_SQLCOUNT_ROLE": role,

@@ -87,6 +87,12 @@ class Bench(Servers):
                 else ""
             )
         )
+        if summary["reach_ms"].get("spectators"):
+            seats, watching = summary["reach_ms"]["seats"], summary["reach_ms"]["spectators"]
+            say(
+                f"   send -> last seat p50 {seats['p50']} p99 {seats['p99']} ms; -> last "
+                f"spectator p50 {watching['p50']} p99 {watching['p99']} ms"
+            )
         time.sleep(args.settle)
         return summary
 
@@ -107,6 +113,7 @@ class Bench(Servers):
                     seat["cookie"] = self.sessions[seat.pop("user")]
         for table in specs:
             table["spectators"] = spectators
+            table["languages"] = self.args.spectator_languages.split(",")
         return specs
 
     def bare_frame_bytes(self, processes: int, proxy: str) -> int:
@@ -223,7 +230,7 @@ class Bench(Servers):
     def report_ratio(self, processes: int) -> None:
         app = load_report.capacity(self.steps, "app", processes, self.args.proxy)
         bare = load_report.capacity(self.steps, "bare", processes, self.args.proxy)
-        top = max(self.args.bare_tables)
+        top = max(self.args.bare_tables, default=0)
         bound = "≥" if bare == top else ""  # the floor held every step: its capacity is more
         ratio = f"{'≤' if bound and app else ''}{app / bare:.3f}" if bare else "n/a"
         line = (

@@ -33,7 +33,6 @@ import argparse
 import json
 import math
 import os
-import platform
 import random
 import sys
 import time
@@ -42,7 +41,7 @@ from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
+from bench.run_header import header, wilson  # noqa: E402
 from games.engine.ai import DEFAULT_SAMPLES as EXPERT_SAMPLES  # noqa: E402
 from games.engine.ai import ExpertPolicy, HeuristicPolicy, policy  # noqa: E402
 from games.engine.deal import new_match  # noqa: E402
@@ -89,16 +88,6 @@ def review_deal(task: tuple) -> dict:
             "weighed": len(weighed),
         }
     return out
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> list[float]:
-    """The 95% Wilson score interval of k successes in n trials."""
-    if n == 0:
-        return [0.0, 1.0]
-    p = k / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return [round(centre - half, 4), round(centre + half, 4)]
 
 
 def mean_95(values: list[float]) -> dict:
@@ -180,17 +169,12 @@ def _report(args, argv, results, load_before, start) -> dict:
             ]
             gaps[f"{LABELS.get(a, a)} - {LABELS.get(b, b)}"] = mean_95(diffs)
     return {
-        "command": " ".join(["bench/review.py", *(argv if argv is not None else sys.argv[1:])]),
-        "python": platform.python_version(),
-        "cpus": os.cpu_count(),
-        "workers": args.workers,
+        **header("bench/review.py", argv, args.workers, load_before, start),
         "samples": args.samples,
         "budget": args.budget,
         "seed": args.seed,
         "deals": len(results),
         "finished": len(done),
-        "load_average": [round(load_before[0], 2), round(os.getloadavg()[0], 2)],
-        "wall_seconds": round(time.perf_counter() - start, 1),
         "levels": [summarise(lv, [r["levels"][lv] for r in done]) for lv in levels],
         "gaps": gaps,
     }

@@ -11,12 +11,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 # Set up Django before importing anything that touches models (auth middleware, consumers).
 django_asgi_app = get_asgi_application()
 
-from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
 from config.daphne_frames import close_cleanly_in_daphne  # noqa: E402
 from config.socket_fallback import catch_all  # noqa: E402
+from config.socket_sessions import socket_auth_stack  # noqa: E402
 from games.sockets.socket_limits import MAX_MESSAGE_BYTES  # noqa: E402
 
 # Before Daphne builds its WebSocket protocol: a message over 4 KB is refused by the protocol
@@ -38,12 +38,13 @@ def websocket_urlpatterns() -> list[URLPattern]:
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        # Origin checked against ALLOWED_HOSTS; the session identifies the player.
+        # Origin checked against ALLOWED_HOSTS; the session identifies the player (channels'
+        # auth stack, its session middleware without a wrapper on every send).
         # A path no route serves is refused quietly (config.socket_fallback), never a 500.
         # (types-channels want routes of their stub-only _ExtendedURLPattern, which no
         # re_path returns: catch_all is a plain URLPattern with an ASGI app for callback.)
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter([*websocket_urlpatterns(), catch_all]))  # type: ignore[list-item]
+            socket_auth_stack(URLRouter([*websocket_urlpatterns(), catch_all]))  # type: ignore[list-item]
         ),
     }
 )

@@ -16,6 +16,7 @@ from celery import Celery
 from celery.signals import (
     after_setup_logger,
     before_task_publish,
+    celeryd_after_setup,
     task_postrun,
     task_prerun,
     worker_process_init,
@@ -78,6 +79,24 @@ def _quiet_routine_lines(**_: object) -> None:
     if level:
         for name in ROUTINE_LOGGERS:
             logging.getLogger(name).setLevel(level)
+
+
+@celeryd_after_setup.connect
+def _reviews_take_idle_cpu(instance: Any = None, **_: object) -> None:
+    """A worker that takes the review queue alone (``settings.GAMES_REVIEW_QUEUE``: the expert's
+    round reviews, issue 20) runs under Linux's ``SCHED_IDLE`` policy, its pool processes too
+    (forked after this, they inherit it): it gets a core only when nothing else wants one, so a
+    review's seconds of CPU never slow an AI seat's decision or a web request
+    (``bench/review_load.py``, docs/AI.md: at nice 0 a busy reviewer raised the AI's median
+    decision time by a half or more, under ``SCHED_IDLE`` not measurably). Reviews wait, which
+    is what they are for. Other workers are left as they are; ``GAMES_REVIEW_IDLE_CPU=0``
+    leaves this one too."""
+    from django.conf import settings
+
+    queues = set(getattr(instance.app.amqp.queues, "consume_from", None) or ())
+    idle = settings.GAMES_REVIEW_IDLE_CPU and hasattr(os, "SCHED_IDLE")
+    if idle and queues == {settings.GAMES_REVIEW_QUEUE}:
+        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
 
 
 @worker_process_init.connect

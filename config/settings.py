@@ -153,8 +153,9 @@ REDIS_URL = os.environ.get("REDIS_URL") or embedded_redis.url_for_socket(
 REDIS_NAMESPACE = os.environ.get("REDIS_NAMESPACE", "")
 CHANNEL_LAYERS = {
     "default": {
-        # Pub/sub delivered 4-5x the default layer's throughput here (DESIGN.md, measured).
-        "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+        # Pub/sub delivered 4-5x the default layer's throughput here (DESIGN.md, measured);
+        # config.channel_layer decodes a group message once per process, not once per socket.
+        "BACKEND": "config.channel_layer.SharedDecodeLayer",
         "CONFIG": {"hosts": [REDIS_URL], "prefix": f"{REDIS_NAMESPACE}asgi"},
     },
 }
@@ -174,6 +175,9 @@ GAMES_REVIEW_QUEUE = f"{REDIS_NAMESPACE}review"
 # Sampled deals per reviewed decision; 0: the engine's default (games.engine.review, docs/AI.md).
 # Tests set fewer, to be quick.
 GAMES_REVIEW_SAMPLES = int(os.environ.get("GAMES_REVIEW_SAMPLES", "0"))
+# The review worker takes the CPU only when nothing else wants it (Linux SCHED_IDLE,
+# config/celery.py): "0" leaves it at the normal policy (a box so busy that reviews starve).
+GAMES_REVIEW_IDLE_CPU = os.environ.get("GAMES_REVIEW_IDLE_CPU", "1") != "0"
 # Each queue its own direct exchange and routing key, as Celery would make for a missing queue:
 # with one shared exchange and key, a message would reach both queues.
 CELERY_TASK_QUEUES = [

@@ -16,7 +16,7 @@ from ninja.errors import HttpError
 
 from accounts.token_auth import TokenRequest
 from games import access
-from games.api import seat_state, seats
+from games.api import reviews, seat_state, seats
 from games.api.body_limit import limited
 from games.api.errors import Refused
 from games.api.schemas import (
@@ -27,6 +27,7 @@ from games.api.schemas import (
     MalformedOut,
     MeOut,
     RefusalOut,
+    ReviewsOut,
     SeatOut,
     SeatViewOut,
     SitIn,
@@ -196,6 +197,23 @@ def act(request: TokenRequest, match_id: int, body: ActionIn) -> Status[dict[str
         status,
         {"ok": False, "code": result.code, "message": result.message, "version": result.version},
     )
+
+
+@router.get(
+    "/matches/{match_id}/reviews",
+    summary="The expert's reviews of the rounds I may read",
+    response=answers({200: ReviewsOut, 404: ErrorOut}, parameters=True),
+    exclude_unset=True,  # a move has only its own fields: a pass has no cards
+)
+def round_reviews(request: TokenRequest, match_id: int) -> dict[str, Any]:
+    """The expert's review of each person's round (issue 20; docs/AI.md): my own seat's once
+    each round is over, everyone's once the match is over (where I may see the match at all:
+    404 otherwise). Each decision judged from what that seat knew: its own hand, the move
+    played, the expert's move, the loss and its mark. Bot accounts are not reviewed."""
+    try:
+        return reviews.reviews_json(match_id, request.auth.user)
+    except reviews.NotFound:
+        raise Http404 from None
 
 
 @router.get(

@@ -245,3 +245,59 @@ def json_answers(answers_by_status: dict[int, type[Schema]]) -> dict[str, Any]:
             for status, model in answers_by_status.items()
         }
     }
+
+
+# --- the expert's round reviews (issue 20) -------------------------------------------------------
+
+
+class ReviewActionOut(Schema):
+    """A move as the engine's codec writes it: `type` (play, pass, hook, unhook, return), the
+    `seat`, and its `cards` (a play, hook or unhook) or `card` (a return)."""
+
+    type: str
+    seat: int
+    cards: list[str] | None = None
+    card: str | None = None
+
+
+class ReviewedOut(Schema):
+    """One decision of the seat: `index` in the round's actions, `version` of the state it was
+    made in, `kind` (play, pass, hook, unhook, window_pass, return), the seat's own `hand`
+    then, the move `played` and the expert's `best`, their expected round values for the
+    seat's team (null: nothing weighed), `loss`, `mark` (good, inaccuracy, mistake, blunder,
+    forced), named `patterns`, moves weighed (`options`) and sampled deals (`samples`)."""
+
+    index: int
+    version: int
+    kind: str
+    hand: list[str]
+    played: ReviewActionOut
+    best: ReviewActionOut
+    played_value: float | None
+    best_value: float | None
+    loss: float
+    mark: str
+    patterns: list[str]
+    options: int
+    samples: int
+
+
+class RoundReviewOut(Schema):
+    """A seat's round as the expert reviewed it (docs/AI.md: marks and accuracy)."""
+
+    round: int
+    seat: int
+    player: str | None
+    accuracy: float | None
+    samples: int
+    counts: dict[str, int]
+    decisions: list[ReviewedOut]
+
+
+class ReviewsOut(Schema):
+    """`GET …/reviews`: the reviews the token's person may read (`over`: the match is finished
+    for them, so everyone's are there; before that their own seat's only)."""
+
+    match: int
+    over: bool
+    reviews: list[RoundReviewOut]

@@ -18,16 +18,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from .actions import NextRound, Outcome, Rejection
-from .ai.base import Policy
+from .ai.base import Policy, act
 from .ai.registry import KEYS, policy
 from .cards import face_name
 from .combos import BOMBS
 from .deal import new_match
 from .events import Bombed, Event, Hooked, Played, TrickWon
 from .options import Options
-from .rules import apply, legal_actions, seats_to_act
+from .rules import apply
 from .state import MATCH_OVER, ROUND_OVER, State
-from .views import seat_view
 
 
 def step(
@@ -37,9 +36,7 @@ def step(
 
     Window answers come from a randomly chosen unanswered seat, so arrival order is random.
     """
-    seats = seats_to_act(state)
-    seat = seats[0] if len(seats) == 1 else rng.choice(seats)
-    action = policies[seat].choose(seat_view(state, seat), legal_actions(state, seat), rng)
+    action = act(state, policies, rng)
     outcome = apply(state, action)
     if isinstance(outcome, Rejection):
         raise AssertionError(f"policy chose an illegal action {action}: {outcome}")

@@ -7,10 +7,11 @@ sees the same regions, so each frame is rendered once per audience and sent to i
 carry spectator views only.
 
 The registry is a Redis sorted set per table of the audiences with open sockets, scored by when
-they expire: a socket registers on connect and renews on each heartbeat, so the writer renders
+they expire: a socket registers on connect and its process renews it (``games.sockets.renewals``:
+to its page's last heartbeat plus ``TTL_SECONDS``), so the writer renders
 for the audiences that are watching and for no other (an expired entry costs a snapshot at the
-next heartbeat, never a wrong frame). Beside it, the latest (revision, version) pushed to seats
-and to spectators, which a heartbeat compares with the page's own.
+next renewal, never a wrong frame). Beside it, the latest (revision, version) pushed to seats
+and to spectators, which the renewal compares with what each socket sent.
 """
 
 from __future__ import annotations
@@ -70,11 +71,13 @@ def bot_message(version: int) -> dict[str, Any]:
     return {"type": "api.version", "v": version}
 
 
-def _registry_key(table_id: int) -> str:
+def registry_key(table_id: int) -> str:
+    """The table's registry: audience codes scored by when they expire."""
     return redis_store.key("audiences", table_id)
 
 
-def _latest_key(table_id: int, spectator: bool = False) -> str:
+def latest_key(table_id: int, spectator: bool = False) -> str:
+    """What was last pushed to the table's seats (or spectators): ``"<revision>:<version>"``."""
     return redis_store.key("latest-watch" if spectator else "latest", table_id)
 
 
@@ -82,8 +85,8 @@ def register(table_id: int, audience: Audience) -> None:
     """Count ``audience`` as watching ``table_id`` for the next ``TTL_SECONDS``."""
     try:
         pipe = redis_store.client().pipeline()
-        pipe.zadd(_registry_key(table_id), {audience.code: time.time() + TTL_SECONDS})
-        pipe.expire(_registry_key(table_id), TTL_SECONDS * 2)
+        pipe.zadd(registry_key(table_id), {audience.code: time.time() + TTL_SECONDS})
+        pipe.expire(registry_key(table_id), TTL_SECONDS * 2)
         pipe.execute()
     except redis.RedisError:
         log.warning("audience registry unavailable", exc_info=True)
@@ -96,8 +99,8 @@ def live(table_id: int, latest: tuple[int, int, int | None] | None = None) -> li
     trip, what the push about to be rendered shows (as ``set_latest``)."""
     try:
         pipe = redis_store.client().pipeline(transaction=False)
-        pipe.zremrangebyscore(_registry_key(table_id), "-inf", time.time())
-        pipe.zrange(_registry_key(table_id), 0, -1)
+        pipe.zremrangebyscore(registry_key(table_id), "-inf", time.time())
+        pipe.zrange(registry_key(table_id), 0, -1)
         if latest is not None:
             _queue_latest(pipe, table_id, *latest)
         codes = pipe.execute()[1]
@@ -129,16 +132,16 @@ def set_latest(
 def _queue_latest(
     pipe: Pipeline, table_id: int, revision: int, version: int, watch_version: int | None
 ) -> None:
-    pipe.set(_latest_key(table_id), f"{revision}:{version}", ex=24 * 3600)
+    pipe.set(latest_key(table_id), f"{revision}:{version}", ex=24 * 3600)
     if watch_version is not None:
-        pipe.set(_latest_key(table_id, True), f"{revision}:{watch_version}", ex=24 * 3600)
+        pipe.set(latest_key(table_id, True), f"{revision}:{watch_version}", ex=24 * 3600)
 
 
 def set_latest_watched(table_id: int, revision: int, watch_version: int) -> None:
     """Remember the (revision, version) last pushed to the table's spectators alone."""
     try:
         redis_store.client().set(
-            _latest_key(table_id, True), f"{revision}:{watch_version}", ex=24 * 3600
+            latest_key(table_id, True), f"{revision}:{watch_version}", ex=24 * 3600
         )
     except redis.RedisError:
         log.warning("latest version unavailable", exc_info=True)
@@ -148,7 +151,7 @@ def latest(table_id: int, spectator: bool) -> tuple[int, int] | None:
     """The (revision, version) last pushed to seats or to spectators, or None if unknown."""
     try:
         # redis-py types a reply as maybe awaitable; the sync client's is bytes (or None)
-        value = cast(bytes | None, redis_store.client().get(_latest_key(table_id, spectator)))
+        value = cast(bytes | None, redis_store.client().get(latest_key(table_id, spectator)))
     except redis.RedisError:
         log.warning("latest version unavailable", exc_info=True)
         return None

@@ -42,6 +42,7 @@ from games.live import regions
 from games.live.context import TableContext
 from games.live.log import log_lines, seat_names
 from games.live.presenters import table_context
+from games.live.public_part import SharedParts
 from games.live.regions import Region, region_keys, seat_keys
 from games.models import Match, Seat, Table
 
@@ -59,6 +60,8 @@ class Renders:
     def __init__(self) -> None:
         self._done: dict[tuple[str, str, str], str] = {}
         self.rendered = 0
+        #: The part of the views every audience of one state sees alike (``public_part``).
+        self.views: SharedParts = {}
 
     def region(self, region: Region, context: TableContext, **extra: Any) -> str:
         """``region`` for this view (its render key: its inputs and those it holds)."""
@@ -123,8 +126,10 @@ def delta(
     audiences of one push.
     """
     renders = renders or Renders()
-    before = _summary_at(table, match, seats, old, seat, delay)
-    after = table_context(table, match, new, seat, seats=seats, recent_moves=[], delay=delay)
+    before = _summary_at(table, match, seats, old, seat, delay, renders.views)
+    after = table_context(
+        table, match, new, seat, seats=seats, recent_moves=[], delay=delay, shared=renders.views
+    )
     now = summarize(after)
     _remember(_summary_key(table, match, new, seat, delay), now)
     old_keys, new_keys = dict(before.regions), dict(now.regions)
@@ -204,7 +209,13 @@ def _remember(key: tuple[object, ...], summary: Summary) -> None:
 
 
 def _summary_at(
-    table: Table, match: Match, seats: list[Seat], state: State, seat: int | None, delay: int
+    table: Table,
+    match: Match,
+    seats: list[Seat],
+    state: State,
+    seat: int | None,
+    delay: int,
+    shared: SharedParts,
 ) -> Summary:
     key = _summary_key(table, match, state, seat, delay)
     with _recent_lock:
@@ -212,7 +223,9 @@ def _summary_at(
     if kept is not None:
         return Summary._make(kept)
     summary = summarize(
-        table_context(table, match, state, seat, seats=seats, recent_moves=[], delay=delay)
+        table_context(
+            table, match, state, seat, seats=seats, recent_moves=[], delay=delay, shared=shared
+        )
     )
     _remember(key, summary)
     return summary

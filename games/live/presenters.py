@@ -8,13 +8,10 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Mapping
 from typing import Any
 
-from django.conf import settings
 from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
@@ -23,16 +20,14 @@ from games.engine.actions import Hook, Pass, Play, Return, Unhook
 from games.engine.ai import FILL_DEFAULT
 from games.engine.cards import BLACK_JOKER, DECK, FACE, RED_JOKER, face_name
 from games.engine.combos import Combo, classify
-from games.engine.options import Options
 from games.engine.power import table_for
 from games.engine.state import MATCH_OVER, PLAY, TRIBUTE, WINDOW, State
 from games.engine.views import View, seat_view, spectator_view
-from games.live import rematch_view
-from games.live.cards import card_face, cards_faces, hand_groups
+from games.live import public_part, rematch_view
+from games.live.cards import card_face, hand_groups
 from games.live.claim_help import claim_help
 from games.live.context import TableContext
-from games.live.explain import RoundFacts, explain_round
-from games.live.log import log_for, seat_name, seat_names
+from games.live.log import log_for
 from games.live.own_seat import own_seat
 from games.models import Match, Move, Seat, Table
 
@@ -71,6 +66,7 @@ def table_context(
     delay: int = 0,
     seats: list[Seat] | None = None,
     recent_moves: list[Move] | None = None,
+    shared: public_part.SharedParts | None = None,
 ) -> TableContext:
     """Everything the table page and its pushed regions show ``seat`` (None: a spectator).
 
@@ -79,6 +75,8 @@ def table_context(
     many are watching (None: unknown). ``seats`` (with their users) and ``recent_moves`` (the
     last ``LOG_LENGTH`` moves up to the shown version, newest first) may be handed in by a caller
     that renders several viewers from one load (``games.live.push``); otherwise they are queried.
+    ``shared`` (a dict the caller keeps for one push) lets the viewers of one state share the
+    part they all see alike (``_public``).
     """
     if seats is None:
         seats = list(table.seats.select_related("user"))
@@ -98,65 +96,50 @@ def table_context(
         **spectators_context(table, spectators, delay),
     }
     if match is None or state is None:
-        rows = [_seat_row(s, None, seat) for s in seats]
+        rows = [public_part.seat_row(s, None, seat) for s in seats]
         return TableContext(seats=_around_the_table(rows, None, seat, table.players), **common)
     view = view_for(state, seat)
-    names = seat_names(seats)
+    public = public_part.public(match, state, view, seats, delay, shared)
+    names = public["names"]
     # What this seat's person may do themselves: nothing while the AI stands in for them.
     own = own_seat(seats, seat)
-    trick = [
-        {
-            "index": n,
-            "seat": e.seat,
-            "name": names[e.seat],
-            "kind": e.kind,
-            "cards": cards_faces(e.cards, view.level),
-        }
-        for n, e in enumerate(view.trick)
-    ]
-    turn_name = names.get(view.turn, "") if view.turn is not None else ""
-    window, my_window = _window(view, names, own.acting)
+    window = public["window"]
+    my_window = _my_window(view, own.acting)
     choices = _choices(state, view, own.acting)
     match_over = view.phase == MATCH_OVER
     rematch = rematch_view.rematch_context(table, match_over, seat, seats, names)
+    last = public["last"]
     return TableContext(
-        seats=_around_the_table(
-            [_seat_row(s, view, seat) for s in seats], view, seat, table.players
-        ),
+        seats=[
+            {
+                **row,
+                "is_me": row["number"] == seat,
+                "pos": seat_position(row["number"], seat, table.players),
+                "last": last.get(row["number"]),
+            }
+            for row in public["rows"]
+        ],
         version=view.version,
         phase=view.phase,
         turn=view.turn,
         round_no=view.round_no,
-        round_level=face_name(view.level),
-        levels=[face_name(x) for x in view.levels],
+        round_level=public["round_level"],
+        levels=public["levels"],
         my_turn=own.my_turn(view),
         ai_turn_for_me=own.ai_turn(view),
-        turn_name=turn_name,
-        countdown=None if delay else _countdown(match),
-        trick=trick,
+        turn_name=public["turn_name"],
+        countdown=public["countdown"],
+        trick=public["trick"],
         # "<name> leads the trick", shown while the trick is empty.
-        trick_leader=turn_name if not trick and view.phase == PLAY else None,
-        top=view.top
-        and {
-            "seat": view.top.seat,
-            "name": names[view.top.seat],
-            "cards": cards_faces(view.top.cards, view.level),
-        },
+        trick_leader=public["turn_name"] if not view.trick and view.phase == PLAY else None,
+        top=public["top"],
         window=window,
         my_window=my_window,
         own_window=window is not None and seat == window["owner"],
         window_open=window is not None,
-        tributes=[
-            {
-                "payer": names[t.payer],
-                "receiver": names[t.receiver],
-                "card": card_face(t.card, view.level),
-                "returned": card_face(t.returned, view.level) if t.returned else None,
-            }
-            for t in view.tributes
-        ],
+        tributes=public["tributes"],
         in_tribute=view.phase == TRIBUTE,
-        result=_result(view, names),
+        result=public["result"],
         match_over=match_over,
         hand=hand_groups(view.hand, view.level, view.options) if seat is not None else [],
         hand_size=len(view.hand),
@@ -199,33 +182,10 @@ def _invite_path(table: Table, member: bool) -> str:
     return reverse("games:join", args=[table.invite_code])
 
 
-def _seat_row(seat: Seat, view: View | None, me: int | None) -> dict[str, Any]:
-    row = {
-        "number": seat.number,
-        "team": seat.team,
-        "name": seat_name(seat),
-        "is_ai": seat.is_ai,
-        "is_bot": bool(seat.user and seat.user.is_bot),
-        "is_me": seat.number == me,
-        "is_empty": seat.is_empty,
-        "policy": seat.get_ai_policy_display() if seat.is_ai else "",
-        # Why the AI plays this person's seat ("" while they play it): public, on every page.
-        "stand_in": seat.stand_in,
-    }
-    if view is None:
-        # Before the match: "Sit here" or "Move here" (not part of a running match's rows,
-        # which every viewer but the seat's own shares: ``frames._placed_seat``).
-        row["viewer_seated"] = me is not None
-    else:
-        finished = list(view.finished)
-        row.update(
-            cards=view.hand_sizes[seat.number],
-            place=finished.index(seat.number) + 1 if seat.number in finished else None,
-            is_turn=view.phase == PLAY and view.turn == seat.number,
-            answered=bool(view.window and view.window.answered[seat.number]),
-            is_owner=bool(view.window and view.window.owner == seat.number),
-        )
-    return row
+#: Each face's cards in one deck.
+_CARDS_OF_FACE: dict[int, list[str]] = {}
+for _card in DECK:
+    _CARDS_OF_FACE.setdefault(FACE[_card], []).append(_card)
 
 
 def unseen_cards(view: View) -> list[dict[str, Any]]:
@@ -236,7 +196,7 @@ def unseen_cards(view: View) -> list[dict[str, Any]]:
     seen = Counter(view.hand) + Counter(view.played)
     rows = []
     for face in dict.fromkeys([BLACK_JOKER, RED_JOKER, view.level, 4, 14]):  # level 4 or A: once
-        cards = [c for c in DECK if FACE[c] == face]
+        cards = _CARDS_OF_FACE[face]
         left = view.options.decks * len(cards) - sum(seen[c] for c in cards)
         rows.append({"face": face_name(face), "left": left, "level": face == view.level})
     return rows
@@ -256,17 +216,7 @@ def _around_the_table(
     step in the current trick (``last``: ``{"kind": play|pass|hook|unhook|bomb, "cards":
     [CardFace…], "top": bool}`` or None), shown in front of the seat until the trick ends.
     Both are part of the row, so of the seat's delta key (``regions.seat_keys``)."""
-    last: dict[int, dict[str, Any]] = {}
-    if view is not None:
-        for entry in view.trick:
-            last[entry.seat] = {
-                "kind": entry.kind,
-                "cards": cards_faces(entry.cards, view.level),
-                "top": False,
-            }
-        if view.top is not None and view.top.seat in last:
-            mine = last[view.top.seat]
-            mine["top"] = mine["kind"] != "pass"
+    last = public_part.last_steps(view) if view is not None else {}
     for row in rows:
         row["pos"] = seat_position(row["number"], me, players)
         if view is not None:
@@ -274,99 +224,22 @@ def _around_the_table(
     return rows
 
 
-def _countdown(match: Match) -> dict[str, Any] | None:
-    if match.deadline is None:
-        return None
-    remaining = max(0.0, (match.deadline - timezone.now()).total_seconds())
-    total = _deadline_total(match)
-    return {
-        "kind": match.deadline_kind,
-        "remaining": round(remaining, 2),
-        "total": total,
-        "deadline_ms": int(match.deadline.timestamp() * 1000),
-    }
-
-
-def _deadline_total(match: Match) -> float:
-    options = _table_options(match.table)
-    if match.deadline_kind == Match.Deadline.WINDOW:
-        return float(options.claim_window_seconds)
-    if match.deadline_kind == Match.Deadline.NEXT_ROUND:
-        return float(settings.GAMES_NEXT_ROUND_SECONDS)
-    return float(options.turn_seconds)
-
-
-def _table_options(table: Table) -> Options:
-    """The table's engine options, read once per table instance (every audience of a push
-    shares the writer's table)."""
-    options = getattr(table, "_engine_options", None)
-    if options is None:
-        # kept on the instance the audiences share (the model declares no such field)
-        options = table._engine_options = table.engine_options()  # type: ignore[attr-defined]
-    return options
-
-
-def _window(
-    view: View, names: Mapping[int, str], seat: int | None
-) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
-    """The open claim window as every viewer sees it, and the part in it of ``seat``, the seat
-    this viewer acts for (None: a spectator, or the AI stands in for them)."""
+def _my_window(view: View, seat: int | None) -> dict[str, Any] | None:
+    """The part in the open window of ``seat``, the seat this viewer acts for (None: a
+    spectator, or the AI stands in for them)."""
     window = view.window
     if window is None:
-        return None, None
+        return None
     can_answer = (
         seat is not None
         and seat != window.owner
         and view.hand_sizes[seat] > 0
         and not window.answered[seat]
     )
-    public = {
-        "owner": window.owner,
-        "owner_name": names[window.owner],
-        "face": face_name(window.face),
-        "mode": window.mode,
-        "chain": window.chain,
-        "waiting_on": [
-            names[s]
-            for s, done in enumerate(window.answered)
-            if not done and s != window.owner and view.hand_sizes[s] > 0
-        ],
-    }
-    mine = {
+    return {
         "can_answer": can_answer,
         "answered": view.my_answer is not None,
         "my_claim": bool(view.my_answer),
-    }
-    return public, mine
-
-
-def _result(view: View, names: Mapping[int, str]) -> dict[str, Any] | None:
-    """The round's (or match's) result: the facts, and the sentences that explain them
-    (``games.live.explain``). ``team`` is the team whose seats all went out (RULES.md §7): the
-    round's winner, which the headline names — never the first seat out's team."""
-    result = view.result
-    if result is None:
-        return None
-    facts = RoundFacts(
-        players=view.players,
-        finish_order=tuple(view.finished),
-        team=result.team,
-        caught=tuple(result.caught),
-        levels_before=tuple(view.levels),
-        levels_after=tuple(result.levels),
-        target=view.options.target_level,
-        match_winner=result.match_winner,
-        resigned=result.resigned,
-    )
-    return {
-        "team": result.team,
-        "explained": explain_round(facts, names),
-        "caught": [names[s] for s in result.caught],
-        "levels": [face_name(x) for x in result.levels],
-        "next_level": face_name(result.next_level) if result.next_level else None,
-        "match_winner": result.match_winner,
-        "finish_order": [names[s] for s in view.finished],
-        "resigned": names[result.resigned] if result.resigned is not None else "",
     }
 
 

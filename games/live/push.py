@@ -33,6 +33,7 @@ from games.engine.state import State
 from games.live import audiences, frames, notify, regions, replay, spectating, visibility
 from games.live.log import recent_moves
 from games.live.presenters import spectators_context, table_context
+from games.live.public_part import SharedParts
 from games.models import Match, Move, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -194,6 +195,7 @@ def _snapshots(table: Table, match: Match, seats: list[Seat]) -> list[tuple[str,
     watched_moves = moves if watched is live else recent_moves(match, watched.version)
     count = spectating.count(table.pk)
     messages = []
+    shared: SharedParts = {}  # what every audience of one state sees alike, built once
     for audience in audiences.live(table.pk):
         state = watched if audience.seat is None else live
         with translation.override(audience.language):
@@ -206,6 +208,7 @@ def _snapshots(table: Table, match: Match, seats: list[Seat]) -> list[tuple[str,
                 recent_moves=moves if state is live else watched_moves,
                 spectators=count,
                 delay=live.version - state.version,
+                shared=shared,
             )
             text = frames.full(context, table.revision)
         messages.append(

@@ -5,9 +5,10 @@ What they see is ``games.live.visibility``'s (the delay included).
 Presence: each spectator socket is a member of a Redis sorted set per table, scored by when it
 expires, and so is each person watching (``games.sockets.scope.person_of``: a signed-in user, else a
 session, else the anonymous id table.js keeps in a cookie), so three tabs of one person count once.
-A socket renews itself on connect and on every heartbeat from the page (table.js,
-``HEARTBEAT_SECONDS``); a socket whose Daphne process died without a goodbye drops out once its
-score passes, and its person with it unless another of their tabs still renews. Redis is
+A socket joins on connect; its Daphne process renews all of its sockets together, each to its
+page's last heartbeat (table.js, ``HEARTBEAT_SECONDS``) plus ``TTL_SECONDS``
+(``games.sockets.renewals``); a socket whose Daphne process died without a goodbye drops out once
+its score passes, and its person with it unless another of their tabs still renews. Redis is
 shared by every Daphne process, so the count is the whole site's. Pages see the count through
 ``games.live.push.publish_spectator_count``, at most a few times a second.
 """
@@ -38,12 +39,12 @@ def _redis() -> redis.Redis:
     return redis_store.client()
 
 
-def _key(table_id: int) -> str:
+def sockets_key(table_id: int) -> str:
     """The table's spectator sockets: members ``"<person> <socket id>"``, scored by expiry."""
     return redis_store.key("spectators", table_id)
 
 
-def _people_key(table_id: int) -> str:
+def people_key(table_id: int) -> str:
     """The people watching the table (``person``), scored by their last socket's expiry."""
     return redis_store.key("watchers", table_id)
 
@@ -72,11 +73,11 @@ def join(table_id: int, socket_id: str, person: str | None = None) -> bool:
     now = time.time()
     try:
         pipe = _redis().pipeline()  # MULTI: the count sees both entries or neither
-        pipe.zadd(_key(table_id), {f"{person} {socket_id}": now + TTL_SECONDS})
-        pipe.expire(_key(table_id), TTL_SECONDS * 2)
-        pipe.zremrangebyscore(_people_key(table_id), "-inf", now)
-        pipe.zadd(_people_key(table_id), {person: now + TTL_SECONDS})
-        pipe.expire(_people_key(table_id), TTL_SECONDS * 2)
+        pipe.zadd(sockets_key(table_id), {f"{person} {socket_id}": now + TTL_SECONDS})
+        pipe.expire(sockets_key(table_id), TTL_SECONDS * 2)
+        pipe.zremrangebyscore(people_key(table_id), "-inf", now)
+        pipe.zadd(people_key(table_id), {person: now + TTL_SECONDS})
+        pipe.expire(people_key(table_id), TTL_SECONDS * 2)
         added = pipe.execute()[3]
     except redis.RedisError:
         log.warning("spectator presence unavailable", exc_info=True)
@@ -91,7 +92,7 @@ def leave(table_id: int, socket_id: str, person: str | None = None) -> bool:
     client = _redis()
     try:
         left = _leave_script(client)(
-            keys=[_key(table_id), _people_key(table_id)],
+            keys=[sockets_key(table_id), people_key(table_id)],
             args=[f"{person} {socket_id}", person, time.time()],
             client=client,
         )
@@ -106,8 +107,8 @@ def count(table_id: int) -> int | None:
     Redis cannot be asked)."""
     try:
         pipe = _redis().pipeline()
-        pipe.zremrangebyscore(_people_key(table_id), "-inf", time.time())
-        pipe.zcard(_people_key(table_id))
+        pipe.zremrangebyscore(people_key(table_id), "-inf", time.time())
+        pipe.zcard(people_key(table_id))
         return int(pipe.execute()[1])
     except redis.RedisError:
         log.warning("spectator presence unavailable", exc_info=True)
@@ -123,8 +124,8 @@ def counts(table_ids: Iterable[int]) -> dict[int, int]:
         pipe = _redis().pipeline()
         now = time.time()
         for table_id in ids:
-            pipe.zremrangebyscore(_people_key(table_id), "-inf", now)
-            pipe.zcard(_people_key(table_id))
+            pipe.zremrangebyscore(people_key(table_id), "-inf", now)
+            pipe.zcard(people_key(table_id))
         answers = pipe.execute()
     except redis.RedisError:
         log.warning("spectator presence unavailable", exc_info=True)

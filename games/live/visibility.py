@@ -20,10 +20,11 @@ without a seat there until then (``games.access``). ``revealed_q`` is the same r
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from games.engine.state import State
 from games.live import replay
-from games.models import DelayedView, Match, Table
+from games.models import DelayedView, Match, RoundReview, Table
 
 _START_LEVELS = (2, 2)  # every match starts with both teams at 2 (§8)
 
@@ -109,6 +110,35 @@ def result_public(match: Match) -> bool:
 #: The ``Q`` of ``view_over`` for querysets, on the table reached by its argument (``""`` for
 #: ``Table``, ``"table__"`` from a match, seat or rematch): see ``DelayedView.revealed_q``.
 revealed_q = DelayedView.revealed_q
+
+
+def finished_for(match: Match, seat: int | None = None) -> bool:
+    """Over with a winner: the only matches whose hands are public (a stopped one is not) —
+    for a viewer without a seat (``seat`` None) of a delayed table, only once the spectators'
+    view has reached the end (``games.live.delay``)."""
+    if match.winner_team is None:
+        return False
+    return seat is not None or watched(match.table, match).over
+
+
+def readable_reviews(
+    match: Match, user: Any, seat: int | None, round_no: int | None = None
+) -> list[RoundReview]:
+    """The expert's round reviews of ``match`` (issue 20; of round ``round_no`` only, when
+    given) that ``user``, at ``seat`` (None: no seat), may read: their own seat's (a review
+    exists once its round is over), and everyone's once the match is ``finished_for`` them. The
+    caller checked that ``user`` may watch the table (``games.access.can_watch``;
+    docs/ACCESS.md). The record page and the bot API both read through here, so the two can
+    never show different things."""
+    reviews = RoundReview.objects.filter(match=match).select_related("user")
+    reviews = reviews.order_by("round_no", "seat")
+    if round_no is not None:
+        reviews = reviews.filter(round_no=round_no)
+    if finished_for(match, seat):
+        return list(reviews)
+    if seat is None or not getattr(user, "is_authenticated", False):
+        return []
+    return list(reviews.filter(seat=seat, user=user))
 
 
 def seen_by(table: Table, match: Match, seated: bool) -> Watched:

@@ -199,6 +199,15 @@ class Round(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="unique_round_number")
         ]
+        indexes = [
+            # The review sweep's scan (``games.records.reviews.missing``): rounds ended in its
+            # window, oldest first; rounds being played (no end yet) are left out of the index.
+            models.Index(
+                fields=["ended_at"],
+                name="round_ended_at",
+                condition=models.Q(ended_at__isnull=False),
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.match} round {self.number}"
@@ -212,7 +221,9 @@ class Move(models.Model):
     events as JSON (``engine.codec.event_to_json``; read them back with ``events_from_json``) —
     a pending claim's cards included — so they are shown only through
     ``engine.views.event_for``. ``client_id`` recognises a resent message (DESIGN.md rule 1).
-    ``seat`` is None for the clock (timeouts, next round).
+    ``seat`` is None for the clock (timeouts, next round). ``by_ai``: an AI policy chose the
+    move (an AI seat, or the stand-in playing a person's seat, ``games.play.standins``), so it is
+    not that person's decision (their round review leaves it out, issue 20).
     """
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
@@ -222,6 +233,7 @@ class Move(models.Model):
     action = models.JSONField()
     events = models.JSONField()
     client_id = models.CharField(max_length=64, blank=True)
+    by_ai = models.BooleanField(default=False, db_default=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -14,7 +14,8 @@ class RoundReview(models.Model):
     """``seat``'s decisions in round ``round_no`` of ``match`` as the expert judged them:
     ``accuracy`` (0–100, None with nothing to weigh) and ``data`` (the decisions, as
     ``games.records.reviews.to_json`` writes them: the seat's own hand and moves, never another
-    seat's cards). One per (match, round, seat): a second one is never stored."""
+    seat's cards), and only the decisions its person made: not the moves an AI stand-in made at
+    the seat (``Move.by_ai``). One per (match, round, seat): a second one is never stored."""
 
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="reviews")
     round_no = models.PositiveSmallIntegerField()

@@ -160,7 +160,7 @@ def ai_apply(match_id: int, seat: int, token: int, action: Action) -> bool:
         )  # at the locked revision: its person may have taken it back
         if not any(s.number == seat and s.ai_policy for s in seats):
             return False
-        return services.apply_locked(match, state, action, seat, seats=seats).ok
+        return services.apply_locked(match, state, action, seat, seats=seats, by_ai=True).ok
 
 
 def auto_pass(match_id: int, seat: int, token: int) -> bool:

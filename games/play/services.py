@@ -265,9 +265,11 @@ def apply_locked(
     client_id: str = "",
     seats: list[Seat] | None = None,
     now: datetime | None = None,
+    by_ai: bool = False,
 ) -> Result:
     """Apply ``action`` to the locked ``match`` (loaded with its table), log and save it, and
     push the move after commit; ``now`` (default ``writer_now()``) starts the next deadline.
+    ``by_ai``: an AI policy chose it (an AI seat or a person's stand-in: ``Move.by_ai``).
     Precondition: the caller holds the match row lock."""
     outcome = engine_apply(state, action)
     if isinstance(outcome, Rejection):
@@ -285,6 +287,7 @@ def apply_locked(
         events_to_json(outcome.events),
         client_id,
         now,
+        by_ai,
     )
     summaries.record(match, new, outcome.events, now)
     old_token = match.deadline_token

@@ -44,7 +44,7 @@ TRACKED = (
 )
 _MISSING = object()
 _MATCH_FIELDS: dict[str, Any] = {name: Match._meta.get_field(name) for name in ("state", *TRACKED)}
-_MOVE_COLUMNS = ("match", "seq", "round_no", "seat", "action", "events", "client_id")
+_MOVE_COLUMNS = ("match", "seq", "round_no", "seat", "action", "events", "client_id", "by_ai")
 _MOVE_FIELDS: list[Any] = [Move._meta.get_field(name) for name in (*_MOVE_COLUMNS, "created_at")]
 _INSERT_MOVE = (
     f"INSERT INTO {connection.ops.quote_name(Move._meta.db_table)} "
@@ -171,11 +171,12 @@ def insert_move(
     events: list[dict[str, Any]],
     client_id: str,
     created_at: datetime,
+    by_ai: bool = False,
 ) -> None:
     """Log one move (``Move``: ``seq`` is the version it made; ``action``/``events`` engine
-    JSON). A second move with the same ``seq`` or client id raises ``IntegrityError`` (the
-    constraints), which rolls the writer's transaction back."""
-    values = (match_id, seq, round_no, seat, action, events, client_id, created_at)
+    JSON; ``by_ai``: an AI policy chose it). A second move with the same ``seq`` or client id
+    raises ``IntegrityError`` (the constraints), which rolls the writer's transaction back."""
+    values = (match_id, seq, round_no, seat, action, events, client_id, by_ai, created_at)
     params = [f.get_db_prep_save(v, connection) for f, v in zip(_MOVE_FIELDS, values, strict=True)]
     with connection.cursor() as cursor:
         cursor.execute(_INSERT_MOVE, params)

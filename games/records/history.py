@@ -35,12 +35,9 @@ FORMAT_VERSION = 1
 
 
 def is_finished(match: Match, seat: int | None = None) -> bool:
-    """Over with a winner: the only matches whose hands are public (a stopped one is not) —
-    for a viewer without a seat (``seat`` None) of a delayed table, only once the spectators'
-    view has reached the end (``games.live.delay``)."""
-    if match.winner_team is None:
-        return False
-    return seat is not None or visibility.watched(match.table, match).over
+    """Over with a winner, for this viewer (``visibility.finished_for``: a stopped match never
+    is; a delayed one for a viewer without a seat once the spectators' view reached the end)."""
+    return visibility.finished_for(match, seat)
 
 
 # --- names and lines ----------------------------------------------------------------------------

@@ -35,6 +35,7 @@ from games.play.outcomes import refusal_message
 from games.sockets import session_guard, socket_limits
 from games.sockets.pool import PooledConsumer, in_pool
 from games.sockets.protocol import parse_message
+from games.sockets.renewals import Renewals, refresh_count_soon
 from games.sockets.scope import person_of, scope_language
 
 #: A page asks for a snapshot at most this often (seconds); a later ask waits its turn.
@@ -42,32 +43,6 @@ RESYNC_SECONDS = 0.5
 #: A socket behind the table's last push at a heartbeat resyncs if still behind this much later
 #: (seconds): the push may be on its way.
 HEARTBEAT_GRACE_SECONDS = 1.0
-#: The spectator count is refreshed at most this often per table and process (seconds).
-COUNT_REFRESH_SECONDS = 0.5
-
-_count_refreshes: dict[tuple[int, int], asyncio.Task[None]] = {}
-
-
-def refresh_count_soon(table_id: int) -> None:
-    """Refresh the table's spectator count in ``COUNT_REFRESH_SECONDS``, once for every join and
-    leave in this process meanwhile (a crowd arriving costs a few renders, not one each)."""
-    key = (id(asyncio.get_running_loop()), table_id)
-    if key in _count_refreshes:
-        return
-
-    async def later() -> None:
-        await asyncio.sleep(COUNT_REFRESH_SECONDS)
-        _count_refreshes.pop(key, None)  # joins from now on schedule the next refresh
-        await in_pool(push.publish_spectator_count)(table_id)
-
-    _count_refreshes[key] = asyncio.ensure_future(later())
-
-
-def pending_count_refreshes() -> list[asyncio.Task[None]]:
-    """The spectator-count refreshes scheduled in this event loop and not yet done (a test
-    waits for them before it counts a push's cost)."""
-    loop = id(asyncio.get_running_loop())
-    return [task for (on, _), task in _count_refreshes.items() if on == loop]
 
 
 def _signed_in(scope: Mapping[str, Any]) -> User | None:
@@ -87,6 +62,8 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])
         self.user = _signed_in(self.scope)
+        self.user_id = self.user.pk if self.user is not None else None
+        self.heard_at = time.time()  # the page was last heard from (renewals: its presence)
         self.language = scope_language(self.scope)
         self.version, self.revision = -1, -1  # what this page shows: nothing yet
         self.match_id: int | None = None
@@ -98,6 +75,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         self.last_resync = 0.0
         self.resync_pending = False
         self.sent_by_last_heartbeat = -1  # the version the page must show at its next one
+        self.behind_pending = False  # a resync_if_behind is waiting
         self.muted: set[int] = set()  # the authors whose chat lines this viewer muted
         seat = await in_pool(self.seat_if_allowed)()
         if seat is False:
@@ -116,12 +94,14 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
             await self.channel_layer.group_add(mutes.group(self.user.pk), self.channel_name)
             self.muted = set(await in_pool(mutes.muted_ids)(self.user))
         await self.take_audience(seat)
+        Renewals.current().add(self)  # from now on renewed with the process's other sockets
         await self.send_snapshot()
 
     async def disconnect(self, code: int) -> None:
         await socket_limits.release(getattr(self, "claim", None))
         if self.audience is None:
             return
+        Renewals.current().discard(self)
         await self.channel_layer.group_discard(notify.table_group(self.table_id), self.channel_name)
         await self.channel_layer.group_discard(
             audiences.group(self.table_id, self.audience), self.channel_name
@@ -333,33 +313,32 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
 
     async def heartbeat(self, page_version: object) -> None:
         """The page is still there (``page_version``: the version it says it shows, as sent: an
-        int when readable, anything else is ignored): renew its audience (and spectator
-        presence), and send a snapshot if the page or this socket lost a push.
+        int when readable, anything else is ignored): note the time, which the process's next
+        renewal (``renewals``) writes into its presence, and send a snapshot if the page lost a
+        push. No thread, no Redis: a heartbeat that changes nothing costs a few attribute writes.
 
         A push may be on its way at any moment, so being behind *now* proves nothing: the page
-        is behind if it has not shown what this socket sent before its previous heartbeat, and
-        this socket if it still lacks the table's last push (Redis) a second later.
+        is behind if it has not shown what this socket sent before its previous heartbeat. This
+        socket missing the table's last push is the renewal's to find (``behind``).
         """
-        latest = await in_pool(self.renew)()
+        self.heard_at = time.time()
         page_lost = type(page_version) is int and page_version < self.sent_by_last_heartbeat
         self.sent_by_last_heartbeat = self.version
         if page_lost:
             await self.resync()
-        elif latest is not None and latest > (self.revision, self.version):
+
+    def behind(self, latest: tuple[int, int]) -> None:
+        """The table's last push to this socket's kind was ``latest`` (read by the process's
+        renewal): if this socket has not sent it, resync unless it arrives within the grace."""
+        if latest > (self.revision, self.version) and not self.behind_pending:
+            self.behind_pending = True  # one wait at a time, however many renewals meanwhile
             asyncio.ensure_future(self.resync_if_behind(latest))
 
     async def resync_if_behind(self, latest: tuple[int, int]) -> None:
         await asyncio.sleep(HEARTBEAT_GRACE_SECONDS)
-        if latest > (self.revision, self.version):
+        self.behind_pending = False
+        if latest > (self.revision, self.version) and not self.closing:
             await self.resync()
-
-    def renew(self) -> tuple[int, int] | None:
-        if self.audience is None:
-            return None  # not taken in yet (connect sets it): nothing to renew
-        self.register(self.audience)
-        if self.counted:
-            spectating.join(self.table_id, self.channel_name, self.person)
-        return audiences.latest(self.table_id, spectator=self.seat is None)
 
     async def answer(self, payload: dict[str, Any] | None) -> None:
         """Take the page's message as its action and log one ``socket.answer`` line: table,

@@ -36,8 +36,9 @@ SAMPLES = 8
 
 
 def _finished_match_with_reviews() -> tuple[Match, User]:
-    """A quick match (target level 3) of two people whose seats the AI plays and two AI seats,
-    driven to its end, its first two rounds reviewed; and ana, at seat 0."""
+    """A quick match (target level 3) of two people, who send the moves their seat's policy
+    picks (their own moves: a stand-in's would not be reviewed), and two AI seats, driven to
+    its end, its first two rounds reviewed; and ana, at seat 0."""
     ana, bo = (User.objects.create_user(n, password="x") for n in ("rv_ana", "rv_bo"))
     with transaction.atomic():
         table = stewarding.open_table(
@@ -48,7 +49,7 @@ def _finished_match_with_reviews() -> tuple[Match, User]:
             start=True,
             seed=414,
         )
-    match, _steps = drive(Match.objects.get(table=table).pk)
+    match, _steps = drive(Match.objects.get(table=table).pk, people=True)
     for round_no in (1, 2):
         reviews.make(match.pk, round_no, samples=SAMPLES)
     return match, ana

@@ -21,7 +21,9 @@ from ..actions import Action, Hook, Pass, Play, Return, Unhook
 from ..cards import FACE
 from ..combos import Combo, classify
 from ..power import table_for
-from ..views import View
+from ..rules import legal_actions, seats_to_act
+from ..state import State
+from ..views import View, seat_view
 
 #: An opponent holding this many cards or fewer is "close to going out": bombs come out.
 DANGER_CARDS = 6
@@ -41,6 +43,17 @@ def seat_of(view: View) -> int:
     if seat is None:
         raise ValueError("a policy plays a seat's view, not a spectator's")
     return seat
+
+
+def act(state: State, policies: Sequence[Policy], rng: random.Random) -> Action:
+    """The next action of a round played by ``policies`` (one per seat): the one seat that may
+    act (§5), or a randomly chosen one of several (a claim window's answers arrive in a random
+    order, §6; tribute returns, §9), decides from its own view. Shared by ``simulate.step``
+    and the review's ``record.play_round``. Precondition: some seat may act (the round is not
+    over)."""
+    seats = seats_to_act(state)
+    seat = seats[0] if len(seats) == 1 else rng.choice(seats)
+    return policies[seat].choose(seat_view(state, seat), legal_actions(state, seat), rng)
 
 
 def combo_of(play: Play, view: View) -> Combo:

@@ -13,11 +13,10 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from ..actions import Action, Hook, Pass, Play, Rejection, Return, Unhook
-from ..ai.base import Policy
+from ..ai.base import Policy, act
 from ..events import Event
-from ..rules import apply, legal_actions, seats_to_act
+from ..rules import apply
 from ..state import MATCH_OVER, ROUND_OVER, State
-from ..views import seat_view
 
 #: The actions a seat decides (``Resign`` is not a move of the game; ``Timeout`` is the clock's).
 DECIDED = (Play, Pass, Hook, Unhook, Return)
@@ -67,14 +66,12 @@ def decided_by(action: Action) -> int | None:
 
 def play_round(start: State, policies: Sequence[Policy], rng: random.Random) -> RoundRecord:
     """Play ``start`` to the end of its round with one policy per seat (window answers in a
-    random order of the seats that may answer, as ``simulate.step``): its record, for tests and
-    benches."""
+    random order of the seats that may answer: ``ai.base.act``, as ``simulate.step``): its
+    record, for tests and benches."""
     state = start
     actions: list[Action] = []
     while state.phase not in (ROUND_OVER, MATCH_OVER):
-        seats = seats_to_act(state)
-        seat = seats[0] if len(seats) == 1 else rng.choice(seats)
-        action = policies[seat].choose(seat_view(state, seat), legal_actions(state, seat), rng)
+        action = act(state, policies, rng)
         result = apply(state, action)
         if isinstance(result, Rejection):
             raise AssertionError(f"a policy chose an illegal action: {result.code}")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 
 from ..actions import Action, Hook, Pass, Return, Unhook
@@ -98,11 +98,14 @@ def review_round(
     budget: float | None = DEFAULT_BUDGET,
     seed: int = 0,
     clock: Callable[[], float] = time.process_time,
+    others: Collection[int] = (),
 ) -> RoundReview:
     """Review ``seat``'s decisions in ``record``: ``samples`` sampled deals per decision at most,
     ``budget`` CPU seconds of ``clock`` per decision at most (None: no limit, fully
-    deterministic), random source seeded by ``seed``. Raises ValueError for no such seat and
-    ``record.RecordError`` when the record does not replay."""
+    deterministic), random source seeded by ``seed``. ``others``: indexes in ``record.actions``
+    of moves made at the seat by someone else (an AI standing in for its person): not the
+    seat's decisions, so neither reviewed nor counted in its accuracy. Raises ValueError for no
+    such seat and ``record.RecordError`` when the record does not replay."""
     start = record.start
     if type(seat) is not int or not 0 <= seat < start.players:
         raise ValueError(f"no seat {seat!r} at this table")
@@ -110,7 +113,7 @@ def review_round(
     steps = list(replay(record))
     found: list[Reviewed] = []
     for n, step in enumerate(steps):
-        if decided_by(step.action) != seat:
+        if decided_by(step.action) != seat or step.index in others:
             continue
         state = step.before
         view = seat_view(state, seat)

@@ -24,7 +24,8 @@ from django.test.signals import template_rendered
 
 from config.asgi import application
 from games.live import regions
-from games.sockets import consumers
+from games.sockets import renewals
+from games.templatetags import shared
 from tests.games.live.test_query_counts import StatementCounter, act, four_people
 from tests.games.pages import header
 from tests.games.sockets.test_consumers import cookie_for, frame
@@ -45,6 +46,7 @@ def counting(monkeypatch):
     """Count, in every thread, SQL statements, templates rendered (by name) and channel-layer
     group sends (by kind of group: a seat's or the spectators'), while the block runs."""
     costs = {"renders": Counter(), "sends": Counter(), "statements": 0}
+    shared.forget()  # a partial kept from an earlier table's push would be one render fewer
 
     def rendered(sender, template=None, **kwargs) -> None:
         costs["renders"][getattr(template, "name", None)] += 1
@@ -84,7 +86,7 @@ async def quiet(sockets: list[WebsocketCommunicator], seconds: float = 1.0) -> N
     count refresh is pending (it is debounced, and on a busy machine its render can come later
     than any fixed wait: counted with the play, it was 72 statements more)."""
     while True:
-        await asyncio.gather(*consumers.pending_count_refreshes())
+        await asyncio.gather(*renewals.pending_count_refreshes())
         await asyncio.sleep(seconds)
         drained = 0
         for ws in sockets:

@@ -23,6 +23,7 @@ from games.engine.rules import seats_to_act
 from games.live import delay, push, redis_store, replay, spectating, visibility
 from games.models import DelayedView, Match, Seat
 from games.play import services, tables
+from games.sockets.renewals import Renewals
 from tests.games.pages import Page, header
 from tests.games.sockets.test_consumers import (
     HANDS,
@@ -254,7 +255,7 @@ def test_the_count_is_shared_and_forgets_silent_sockets(settings) -> None:
         spectating.join(table_id, socket_id)
     assert spectating.count(table_id) == 2
     # A socket with no person of its own is its own person ("c:<socket>").
-    spectating._redis().zadd(spectating._people_key(table_id), {"c:daphne-1!a": time.time() - 1})
+    spectating._redis().zadd(spectating.people_key(table_id), {"c:daphne-1!a": time.time() - 1})
     assert spectating.count(table_id) == 1
     assert spectating.leave(table_id, "daphne-2!b")
     assert spectating.count(table_id) == 0
@@ -299,15 +300,15 @@ def test_a_full_table_says_the_host_can_start(make_user) -> None:
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
 async def test_a_heartbeat_renews_a_spectator_silently(make_user, close_db):
-    """table.js's heartbeat renews the spectator's place in the count and gets no answer; a
-    seated player's heartbeat counts nobody."""
+    """table.js's heartbeat renews the spectator's place in the count (at the process's next
+    renewal) and gets no answer; a seated player's heartbeat counts nobody."""
     heartbeat = json.dumps({"heartbeat": 1, "version": 0})
     match, users = await sync_to_async(setup_match)(make_user)
     watcher = await connect(match.table_id, users["watcher"])
     ana = await connect(match.table_id, users["ana"])
     await frame(watcher)
     await frame(ana)
-    key = spectating._key(match.table_id)
+    key = spectating.sockets_key(match.table_id)
     members = await sync_to_async(spectating._redis().zrange)(key, 0, -1, withscores=True)
     ((member, before),) = members
     await sync_to_async(spectating._redis().zadd)(key, {member: before - 100})
@@ -317,6 +318,7 @@ async def test_a_heartbeat_renews_a_spectator_silently(make_user, close_db):
     await ana.send_to(heartbeat)
     assert await watcher.receive_nothing(timeout=0.5)
     assert await ana.receive_nothing(timeout=0.1)
+    await Renewals.current().flush()  # the process renews what its sockets' heartbeats noted
     ((_, after),) = await sync_to_async(spectating._redis().zrange)(key, 0, -1, withscores=True)
     assert after > before - 100 + 50
     assert await sync_to_async(spectating.count)(match.table_id) == 1

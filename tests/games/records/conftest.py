@@ -28,8 +28,9 @@ PLAYERS = ("ana", "bo", "cy")
 
 @pytest.fixture(scope="module")
 def _finished_match_id(django_db_setup, django_db_blocker) -> Iterator[int]:
-    """The pk of a quick match (target level 3) with claim windows, played to its end: ana's
-    and bo's seats played by AI, two AI seats, and cy at seat 3 who never moves (every turn of
+    """The pk of a quick match (target level 3) with claim windows, played to its end: ana and
+    bo send the moves their seat's policy picks (their own moves: ``drive(people=True)``), two
+    AI seats, and cy at seat 3 who never moves (every turn of
     hers is a timeout: no AI stand-in takes her seat, ``GAMES_STAND_IN_AFTER_TIMEOUTS`` 0)."""
     module_transaction = transaction.atomic()
     with django_db_blocker.unblock():
@@ -48,7 +49,7 @@ def _finished_match_id(django_db_setup, django_db_blocker) -> Iterator[int]:
                     start=True,
                     seed=414,
                 )
-                match_id = drive(Match.objects.get(table=table).pk)[0].pk
+                match_id = drive(Match.objects.get(table=table).pk, people=True)[0].pk
         except BaseException:
             transaction.set_rollback(True)
             module_transaction.__exit__(None, None, None)

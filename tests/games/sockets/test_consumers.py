@@ -24,6 +24,7 @@ from games.models import Match, Move, Seat
 from games.play import services, tables
 from games.play.outcomes import Result
 from games.sockets import socket_limits
+from games.sockets.renewals import Renewals
 from tests.games.conftest import install_state
 from tests.games.pages import Page, header
 
@@ -305,7 +306,8 @@ async def test_a_lost_push_is_repaired_with_a_snapshot(make_user):
 
 
 async def test_a_heartbeat_behind_the_table_gets_a_snapshot(make_user):
-    """A page whose last push was lost (nothing follows it) learns at its next heartbeat."""
+    """A socket whose last push was lost (nothing follows it) learns at its process's next
+    renewal of its sockets' presence, which reads the table's latest push."""
     match, users = await sync_to_async(setup_match)(make_user)
     bo = await connect(match.table_id, users["bo"])
     await frame(bo)
@@ -316,6 +318,7 @@ async def test_a_heartbeat_behind_the_table_gets_a_snapshot(make_user):
     assert audiences_latest is not None and audiences_latest[1] == 0  # nobody was told
     await sync_to_async(audiences.set_latest)(match.table_id, audiences_latest[0], 1, 1)
     await bo.send_to(json.dumps({"heartbeat": 1, "version": 0}))
+    await Renewals.current().flush()  # the process's next renewal reads the table's latest
     snapshot = await frame(bo)
     assert header(snapshot) == {"v": 1, "r": audiences_latest[0], "full": True}
     await bo.disconnect()

@@ -65,6 +65,23 @@ def test_every_decision_of_the_seat_is_reviewed_once_in_order():
     assert review.accuracy is not None and 0 < review.accuracy <= 100
 
 
+def test_moves_someone_else_made_at_the_seat_are_not_its_decisions():
+    """A stand-in's moves at the seat (``others``) are neither reviewed nor counted: the review
+    and its accuracy are those of the seat's remaining decisions alone."""
+    record = heuristic_round(3)
+    mine = [i for i, a in enumerate(record.actions) if decided_by(a) == 1]
+    others = set(mine[len(mine) // 2 :])  # the stand-in played the second half
+    full = review_round(record, 1, samples=SAMPLES, budget=None)
+    part = review_round(record, 1, samples=SAMPLES, budget=None, others=others)
+    assert [d.index for d in part.decisions] == mine[: len(mine) // 2]
+    assert part.decisions == full.decisions[: len(part.decisions)]  # each judged the same
+    kept = [d.loss for d in part.decisions if d.mark != FORCED]
+    assert part.accuracy == round_accuracy(kept)
+    assert sum(part.counts.values()) == len(part.decisions)
+    nothing = review_round(record, 1, samples=SAMPLES, budget=None, others=set(mine))
+    assert nothing.decisions == () and nothing.accuracy is None
+
+
 def test_the_same_record_and_seed_give_the_same_review():
     record = heuristic_round(4)
     first = review_round(record, 0, samples=SAMPLES, budget=None, seed=9)

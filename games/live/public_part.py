@@ -1,0 +1,235 @@
+"""The part of a table's views that every viewer of one state sees alike (issue #19).
+
+``engine.views`` gives each seat its own hand and its own window answer, and every other field
+the same to every viewer — seats and spectators. A push builds up to four views of one state
+(``games.live.frames``), so what those public fields become on the page — names, seat rows, the
+trick, the top play, the window, tributes, the result, levels, the countdown — is built once per
+push and language (``public``) and each view adds only its own part
+(``presenters.table_context``).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from django.conf import settings
+from django.utils import timezone
+from django.utils.translation import get_language
+
+from games.engine.cards import face_name
+from games.engine.options import Options
+from games.engine.state import PLAY, State
+from games.engine.views import View
+from games.live.cards import card_face, cards_faces
+from games.live.explain import RoundFacts, explain_round
+from games.live.log import seat_name, seat_names
+from games.models import Match, Seat, Table
+
+#: The part of a view every viewer of one state sees alike, built once per push and language
+#: (``presenters.table_context``'s ``shared``): by (id of the state, language, delay), with the
+#: state kept so its id cannot be reused while the entry lives.
+type SharedParts = dict[tuple[int, str | None, int], tuple[State, dict[str, Any]]]
+
+
+def public(
+    match: Match,
+    state: State,
+    view: View,
+    seats: list[Seat],
+    delay: int,
+    shared: SharedParts | None,
+) -> dict[str, Any]:
+    """What ``view`` shows from the match's public fields only — the same in every seat's view
+    and the spectators' of ``state`` (``engine.views``: only the hand and the own answer
+    differ): names, seat rows (before ``is_me``, ``pos`` and ``last``), the trick and each
+    seat's last step in it, the top play, the window, tributes, result, levels, countdown."""
+    key = (id(state), get_language(), delay)
+    kept = shared.get(key) if shared is not None else None
+    if kept is not None and kept[0] is state:
+        return kept[1]
+    names = seat_names(seats)
+    level = view.level
+    turn_name = names.get(view.turn, "") if view.turn is not None else ""
+    parts = {
+        "names": names,
+        "rows": [seat_row(s, view, None) for s in seats],
+        "last": last_steps(view),
+        "trick": [
+            {
+                "index": n,
+                "seat": e.seat,
+                "name": names[e.seat],
+                "kind": e.kind,
+                "cards": cards_faces(e.cards, level),
+            }
+            for n, e in enumerate(view.trick)
+        ],
+        "turn_name": turn_name,
+        "top": view.top
+        and {
+            "seat": view.top.seat,
+            "name": names[view.top.seat],
+            "cards": cards_faces(view.top.cards, level),
+        },
+        "window": _public_window(view, names),
+        "tributes": [
+            {
+                "payer": names[t.payer],
+                "receiver": names[t.receiver],
+                "card": card_face(t.card, level),
+                "returned": card_face(t.returned, level) if t.returned else None,
+            }
+            for t in view.tributes
+        ],
+        "result": _result(view, names),
+        "levels": [face_name(x) for x in view.levels],
+        "round_level": face_name(level),
+        "countdown": None if delay else _countdown(match),
+    }
+    if shared is not None:
+        shared[key] = (state, parts)
+    return parts
+
+
+def seat_row(seat: Seat, view: View | None, me: int | None) -> dict[str, Any]:
+    row = {
+        "number": seat.number,
+        "team": seat.team,
+        "name": seat_name(seat),
+        "is_ai": seat.is_ai,
+        "is_bot": bool(seat.user and seat.user.is_bot),
+        "is_me": seat.number == me,
+        "is_empty": seat.is_empty,
+        "policy": seat.get_ai_policy_display() if seat.is_ai else "",
+        # Why the AI plays this person's seat ("" while they play it): public, on every page.
+        "stand_in": seat.stand_in,
+    }
+    if view is None:
+        # Before the match: "Sit here" or "Move here" (not part of a running match's rows,
+        # which every viewer but the seat's own shares: ``frames._placed_seat``).
+        row["viewer_seated"] = me is not None
+    else:
+        finished = list(view.finished)
+        row.update(
+            cards=view.hand_sizes[seat.number],
+            place=finished.index(seat.number) + 1 if seat.number in finished else None,
+            is_turn=view.phase == PLAY and view.turn == seat.number,
+            answered=bool(view.window and view.window.answered[seat.number]),
+            is_owner=bool(view.window and view.window.owner == seat.number),
+        )
+    return row
+
+
+#: How long (seconds) a match instance's countdown is reused: every audience of one push (which
+#: shares the writer's instance) shows the same seconds, so their countdown partial is one render
+#: (``{% shared %}``); a page's own instance is fresh.
+COUNTDOWN_REUSE_SECONDS = 1.0
+
+
+def last_steps(view: View) -> dict[int, dict[str, Any]]:
+    """Each seat's last step in the current trick (``presenters._around_the_table``'s ``last``)."""
+    last: dict[int, dict[str, Any]] = {}
+    for entry in view.trick:
+        last[entry.seat] = {
+            "kind": entry.kind,
+            "cards": cards_faces(entry.cards, view.level),
+            "top": False,
+        }
+    if view.top is not None and view.top.seat in last:
+        mine = last[view.top.seat]
+        mine["top"] = mine["kind"] != "pass"
+    return last
+
+
+def _countdown(match: Match) -> dict[str, Any] | None:
+    if match.deadline is None:
+        return None
+    kept = getattr(match, "_countdown_kept", None)
+    now = time.monotonic()
+    if (
+        kept is not None
+        and kept[0] == (match.deadline, match.deadline_kind)
+        and now - kept[1] < COUNTDOWN_REUSE_SECONDS
+    ):
+        return dict(kept[2])  # a copy: a caller may change its own
+    remaining = max(0.0, (match.deadline - timezone.now()).total_seconds())
+    total = _deadline_total(match)
+    countdown = {
+        "kind": match.deadline_kind,
+        "remaining": round(remaining, 2),
+        "total": total,
+        "deadline_ms": int(match.deadline.timestamp() * 1000),
+    }
+    # kept on the instance the audiences share (the model declares no such field)
+    match._countdown_kept = ((match.deadline, match.deadline_kind), now, countdown)  # type: ignore[attr-defined]
+    return dict(countdown)
+
+
+def _deadline_total(match: Match) -> float:
+    options = _table_options(match.table)
+    if match.deadline_kind == Match.Deadline.WINDOW:
+        return float(options.claim_window_seconds)
+    if match.deadline_kind == Match.Deadline.NEXT_ROUND:
+        return float(settings.GAMES_NEXT_ROUND_SECONDS)
+    return float(options.turn_seconds)
+
+
+def _table_options(table: Table) -> Options:
+    """The table's engine options, read once per table instance (every audience of a push
+    shares the writer's table)."""
+    options = getattr(table, "_engine_options", None)
+    if options is None:
+        # kept on the instance the audiences share (the model declares no such field)
+        options = table._engine_options = table.engine_options()  # type: ignore[attr-defined]
+    return options
+
+
+def _public_window(view: View, names: Mapping[int, str]) -> dict[str, Any] | None:
+    """The open claim window as every viewer sees it (None: no window open)."""
+    window = view.window
+    if window is None:
+        return None
+    return {
+        "owner": window.owner,
+        "owner_name": names[window.owner],
+        "face": face_name(window.face),
+        "mode": window.mode,
+        "chain": window.chain,
+        "waiting_on": [
+            names[s]
+            for s, done in enumerate(window.answered)
+            if not done and s != window.owner and view.hand_sizes[s] > 0
+        ],
+    }
+
+
+def _result(view: View, names: Mapping[int, str]) -> dict[str, Any] | None:
+    """The round's (or match's) result: the facts, and the sentences that explain them
+    (``games.live.explain``). ``team`` is the team whose seats all went out (RULES.md §7): the
+    round's winner, which the headline names — never the first seat out's team."""
+    result = view.result
+    if result is None:
+        return None
+    facts = RoundFacts(
+        players=view.players,
+        finish_order=tuple(view.finished),
+        team=result.team,
+        caught=tuple(result.caught),
+        levels_before=tuple(view.levels),
+        levels_after=tuple(result.levels),
+        target=view.options.target_level,
+        match_winner=result.match_winner,
+        resigned=result.resigned,
+    )
+    return {
+        "team": result.team,
+        "explained": explain_round(facts, names),
+        "caught": [names[s] for s in result.caught],
+        "levels": [face_name(x) for x in result.levels],
+        "next_level": face_name(result.next_level) if result.next_level else None,
+        "match_winner": result.match_winner,
+        "finish_order": [names[s] for s in view.finished],
+        "resigned": names[result.resigned] if result.resigned is not None else "",
+    }

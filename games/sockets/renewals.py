@@ -1,0 +1,231 @@
+"""A Daphne process's table sockets kept present in Redis together: one pipeline per interval.
+
+A table socket is present three ways, each a Redis sorted set scored by expiry: its audience in
+the table's registry (``games.live.audiences``: the writer renders for it), a spectator's place in
+the count (``games.live.spectating``) and a signed-in player's "at table X"
+(``accounts.presence``). They used to be renewed by each page's heartbeat, every 5 s per
+socket: a pool thread and two to three Redis round trips each, for a message that changes
+nothing. Now a heartbeat only notes the time in the socket (``heard_at``), and each event loop —
+one per Daphne process — renews all of its sockets in one pipeline every ``INTERVAL_SECONDS``
+(``Renewals``, an asyncio task started by the first socket and ending with the last), with
+``redis.asyncio``: no thread.
+
+The expiry is what it was: an entry's score is the time the page was last heard from plus the
+entry's TTL, so a page that stops sending heartbeats lapses as before, and a process that dies
+stops renewing and its sockets lapse within the TTL. Scores only rise (``ZADD GT``): another
+process's fresher renewal of the same person or audience is never lowered. A socket that closes
+is taken out at once by its consumer (``spectating.leave``, ``presence.left_table``) and here.
+
+The same pipeline reads each table's latest (revision, version) pushed to seats and to
+spectators, and a socket still behind it gets a snapshot if it is still behind a second later
+(``TableConsumer.behind``): a push lost by the layer is repaired within one interval, as the
+heartbeat did.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import weakref
+from collections import defaultdict
+from typing import Protocol
+
+import redis
+import redis.asyncio
+from django.conf import settings
+
+from accounts import presence
+from games.live import audiences, push, spectating
+from games.live.audiences import Audience
+from games.sockets.pool import in_pool
+
+log = logging.getLogger(__name__)
+
+#: The spectator count is refreshed at most this often per table and process (seconds).
+COUNT_REFRESH_SECONDS = 0.5
+
+_count_refreshes: dict[tuple[int, int], asyncio.Task[None]] = {}
+
+
+def refresh_count_soon(table_id: int) -> None:
+    """Refresh the table's spectator count in ``COUNT_REFRESH_SECONDS``, once for every join and
+    leave in this process meanwhile (a crowd arriving costs a few renders, not one each)."""
+    key = (id(asyncio.get_running_loop()), table_id)
+    if key in _count_refreshes:
+        return
+
+    async def later() -> None:
+        await asyncio.sleep(COUNT_REFRESH_SECONDS)
+        _count_refreshes.pop(key, None)  # joins from now on schedule the next refresh
+        await in_pool(push.publish_spectator_count)(table_id)
+
+    _count_refreshes[key] = asyncio.ensure_future(later())
+
+
+def pending_count_refreshes() -> list[asyncio.Task[None]]:
+    """The spectator-count refreshes scheduled in this event loop and not yet done (a test
+    waits for them before it counts a push's cost)."""
+    loop = id(asyncio.get_running_loop())
+    return [task for (on, _), task in _count_refreshes.items() if on == loop]
+
+
+#: How often (seconds) a process renews its sockets' presence and checks them against the
+#: tables' latest pushes: the page's heartbeat interval.
+INTERVAL_SECONDS = float(spectating.HEARTBEAT_SECONDS)
+
+
+class Renewable(Protocol):
+    """What a table socket shows this module (``games.sockets.consumers.TableConsumer``)."""
+
+    table_id: int
+    channel_name: str
+    person: str  # games.sockets.scope.person_of
+    user_id: int | None
+    counted: bool  # in the table's spectator count
+    heard_at: float  # wall-clock time the page last showed it is there (connect, heartbeat)
+
+    @property
+    def audience(self) -> Audience | None: ...
+
+    def behind(self, latest: tuple[int, int]) -> None:
+        """The table's last push to this socket's kind (seats, spectators) was ``latest``."""
+
+
+def _parse_latest(value: bytes | None) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    revision, version = (int(x) for x in value.decode().split(":"))
+    return revision, version
+
+
+class Renewals:
+    """The table sockets of one event loop, renewed in one pipeline per ``INTERVAL_SECONDS``
+    while any is open. ``current()`` is the loop's; ``add`` on connect, ``discard`` on close."""
+
+    _by_loop: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Renewals] = (
+        weakref.WeakKeyDictionary()
+    )
+
+    def __init__(self) -> None:
+        # Weak: a consumer that died without its disconnect is not kept (nor kept present).
+        self.sockets: weakref.WeakSet[Renewable] = weakref.WeakSet()
+        self.task: asyncio.Task[None] | None = None
+        self._client: redis.asyncio.Redis | None = None
+
+    @classmethod
+    def current(cls) -> Renewals:
+        """The renewals of the running event loop (created on first use)."""
+        loop = asyncio.get_running_loop()
+        renewals = cls._by_loop.get(loop)
+        if renewals is None:
+            renewals = cls._by_loop[loop] = cls()
+        return renewals
+
+    def add(self, socket: Renewable) -> None:
+        """Keep ``socket`` present from now on (its first entries are written by its connect)."""
+        self.sockets.add(socket)
+        if self.task is None or self.task.done():
+            self.task = asyncio.ensure_future(self._run())
+
+    def discard(self, socket: Renewable) -> None:
+        """Stop renewing ``socket`` (it closed)."""
+        self.sockets.discard(socket)
+
+    def client(self) -> redis.asyncio.Redis:
+        """This loop's asyncio client of ``settings.REDIS_URL`` (its connections are the loop's)."""
+        if self._client is None:
+            self._client = redis.asyncio.Redis.from_url(
+                settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2
+            )
+        return self._client
+
+    async def _run(self) -> None:
+        while self.sockets:
+            await asyncio.sleep(INTERVAL_SECONDS)
+            try:
+                await self.flush()
+            except redis.RedisError:
+                log.warning("presence not renewed: Redis unavailable", exc_info=True)
+            except Exception:  # the next interval tries again; the loop must not end
+                log.exception("presence not renewed")
+
+    async def flush(self, now: float | None = None) -> int:
+        """Renew every socket heard from within its entries' TTLs, and tell each socket the
+        table's latest push, in one pipeline. Returns the number of sockets renewed."""
+        now = time.time() if now is None else now
+        sockets = [s for s in list(self.sockets) if s.audience is not None]
+        if not sockets:
+            return 0
+        registry: dict[int, dict[str, float]] = defaultdict(dict)
+        places: dict[int, dict[str, float]] = defaultdict(dict)
+        people: dict[int, dict[str, float]] = defaultdict(dict)
+        where: dict[int, dict[str, float]] = defaultdict(dict)
+        renewed = 0
+        for socket in sockets:
+            audience = socket.audience
+            assert audience is not None  # (filtered above)
+            heard, table = socket.heard_at, socket.table_id
+            if heard + audiences.TTL_SECONDS <= now:
+                continue  # the page has been silent too long: let every entry lapse
+            renewed += 1
+            _keep_max(registry[table], audience.code, heard + audiences.TTL_SECONDS)
+            if heard + spectating.TTL_SECONDS <= now:
+                continue
+            if socket.counted:
+                person = socket.person
+                places[table][f"{person} {socket.channel_name}"] = heard + spectating.TTL_SECONDS
+                _keep_max(people[table], person, heard + spectating.TTL_SECONDS)
+            if socket.user_id is not None:
+                _keep_max(where[socket.user_id], str(table), heard + presence.TTL_SECONDS)
+        tables = sorted({s.table_id for s in sockets})
+        pipe = self.client().pipeline(transaction=False)
+        for table in tables:
+            pipe.get(audiences.latest_key(table))
+            pipe.get(audiences.latest_key(table, spectator=True))
+        for key_of, entries, ttl in (
+            (audiences.registry_key, registry, audiences.TTL_SECONDS),
+            (spectating.sockets_key, places, spectating.TTL_SECONDS),
+            (presence.where_key, where, presence.TTL_SECONDS),
+        ):
+            for owner, members in entries.items():
+                pipe.zadd(key_of(owner), members, gt=True)
+                pipe.expire(key_of(owner), ttl * 2)
+        people_tables = list(people)
+        for table in people_tables:
+            key = spectating.people_key(table)
+            pipe.zremrangebyscore(key, "-inf", now)
+            pipe.zadd(key, people[table], gt=True)
+            pipe.expire(key, spectating.TTL_SECONDS * 2)
+        answers = await pipe.execute()
+        self._tell_latest(sockets, tables, answers[: 2 * len(tables)])
+        self._recount(people_tables, answers[len(answers) - 3 * len(people_tables) :])
+        return renewed
+
+    @staticmethod
+    def _tell_latest(sockets: list[Renewable], tables: list[int], values: list[object]) -> None:
+        latest = {}
+        for i, table in enumerate(tables):
+            for spectator in (False, True):
+                value = values[2 * i + spectator]
+                latest[table, spectator] = _parse_latest(
+                    value if isinstance(value, bytes) else None
+                )
+        for socket in sockets:
+            audience = socket.audience
+            seen = latest.get((socket.table_id, audience is None or audience.seat is None))
+            if seen is not None:
+                socket.behind(seen)
+
+    @staticmethod
+    def _recount(tables: list[int], answers: list[object]) -> None:
+        # A person added back (their entry had lapsed: Redis restarted, a long pause) changes
+        # the count, which the pages must hear of.
+        for i, table in enumerate(tables):
+            if answers[3 * i + 1]:
+                refresh_count_soon(table)
+
+
+def _keep_max(members: dict[str, float], member: str, score: float) -> None:
+    if score > members.get(member, 0.0):
+        members[member] = score

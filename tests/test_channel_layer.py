@@ -1,0 +1,42 @@
+"""The channel layer decodes a group message once per process (issue 19, forwarding): every
+local member of the group gets the same dict, on the real Redis pub/sub."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from django.conf import settings
+
+from config.channel_layer import SharedDecodeLayer
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_a_group_message_is_decoded_once_for_all_its_local_members() -> None:
+    layer = SharedDecodeLayer(hosts=[settings.REDIS_URL], prefix=f"{settings.REDIS_NAMESPACE}t-cl")
+    decodes = []
+    serializer = layer._serializer
+    original = serializer.deserialize
+
+    def counted(message: bytes) -> dict:
+        decodes.append(message)
+        return original(message)
+
+    serializer.deserialize = counted
+    members = [await layer.new_channel() for _ in range(5)]
+    for channel in members:
+        await layer.group_add("audience", channel)
+    frame = {"type": "table.frame", "text": "<div>" + "x" * 4000 + "</div>", "v": 2, "r": 1}
+    try:
+        await layer.group_send("audience", frame)
+        received = [await asyncio.wait_for(layer.receive(c), 10) for c in members]
+        assert all(message == frame for message in received)
+        assert len(decodes) == 1 and all(message is received[0] for message in received)
+        await layer.group_send("audience", frame)  # equal, but another message: decoded again
+        again = [await asyncio.wait_for(layer.receive(c), 10) for c in members]
+        assert len(decodes) == 2 and again[0] is not received[0] and again[0] == frame
+    finally:
+        for channel in members:
+            await layer.group_discard("audience", channel)
+        await layer.flush()
