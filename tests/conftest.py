@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 
 from accounts.models import User
-from tests import servers
+from tests import servers, template_db
 
 PASSWORD = "a-long-test-passphrase-414"
 
@@ -118,16 +118,32 @@ def _own_rate_limits(settings) -> None:
 
 
 @pytest.fixture(scope="session")
-def django_db_setup(django_db_setup, django_db_blocker):
-    """Close psycopg's connection pool before the test database is dropped: its idle
-    connections would otherwise keep the database "accessed by other users"."""
-    yield
+def django_db_setup(django_test_environment, django_db_blocker, django_db_modify_db_settings):
+    """This process's test database (pytest-django's name: ``test_<name>``, ``_gwN`` on an
+    xdist worker), cloned from the one migrated template (``tests/template_db.py``) instead of
+    migrated afresh by each process; dropped at the end. pytest-django's ``--reuse-db`` and
+    ``--create-db`` have no effect: a clone costs less than keeping one."""
+    from django.conf import settings as django_settings
     from django.db import connections
 
+    default = connections["default"]
+    real = dict(default.settings_dict)
+    test_name = default.creation._get_test_db_name()
     with django_db_blocker.unblock():
+        default.close()
+        template_db.clone(real, test_name)
+        django_settings.DATABASES["default"]["NAME"] = test_name
+        default.settings_dict["NAME"] = test_name
+    yield
+    with django_db_blocker.unblock():
+        # psycopg's pool keeps idle connections open: close it before the database is dropped.
         for connection in connections.all():
             if getattr(connection, "pool", None) is not None:
                 connection.close_pool()
+            connection.close()
+        template_db.drop(real, test_name)
+    django_settings.DATABASES["default"]["NAME"] = real["NAME"]
+    default.settings_dict["NAME"] = real["NAME"]
 
 
 @pytest.fixture
