@@ -71,3 +71,25 @@ def test_another_player_sees_no_token_section(user, make_user, password):
     client.login(username=other.username, password=password)
     html = client.get(f"/accounts/{user.username}/").content.decode()
     assert "new-token-form" not in html and "robot" not in html
+
+
+@pytest.mark.parametrize(
+    "header", ["Basic YWxpY2U6aHVudGVyMg==", "Token c414_not-a-bearer", "Bearer c414_unknown"]
+)
+def test_a_refused_authorization_header_is_never_logged(header, settings, caplog, user):
+    """A header of another scheme (a browser's Basic name:password, a mistyped scheme) or an
+    unknown token is a 401, and none of it reaches a log line, in development mode too (ninja's
+    own bearer class logs another scheme's header whole when DEBUG is on)."""
+    settings.DEBUG = True
+    with caplog.at_level("DEBUG"):
+        response = Client().get("/api/v1/me", HTTP_AUTHORIZATION=header)
+    assert response.status_code == 401
+    secret = header.split(" ", 1)[1]
+    assert not [r for r in caplog.records if secret in r.getMessage()]
+
+
+def test_a_bearer_token_with_any_case_scheme_is_read(user):
+    _row, raw = tokens.create(user, "mine")
+    for scheme in ("Bearer", "bearer", "BEARER"):
+        response = Client().get("/api/v1/me", HTTP_AUTHORIZATION=f"{scheme} {raw}")
+        assert response.status_code == 200, scheme
