@@ -43,7 +43,7 @@ class TokenAuth(HttpBearer):
         # another scheme whole when DEBUG is on: "Basic <base64 of name:password>" would reach
         # the log as it came.
         scheme, _, credential = request.headers.get(self.header, "").partition(" ")
-        token = None
+        token: AccessToken | None = None
         if scheme.lower() == self.openapi_scheme:
             token = self.authenticate(request, credential)
         if token is None and self.on_refused is not None:
