@@ -151,9 +151,11 @@
   document.addEventListener("htmx:wsClose", function (evt) {
     setOnline(false);
     // The extension retries abnormal closes itself; a server going away (1001, a restart)
-    // is retried here too. 1000 is a normal close, 4403 a refusal: those stay closed. 4401:
-    // this browser's session ended (logged out, password changed): reload, to show what it
-    // may see now.
+    // is retried here too, and so is a socket closed for one message too big (1009 from
+    // Daphne, 4009 from the consumer: only a page whose field limits were taken away sends
+    // one) or for a flood (4008, after a longer pause): the message is gone, the table is not.
+    // 1000 is a normal close, 4403 a refusal: those stay closed. 4401: this browser's session
+    // ended (logged out, password changed): reload, to show what it may see now.
     var code = evt.detail.event && evt.detail.event.code;
     var refusal = REFUSALS[code] && tableStrings()[REFUSALS[code]];
     if (refusal) {
@@ -169,8 +171,9 @@
       window.location.reload();
       return;
     }
-    if (code === 1001 || code === 1005) {
-      setTimeout(function () { evt.detail.socketWrapper.reconnect(); }, 1000 + Math.random() * 2000);
+    if (code === 1001 || code === 1005 || code === 1009 || code === 4009 || code === 4008) {
+      var pause = code === 4008 ? 5000 : 1000;
+      setTimeout(function () { evt.detail.socketWrapper.reconnect(); }, pause + Math.random() * 2000);
     }
   });
 

@@ -16,7 +16,11 @@ from playwright.sync_api import expect
 from games.live import redis_store
 from games.live.presenters import table_strings
 from games.play import tables
-from tests.e2e.helpers import stop_tables_after_the_test  # noqa: F401 - autouse fixture
+from tests.e2e.helpers import (  # noqa: F401 - stop_tables_after_the_test is an autouse fixture
+    log_in_user,
+    stop_tables_after_the_test,
+    wait_until_live,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -64,3 +68,25 @@ def test_a_refused_spectator_is_told_why(new_page, make_user, settings, language
         expect(page.locator("#alert-announcer")).to_have_text(expected)
     finally:
         redis_store.client().delete(key)
+
+
+def test_a_message_too_big_closes_the_socket_and_the_page_connects_again(new_page, make_user):
+    """A chat line past the socket's 4 KB (only a page whose field limit was taken away sends
+    one) is refused by closing the socket (1009 from Daphne). The page connects again by itself
+    and the player's next line goes through: one bad message never leaves a table frozen on
+    "Reconnecting…"."""
+    host = make_user("big_line_host")
+    table = tables.create_table(host, name="big line", players=4, options={})
+    page = new_page()
+    log_in_user(page, host)
+    page.goto(f"/tables/{table.pk}/")
+    wait_until_live(page)
+    page.evaluate("() => document.getElementById('chat-text').removeAttribute('maxlength')")
+    page.fill("#chat-text", "x" * 5000)
+    page.click("#chat-send")
+    page.wait_for_function("() => window.club414.socketOpens >= 2", timeout=20_000)
+    expect(page.locator("#connection")).to_be_hidden()
+    page.fill("#chat-text", "still here")
+    page.click("#chat-send")
+    last = page.locator("#chat-lines .chat-line").last
+    expect(last.locator(".chat-text")).to_have_text("still here")
