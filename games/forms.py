@@ -17,6 +17,7 @@ from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from config.plain_text import VisibleTextField
 from games.engine.cards import face_name
 from games.engine.options import CHOICES, FLAGS, TARGET_LEVELS, Options, OptionsError
 from games.models import Table
@@ -195,7 +196,7 @@ class CreateTableForm(TableOptionsForm):
 
     field_order = ["name", "seats"]
 
-    name = forms.CharField(label=_("Table name"), max_length=80)
+    name = VisibleTextField(label=_("Table name"), max_length=80)
     seats = forms.TypedChoiceField(
         label=_("Seats"),
         coerce=int,

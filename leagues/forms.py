@@ -14,6 +14,7 @@ from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
+from config.plain_text import VisibleTextField
 from games.live.teams import team_name_lazy, team_text_lazy
 from games.play.tables import SEAT_COUNTS
 from leagues.models import League, Season
@@ -66,6 +67,7 @@ class LeagueForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = League
         fields = ["name", "slug", "description", "visibility", "join_policy", "players", "rated"]
+        field_classes = {"name": VisibleTextField}
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
@@ -77,6 +79,7 @@ class SeasonForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = Season
         fields = ["name", "starts_on", "ends_on", "format", "status"]
+        field_classes = {"name": VisibleTextField}
         widgets = {
             "starts_on": forms.DateInput(attrs={"type": "date"}),
             "ends_on": forms.DateInput(attrs={"type": "date"}),

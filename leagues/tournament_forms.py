@@ -10,6 +10,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from config.plain_text import VisibleTextField
 from games.engine.ai import STAND_IN
 from games.live.teams import team_name_lazy
 from games.models import Seat
@@ -52,7 +53,7 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
 
 
 class RegisterTeamForm(forms.Form):
-    name = forms.CharField(
+    name = VisibleTextField(
         label=_("Team name"),
         max_length=60,
         required=False,

@@ -23,7 +23,6 @@ lines (the group message names the author; ``games.chat.mutes``).
 from __future__ import annotations
 
 import logging
-import unicodedata
 from collections.abc import Collection
 
 from django.conf import settings
@@ -34,6 +33,7 @@ from django.utils.translation import gettext as _
 from django_ratelimit.core import get_usage
 
 from accounts.models import User
+from config.plain_text import visible
 from games.live import audiences, notify
 from games.models import ChatLine, Seat
 from games.models.phrases import PHRASES
@@ -62,11 +62,11 @@ def group(table_id: int, room: str, language: str) -> str:
 
 
 def clean_text(text: object) -> str:
-    """Free text as stored: a string, control characters dropped, spaces collapsed at the
-    ends. Raises ChatError if it is longer than ``GAMES_CHAT_MAX_CHARS``."""
+    """Free text as stored: a string, invisible characters dropped (``config.plain_text``),
+    spaces stripped at the ends. Raises ChatError if it is longer than ``GAMES_CHAT_MAX_CHARS``."""
     if not isinstance(text, str):
         return ""
-    text = "".join(c for c in text if unicodedata.category(c)[0] != "C" or c == " ").strip()
+    text = visible(text)
     if len(text) > settings.GAMES_CHAT_MAX_CHARS:
         raise ChatError(
             _("A message is at most %(n)d characters.") % {"n": settings.GAMES_CHAT_MAX_CHARS}

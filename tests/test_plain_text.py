@@ -1,0 +1,43 @@
+"""Names and chat lines keep only visible text (config.plain_text): a right-to-left override or
+a zero-width mark cannot make a table's name read backwards in the lobby (the breaker's walk)."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from config.plain_text import visible
+from games.chat.rooms import clean_text
+from games.models import Table
+from tests.games.play.test_table_setup import form_data
+
+RLO, ZWJ, ZWSP = "\u202e", "\u200d", "\u200b"
+
+
+def test_visible_drops_controls_and_format_characters_and_keeps_letters_and_spaces():
+    assert visible(f"{RLO}<b>x</b>") == "<b>x</b>"
+    assert visible(f" Tr{ZWSP}ận đấu{ZWJ} 414\n\t ") == "Trận đấu 414"
+    assert visible("Mesa de Ana · ♠ 4-1-4") == "Mesa de Ana · ♠ 4-1-4"
+    assert clean_text(f"hi{RLO} there") == "hi there"
+
+
+@pytest.mark.django_db
+def test_a_table_name_is_kept_without_its_invisible_characters(make_user, password):
+    host = make_user("ana")
+    client = Client()
+    client.login(username="ana", password=password)
+    response = client.post(reverse("games:create_table"), form_data(name=f"{RLO}Friday{ZWSP}"))
+    assert response.status_code == 302
+    assert Table.objects.get(host=host).name == "Friday"
+
+
+@pytest.mark.django_db
+def test_a_table_name_of_invisible_characters_only_is_refused(make_user, password):
+    make_user("ana")
+    client = Client()
+    client.login(username="ana", password=password)
+    response = client.post(reverse("games:create_table"), form_data(name=RLO + ZWJ))
+    assert response.status_code == 200
+    assert response.context["form"].errors["name"]
+    assert not Table.objects.exists()
