@@ -159,7 +159,7 @@ def worker(settings) -> Iterator[list[subprocess.Popen]]:
     redis_store.client().delete(health.heartbeat_key())  # an older test's worker beat here
     procs = servers.start_workers(servers.test_database_env(connection.settings_dict))
     settings.GAMES_AI_DELAY_SECONDS = 0.1
-    if not servers.wait_for(lambda: health.check_worker() == "ok", 120):
+    if not servers.wait_for(lambda: health.check_worker() == "ok", servers.START_SECONDS):
         servers.stop(*procs)
         raise RuntimeError(f"the main worker did not start: {[p.poll() for p in procs]}")
     yield procs

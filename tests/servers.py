@@ -130,7 +130,13 @@ def wait_for(check: Callable[[], object], seconds: float = 30.0) -> bool:
     return False
 
 
-def wait_http(url: str, proc: subprocess.Popen, seconds: float = 60) -> None:
+#: How long a server started by a test may take to answer. A Daphne imports the whole project
+#: before it listens: ~5 s of CPU, over 60 s of wall time when the box runs at load 20 (seen in
+#: a CI run). A start that never comes still fails, through ``proc`` exiting or this bound.
+START_SECONDS = 240
+
+
+def wait_http(url: str, proc: subprocess.Popen, seconds: float = START_SECONDS) -> None:
     """Wait until ``url`` answers. Raises RuntimeError if ``proc`` exits or ``seconds`` pass."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
