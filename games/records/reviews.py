@@ -213,3 +213,9 @@ def visible(match: Match, user: Any, seat: int | None, round_no: int | None = No
     match is finished for them (``visibility.readable_reviews``, which the bot API reads too).
     The caller checked that ``user`` may open the record."""
     return visibility.readable_reviews(match, user, seat, round_no)
+
+
+def visible_query(match: Match, user: Any, seat: int | None) -> QuerySet[Stored]:
+    """``visible``'s reviews of every round as a query not yet run (for the record page, which
+    reads all rounds' accuracies but one round's decisions)."""
+    return visibility.readable_reviews_query(match, user, seat)

@@ -111,7 +111,10 @@ def _reviews(
     ``round_no``'s reviews decision by decision (the last reviewed round when it has none), the
     reader's own first.
     Per reader: never cached. Empty when the reader may see none."""
-    found = reviews.visible(match, request.user, seat)
+    query = reviews.visible_query(match, request.user, seat)
+    # Every round's accuracy and counts, but the decisions (the bulk of a review) of the
+    # round shown only: a long match's page must not read all its rounds' decisions.
+    found = review_page.brief(query)
     if not found:
         return {}
     names = {p["seat"]: p["name"] for p in players}
@@ -125,8 +128,7 @@ def _reviews(
         # The reader's own seat first (then seat order): their review is what they came for.
         "sections": [
             review_detail.section(r, names.get(r.seat, ""), finished)
-            for r in sorted(found, key=lambda r: (r.seat != seat, r.seat))
-            if r.round_no == shown
+            for r in sorted(query.filter(round_no=shown), key=lambda r: (r.seat != seat, r.seat))
         ],
     }
 
