@@ -87,12 +87,13 @@
     });
     var axis = { stroke: colors.ink, grid: { stroke: colors.grid, width: 1 }, ticks: { show: false } };
     var y = data.y_range ? { range: data.y_range } : {};
+    var x = data.x_range ? { time: false, range: data.x_range } : { time: false };
     var opts = {
       width: Math.max(200, el.clientWidth),
       height: height,
       legend: { show: false },
       cursor: { drag: { x: false, y: false }, points: { show: false } },
-      scales: { x: { time: false }, y: y },
+      scales: { x: x, y: y },
       axes: [
         Object.assign({ label: data.x_label, incrs: [1, 2, 5, 10, 20, 50], size: 28, labelSize: 18, labelGap: 0 }, axis),
         Object.assign({ label: data.y_label, size: 44, labelSize: 18, labelGap: 0 }, axis),

@@ -177,6 +177,7 @@ def test_the_profile_trend_follows_the_match_list(finished_match):
     assert 'id="accuracy-trend"' in page and 'id="trend-chart-data"' in page
     chart = json.loads(dict(JSON_SCRIPT.findall(page))["trend-chart-data"])
     assert chart["lines"][0]["values"] == [round(expected)]
+    assert chart["x_range"] == [0.5, 1.5]  # one match: its point in the middle, not 0–2
     # A private table: not on the profile for who may not watch it; its players still see it.
     Table.objects.filter(pk=match.table_id).update(visibility=Table.Visibility.PRIVATE)
     assert accuracy_trend(ana, AnonymousUser()) == []
