@@ -83,6 +83,18 @@ def match_accuracy(rounds: Iterable[tuple[float | None, int]]) -> float | None:
     return total / weight if weight else None
 
 
+def accuracies(player_id: int, match_ids: Iterable[int]) -> dict[int, int]:
+    """``{match id: whole percent}``: the player's accuracy in each of ``match_ids`` that has a
+    weighed review of theirs, in one statement that reads accuracies and counts only. The caller
+    passes only matches whose reviews the reader may see (finished for them)."""
+    rounds: dict[int, list[tuple[float | None, int]]] = {}
+    rows = RoundReview.objects.filter(user_id=player_id, match_id__in=list(match_ids)).order_by()
+    for match_id, accuracy, counts in rows.values_list("match_id", "accuracy", "data__counts"):
+        rounds.setdefault(match_id, []).append((accuracy, weight_of(counts)))
+    found = {m: percent(match_accuracy(r)) for m, r in rounds.items()}
+    return {m: a for m, a in found.items() if a is not None}
+
+
 def percent(value: float | None) -> int | None:
     """An accuracy as a whole percent, or None."""
     return None if value is None else round(value)

@@ -333,6 +333,12 @@ def player_matches(request: HttpRequest, username: str) -> HttpResponse:
                 "round_no": seen.round_no,
             }
         )
+    # The player's accuracy where the expert reviewed them and the match is over for the
+    # reader (everyone's reviews are open then): one statement for the page.
+    over = [r["match"].pk for r in rows if r["finished"]]
+    accuracy = review_page.accuracies(player.pk, over) if over else {}
+    for row in rows:
+        row["accuracy"] = accuracy.get(row["match"].pk) if row["finished"] else None
     return render(
         request, "games/player_matches.html", {"player": player, "page": page, "rows": rows}
     )

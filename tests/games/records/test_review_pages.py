@@ -219,3 +219,31 @@ def test_the_record_page_reads_the_decisions_of_the_round_shown_only(finished_ma
     brief, full = sorted(read, key=lambda sql: "-> " in sql, reverse=True)
     assert "-> " in brief and '"games_roundreview"."data",' not in brief  # counts only
     assert '"games_roundreview"."round_no" = 1' in full  # the decisions of round 1 only
+
+
+#: The statements of a player's match list (one finished match), one of them its accuracies.
+MATCH_LIST_STATEMENTS = 5
+
+
+def test_the_match_list_shows_the_players_accuracy_in_one_statement(finished_match):
+    match = finished_match
+    client, url = client_for(), reverse("games:player_matches", args=["ana"])
+    with CaptureQueriesContext(connection) as before:
+        assert 'class="num match-accuracy"><span class="muted">—' in client.get(url).content.decode()
+    for r in (1, 2):
+        reviews.make(match.pk, r, samples=SAMPLES)
+    rows = list(RoundReview.objects.filter(match=match, seat=0))
+    expected = review_page.match_accuracy((r.accuracy, review_page.weighed(r)) for r in rows)
+    with CaptureQueriesContext(connection) as after:
+        page = client.get(url).content.decode()
+    assert len(after) == len(before) == MATCH_LIST_STATEMENTS, [q["sql"] for q in after]
+    assert len([q for q in after if '"games_roundreview"' in q["sql"]]) == 1
+    row = page[page.index(f'id="player-match-{match.pk}"') :]
+    row = row[: row.index("</tr>")]
+    if expected is not None:
+        assert f'#record-reviews" title="The expert' in row and f">{round(expected)}%</a>" in row
+    # A match still being played: no accuracy, not even its player's own.
+    _live(match)
+    for viewer in (None, User.objects.get(username="ana")):
+        page = client_for(viewer).get(url).content.decode()
+        assert "#record-reviews" not in page
