@@ -335,10 +335,10 @@ def player_matches(request: HttpRequest, username: str) -> HttpResponse:
         )
     # The player's accuracy where the expert reviewed them and the match is over for the
     # reader (everyone's reviews are open then): one statement for the page.
-    over = [r["match"].pk for r in rows if r["finished"]]
+    over = [seat.table.match.pk for seat, row in zip(page, rows, strict=True) if row["finished"]]
     accuracy = review_page.accuracies(player.pk, over) if over else {}
-    for row in rows:
-        row["accuracy"] = accuracy.get(row["match"].pk) if row["finished"] else None
+    for seat, row in zip(page, rows, strict=True):
+        row["accuracy"] = accuracy.get(seat.table.match.pk) if row["finished"] else None
     return render(
         request, "games/player_matches.html", {"player": player, "page": page, "rows": rows}
     )

@@ -2,7 +2,8 @@
 duplicated"): ``reviews.make`` checks for reviews made already, then spends seconds reviewing,
 so two workers given the same round (a task redelivered after a restart, and the sweep) can both
 find none; the unique constraint (``reviews._store``: each row in its savepoint) keeps the second
-worker's rows out, and ``make`` says how many it truly stored. Real PostgreSQL, two threads on two connections, committed data."""
+worker's rows out, and ``make`` says how many it truly stored. Real PostgreSQL, two threads on
+two connections, committed data."""
 
 from __future__ import annotations
 
