@@ -103,6 +103,8 @@ def test_a_finished_round_review_chart_table_jump_and_trend(new_page) -> None:
         expect(page.locator(f"#review-1-0-{count}")).to_be_focused()
         page.keyboard.press("ArrowLeft")
         expect(page.locator(f"#review-1-0-{count - 1}")).to_be_focused()
+        table.scroll_into_view_if_needed()
+        _shot(page, "record-table", width, full_page=False)
         # A click on the chart jumps to the decision under the pointer: its row is the page's
         # target and has the focus.
         over = chart.locator(".u-over")
