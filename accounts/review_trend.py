@@ -85,7 +85,8 @@ def accuracy_trend(
 
 
 def trend_chart(trend: list[TrendPoint]) -> dict[str, Any]:
-    """The trend as ``static/js/review_chart.js`` draws it: one point per match, 0–100."""
+    """The trend as ``static/js/review_chart.js`` draws it: one point per match, 0–100, the
+    x axis from half a match before the first to half a match after the last."""
     return {
         "x": [p["n"] for p in trend],
         "lines": [{"label": _("Accuracy"), "values": [p["accuracy"] for p in trend]}],
@@ -94,4 +95,7 @@ def trend_chart(trend: list[TrendPoint]) -> dict[str, Any]:
         "x_label": _("Match"),
         "y_label": _("Accuracy (%)"),
         "y_range": [0, 100],
+        # Half a match either side: uPlot's own range around a single point runs 0–2, with
+        # ticks at matches that do not exist.
+        "x_range": [0.5, len(trend) + 0.5],
     }

@@ -22,6 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.db.models import QuerySet
+
 from games.engine.state import State
 from games.live import replay
 from games.models import DelayedView, Match, RoundReview, Table
@@ -130,15 +132,21 @@ def readable_reviews(
     caller checked that ``user`` may watch the table (``games.access.can_watch``;
     docs/ACCESS.md). The record page and the bot API both read through here, so the two can
     never show different things."""
-    reviews = RoundReview.objects.filter(match=match).select_related("user")
-    reviews = reviews.order_by("round_no", "seat")
+    reviews = readable_reviews_query(match, user, seat).select_related("user")
     if round_no is not None:
         reviews = reviews.filter(round_no=round_no)
+    return list(reviews)
+
+
+def readable_reviews_query(match: Match, user: Any, seat: int | None) -> QuerySet[RoundReview]:
+    """``readable_reviews``'s rows as a query not yet run, in round and seat order: for a page
+    that reads only some columns of them (the record page's accuracy table) or some rounds."""
+    reviews = RoundReview.objects.filter(match=match).order_by("round_no", "seat")
     if finished_for(match, seat):
-        return list(reviews)
+        return reviews
     if seat is None or not getattr(user, "is_authenticated", False):
-        return []
-    return list(reviews.filter(seat=seat, user=user))
+        return reviews.none()
+    return reviews.filter(seat=seat, user=user)
 
 
 def seen_by(table: Table, match: Match, seated: bool) -> Watched:

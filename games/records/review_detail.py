@@ -97,6 +97,9 @@ def chart_data(review: RoundReview, decisions: list[dict[str, Any]]) -> dict[str
         ],
         "marks": [d["mark"] if d["listed"] else "" for d in decisions],
         "targets": [d["id"] for d in decisions],
+        "keys_label": _(
+            "Advantage chart: the arrow keys move from decision to decision in the table below."
+        ),
         "x_label": _("Decision"),
         "y_label": _("Expected round value"),
     }

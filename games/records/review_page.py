@@ -10,8 +10,9 @@ the match that was worth weighing: a round of 3 weighed decisions counts for les
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
+from django.db.models import QuerySet
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -82,17 +83,46 @@ def match_accuracy(rounds: Iterable[tuple[float | None, int]]) -> float | None:
     return total / weight if weight else None
 
 
+def accuracies(player_id: int, match_ids: Iterable[int]) -> dict[int, int]:
+    """``{match id: whole percent}``: the player's accuracy in each of ``match_ids`` that has a
+    weighed review of theirs, in one statement that reads accuracies and counts only. The caller
+    passes only matches whose reviews the reader may see (finished for them)."""
+    rounds: dict[int, list[tuple[float | None, int]]] = {}
+    rows = RoundReview.objects.filter(user_id=player_id, match_id__in=list(match_ids)).order_by()
+    for match_id, accuracy, counts in rows.values_list("match_id", "accuracy", "data__counts"):
+        rounds.setdefault(match_id, []).append((accuracy, weight_of(counts)))
+    found = {m: percent(match_accuracy(r)) for m, r in rounds.items()}
+    return {m: a for m, a in found.items() if a is not None}
+
+
 def percent(value: float | None) -> int | None:
     """An accuracy as a whole percent, or None."""
     return None if value is None else round(value)
 
 
-def accuracy_table(reviews: list[RoundReview], names: dict[int, str]) -> dict[str, Any]:
+class Brief(NamedTuple):
+    """What the accuracy table reads of a stored review: never its decisions (``brief``)."""
+
+    round_no: int
+    seat: int
+    accuracy: float | None
+    counts: Any
+
+
+def brief(reviews: QuerySet[RoundReview]) -> list[Brief]:
+    """``reviews``' rounds, seats, accuracies and mark counts, in one statement that leaves
+    their decisions (most of each row) in the database."""
+    return [
+        Brief(*row) for row in reviews.values_list("round_no", "seat", "accuracy", "data__counts")
+    ]
+
+
+def accuracy_table(reviews: list[Brief], names: dict[int, str]) -> dict[str, Any]:
     """Accuracy by round and player, and per player over the match: ``seats`` (the reviewed
     players, in seat order, with their match accuracy), ``rounds`` (one row per round, one cell
     per seat: a whole percent, None with nothing weighed, "" with no review)."""
     seats = sorted({r.seat for r in reviews})
-    by_round: dict[int, dict[int, RoundReview]] = {}
+    by_round: dict[int, dict[int, Brief]] = {}
     for review in reviews:
         by_round.setdefault(review.round_no, {})[review.seat] = review
     rows = []
@@ -108,7 +138,7 @@ def accuracy_table(reviews: list[RoundReview], names: dict[int, str]) -> dict[st
             "seat": seat,
             "name": names.get(seat, ""),
             "accuracy": percent(
-                match_accuracy((r.accuracy, weighed(r)) for r in reviews if r.seat == seat)
+                match_accuracy((r.accuracy, weight_of(r.counts)) for r in reviews if r.seat == seat)
             ),
             "rounds": sum(1 for r in reviews if r.seat == seat),
         }

@@ -17,6 +17,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, QuerySet
 from django.utils import timezone
 
@@ -30,6 +31,8 @@ from games.models import RoundReview as Stored
 
 log = logging.getLogger(__name__)
 
+#: The constraint that keeps a seat's round to one review (``RoundReview.Meta``).
+UNIQUE = "unique_round_review"
 #: Rounds a sweep reviews at most per run (each some seconds of CPU: the next run goes on).
 SWEEP_BATCH = 20
 #: How far back the sweep looks for rounds without their reviews.
@@ -126,8 +129,8 @@ def make(match_id: int, round_no: int, samples: int | None = None) -> int:
     person made a decision of their own (``people_seats``; the stand-in's moves are left out
     of the review and of its accuracy), on ``samples`` deals per decision (None:
     ``settings.GAMES_REVIEW_SAMPLES``, or the engine's default); how many were stored. Never a
-    second review of a seat's round (the unique constraint; a review made meanwhile by another
-    worker wins). A round not over yet is left alone (0)."""
+    second review of a seat's round (the unique constraint, ``_store``: a review made meanwhile
+    by another worker wins). A round not over yet is left alone (0)."""
     match = Match.objects.select_related("table").get(pk=match_id)
     if not Round.objects.filter(match=match, number=round_no, ended_at__isnull=False).exists():
         return 0
@@ -159,7 +162,27 @@ def make(match_id: int, round_no: int, samples: int | None = None) -> int:
                 cpu_seconds=review.seconds,
             )
         )
-    return len(Stored.objects.bulk_create(made, ignore_conflicts=True))
+    return sum(_store(review) for review in made)
+
+
+def _store(review: Stored) -> bool:
+    """Store ``review`` unless its seat's round has one already (another worker made it while
+    this one reviewed): whether it was stored. Its own savepoint, so a lost race costs only
+    this row. Not ``bulk_create(ignore_conflicts=True)``: that hands back every row given,
+    stored or not, and the count ``make`` returns must be true."""
+    try:
+        with transaction.atomic():
+            review.save(force_insert=True)
+    except IntegrityError as error:
+        if getattr(getattr(error.__cause__, "diag", None), "constraint_name", "") != UNIQUE:
+            raise
+        log.info("match %s round %s seat %s: reviewed already", *_key(review))
+        return False
+    return True
+
+
+def _key(review: Stored) -> tuple[int, int, int]:
+    return review.match_id, review.round_no, review.seat
 
 
 def missing(window: timedelta = SWEEP_WINDOW) -> list[tuple[int, int]]:
@@ -213,3 +236,9 @@ def visible(match: Match, user: Any, seat: int | None, round_no: int | None = No
     match is finished for them (``visibility.readable_reviews``, which the bot API reads too).
     The caller checked that ``user`` may open the record."""
     return visibility.readable_reviews(match, user, seat, round_no)
+
+
+def visible_query(match: Match, user: Any, seat: int | None) -> QuerySet[Stored]:
+    """``visible``'s reviews of every round as a query not yet run (for the record page, which
+    reads all rounds' accuracies but one round's decisions)."""
+    return visibility.readable_reviews_query(match, user, seat)

@@ -111,7 +111,10 @@ def _reviews(
     ``round_no``'s reviews decision by decision (the last reviewed round when it has none), the
     reader's own first.
     Per reader: never cached. Empty when the reader may see none."""
-    found = reviews.visible(match, request.user, seat)
+    query = reviews.visible_query(match, request.user, seat)
+    # Every round's accuracy and counts, but the decisions (the bulk of a review) of the
+    # round shown only: a long match's page must not read all its rounds' decisions.
+    found = review_page.brief(query)
     if not found:
         return {}
     names = {p["seat"]: p["name"] for p in players}
@@ -125,8 +128,7 @@ def _reviews(
         # The reader's own seat first (then seat order): their review is what they came for.
         "sections": [
             review_detail.section(r, names.get(r.seat, ""), finished)
-            for r in sorted(found, key=lambda r: (r.seat != seat, r.seat))
-            if r.round_no == shown
+            for r in sorted(query.filter(round_no=shown), key=lambda r: (r.seat != seat, r.seat))
         ],
     }
 
@@ -331,6 +333,12 @@ def player_matches(request: HttpRequest, username: str) -> HttpResponse:
                 "round_no": seen.round_no,
             }
         )
+    # The player's accuracy where the expert reviewed them and the match is over for the
+    # reader (everyone's reviews are open then): one statement for the page.
+    over = [seat.table.match.pk for seat, row in zip(page, rows, strict=True) if row["finished"]]
+    accuracy = review_page.accuracies(player.pk, over) if over else {}
+    for seat, row in zip(page, rows, strict=True):
+        row["accuracy"] = accuracy.get(seat.table.match.pk) if row["finished"] else None
     return render(
         request, "games/player_matches.html", {"player": player, "page": page, "rows": rows}
     )

@@ -60,6 +60,45 @@
     return parts.join(" · ");
   }
 
+  // The keyboard along the chart: it takes the focus (drawn, it is no longer hidden from
+  // assistive technology: an image with its label), and the arrow keys, Home and End move
+  // between its decision points, on the chart and from one focused row of the table to the
+  // next; each move puts the chart's cursor on the point and focuses its row.
+  var KEYS = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 };
+
+  function keyboard(el, plot, data) {
+    var last = data.x.length - 1;
+    var at = -1;
+    function go(i) {
+      at = Math.max(0, Math.min(last, i));
+      var value = data.lines[0].values[at];
+      plot.setCursor({
+        left: plot.valToPos(data.x[at], "x"),
+        top: value === null ? plot.over.clientHeight / 2 : plot.valToPos(value, "y"),
+      });
+      var row = document.getElementById(data.targets[at]);
+      if (row) row.focus();
+    }
+    function onKey(event, from) {
+      var i = from;
+      if (event.key in KEYS) i = from < 0 ? 0 : from + KEYS[event.key];
+      else if (event.key === "Home") i = 0;
+      else if (event.key === "End") i = last;
+      else return;
+      event.preventDefault();
+      go(i);
+    }
+    el.removeAttribute("aria-hidden");
+    el.setAttribute("role", "img");
+    el.setAttribute("aria-label", data.keys_label);
+    el.tabIndex = 0;
+    el.addEventListener("keydown", function (event) { onKey(event, at); });
+    data.targets.forEach(function (id, i) {
+      var row = document.getElementById(id);
+      if (row) row.addEventListener("keydown", function (event) { onKey(event, i); });
+    });
+  }
+
   function draw(el) {
     var source = document.getElementById(el.dataset.source);
     if (!source || typeof uPlot === "undefined") return;
@@ -87,12 +126,13 @@
     });
     var axis = { stroke: colors.ink, grid: { stroke: colors.grid, width: 1 }, ticks: { show: false } };
     var y = data.y_range ? { range: data.y_range } : {};
+    var x = data.x_range ? { time: false, range: data.x_range } : { time: false };
     var opts = {
       width: Math.max(200, el.clientWidth),
       height: height,
       legend: { show: false },
       cursor: { drag: { x: false, y: false }, points: { show: false } },
-      scales: { x: { time: false }, y: y },
+      scales: { x: x, y: y },
       axes: [
         Object.assign({ label: data.x_label, incrs: [1, 2, 5, 10, 20, 50], size: 28, labelSize: 18, labelGap: 0 }, axis),
         Object.assign({ label: data.y_label, size: 44, labelSize: 18, labelGap: 0 }, axis),
@@ -118,6 +158,7 @@
       var i = plot.cursor.idx;
       if (i !== null && i !== undefined) jump(data.targets[i]);
     });
+    if (data.keys_label) keyboard(el, plot, data);
     if (typeof ResizeObserver !== "undefined") {
       new ResizeObserver(function () {
         var width = Math.max(200, el.clientWidth);

@@ -79,9 +79,32 @@ def test_a_finished_round_review_chart_table_jump_and_trend(new_page) -> None:
         expect(chart.locator("canvas")).to_have_count(1)
         table = page.locator("#review-1-0 table.review-decisions")
         expect(table).to_be_visible()
-        rows = table.locator("tbody tr")
+        rows = table.locator("tbody tr.review-row")
         count = rows.count()
         assert count > 1
+        # The table fits the screen, at 375 px too: no sideways scroll (the hand moves to a row
+        # of its own under its decision there).
+        region = page.locator("#review-1-0 .table-scroll")
+        fits = region.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
+        assert fits, region.evaluate("e => [e.scrollWidth, e.clientWidth]")
+        hand_row = table.locator("tbody tr.review-hand-row").first
+        if width < 640:
+            expect(hand_row).to_be_visible()
+            expect(table.locator("th.review-hand")).to_be_hidden()
+        else:
+            expect(hand_row).to_be_hidden()
+        # The keyboard along the chart: the arrow keys move between decisions, focusing rows.
+        chart.focus()
+        page.keyboard.press("ArrowRight")
+        expect(page.locator("#review-1-0-1")).to_be_focused()
+        page.keyboard.press("ArrowDown")
+        expect(page.locator("#review-1-0-2")).to_be_focused()
+        page.keyboard.press("End")
+        expect(page.locator(f"#review-1-0-{count}")).to_be_focused()
+        page.keyboard.press("ArrowLeft")
+        expect(page.locator(f"#review-1-0-{count - 1}")).to_be_focused()
+        table.scroll_into_view_if_needed()
+        _shot(page, "record-table", width, full_page=False)
         # A click on the chart jumps to the decision under the pointer: its row is the page's
         # target and has the focus.
         over = chart.locator(".u-over")

@@ -10,6 +10,8 @@ import re
 import pytest
 from django.contrib.auth.models import AnonymousUser
 from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import User
@@ -175,6 +177,7 @@ def test_the_profile_trend_follows_the_match_list(finished_match):
     assert 'id="accuracy-trend"' in page and 'id="trend-chart-data"' in page
     chart = json.loads(dict(JSON_SCRIPT.findall(page))["trend-chart-data"])
     assert chart["lines"][0]["values"] == [round(expected)]
+    assert chart["x_range"] == [0.5, 1.5]  # one match: its point in the middle, not 0–2
     # A private table: not on the profile for who may not watch it; its players still see it.
     Table.objects.filter(pk=match.table_id).update(visibility=Table.Visibility.PRIVATE)
     assert accuracy_trend(ana, AnonymousUser()) == []
@@ -183,3 +186,65 @@ def test_the_profile_trend_follows_the_match_list(finished_match):
     # A match still being played: no trend point, even for its own player.
     _live(match)
     assert accuracy_trend(ana, ana) == []
+
+
+#: The statements of the record page of a finished match with reviews, as ana, once its body is
+#: cached: two of them the reviews' (every round's accuracy and counts, the shown round's
+#: decisions). Pinned: a change that adds one must say why.
+RECORD_STATEMENTS = 8
+
+
+def _statements(match: Match, user, round_no: int) -> list[str]:
+    client = client_for(user)
+    url = reverse("games:match_record", args=[match.pk]) + f"?round={round_no}"
+    assert client.get(url).status_code == 200  # the body is rendered and cached
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url).status_code == 200
+    return [q["sql"] for q in queries]
+
+
+def test_the_record_page_reads_the_decisions_of_the_round_shown_only(finished_match):
+    """Every round's accuracy and mark counts, but one round's decisions: a page's statements
+    and the review data it reads do not grow with the rounds reviewed."""
+    match = finished_match
+    ana = User.objects.get(username="ana")
+    reviews.make(match.pk, 1, samples=SAMPLES)
+    one = _statements(match, ana, 1)
+    for r in (2, 3):
+        reviews.make(match.pk, r, samples=SAMPLES)
+    three = _statements(match, ana, 1)
+    assert len(three) == len(one) == RECORD_STATEMENTS, three
+    read = [sql for sql in three if '"games_roundreview"' in sql]
+    assert len(read) == 2, read
+    brief, full = sorted(read, key=lambda sql: "-> " in sql, reverse=True)
+    assert "-> " in brief and '"games_roundreview"."data",' not in brief  # counts only
+    assert '"games_roundreview"."round_no" = 1' in full  # the decisions of round 1 only
+
+
+#: The statements of a player's match list (one finished match), one of them its accuracies.
+MATCH_LIST_STATEMENTS = 5
+
+
+def test_the_match_list_shows_the_players_accuracy_in_one_statement(finished_match):
+    match = finished_match
+    client, url = client_for(), reverse("games:player_matches", args=["ana"])
+    with CaptureQueriesContext(connection) as before:
+        page = client.get(url).content.decode()
+    assert 'class="num match-accuracy"><span class="muted">—' in page
+    for r in (1, 2):
+        reviews.make(match.pk, r, samples=SAMPLES)
+    rows = list(RoundReview.objects.filter(match=match, seat=0))
+    expected = review_page.match_accuracy((r.accuracy, review_page.weighed(r)) for r in rows)
+    with CaptureQueriesContext(connection) as after:
+        page = client.get(url).content.decode()
+    assert len(after) == len(before) == MATCH_LIST_STATEMENTS, [q["sql"] for q in after]
+    assert len([q for q in after if '"games_roundreview"' in q["sql"]]) == 1
+    row = page[page.index(f'id="player-match-{match.pk}"') :]
+    row = row[: row.index("</tr>")]
+    if expected is not None:
+        assert '#record-reviews" title="The expert' in row and f">{round(expected)}%</a>" in row
+    # A match still being played: no accuracy, not even its player's own.
+    _live(match)
+    for viewer in (None, User.objects.get(username="ana")):
+        page = client_for(viewer).get(url).content.decode()
+        assert "#record-reviews" not in page
