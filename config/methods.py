@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import cast
 
 from asgiref.sync import iscoroutinefunction
-from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.http import HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.utils.decorators import sync_and_async_middleware
 
 #: Every method a page, a form or the bot API uses.
@@ -35,16 +35,32 @@ def refusal(request: HttpRequest) -> HttpResponse | None:
     return response
 
 
+def as_json(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """A 405 of a path that answers for itself (the bot API: django-ninja writes its 405 as
+    text) as the API's JSON error, ``{"code": "method_not_allowed", "message": …}``, with the
+    same ``Allow``; any other response as it is."""
+    if response.status_code != 405 or not request.path.startswith(OWN_ANSWER_PREFIXES):
+        return response
+    if response.get("Content-Type", "").startswith("application/json"):
+        return response
+    allow = response.get("Allow", "")
+    body = {"code": "method_not_allowed", "message": f"this address takes {allow} only"}
+    answer = JsonResponse(body, status=405)
+    answer["Allow"] = allow
+    return answer
+
+
 @sync_and_async_middleware
 def methods_middleware(
     get_response: Callable[[HttpRequest], HttpResponse | Awaitable[HttpResponse]],
 ) -> Callable[[HttpRequest], HttpResponse | Awaitable[HttpResponse]]:
-    """Answer any method but GET, HEAD and POST with 405 and its Allow header."""
+    """Answer any method but GET, HEAD and POST with 405 and its Allow header; the bot API's
+    own 405s in JSON (``as_json``)."""
     if iscoroutinefunction(get_response):
         get_async_response = cast(Callable[[HttpRequest], Awaitable[HttpResponse]], get_response)
 
         async def async_middleware(request: HttpRequest) -> HttpResponse:
-            return refusal(request) or await get_async_response(request)
+            return refusal(request) or as_json(request, await get_async_response(request))
 
         return async_middleware
 
@@ -52,6 +68,6 @@ def methods_middleware(
     get_sync_response = cast(Callable[[HttpRequest], HttpResponse], get_response)
 
     def middleware(request: HttpRequest) -> HttpResponse:
-        return refusal(request) or get_sync_response(request)
+        return refusal(request) or as_json(request, get_sync_response(request))
 
     return middleware

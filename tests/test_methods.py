@@ -35,6 +35,18 @@ def test_the_api_answers_other_methods_with_each_operations_allow(client, method
     for path, allow in API_PATHS.items():
         response = client.generic(method, path)
         assert (response.status_code, response["Allow"]) == (405, allow), (method, path)
+        # as JSON, as every error of the API (docs/BOT_API.md), not ninja's text
+        assert response["Content-Type"].startswith("application/json")
+        assert response.json() == {
+            "code": "method_not_allowed",
+            "message": f"this address takes {allow} only",
+        }
+
+
+def test_an_api_address_asked_with_a_method_it_does_not_take_answers_json(client):
+    response = client.post("/api/v1/me")
+    assert (response.status_code, response["Allow"]) == (405, "GET")
+    assert response.json()["code"] == "method_not_allowed"
 
 
 def test_get_head_and_post_still_reach_the_views(client, user):
