@@ -62,8 +62,9 @@ test: $(VENV)/.installed-test
 # not tens of seconds: `-m "not live and not slow"` (`slow`: the fuzzers, the 1,000-round and
 # duplicate simulations, matches driven to their end, the every-URL walk; `make test` runs them).
 # TEST_FAST_WORKERS: with the transactional tests' reset made cheap (tests/fast_flush.py) the
-# fast tests are bound by CPU, some 230 s of it on a loaded 2-core box (issue 16): more workers
-# than 4 only add their start-up (import and collection, ~4 s of CPU each).
+# fast tests are bound by CPU, ~150 s of it (user+sys), so on 2 cores a run takes at least 75 s.
+# Measured one after another at load 4-7 (issue 16): -n 4 135 s, -n 6 164 s, -n 8 132 s and
+# 12 s more CPU (each worker imports the project and collects the suite, ~4 s of CPU).
 TEST_FAST_WORKERS ?= 4
 test-fast: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 test-fast: export REDIS_URL ?= redis://127.0.0.1:6379/0
