@@ -61,6 +61,11 @@ test: $(VENV)/.installed-test
 # The tests that start no process (no Daphne, Celery worker, Redis or browser) and take seconds,
 # not tens of seconds: `-m "not live and not slow"` (`slow`: the fuzzers, the 1,000-round and
 # duplicate simulations, matches driven to their end, the every-URL walk; `make test` runs them).
+# TEST_FAST_WORKERS: with the transactional tests' reset made cheap (tests/fast_flush.py) the
+# fast tests are bound by CPU, ~150 s of it (user+sys), so on 2 cores a run takes at least 75 s.
+# Measured one after another at load 4-7 (issue 16): -n 4 135 s, -n 6 164 s, -n 8 132 s and
+# 12 s more CPU (each worker imports the project and collects the suite, ~4 s of CPU).
+TEST_FAST_WORKERS ?= 4
 test-fast: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 test-fast: export REDIS_URL ?= redis://127.0.0.1:6379/0
 test-fast: export DJANGO_DEBUG ?= 1
@@ -68,7 +73,7 @@ test-fast: export REDIS_NAMESPACE ?= test$(shell echo $$$$)-
 test-fast: $(VENV)/.installed-test
 	$(PY) scripts/check_test_env.py --no-browser
 	$(COMPILE)
-	$(PY) -m pytest -n $(TEST_WORKERS) -m "not live and not slow" $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_FAST_WORKERS) -m "not live and not slow" $(PYTEST_ARGS)
 
 # Translations: gather the strings into locale/*/django.po, then compile the .mo files that are
 # committed beside them (so `make run` and `make test` need no gettext). Needs GNU gettext

@@ -10,7 +10,7 @@ import pytest
 from django.db import connection
 
 from accounts.models import User
-from tests import servers, template_db
+from tests import fast_flush, servers, template_db
 
 PASSWORD = "a-long-test-passphrase-414"
 
@@ -122,7 +122,8 @@ def django_db_setup(django_test_environment, django_db_blocker, django_db_modify
     """This process's test database (pytest-django's name: ``test_<name>``, ``_gwN`` on an
     xdist worker), cloned from the one migrated template (``tests/template_db.py``) instead of
     migrated afresh by each process; dropped at the end. pytest-django's ``--reuse-db`` and
-    ``--create-db`` have no effect: a clone costs less than keeping one."""
+    ``--create-db`` have no effect: a clone costs less than keeping one. Transactional tests
+    reset it with DELETEs instead of a TRUNCATE (``tests/fast_flush.py``)."""
     from django.conf import settings as django_settings
     from django.db import connections
 
@@ -134,6 +135,7 @@ def django_db_setup(django_test_environment, django_db_blocker, django_db_modify
         template_db.clone(real, test_name)
         django_settings.DATABASES["default"]["NAME"] = test_name
         default.settings_dict["NAME"] = test_name
+        fast_flush.install()
     yield
     with django_db_blocker.unblock():
         # psycopg's pool keeps idle connections open: close it before the database is dropped.
