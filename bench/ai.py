@@ -46,7 +46,7 @@ from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.run_header import header, wilson  # noqa: E402
+from bench.run_header import emit, header, wilson  # noqa: E402
 from games.engine.actions import NextRound, Play  # noqa: E402
 from games.engine.ai import DEFAULT_SAMPLES, KEYS, ExpertPolicy, policy  # noqa: E402
 from games.engine.ai.base import combo_of  # noqa: E402
@@ -347,10 +347,7 @@ def main(argv: list[str] | None = None) -> int:
                 report = _report(args, argv, pairings, tasks, results, load_before, start)
                 Path(args.out).write_text(json.dumps(report, indent=1) + "\n")
     report = _report(args, argv, pairings, tasks, results, load_before, start)
-    text = json.dumps(report, indent=1)
-    if args.out:
-        Path(args.out).write_text(text + "\n")
-    print(text)
+    emit(report, args.out)
     return 0
 
 

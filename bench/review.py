@@ -41,7 +41,7 @@ from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.run_header import header, wilson  # noqa: E402
+from bench.run_header import emit, header, wilson  # noqa: E402
 from games.engine.ai import DEFAULT_SAMPLES as EXPERT_SAMPLES  # noqa: E402
 from games.engine.ai import ExpertPolicy, HeuristicPolicy, policy  # noqa: E402
 from games.engine.deal import new_match  # noqa: E402
@@ -222,12 +222,10 @@ def main(argv: list[str] | None = None) -> int:
                 raw = [r for r in results if r is not None]
                 Path(args.out).with_suffix(".raw.json").write_text(json.dumps(raw) + "\n")
     report = _report(args, argv, results, load_before, start)
-    text = json.dumps(report, indent=1)
+    emit(report, args.out)
     if args.out:
-        Path(args.out).write_text(text + "\n")
         raw = [r for r in results if r is not None]
         Path(args.out).with_suffix(".raw.json").write_text(json.dumps(raw) + "\n")
-    print(text)
     return 0
 
 

@@ -25,7 +25,6 @@ is the test's: tests/games/play/test_review_worker.py.
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing as mp
 import os
 import random
@@ -36,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.run_header import header  # noqa: E402
+from bench.run_header import emit, header  # noqa: E402
 from games.engine.actions import Play  # noqa: E402
 from games.engine.ai import ExpertPolicy, HeuristicPolicy  # noqa: E402
 from games.engine.deal import new_match  # noqa: E402
@@ -158,10 +157,7 @@ def main(argv: list[str] | None = None) -> int:
             for c in CONDITIONS
         },
     }
-    text = json.dumps(report, indent=1)
-    if args.out:
-        Path(args.out).write_text(text + "\n")
-    print(text)
+    emit(report, args.out)
     return 0
 
 

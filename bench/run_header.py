@@ -1,15 +1,18 @@
 """The head every CPU bench report starts with (``bench/ai.py``, ``bench/review.py``): the
 command, the Python, the machine's cores, the worker processes, the load average before and
 after and the wall time, so a figure is always read beside how busy the machine was; and the
-95% Wilson interval both benches put on their shares."""
+95% Wilson interval both benches put on their shares; ``emit`` writes a finished report."""
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import platform
 import sys
 import time
+from pathlib import Path
+from typing import Any
 
 
 def header(
@@ -36,3 +39,11 @@ def wilson(k: int, n: int, z: float = 1.96) -> list[float]:
     centre = (p + z * z / (2 * n)) / (1 + z * z / n)
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
     return [round(centre - half, 4), round(centre + half, 4)]
+
+
+def emit(report: dict[str, Any], out: str | None) -> None:
+    """Print ``report`` as indented JSON, and write it to the file ``out`` too when given."""
+    text = json.dumps(report, indent=1)
+    if out:
+        Path(out).write_text(text + "\n")
+    print(text)

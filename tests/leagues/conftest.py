@@ -17,7 +17,7 @@ from games.play import services
 from leagues import services as league_services
 from leagues import tournaments
 from leagues.models import League, TournamentTeam
-from tests.games.conftest import bomb_to_win, resigned  # noqa: F401 (shared fixtures)
+from tests.games.conftest import bomb_to_win, install_state, resigned  # noqa: F401 (shared fixtures)
 
 #: Quick matches (§10 target_level) without claim windows, so a scripted trick needs no answers.
 QUICK = {"target_level": "3", "claim_window_seconds": 0}
@@ -101,12 +101,7 @@ def install_forced_end(table: Table, winner_team: int) -> Match:
     state = start_round(
         table.engine_options(), [tuple(h) for h in hands], 3, levels, leader=winner_team + 2, seed=1
     )
-    match.state = state_to_json(state)
-    match.version = state.version
-    match.phase = state.phase
-    match.deadline_token = state.version
-    match.save()
-    return match
+    return install_state(match, state)
 
 
 @pytest.fixture
