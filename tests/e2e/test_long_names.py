@@ -97,3 +97,58 @@ def test_a_spectator_reads_the_claim_window_as_a_fact(new_page) -> None:
             assert box is not None and box["height"] <= 48, box
             assert box["y"] + box["height"] <= height + 0.5
     expect(page.locator("#claim-bar")).not_to_have_class(re.compile(r"\bwatching\b"))
+
+
+# Text broken only between words (or after a hyphen or slash), and inside its box: a word
+# split over two lines, or a marker past its seat's edge, is named.
+WORDS_WHOLE = """(selector) => {
+  const out = [];
+  for (const el of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.data.matchAll(/[^\\s\\/-]+/g)) {  // a break after - or / is fine
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+        if (tops.size > 1) out.push(`"${m[0]}" is broken over ${tops.size} lines in ${selector}`);
+      }
+    }
+    const box = el.closest('.seat');
+    if (box) {
+      const r = el.getBoundingClientRect(), s = box.getBoundingClientRect();
+      if (r.right > s.right + 0.5 || r.left < s.left - 0.5)
+        out.push(`${el.className} sticks out of ${box.id}: ${r.right} > ${s.right}`);
+    }
+  }
+  return out;
+}"""
+
+
+def test_words_break_only_between_words(new_page) -> None:
+    """In Spanish, at 375 px in a claim window the seats' markers ("se puede reclamar",
+    "✓ respondió") stay inside their seats, whole words; after the match the record's table
+    options at 1280 px break only between words ("no", "teammate" whole)."""
+    from playwright.sync_api import expect
+
+    from games.models import Match
+
+    from .test_one_screen import claim_window
+
+    page = new_page(375, 740)
+    log_in_as(page, "palabras", "es")
+    open_started_table(page, claim_seconds=10, turn_seconds=60)
+    table = Table.objects.get(host__username="palabras")
+    show_phase(page, table, claim_window)
+    settle(page)
+    shoot(page, "words-window-375x740")
+    assert page.evaluate(WORDS_WHOLE, "#seats .seat-info .marker") == []
+    page.set_viewport_size({"width": 1280, "height": 800})
+    page.click("#resign-button")
+    page.click("#resign-yes")
+    expect(page.locator("#status")).to_have_attribute("data-phase", "match_over", timeout=10000)
+    match = Match.objects.get(table=table)
+    page.goto(f"/matches/{match.pk}/")
+    settle(page)
+    shoot(page, "words-record-1280x800")
+    assert page.evaluate(WORDS_WHOLE, ".record-options :is(dt, dd)") == []
