@@ -142,6 +142,9 @@ SEATS = """() => [...document.querySelectorAll('#seats .seat')].map(s => {
   return {id: s.id, me: s.classList.contains('me'), team: s.classList.contains('team-0') ? 0 : 1,
           pos: [...s.classList].find(c => c.startsWith('pos-')), x: r.left + r.width / 2,
           y: r.top + r.height / 2, play: play ? play.className : null,
+          box: [r.left, r.top, r.right, r.bottom].map(Math.round),
+          playBox: play && (({left, top, right, bottom}) => [left, top, right, bottom])(
+            play.getBoundingClientRect()).map(Math.round),
           inside: !play || (() => { const p = play.getBoundingClientRect();
             return p.left >= r.left - 1 && p.right <= r.right + 1 && p.top >= r.top - 1
                    && p.bottom <= r.bottom + 1; })()};
@@ -212,14 +215,19 @@ def test_partners_sit_opposite_and_each_seat_shows_its_play(new_page, width, hei
         return any("kind-pass" in c for c in plays) and any("kind-play" in c for c in plays)
 
     assert play_until(page, mid_trick, seconds=120), "no trick with a play and a pass came"
-    # Measured at rest: a play that just came in still slides up into its seat (play-in).
-    seats = page.evaluate(
-        f"""async () => {{ await Promise.all(document.getAnimations()
-              .filter(a => a.effect && a.effect.getComputedTiming().iterations !== Infinity)
-              .map(a => a.finished.catch(() => null)));
-            return ({SEATS})(); }}"""
-    )
-    assert all(s["inside"] for s in seats), seats
+    # Measured at rest: a play that just came in still slides up into its seat (play-in), and
+    # a frame landing while the animations are awaited starts another; so the seats are read
+    # until no animation runs (CI once read a seat mid-slide on a busy machine).
+    at_rest = f"""async () => {{ for (let i = 0; i < 20; i++) {{
+          const running = document.getAnimations().filter(a => a.effect
+            && a.effect.getComputedTiming().iterations !== Infinity && a.playState !== 'finished');
+          if (!running.length) return ({SEATS})();
+          await Promise.all(running.map(a => a.finished.catch(() => null))); }}
+        return null; }}"""
+    seats = page.evaluate(at_rest)
+    assert seats is not None, "the seats never came to rest"
+    outside = [s for s in seats if not s["inside"]]
+    assert not outside, outside
     # The trick's history is no tall list on the felt (issue #18): it is there in words for
     # screen readers only; each seat shows its own step, and the middle the play to beat.
     trick = page.evaluate(
