@@ -39,6 +39,8 @@ def table_strings() -> dict[str, Any]:
         "claimWindow": _("Claim window"),
         "claimKeys": _("Press K to claim or P to pass."),
         "turnKeys": _("Press H for a hint, Enter to play, P to pass."),
+        # A lead may not pass (RULES.md §5): no Pass button, so no P.
+        "leadKeys": _("Press H for a hint, Enter to play."),
         # The socket refused (games.sockets.socket_limits: close codes 4429, 4430).
         "tooManySockets": _(
             "Too many open connections: close some tabs of this site, then reload this page."

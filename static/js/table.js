@@ -657,8 +657,9 @@
         alerted = true;
       } else if (myTurn && !seen.myTurn) {
         var line = document.getElementById("turn-line");
+        var canPass = !!document.getElementById("pass-button");  // a lead may not pass
         announce((line ? line.textContent.replace(/\s+/g, " ").trim() : strings.yourTurn || "")
-          + ". " + (strings.turnKeys || ""), true);
+          + ". " + ((canPass ? strings.turnKeys : strings.leadKeys) || ""), true);
         alerted = true;
       }
       if (alerted) {

@@ -253,6 +253,9 @@ def test_a_round_with_the_keyboard_alone(new_page) -> None:
     urgent = [text for region, text in heard if region == "alert-announcer" and text]
     assert any("played" in t for t in polite), polite[-5:]
     assert any("Your turn" in t for t in urgent), urgent[-5:]
+    # The keys read out are the ones that work: a lead may not pass, so no "P to pass" then.
+    turns = [t for t in urgent if t.startswith("Your turn")]
+    assert all(("P to pass" in t) != ("you lead" in t) for t in turns), turns
     assert any("Hook" in t or "Unhook" in t for t in urgent), urgent[-5:]
     titles = page.evaluate("() => window.__titles")
     assert any(t.startswith("▶ Your turn") for t in titles), titles[-5:]
