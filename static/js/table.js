@@ -320,9 +320,16 @@
 
   // --- countdown bars -------------------------------------------------------------------------
   // The bar counts down from the remaining time the server rendered, measured on this page's
-  // clock (so a skewed client clock does not matter); data-deadline-ms is the fallback.
+  // clock (so a skewed client clock does not matter); data-deadline-ms is the fallback. The page
+  // is drawn only when a bar moves by a whole pixel or its seconds change: a redraw at every
+  // frame (requestAnimationFrame) kept a third of a core busy per open table page for a bar
+  // that moves a few pixels a second. Bars a push brings are picked up at the next tick.
+  var MIN_TICK_MS = 16;
+  var IDLE_TICK_MS = 250;  // no bar moving: how soon a new one starts
+  var tickTimer = 0;
   function tick() {
     var now = performance.now();
+    var wait = IDLE_TICK_MS;
     document.querySelectorAll(".countdown").forEach(function (bar) {
       if (!bar.dataset.localDeadline) {
         var remaining = parseFloat(bar.dataset.remaining);
@@ -330,16 +337,33 @@
         bar.dataset.localDeadline = String(now + remaining * 1000);
       }
       var total = parseFloat(bar.dataset.total) || 1;
-      var left = Math.max(0, (parseFloat(bar.dataset.localDeadline) - now) / 1000);
+      var leftMs = Math.max(0, parseFloat(bar.dataset.localDeadline) - now);
+      var left = leftMs / 1000;
       var fill = bar.querySelector(".countdown-fill");
-      if (fill) fill.style.width = Math.min(100, (left / total) * 100) + "%";
+      if (fill) {
+        // Rounded up to the bar's pixels; the next tick when the next pixel is due.
+        var pixels = Math.max(1, bar.clientWidth);
+        var shown = Math.min(pixels, Math.ceil((left / total) * pixels));
+        var width = (shown / pixels) * 100 + "%";
+        if (fill.style.width !== width) fill.style.width = width;
+        if (shown > 0) wait = Math.min(wait, leftMs - ((shown - 1) / pixels) * total * 1000);
+      }
       bar.classList.toggle("urgent", left <= Math.min(5, total / 3));
       var seconds = bar.querySelector(".countdown-seconds");
-      if (seconds) seconds.textContent = String(Math.ceil(left));
+      var text = String(Math.ceil(left));
+      if (seconds && seconds.textContent !== text) seconds.textContent = text;
+      if (leftMs > 0) wait = Math.min(wait, (leftMs % 1000) || 1000);
     });
-    window.requestAnimationFrame(tick);
+    tickTimer = window.setTimeout(tick, Math.max(MIN_TICK_MS, wait));
   }
-  window.requestAnimationFrame(tick);
+  function tickNow() {
+    window.clearTimeout(tickTimer);
+    tickTimer = window.setTimeout(tick, 0);
+  }
+  // The page's own bars at once, and a pushed bar rather than at the next idle tick.
+  document.addEventListener("DOMContentLoaded", tickNow);
+  document.addEventListener("htmx:oobAfterSwap", tickNow);
+  tickNow();
 
   // --- hand: keep the selection and focus across pushes ---------------------------------------
   // Every change at the table re-renders the hand; a card picked while waiting stays picked as

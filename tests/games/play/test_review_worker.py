@@ -29,6 +29,18 @@ def play_first_round(make_user, prefix: str = "", seed: int = 414) -> Match:
     return first_round(make_user(f"ana{prefix}"), make_user(f"bo{prefix}"), seed=seed)
 
 
+def review_env(**extra: str) -> dict[str, str]:
+    """The child processes' environment for this module's tests: 6 sampled deals a decision
+    (what a review holds is tests/games/engine/review/; here, which worker makes it and when),
+    and the review worker at the normal CPU policy. Its SCHED_IDLE policy is asserted in
+    ``test_the_review_worker_reviews_a_finished_round_once`` alone: elsewhere it would make a
+    test wait for the rest of a parallel suite to leave a core free (seen: 3 min instead of 1)."""
+    return servers.test_database_env(
+        connection.settings_dict,
+        **{"GAMES_REVIEW_SAMPLES": "6", "GAMES_REVIEW_IDLE_CPU": "0", **extra},
+    )
+
+
 def queued(env: dict[str, str], queue: str) -> int:
     """Messages waiting in ``queue`` (an empty Redis queue has no key: 0)."""
     with Connection(embedded_redis.kombu_url(env["REDIS_URL"])) as broker:
@@ -59,7 +71,7 @@ def test_the_review_worker_reviews_a_finished_round_once(make_user):
 
 
 def test_a_review_lost_with_the_queue_is_made_when_the_worker_starts(make_user):
-    env = servers.test_database_env(connection.settings_dict, GAMES_REVIEW_SAMPLES="6")
+    env = review_env()
     servers.purge_queues(env)
     match = play_first_round(make_user)
     namespace = env.get("REDIS_NAMESPACE", "")
@@ -84,7 +96,7 @@ def test_the_main_and_ai_workers_leave_reviews_to_the_review_worker(make_user):
     from games.live import redis_store
     from games.play import wakeups
 
-    env = servers.test_database_env(connection.settings_dict, GAMES_REVIEW_SAMPLES="6")
+    env = review_env()
     match = play_first_round(make_user)
     redis_store.client().delete(health.heartbeat_key())
     workers = servers.start_workers(env)  # purges the queues first
@@ -125,9 +137,7 @@ def test_ai_seats_and_timers_keep_their_pace_while_the_review_queue_is_full(
     from games.play import tables, wakeups
     from tests.games.play.test_worker import open_window, signal_tree
 
-    env = servers.test_database_env(
-        connection.settings_dict, GAMES_REVIEW_SAMPLES="16", GAMES_AI_DELAY_SECONDS="0.1"
-    )
+    env = review_env(GAMES_AI_DELAY_SECONDS="0.1")
     settings.GAMES_AI_DELAY_SECONDS = 0.1
     namespace = env.get("REDIS_NAMESPACE", "")
     servers.purge_queues(env)
@@ -204,7 +214,7 @@ def test_a_review_cut_short_by_a_killed_worker_is_made_once_when_it_starts_again
 
     from tests.games.play.test_worker import signal_tree
 
-    env = servers.test_database_env(connection.settings_dict, GAMES_REVIEW_SAMPLES="6")
+    env = review_env()
     servers.purge_queues(env)
     match = play_first_round(make_user)
     locker = connections.create_connection("default")
