@@ -116,11 +116,22 @@ def played_cards(state: State) -> tuple[str, ...]:
     )
 
 
-def seat_view(state: State, seat: int) -> View:
-    """What ``seat`` sees: its own hand and the public table. Raises ValueError for no such seat."""
+def seat_view(state: State, seat: int, public: View | None = None) -> View:
+    """What ``seat`` sees: its own hand and the public table. Raises ValueError for no such seat.
+
+    ``public``: ``spectator_view(state)`` of this very state, when the caller already has it
+    (several views of one state: a push): only the seat's own fields — its hand and its answer
+    to the open window — are then added to it, the public ones are not projected again."""
     if type(seat) is not int or not 0 <= seat < state.players:
         raise ValueError(f"no seat {seat!r} at this table")
-    return _project(state, seat)
+    if public is None:
+        return _project(state, seat)
+    window = state.window
+    return public._replace(
+        seat=seat,
+        hand=state.hands[seat],
+        my_answer=window.answers[seat] if window is not None else None,
+    )
 
 
 def spectator_view(state: State) -> View:

@@ -73,13 +73,29 @@ def hand_groups(hand: Iterable[str], level: int, options: Options) -> list[dict[
     return _hand_groups(tuple(hand), level, options)
 
 
+class HandGroups(list[dict[str, Any]]):
+    """A hand's groups (``hand_groups``), written as text once: the hand region's key
+    (``games.live.regions``) is compared as its ``repr`` at every push (``frames.summarize``),
+    and a hand stays the same over most pushes (the groups are kept, never changed). The text is
+    what the plain list's ``repr`` is."""
+
+    __slots__ = ("_text",)
+
+    def __init__(self, groups: Iterable[dict[str, Any]]) -> None:
+        super().__init__(groups)
+        self._text = list.__repr__(self)
+
+    def __repr__(self) -> str:
+        return self._text
+
+
 @lru_cache(maxsize=512)  # the hands of the tables this process serves
-def _hand_groups(hand: tuple[str, ...], level: int, options: Options) -> list[dict[str, Any]]:
+def _hand_groups(hand: tuple[str, ...], level: int, options: Options) -> HandGroups:
     power = table_for(level, options)
     groups: dict[int, list[str]] = {}
     for card in sorted(hand, key=lambda c: (power[FACE[c]], SUIT_INDEX[c])):
         groups.setdefault(FACE[card], []).append(card)
-    return [
+    return HandGroups(
         {
             "rank": face_name(f),
             "face": f,
@@ -88,7 +104,7 @@ def _hand_groups(hand: tuple[str, ...], level: int, options: Options) -> list[di
         }
         for f, cs in groups.items()
         for faces in [cards_faces(cs, level)]
-    ]
+    )
 
 
 def card_slots(cards: Iterable[str]) -> list[str]:

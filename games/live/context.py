@@ -33,7 +33,7 @@ class TableContext:
     # views whose keys are compared share (``regions.FIXED``).
     table: Table
     match: Match | None
-    ai_policies: list[tuple[str, str]]
+    ai_policies: tuple[tuple[str, str], ...]
     ai_fill_default: str
     # The viewer: a seat number (None: a spectator), and who they are (a push renders for
     # nobody in particular: not signed in, not the host).

@@ -61,7 +61,7 @@ class Renders:
         self._done: dict[tuple[str, str, str], str] = {}
         self.rendered = 0
         #: The part of the views every audience of one state sees alike (``public_part``).
-        self.views: SharedParts = {}
+        self.views = SharedParts()
 
     def region(self, region: Region, context: TableContext, **extra: Any) -> str:
         """``region`` for this view (its render key: its inputs and those it holds)."""

@@ -21,16 +21,36 @@ from django.utils.translation import get_language
 from games.engine.cards import face_name
 from games.engine.options import Options
 from games.engine.state import PLAY, State
-from games.engine.views import View
+from games.engine.views import View, seat_view, spectator_view
 from games.live.cards import card_face, cards_faces
 from games.live.explain import RoundFacts, explain_round
 from games.live.log import seat_name, seat_names
 from games.models import Match, Seat, Table
 
-#: The part of a view every viewer of one state sees alike, built once per push and language
-#: (``presenters.table_context``'s ``shared``): by (id of the state, language, delay), with the
-#: state kept so its id cannot be reused while the entry lives.
-type SharedParts = dict[tuple[int, str | None, int], tuple[State, dict[str, Any]]]
+
+class SharedParts:
+    """What the views of one push share (``presenters.table_context``'s ``shared``), kept by
+    the identity of the state they show, the state kept beside so that its id cannot be reused
+    while the push lives: the engine's public projection of each state (``view``: the
+    spectators' view, which seats' views add their own hand to) and what it shows in each
+    language and delay (``public``). Nothing in it depends on the viewer."""
+
+    __slots__ = ("parts", "projections")
+
+    def __init__(self) -> None:
+        self.projections: dict[int, tuple[State, View]] = {}
+        self.parts: dict[tuple[int, str | None, int], tuple[State, dict[str, Any]]] = {}
+
+    def view(self, state: State, seat: int | None) -> View:
+        """``seat``'s view of ``state`` (None: a spectator's), the public part projected once
+        per state (``engine.views.seat_view``'s ``public``)."""
+        kept = self.projections.get(id(state))
+        if kept is not None and kept[0] is state:
+            public_view = kept[1]
+        else:
+            public_view = spectator_view(state)
+            self.projections[id(state)] = (state, public_view)
+        return public_view if seat is None else seat_view(state, seat, public_view)
 
 
 def public(
@@ -46,7 +66,7 @@ def public(
     differ): names, seat rows (before ``is_me``, ``pos`` and ``last``), the trick and each
     seat's last step in it, the top play, the window, tributes, result, levels, countdown."""
     key = (id(state), get_language(), delay)
-    kept = shared.get(key) if shared is not None else None
+    kept = shared.parts.get(key) if shared is not None else None
     if kept is not None and kept[0] is state:
         return kept[1]
     names = seat_names(seats)
@@ -89,7 +109,7 @@ def public(
         "countdown": None if delay else _countdown(match),
     }
     if shared is not None:
-        shared[key] = (state, parts)
+        shared.parts[key] = (state, parts)
     return parts
 
 

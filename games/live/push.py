@@ -195,7 +195,7 @@ def _snapshots(table: Table, match: Match, seats: list[Seat]) -> list[tuple[str,
     watched_moves = moves if watched is live else recent_moves(match, watched.version)
     count = spectating.count(table.pk)
     messages = []
-    shared: SharedParts = {}  # what every audience of one state sees alike, built once
+    shared = SharedParts()  # what every audience of one state sees alike, built once
     for audience in audiences.live(table.pk):
         state = watched if audience.seat is None else live
         with translation.override(audience.language):

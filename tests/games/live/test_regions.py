@@ -16,7 +16,9 @@ from django.conf import settings
 from django.template import Template
 from django.test import override_settings
 
+from games.engine.options import Options
 from games.live import regions
+from games.live.cards import hand_groups
 from games.live.context import FIELDS
 
 TEMPLATES = Path(settings.BASE_DIR) / "templates"
@@ -76,3 +78,11 @@ def test_without_strictness_an_undeclared_field_is_empty():
 def test_a_declaration_names_only_fields_of_the_context():
     with pytest.raises(ValueError, match="no field named"):
         regions.Region("x", "games/partials/trick.html", reads=("trick", "cards"))
+
+
+def test_a_hands_groups_write_the_text_of_a_plain_list():
+    """The hand key is compared as its ``repr``: the groups kept by ``hand_groups`` write once
+    what the plain list would (``cards.HandGroups``)."""
+    groups = hand_groups(("9H", "9H", "3C", "RJ", "10S"), 9, Options(players=4))
+    assert repr(groups) == list.__repr__(groups) == repr(list(groups))
+    assert repr((1, groups)) == repr((1, list(groups)))
