@@ -70,6 +70,9 @@ test-fast: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 test-fast: export REDIS_URL ?= redis://127.0.0.1:6379/0
 test-fast: export DJANGO_DEBUG ?= 1
 test-fast: export REDIS_NAMESPACE ?= test$(shell echo $$$$)-
+# The engine's property tests generate a quarter of their games here (at least one per table
+# size: tests/games/engine/properties/driver.py); `make test` generates them all.
+test-fast: export ENGINE_PROPERTY_SCALE ?= 0.25
 test-fast: $(VENV)/.installed-test
 	$(PY) scripts/check_test_env.py --no-browser
 	$(COMPILE)
