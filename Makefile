@@ -65,11 +65,18 @@ test: $(VENV)/.installed-test
 # fast tests are bound by CPU, ~150 s of it (user+sys), so on 2 cores a run takes at least 75 s.
 # Measured one after another at load 4-7 (issue 16): -n 4 135 s, -n 6 164 s, -n 8 132 s and
 # 12 s more CPU (each worker imports the project and collects the suite, ~4 s of CPU).
+# Then cut (docs/PERFORMANCE.md, "The fast tests' time"): fewer property-test games here,
+# settings read in-process, played rounds and matches built once, two heavy tests `slow`; the
+# changed tests' CPU 91 s -> 23 s. Whole -n 4 runs on the busy box (load 6-14): 323 s of CPU
+# and 18 min 45 s before (cold caches), 208 s and 10 min 13 s after; a quiet box's figure is due.
 TEST_FAST_WORKERS ?= 4
 test-fast: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 test-fast: export REDIS_URL ?= redis://127.0.0.1:6379/0
 test-fast: export DJANGO_DEBUG ?= 1
 test-fast: export REDIS_NAMESPACE ?= test$(shell echo $$$$)-
+# The engine's property tests generate a quarter of their games here (at least one per table
+# size: tests/games/engine/properties/driver.py); `make test` generates them all.
+test-fast: export ENGINE_PROPERTY_SCALE ?= 0.25
 test-fast: $(VENV)/.installed-test
 	$(PY) scripts/check_test_env.py --no-browser
 	$(COMPILE)

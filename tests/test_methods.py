@@ -5,10 +5,11 @@ the proxy forwards the Host the browser sent (deploy/nginx.conf's $http_host).""
 from __future__ import annotations
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 from django.test import Client
 from django.urls import reverse
 
-from tests.test_settings import production_env, run_django
+from tests.test_settings import production_env, read_settings
 
 pytestmark = pytest.mark.django_db
 
@@ -79,17 +80,18 @@ def test_a_form_through_a_proxy_on_another_port_passes_csrf(user, password):
 
 def test_a_trusted_origin_without_its_scheme_refuses_to_start():
     """Django matches CSRF_TRUSTED_ORIGINS as whole origins: a bare host name would never
-    match, and Daphne runs no system check that says so."""
-    result = run_django(
-        ["-c", "import django; django.setup()"],
-        **production_env(),
-        DJANGO_CSRF_TRUSTED_ORIGINS="club414.example:8443",
-    )
-    assert result.returncode != 0
-    assert "needs its scheme, e.g. https://club414.example:8443" in result.stderr
-    ok = run_django(
-        ["-c", "import django; django.setup()"],
+    match, and Daphne runs no system check that says so. Settings refuse it as they are read
+    (what stops a process's start: ``read_settings`` runs them afresh in this one)."""
+    with pytest.raises(ImproperlyConfigured) as refused:
+        read_settings(
+            ["CSRF_TRUSTED_ORIGINS"],
+            **production_env(),
+            DJANGO_CSRF_TRUSTED_ORIGINS="club414.example:8443",
+        )
+    assert "needs its scheme, e.g. https://club414.example:8443" in str(refused.value)
+    ok = read_settings(
+        ["CSRF_TRUSTED_ORIGINS"],
         **production_env(),
         DJANGO_CSRF_TRUSTED_ORIGINS="https://club414.example:8443",
     )
-    assert ok.returncode == 0, ok.stderr
+    assert ok == {"CSRF_TRUSTED_ORIGINS": ["https://club414.example:8443"]}

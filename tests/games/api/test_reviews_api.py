@@ -7,27 +7,48 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 
 import pytest
+from django.core.cache import cache
 
+from accounts.models import User
 from games.models import Match, RoundReview, Table
 from games.records import reviews
+from tests.built_once import built_once
+from tests.conftest import PASSWORD
 from tests.games.drivers import first_round
 
-pytestmark = pytest.mark.django_db
+# One worker under ``--dist loadgroup`` (``make test``): the module's round is played once.
+pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("reviewed_round")]
 
 PATH = "/matches/{match_id}/reviews"
 #: A card in the engine's notation (RULES.md §0): 10H, QS, 3C; jokers BJ, RJ.
 CARD = re.compile(r'"((?:10|[2-9JQKA])[SHDC]|BJ|RJ)"')
 
 
-@pytest.fixture
-def reviewed(make_user) -> Match:
-    """Round 1 of a match between ana (seat 0), bo (seat 2) and two AI seats, over and reviewed
-    (few sampled deals); the match goes on."""
-    match = first_round(make_user("ana"), make_user("bo"), seed=20)
+def _play_and_review() -> int:
+    """Round 1 of a match between ana (seat 0), bo (seat 2) and two AI seats, played to its end
+    through the writer and reviewed (few sampled deals); the match goes on. Its pk."""
+    ana, bo = (User.objects.create_user(username=name, password=PASSWORD) for name in ("ana", "bo"))
+    match = first_round(ana, bo, seed=20)
     assert reviews.make(match.pk, 1, samples=2) == 2
-    return Match.objects.select_related("table").get(pk=match.pk)
+    return match.pk
+
+
+@pytest.fixture(scope="module")
+def _reviewed_id(django_db_setup, django_db_blocker) -> Iterator[int]:
+    """``_play_and_review``, once per module (``tests.built_once``): playing the round is most
+    of these tests' cost, and each test's changes are rolled back to it."""
+    yield from built_once(django_db_blocker, _play_and_review)
+
+
+@pytest.fixture
+def reviewed(_reviewed_id: int, db: None) -> Match:
+    """The module's reviewed round's match (``_play_and_review``), read afresh for this test,
+    with the cache emptied: a test's cached states never reach the next one."""
+    cache.clear()
+    return Match.objects.select_related("table").get(pk=_reviewed_id)
 
 
 def _cards(body: dict) -> set[str]:

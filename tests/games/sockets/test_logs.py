@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 from django.db import connection
 from django.test import Client
 from websockets.sync.client import connect
@@ -20,7 +21,7 @@ from games.engine import legal_actions
 from games.models import Match, Move, Seat
 from games.play import services, tables
 from tests import servers
-from tests.test_settings import read_settings, run_django
+from tests.test_settings import read_settings
 
 ROOT = Path(__file__).resolve().parents[3]
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -174,6 +175,6 @@ def test_the_level_comes_from_django_log_level() -> None:
     # to stderr, and to Sentry only when configured (config.errors scrubs cards from it).
     handlers = [h.get("class", "") for h in loud["handlers"].values()]
     assert handlers == ["logging.StreamHandler"]
-    result = run_django(["manage.py", "check"], DJANGO_DEBUG="1", DJANGO_LOG_LEVEL="loud")
-    assert result.returncode != 0
-    assert "DJANGO_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL" in result.stderr
+    with pytest.raises(ImproperlyConfigured) as refused:  # as a process reads them on its start
+        read_settings(["LOGGING"], DJANGO_DEBUG="1", DJANGO_LOG_LEVEL="loud")
+    assert "DJANGO_LOG_LEVEL must be DEBUG, INFO, WARNING, ERROR or CRITICAL" in str(refused.value)

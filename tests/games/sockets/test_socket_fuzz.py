@@ -107,6 +107,9 @@ async def received(sockets: dict[str, WebsocketCommunicator]) -> dict[str, list[
     return got
 
 
+# A fuzzer (400 messages, each answered and checked against the stored match): `slow`, as the
+# form fuzzers' hundreds of posts are, ~10 s of CPU and test-fast's longest test; `make test`.
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [3])
 async def test_random_messages_change_nothing_but_legal_moves_and_leak_nothing(
     make_user, monkeypatch, seed

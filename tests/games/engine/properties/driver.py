@@ -30,8 +30,18 @@ from games.engine.rules import seats_to_act
 from games.engine.state import State
 
 #: ``ENGINE_PROPERTY_SCALE=50 pytest tests/games/engine/properties/`` multiplies the number
-#: of generated games per test (the default keeps the suite fast; a soak run uses thousands).
-SCALE = max(1, int(os.environ.get("ENGINE_PROPERTY_SCALE", "1")))
+#: of generated games per test (a soak run uses thousands). ``make test`` runs the full count
+#: (scale 1); ``make test-fast`` sets 0.25, a quarter of the games (at least one per table
+#: size), for its answer in a minute (Makefile).
+SCALE = float(os.environ.get("ENGINE_PROPERTY_SCALE", "1"))
+
+
+def examples(count: int) -> int:
+    """Hypothesis' ``max_examples`` for a test whose full run generates ``count`` games:
+    ``count`` times ``SCALE``, at least one."""
+    return max(1, round(count * SCALE))
+
+
 SETTINGS = dict(
     derandomize=True,
     deadline=None,

@@ -20,11 +20,11 @@ from games.engine.events import (
     Unhooked,
 )
 
-from .driver import PLAYERS, SCALE, SETTINGS, game, seeds, table_options
+from .driver import PLAYERS, SETTINGS, examples, game, seeds, table_options
 
 
 @PLAYERS
-@settings(max_examples=12 * SCALE, **SETTINGS)
+@settings(max_examples=examples(12), **SETTINGS)
 @given(table=table_options, seed=seeds, choices=seeds)
 def test_cards_are_conserved(players, table, seed, choices):
     """Hands plus every card played, hooked or unhooked this round is the full deck multiset (no

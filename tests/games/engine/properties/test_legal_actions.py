@@ -26,11 +26,11 @@ from games.engine.rules import seats_to_act
 from games.engine.state import State
 
 from ..helpers import faces
-from .driver import PLAYERS, SCALE, SETTINGS, game, seeds, table_options
+from .driver import PLAYERS, SETTINGS, examples, game, seeds, table_options
 
 
 @PLAYERS
-@settings(max_examples=10 * SCALE, **SETTINGS)
+@settings(max_examples=examples(10), **SETTINGS)
 @given(table=table_options, seed=seeds, choices=seeds)
 def test_every_offered_action_is_accepted(players, table, seed, choices):
     """At every step, every action ``legal_actions`` offers any seat that may act is accepted by
@@ -113,7 +113,7 @@ def _sub_multisets(hand):
 
 
 @PLAYERS
-@settings(max_examples=8 * SCALE, **SETTINGS)
+@settings(max_examples=examples(8), **SETTINGS)
 @given(table=table_options, seed=seeds, choices=seeds)
 def test_every_accepted_play_is_offered(players, table, seed, choices):
     """A play (or claim) ``apply`` accepts has its sorted rank tuple among the offered ones, and

@@ -22,11 +22,11 @@ from games.engine.codec import (
 )
 from games.engine.views import event_for
 
-from .driver import PLAYERS, SCALE, SETTINGS, game, seeds, table_options
+from .driver import PLAYERS, SETTINGS, examples, game, seeds, table_options
 
 
 @PLAYERS
-@settings(max_examples=10 * SCALE, **SETTINGS)
+@settings(max_examples=examples(10), **SETTINGS)
 @given(table=table_options, seed=seeds, choices=seeds)
 def test_replay_and_codec_are_exact(players, table, seed, choices):
     """Re-applying the recorded actions to ``new_match(options, seed)`` reproduces every event

@@ -14,11 +14,11 @@ from games.engine import (
 from games.engine.claims import answerers
 from games.engine.rules import seats_to_act
 
-from .driver import PLAYERS, SCALE, SETTINGS, game, seeds, table_options
+from .driver import PLAYERS, SETTINGS, examples, game, seeds, table_options
 
 
 @PLAYERS
-@settings(max_examples=15 * SCALE, **SETTINGS)
+@settings(max_examples=examples(15), **SETTINGS)
 @given(table=table_options, seed=seeds, choices=seeds)
 def test_rounds_terminate_and_turns_skip_finished_seats(players, table, seed, choices):
     """Every round ends within the bound with one team out; the turn never lands on a finished
@@ -48,7 +48,7 @@ def test_rounds_terminate_and_turns_skip_finished_seats(players, table, seed, ch
 
 
 @PLAYERS
-@settings(max_examples=15 * SCALE, **SETTINGS)
+@settings(max_examples=examples(15), **SETTINGS)
 @given(table=table_options, seed=seeds, choices=seeds)
 def test_every_window_resolves(players, table, seed, choices):
     """An open window always waits for someone: some active non-owner seat has not answered (a

@@ -20,11 +20,11 @@ from games.engine.events import (
 from games.engine.views import event_for, seat_view, spectator_view
 
 from ..helpers import check_view
-from .driver import PLAYERS, SCALE, SETTINGS, game, seeds, table_options
+from .driver import PLAYERS, SETTINGS, examples, game, seeds, table_options
 
 
 @PLAYERS
-@settings(max_examples=8 * SCALE, **SETTINGS)
+@settings(max_examples=examples(8), **SETTINGS)
 @given(table=table_options, seed=seeds, choices=seeds)
 def test_no_view_or_event_leaks_a_card(players, table, seed, choices):
     """seat_view shows exactly that seat's hand and only public cards elsewhere (trick, top

@@ -175,6 +175,7 @@ def test_a_tribute_return_is_weighed():
     raise AssertionError("no round 2 with a choice of return in 40 seeds")
 
 
+@pytest.mark.slow  # eight rounds reviewed with 48 samples each: ~9 s of CPU; `make test` runs it
 def test_a_beginner_scores_below_casual_on_the_same_deals():
     """Four deals (the first of ``bench/review.py``), the reviewed seat's team Beginner, then
     Casual, the other team Casual. 48 samples: with fewer, a loss is seldom clear
