@@ -127,7 +127,7 @@ def test_the_shared_texts_stay_within_their_bound(monkeypatch) -> None:
     monkeypatch.setattr(kept, "MAX_KEPT", 20)
     kept.forget()
     page = engines["django"].from_string(
-        '{% load shared %}{% shared "games/partials/bits.html#countdown" countdown=n %}'
+        '{% load shared %}{% shared "games/partials/countdown.jinja" countdown=n %}'
     )
     for n in range(100):
         page.render({"n": {"remaining": n, "deadline_ms": n, "total": 30, "kind": "turn"}})

@@ -14,10 +14,11 @@ Jinja partial writes what its Django original wrote, byte for byte:
   returns HTML returns ``Markup``. Nothing is localized: these partials print strings and
   integers only (no float, no date).
 - **Translations as Django's tags.** ``{{ _("Pass") }}`` is ``{% translate "Pass" %}``: the
-  translated text escaped. ``{% trans name=… %}…{% endtrans %}`` (the i18n extension, new-style
-  gettext) is ``{% blocktranslate with name=… %}``: the translated text as written, the values
-  escaped; ``{% pluralize %}`` is ``{% plural %}`` and ``{% trans "ctx" … %}`` a context. The
-  message ids are Django's (``{{ name }}`` becomes ``%(name)s``), so ``make messages``
+  translated text escaped (with a context: ``pgettext_escaped(context, message)``).
+  ``{% trans name=… %}…{% endtrans %}`` (the i18n extension, new-style gettext) is
+  ``{% blocktranslate with name=… %}``: the translated text as written, the values escaped;
+  ``{% pluralize %}`` is ``{% plural %}`` and ``{% trans "ctx" … %}`` a context. The message
+  ids are Django's (``{{ name }}`` becomes ``%(name)s``), so ``make messages``
   (``games.management.commands.makemessages``: Babel's Jinja extractor) finds the strings into
   the same catalogues and their translations are shared.
 - **The strict regions check.** A region's render sees only the fields it declares
@@ -35,7 +36,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from django.template.defaultfilters import stringformat
+from django.template.defaultfilters import floatformat, stringformat
 from django.urls import reverse
 from django.utils.html import conditional_escape, strip_spaces_between_tags
 from django.utils.translation import gettext, ngettext, npgettext, pgettext
@@ -70,6 +71,7 @@ def environment(**options: Any) -> Environment:
     env.newstyle_gettext = True  # type: ignore[attr-defined]
     env.globals.update(
         _=gettext,
+        pgettext_escaped=_pgettext_escaped,
         gettext=_block_gettext,
         ngettext=_block_ngettext,
         pgettext=_block_pgettext,
@@ -78,7 +80,11 @@ def environment(**options: Any) -> Environment:
         shared=shared,
     )
     env.filters.update(
-        team_name=_team_name, join=_join, spaceless=_spaceless, stringformat=stringformat
+        team_name=_team_name,
+        join=_join,
+        spaceless=_spaceless,
+        stringformat=stringformat,
+        floatformat=floatformat,
     )
     return env
 
@@ -170,6 +176,12 @@ def _block_npgettext(
     return _formatted(npgettext(context, singular, plural, count), message, values)
 
 
+def _pgettext_escaped(context: str, message: str) -> str:
+    """``{{ pgettext_escaped("a seat passed", "Pass") }}``: ``{% translate "Pass" context "a
+    seat passed" %}``, the translated text escaped (``_finalize``) as ``_()``'s."""
+    return pgettext(context, message)
+
+
 def _url(name: str, *args: Any) -> str:
     """``{{ url("games:take_seat", table.pk) }}``, Django's ``{% url %}``."""
     return reverse(name, args=args)
@@ -186,9 +198,9 @@ def _spaceless(text: str) -> Markup:
 
 
 def shared(name: str, /, **values: Any) -> str:
-    """``{{ shared("games/partials/bits.html#countdown", countdown=countdown) }}``: the Django
-    partial ``name`` with ``values`` only, kept by its values (``games.live.kept``, shared with
-    the ``{% shared %}`` tag's texts). A missing value is passed as "", as the tag passes it
-    (a Jinja ``Undefined`` is nothing a Django template can read)."""
+    """``{{ shared("games/partials/countdown.jinja", countdown=countdown) }}``: the partial
+    ``name`` (Jinja, or Django) with ``values`` only, kept by its values (``games.live.kept``,
+    shared with the ``{% shared %}`` tag's texts). A missing value is passed as "", as the tag
+    passes it (a Jinja ``Undefined`` is nothing a Django template can read)."""
     values = {key: "" if isinstance(value, Undefined) else value for key, value in values.items()}
     return kept.text(name, values, True, lambda: regions.render(name, values))

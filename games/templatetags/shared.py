@@ -19,7 +19,7 @@ from django.template.base import FilterExpression, Node, Parser, Template, Token
 from django.template.context import Context
 from django.utils.safestring import SafeString
 
-from games.live import kept
+from games.live import kept, regions
 
 register = template.Library()
 
@@ -42,6 +42,8 @@ class SharedNode(Node):
         )
 
     def _render(self, context: Context, values: dict[str, Any]) -> str:
+        if self.name.endswith(regions.JINJA):  # a Jinja partial, as strict as this render
+            return regions.render_jinja(self.name, values, regions.strict_region(context))
         if self.template is None:
             engine = context.template.engine if context.template else None
             if engine is None:  # pragma: no cover - a Node renders inside a Template
@@ -52,7 +54,7 @@ class SharedNode(Node):
 
 @register.tag("shared")
 def do_shared(parser: Parser, token: Token) -> SharedNode:
-    """``{% shared "games/partials/bits.html#countdown" countdown=countdown %}``."""
+    """``{% shared "games/partials/countdown.jinja" countdown=countdown %}``."""
     bits = token.split_contents()
     if len(bits) < 2 or bits[1][0] not in "\"'" or bits[1][-1] != bits[1][0]:
         raise template.TemplateSyntaxError(

@@ -17,13 +17,15 @@ import os
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
-from babel.messages.extract import extract
+from babel.messages.extract import DEFAULT_KEYWORDS, extract
 from babel.messages.pofile import write_po
 from django.core.management.commands import makemessages
 from django.template import engines
 
 #: The Jinja extractor's options: the run-time environment's (``games.live.jinja``).
 JINJA_OPTIONS = {"extensions": "jinja2.ext.i18n", "newstyle_gettext": "true", "silent": "false"}
+#: Babel's keywords, and the escaped ``{% translate … context … %}`` (``games.live.jinja``).
+JINJA_KEYWORDS = {**DEFAULT_KEYWORDS, "pgettext_escaped": ((1, "c"), 2)}
 
 
 class Command(makemessages.Command):
@@ -54,7 +56,10 @@ def jinja_messages(root: Path) -> Catalog:
             place = os.path.relpath(path, root)
             with path.open("rb") as source:
                 for lineno, message, comments, context in extract(
-                    "jinja2.ext:babel_extract", source, options=JINJA_OPTIONS
+                    "jinja2.ext:babel_extract",
+                    source,
+                    keywords=JINJA_KEYWORDS,
+                    options=JINJA_OPTIONS,
                 ):
                     catalog.add(
                         message,
