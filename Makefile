@@ -84,9 +84,11 @@ test-fast: $(VENV)/.installed-test
 
 # Translations: gather the strings into locale/*/django.po, then compile the .mo files that are
 # committed beside them (so `make run` and `make test` need no gettext). Needs GNU gettext
-# (apt-get install gettext); tests/test_i18n.py fails on any untranslated or fuzzy entry.
+# (apt-get install gettext); tests/test_i18n.py fails on any untranslated or fuzzy entry. The
+# project's own makemessages (games/management/commands/makemessages.py) adds the Jinja partials'
+# strings with Babel, a test dependency.
 LANGS := en es id vi
-messages: $(VENV)/.installed-run
+messages: $(VENV)/.installed-test
 	DJANGO_DEBUG=1 $(PY) manage.py makemessages $(foreach l,$(LANGS),-l $(l)) --no-obsolete \
 		--ignore=.venv --ignore=bench --ignore=tests --ignore=staticfiles --ignore=var
 	DJANGO_DEBUG=1 $(PY) manage.py compilemessages --ignore=.venv

@@ -46,6 +46,9 @@ def _warm_templates() -> None:
         for folder in WARM_TEMPLATE_DIRS:
             for path in sorted(Path(base, folder).glob("*.html")):
                 get_template(f"{folder}/{path.name}")
+            # the hot partials in Jinja (games/live/jinja.py), beside them
+            for path in sorted(Path(base, folder).glob("*.jinja")):
+                engines["jinja2"].get_template(f"{folder}/{path.name}")
 
 
 def _warm_translations() -> None:

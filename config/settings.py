@@ -108,6 +108,14 @@ TEMPLATES = [
             ],
         },
     },
+    {
+        # The table's hot partials (``*.jinja`` beside the Django templates): compiled Python,
+        # the same bytes out (games/live/jinja.py; issue 19, docs/PERFORMANCE.md).
+        "BACKEND": "django.template.backends.jinja2.Jinja2",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": False,
+        "OPTIONS": {"environment": "games.live.jinja.environment"},
+    },
 ]
 
 # --- Database -------------------------------------------------------------------------

@@ -291,3 +291,21 @@ def test_rules_page_is_written_in_each_language(client, language: str) -> None:
 
 def test_nav_links_to_the_rules(client, db) -> None:
     assert f'href="{reverse("rules")}"' in client.get("/").content.decode()
+
+
+def test_the_jinja_partials_strings_are_in_the_catalogues() -> None:
+    """`make messages` extracts the Jinja partials' strings too (Babel's Jinja extractor, in
+    games/management/commands/makemessages.py): none is missing from the catalogues."""
+    from games.management.commands.makemessages import jinja_messages
+
+    found = jinja_messages(ROOT)
+    assert len(found) > 30
+    english = {(e.msgctxt, e.msgid, e.msgid_plural or None) for e in catalogue("en")}
+    missing = []
+    for message in found:
+        if not message.id:  # the catalogue's header
+            continue
+        singular, plural = message.id if isinstance(message.id, tuple) else (message.id, None)
+        if (message.context, singular, plural) not in english:
+            missing.append(message.id)
+    assert not missing, f"run `make messages`: {missing[:5]}"

@@ -13,8 +13,7 @@ import ast
 from pathlib import Path
 
 from games.engine import combos
-from games.live import cards, frames
-from games.templatetags import shared
+from games.live import cards, frames, kept
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("games", "config", "accounts", "leagues")
@@ -38,7 +37,7 @@ KNOWN = {
     ("games/live/frames.py", "_recent"): "LRU of RECENT_SUMMARIES entries",
     ("games/live/push.py", "_spectator_snapshots"): "cleared past 512 entries",
     ("games/live/presenters.py", "_CARDS_OF_FACE"): "filled once at import: the 54 card codes",
-    ("games/templatetags/shared.py", "_kept"): "cleared past MAX_KEPT (2,048) texts",
+    ("games/live/kept.py", "_kept"): "cleared past MAX_KEPT (2,048) texts",
     ("games/sockets/socket_limits.py", "_admit_script"): "finite: one per Redis client",
     ("games/sockets/renewals.py", "_count_refreshes"): "each entry leaves after 0.5 s",
     ("games/organisers.py", "_ORGANISERS"): "filled at start-up: the installed organisers",
@@ -125,12 +124,12 @@ def test_the_shared_texts_stay_within_their_bound(monkeypatch) -> None:
     move, so the kept texts are cleared when full rather than grown."""
     from django.template import engines
 
-    monkeypatch.setattr(shared, "MAX_KEPT", 20)
-    shared.forget()
+    monkeypatch.setattr(kept, "MAX_KEPT", 20)
+    kept.forget()
     page = engines["django"].from_string(
-        '{% load shared %}{% shared "games/partials/bits.html#countdown" countdown=n %}'
+        '{% load shared %}{% shared "games/partials/countdown.jinja" countdown=n %}'
     )
     for n in range(100):
         page.render({"n": {"remaining": n, "deadline_ms": n, "total": 30, "kind": "turn"}})
-        assert len(shared._kept) <= 20
-    shared.forget()
+        assert len(kept._kept) <= 20
+    kept.forget()

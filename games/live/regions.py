@@ -21,12 +21,15 @@ showing another is sent again with the window, result or rematch it counts down)
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any, cast
 
+import jinja2
 from django.conf import settings
-from django.template import Context, Engine
+from django.template import Context, Engine, engines
+from django.template.backends.jinja2 import Jinja2
 from django.template.base import Node
 from django.template.loader import render_to_string
 
@@ -123,11 +126,50 @@ def _reader(names: tuple[str, ...]) -> Callable[[TableContext], tuple[object, ..
 
 def render(template: str, inputs: dict[str, Any], region: str = "") -> str:
     """``template`` rendered with ``inputs`` only; under ``GAMES_STRICT_REGIONS``, reading a
-    table-context field that is not among them raises ``UndeclaredInput``."""
-    if not settings.GAMES_STRICT_REGIONS:
+    table-context field that is not among them raises ``UndeclaredInput``. A name ending in
+    ``.jinja`` is a Jinja partial (``games.live.jinja``), any other a Django template."""
+    strict = settings.GAMES_STRICT_REGIONS
+    if template.endswith(JINJA):
+        return render_jinja(template, inputs, (region or template) if strict else "")
+    if not strict:
         return render_to_string(template, inputs)
     # the site's one DjangoTemplates engine (config/settings.py), whose Template takes a Context
     return Engine.get_default().get_template(template).render(_Declared(inputs, region or template))
+
+
+def render_jinja(template: str, inputs: dict[str, Any], strict_region: str = "") -> str:
+    """Jinja partial ``template`` with ``inputs``; with a ``strict_region`` named, reading a
+    table-context field not among them raises ``UndeclaredInput`` (``games.live.jinja``)."""
+    if not strict_region:
+        return _jinja().get_template(template).render(inputs)
+    token = STRICT.set(strict_region)
+    try:
+        return _jinja().get_template(template).render(inputs)
+    finally:
+        STRICT.reset(token)
+
+
+def strict_region(context: Context) -> str:
+    """The region a Django template context is strict for (a region's render under
+    ``GAMES_STRICT_REGIONS``), else ""."""
+    return context.region if isinstance(context, _Declared) else ""
+
+
+#: The suffix of a Jinja partial's name.
+JINJA = ".jinja"
+
+#: The region a Jinja partial is being rendered for under ``GAMES_STRICT_REGIONS`` ("" for
+#: none, as on a page): ``games.live.jinja.Undeclared`` refuses its undeclared fields.
+STRICT: ContextVar[str] = ContextVar("strict_region", default="")
+
+
+def _jinja() -> jinja2.Environment:
+    """The Jinja environment of Django's Jinja2 backend (``TEMPLATES`` in config/settings.py);
+    its compiled templates are kept by Jinja (rendered directly, without the backend's
+    per-call wrapper)."""
+    backend = engines["jinja2"]
+    assert isinstance(backend, Jinja2)
+    return backend.env
 
 
 class _Declared(Context):
@@ -153,7 +195,7 @@ _FIELD_NAMES = frozenset(FIELDS)
 
 STATUS = Region(
     "status",
-    "games/partials/status.html",
+    "games/partials/status.jinja",
     reads=(
         "version",
         "phase",
@@ -179,7 +221,7 @@ SPECTATORS = Region(
 )
 SEAT = Region(
     "seat",
-    "games/partials/seat.html",
+    "games/partials/seat.jinja",
     reads=("window_open", "is_open", "signed_in", "is_host"),
     each="seats",
 )
@@ -192,7 +234,7 @@ SEATS = Region(
 TRICK = Region("trick", "games/partials/trick.html", reads=("trick", "trick_leader"))
 CLAIM_BAR = Region(
     "claim_bar",
-    "games/partials/claim_bar.html",
+    "games/partials/claim_bar.jinja",
     # The bar reads the viewer only as "is it my card?": seats in the same place share it.
     reads=("window", "my_window", "claim", "own_window", "claim_help"),
     clocks=("countdown",),

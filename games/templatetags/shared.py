@@ -1,13 +1,10 @@
 """``{% shared "template#part" name=value … %}``: a small partial rendered once per language and
-values, then reused.
+values, then reused (``games.live.kept``).
 
-A push renders the same few partials many times: the countdown sits in the status and in the
-claim bar of every audience, the top play in every status (issue #19: an ``{% include %}`` costs a
-template lookup and a context push on every render, ~30 µs, before its own nodes). A partial
-given here sees *only* the values named in the tag (as ``{% include … only %}``), so its text is
-a function of those values, the language and the escaping mode: that text is kept, and a later
-render with equal values (compared by ``repr``) reuses it. Use it only for a partial that reads
-nothing else — no request, no ``{% csrf_token %}``, no clock.
+A partial given here sees *only* the values named in the tag (as ``{% include … only %}``), so
+its text is a function of those values, the language and the escaping mode. Use it only for a
+partial that reads nothing else — no request, no ``{% csrf_token %}``, no clock. The Jinja
+partials call the same cache as ``shared(name, value=…)`` (``games.live.jinja``).
 
 The sub-context is ``context.new``: the region's own context class, so the strict regions check
 (``games.live.regions._Declared``) still refuses a table-context field the tag did not pass.
@@ -15,28 +12,16 @@ The sub-context is ``context.new``: the region's own context class, so the stric
 
 from __future__ import annotations
 
-import threading
 from typing import Any
 
 from django import template
 from django.template.base import FilterExpression, Node, Parser, Template, Token
 from django.template.context import Context
-from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
+from django.utils.safestring import SafeString
+
+from games.live import kept, regions
 
 register = template.Library()
-
-#: Texts kept, by (template, language, autoescape, repr of values). Bounded: cleared when full
-#: (a countdown's values change with every move, so old entries are never asked for again).
-MAX_KEPT = 2048
-_kept: dict[tuple[str, str | None, bool, str], SafeString] = {}
-_kept_lock = threading.Lock()
-
-
-def forget() -> None:
-    """Drop every kept text (a test counting renders starts from none)."""
-    with _kept_lock:
-        _kept.clear()
 
 
 class SharedNode(Node):
@@ -52,25 +37,24 @@ class SharedNode(Node):
 
     def render(self, context: Context) -> SafeString:
         values = {name: value.resolve(context) for name, value in self.values.items()}
-        key = (self.name, get_language(), context.autoescape, repr(values))
-        text = _kept.get(key)
-        if text is None:
-            if self.template is None:
-                engine = context.template.engine if context.template else None
-                if engine is None:  # pragma: no cover - a Node renders inside a Template
-                    raise template.TemplateSyntaxError("{% shared %} outside a template")
-                self.template = engine.get_template(self.name)
-            text = mark_safe(self.template.render(context.new(values)))
-            with _kept_lock:
-                if len(_kept) >= MAX_KEPT:
-                    _kept.clear()
-                _kept[key] = text
-        return text
+        return kept.text(
+            self.name, values, context.autoescape, lambda: self._render(context, values)
+        )
+
+    def _render(self, context: Context, values: dict[str, Any]) -> str:
+        if self.name.endswith(regions.JINJA):  # a Jinja partial, as strict as this render
+            return regions.render_jinja(self.name, values, regions.strict_region(context))
+        if self.template is None:
+            engine = context.template.engine if context.template else None
+            if engine is None:  # pragma: no cover - a Node renders inside a Template
+                raise template.TemplateSyntaxError("{% shared %} outside a template")
+            self.template = engine.get_template(self.name)
+        return self.template.render(context.new(values))
 
 
 @register.tag("shared")
 def do_shared(parser: Parser, token: Token) -> SharedNode:
-    """``{% shared "games/partials/bits.html#countdown" countdown=countdown %}``."""
+    """``{% shared "games/partials/countdown.jinja" countdown=countdown %}``."""
     bits = token.split_contents()
     if len(bits) < 2 or bits[1][0] not in "\"'" or bits[1][-1] != bits[1][0]:
         raise template.TemplateSyntaxError(

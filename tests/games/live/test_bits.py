@@ -1,13 +1,14 @@
-"""The small shared partials (templates/games/partials/bits.html) in each language: a countdown
-keeps the locale's space before its unit, and the number table.js counts down."""
+"""The countdown (templates/games/partials/countdown.jinja) in each language: it keeps the
+locale's space before its unit, and the number table.js counts down."""
 
 from __future__ import annotations
 
 import re
 
 import pytest
-from django.template.loader import render_to_string
 from django.utils import translation
+
+from games.live import regions
 
 COUNTDOWN = {"kind": "turn", "deadline_ms": 0, "remaining": 30, "total": 30}
 
@@ -22,7 +23,7 @@ def text_of(html: str) -> str:
 )
 def test_a_countdown_reads_as_its_language_writes_it(language, shown):
     with translation.override(language):
-        html = render_to_string("games/partials/bits.html#countdown", {"countdown": COUNTDOWN})
+        html = regions.render("games/partials/countdown.jinja", {"countdown": COUNTDOWN})
     assert text_of(html) == shown
     # table.js still finds the number it counts down.
     assert '<span class="countdown-seconds">30</span>' in html

@@ -23,9 +23,8 @@ from django.db import connections
 from django.test.signals import template_rendered
 
 from config.asgi import application
-from games.live import regions
+from games.live import kept, regions
 from games.sockets import renewals
-from games.templatetags import shared
 from tests.games.live.test_query_counts import StatementCounter, act, four_people
 from tests.games.pages import header
 from tests.games.sockets.test_consumers import cookie_for, frame
@@ -46,11 +45,19 @@ def counting(monkeypatch):
     """Count, in every thread, SQL statements, templates rendered (by name) and channel-layer
     group sends (by kind of group: a seat's or the spectators'), while the block runs."""
     costs = {"renders": Counter(), "sends": Counter(), "statements": 0}
-    shared.forget()  # a partial kept from an earlier table's push would be one render fewer
+    kept.forget()  # a partial kept from an earlier table's push would be one render fewer
 
     def rendered(sender, template=None, **kwargs) -> None:
         costs["renders"][getattr(template, "name", None)] += 1
 
+    # The Jinja partials (games.live.jinja) send no template_rendered signal: counted here.
+    render_jinja = regions.render_jinja
+
+    def counted_jinja(template: str, *args, **kwargs) -> str:
+        costs["renders"][template] += 1
+        return render_jinja(template, *args, **kwargs)
+
+    monkeypatch.setattr(regions, "render_jinja", counted_jinja)
     layer = get_channel_layer()
     group_send = layer.group_send
 
@@ -79,6 +86,7 @@ def counting(monkeypatch):
     finally:
         template_rendered.disconnect(dispatch_uid="crowd-test")
         monkeypatch.setattr(layer, "group_send", group_send)
+        monkeypatch.setattr(regions, "render_jinja", render_jinja)
 
 
 async def quiet(sockets: list[WebsocketCommunicator], seconds: float = 1.0) -> None:
