@@ -347,6 +347,28 @@ OVERLAP = """() => {
 }"""
 
 
+# The felt's middle and what is in it never scroll inside themselves (their content is whole).
+NO_INNER_SCROLL = """() => {
+  const out = [], centre = document.querySelector('.felt-centre');
+  const parts = ':scope > :not(.trick), :scope > :not(.trick) *';
+  for (const el of [centre, ...centre.querySelectorAll(parts)]) {
+    if (el.clientHeight < 2) continue;  // hidden, or read out only
+    const overflow = getComputedStyle(el).overflowY;
+    const clips = ['auto', 'scroll', 'hidden'].includes(overflow);
+    if (el.scrollHeight > el.clientHeight + 1 && clips)
+      out.push(`${el.id || el.className}: ${el.scrollHeight} px in ${el.clientHeight} px`);
+  }
+  return out;
+}"""
+
+# What is at a point: "ok" when it is inside #result or #rematch, else what covers it.
+HIT = """([x, y]) => {
+  const hit = document.elementFromPoint(x, y);
+  if (hit && hit.closest('#result, #rematch')) return 'ok';
+  return hit ? (hit.id || hit.className || hit.tagName) : 'nothing';
+}"""
+
+
 def test_a_long_chat_and_the_result_keep_one_screen(new_page) -> None:
     """At 1280×800, twelve and more chat lines scroll inside the chat, the page stays the
     screen's height; after a resignation the result ends above the own seat, whole (no edge
@@ -370,3 +392,17 @@ def test_a_long_chat_and_the_result_keep_one_screen(new_page) -> None:
     lobby = page.locator("#result .result-links a").last
     lobby.scroll_into_view_if_needed()
     expect(lobby).to_be_in_viewport(ratio=1)
+    # No inner scroll box after the match: the felt's middle holds the result, its links and
+    # the rematch whole (a box of 100dvh - 24rem cut the lobby link in half and hid Rematch
+    # under it); the page itself may scroll.
+    assert page.evaluate(NO_INNER_SCROLL) == []
+    for selector in ("#replay-link", "#record-link", "#result .result-links a >> nth=2",
+                     "#rematch-button"):  # fmt: skip
+        part = page.locator(selector)
+        part.scroll_into_view_if_needed()
+        expect(part).to_be_in_viewport(ratio=1)
+        box = part.bounding_box()
+        assert box is not None
+        hit = page.evaluate(HIT, [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+        assert hit == "ok", f"{selector} is covered by {hit}"
+
