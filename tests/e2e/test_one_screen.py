@@ -31,7 +31,7 @@ from games.engine.rules import legal_actions
 from games.engine.simulate import play_round, step
 from games.engine.state import MATCH_OVER, PLAY, TRIBUTE, WINDOW, State
 from games.engine.tribute import pay_tributes, plan_tributes
-from games.models import Match, Table
+from games.models import Match, Seat, Table
 
 from .helpers import (
     axe_violations,
@@ -405,4 +405,39 @@ def test_a_long_chat_and_the_result_keep_one_screen(new_page) -> None:
         assert box is not None
         hit = page.evaluate(HIT, [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
         assert hit == "ok", f"{selector} is covered by {hit}"
+
+
+# Each line of the round's result, scrolled into view inside its sheet: "ok" when the point at
+# its middle is the line itself (nothing fixed over it), else what covers it.
+SHEET_LINES = """() => {
+  const out = [];
+  const lines = '#result h2, #result li, #result .result-facts > div';
+  for (const line of document.querySelectorAll(lines)) {
+    line.scrollIntoView({block: 'nearest'});
+    const r = line.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + Math.min(20, r.width / 2), r.top + r.height / 2);
+    if (!hit || !line.contains(hit))
+      out.push(`${line.textContent.trim().slice(0, 30)} covered by `
+               + (hit ? (hit.id || hit.className || hit.tagName) : 'nothing'));
+  }
+  return out;
+}"""
+
+
+def test_the_round_result_sheet_sits_above_the_stand_in_banner_on_a_phone(new_page) -> None:
+    """375×740, round over, the AI playing for this person: its fixed "I'm back" banner covered
+    the bottom of the result sheet (finish order, caught, levels) and nothing scrolled them
+    out from under it. Every line of the sheet is readable, the banner's button too."""
+    page = new_page(375, 740)
+    log_in_as(page, "sheet_banner")
+    open_started_table(page, claim_seconds=0, turn_seconds=60)
+    table = Table.objects.get(host__username="sheet_banner")
+    Seat.objects.filter(table=table, number=0).update(stand_in=Seat.StandIn.ASKED)
+    show_phase(page, table, round_over)
+    expect(page.locator("#im-back")).to_be_visible()
+    expect(page.locator("#result")).to_be_visible()
+    settle(page)
+    shoot(page, "round-over-stood-in-375x740")
+    assert page.evaluate(SHEET_LINES) == []
+    expect(page.locator("#im-back")).to_be_in_viewport(ratio=1)
 
