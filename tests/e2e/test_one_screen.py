@@ -441,3 +441,28 @@ def test_the_round_result_sheet_sits_above_the_stand_in_banner_on_a_phone(new_pa
     assert page.evaluate(SHEET_LINES) == []
     expect(page.locator("#im-back")).to_be_in_viewport(ratio=1)
 
+
+def test_a_refusal_shows_by_the_hand_not_over_the_header(new_page) -> None:
+    """1280×800, an invalid play: the refusal floats at the foot of the felt, just above the
+    hand, and covers none of the header's links (it sat over Tournaments and Leaderboard)."""
+    page = new_page(1280, 800)
+    log_in_as(page, "refused_flash")
+    open_started_table(page, claim_seconds=0, turn_seconds=60)
+    table = Table.objects.get(host__username="refused_flash")
+    show_phase(page, table, your_turn)
+    cards = page.locator("#hand input[name=cards]")
+    # The first and last cards of a sorted 27-card hand never form a combination together.
+    page.locator(f"label[for='{cards.first.get_attribute('id')}']").click()
+    page.locator(f"label[for='{cards.last.get_attribute('id')}']").click()
+    page.click("#play-button")
+    flash = page.locator("#flash .flash-message")
+    expect(flash).to_contain_text("not a valid combination")
+    settle(page)
+    shoot(page, "refusal-1280x800")
+    box = flash.bounding_box()
+    header = page.locator(".site-header").bounding_box()
+    hand = page.locator("#hand").bounding_box()
+    assert box is not None and header is not None and hand is not None
+    assert box["y"] >= header["y"] + header["height"], f"over the header: {box} {header}"
+    assert box["y"] + box["height"] <= hand["y"] + 0.5, f"not above the hand: {box} {hand}"
+    assert hand["y"] - (box["y"] + box["height"]) < 60, f"far from the hand: {box} {hand}"
