@@ -3,12 +3,14 @@
 The same Redis holds the channel layer, the Celery queue and the timer clock, and often other
 sites or test runs beside them (``REDIS_NAMESPACE``). Django's ``RedisCache.clear()`` runs
 FLUSHDB, which would wipe all of that; here ``clear()`` deletes only this cache's keys.
-``count()`` is the atomic window counter the rate limits count with (``config.rate_limits``).
+``count()`` is the atomic window counter the rate limits count with (``config.rate_limits``);
+``slide()`` the sliding-window log the chat's limit counts with (at most n in *any* window).
 """
 
 from __future__ import annotations
 
 import re
+import uuid
 
 from django.core.cache.backends.redis import RedisCache
 
@@ -34,6 +36,29 @@ if left < 0 then
   left = tonumber(ARGV[2])
 end
 return {n, left}
+"""
+
+# A sliding-window log in a sorted set (score: the time in ms): drops the entries older than the
+# window, and adds this one only when fewer than the limit remain, all in one step (no two
+# requests read the same count). A refusal is not logged, so hammering does not stretch the
+# wait. Returns the count with this request (limit + 1 when refused) and the milliseconds until
+# the oldest entry leaves the window (0 when accepted). KEYS[1]: the log; ARGV: the time in ms,
+# the window in ms, the limit, a member unique to this request.
+_SLIDE = """
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local n = redis.call('ZCARD', KEYS[1])
+if n >= limit then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  local left = window
+  if oldest[2] then left = tonumber(oldest[2]) + window - now end
+  return {n + 1, math.max(1, left)}
+end
+redis.call('ZADD', KEYS[1], now, ARGV[4])
+redis.call('PEXPIRE', KEYS[1], window)
+return {n + 1, 0}
 """
 
 
@@ -65,4 +90,23 @@ class SiteRedisCache(RedisCache):
         name = self.make_and_validate_key(key)
         client = self._cache.get_client(name, write=True)
         count, left_ms = client.eval(_COUNT, 1, name, int(amount), max(1, int(window * 1000)))
+        return int(count), int(left_ms) / 1000
+
+    def slide(self, key: str, limit: int, window: float, now: float) -> tuple[int, float]:
+        """Log one request in the sliding window ``key`` unless ``limit`` requests are already
+        in the last ``window`` seconds (``now``: the time in seconds, ``time.time()``), in one
+        atomic step. Returns the count with this request (over ``limit`` when refused, and then
+        not logged) and the seconds until a place frees (0 when accepted). Raises
+        redis.RedisError."""
+        name = self.make_and_validate_key(key)
+        client = self._cache.get_client(name, write=True)
+        count, left_ms = client.eval(
+            _SLIDE,
+            1,
+            name,
+            int(now * 1000),
+            max(1, int(window * 1000)),
+            int(limit),
+            uuid.uuid4().hex,
+        )
         return int(count), int(left_ms) / 1000

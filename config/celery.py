@@ -66,15 +66,26 @@ def _no_arguments_in_logs(headers: dict[str, Any] | None = None, **_: object) ->
         headers["argsrepr"] = headers["kwargsrepr"] = ARGS_NOT_LOGGED
 
 
-#: Celery's loggers of routine lines: a task received, a task succeeded, beat sending a task.
-ROUTINE_LOGGERS = ("celery.worker.strategy", "celery.app.trace", "celery.beat")
+#: Celery's loggers of routine lines: a task received, a task succeeded, beat sending a task;
+#: and the start-up chatter of each worker and pool process (the broker connection, mingle, the
+#: other workers' sync, the heap frozen: about 20 INFO lines from `make run`'s three workers).
+#: Each worker's "ready" line (``celery.apps.worker``) stays: it says the worker can take tasks.
+ROUTINE_LOGGERS = (
+    "celery.worker.strategy",
+    "celery.app.trace",
+    "celery.beat",
+    "celery.worker.consumer",
+    "celery.worker.control",
+    "config.heap",
+)
 
 
 @after_setup_logger.connect
 def _quiet_routine_lines(**_: object) -> None:
     """``WORKER_TASK_LOG_LEVEL`` (e.g. ``WARNING``; unset: the worker's ``-l`` level) is the
-    level of ``ROUTINE_LOGGERS``: at INFO they write several lines per move and three every
-    sweep, which bury what an operator looks for. Failures are logged at ERROR either way."""
+    level of ``ROUTINE_LOGGERS``: at INFO they write several lines per move, three every sweep
+    and a dozen at start-up, which bury what an operator looks for. Failures are logged at
+    ERROR either way."""
     level = os.environ.get("WORKER_TASK_LOG_LEVEL", "").strip().upper()
     if level:
         for name in ROUTINE_LOGGERS:

@@ -10,11 +10,14 @@ through: reading the count first and adding to it after the work (as sign-up did
 password hashing in between) let 25 requests at a time read the same count. A request whose
 work turned out not to count (a log-in that succeeded) ``give_back``\\s its place.
 
-The window is fixed: it opens with its first count and lasts the period; ``Usage.retry_after``
-is what is left of it, the ``Retry-After`` of a refusal. When Redis cannot be reached the limits
-let requests through (logged): an outage of the cache must not stop people signing up or
-logging in. Keys carry ``RATELIMIT_CACHE_PREFIX`` as django-ratelimit's do (the tests give each
-test its own).
+``take`` counts in a fixed window: it opens with its first count and lasts the period;
+``Usage.retry_after`` is what is left of it, the ``Retry-After`` of a refusal. When Redis cannot
+be reached the limits let requests through (logged): an outage of the cache must not stop people
+signing up or logging in. ``take_sliding`` counts in a sliding window instead
+(``SiteRedisCache.slide``, a sorted set of the requests' times): at most ``count`` in *any*
+``period``, so a burst across the edge of a fixed window (5 at its end, 5 at the next one's
+start) cannot pass; the table chat uses it. Keys carry ``RATELIMIT_CACHE_PREFIX`` as
+django-ratelimit's do (the tests give each test its own).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+import time
 from dataclasses import dataclass
 from typing import cast
 
@@ -86,3 +90,20 @@ def give_back(group: str, key: str, rate: str) -> None:
     """Take back a place ``take`` counted (the request turned out not to count). Nothing when
     its window has closed meanwhile."""
     _count(group, key, rate, -1)
+
+
+def take_sliding(group: str, key: str, rate: str, now: float | None = None) -> Usage | None:
+    """Count one request of ``key`` against ``group``'s ``rate`` in a sliding window: refused
+    (``usage.over``, and then not counted) when ``count`` requests were already taken in the
+    last ``period`` seconds before ``now`` (``time.time()`` when None). ``retry_after``: whole
+    seconds until a place frees. None when Redis could not be asked (let it through)."""
+    limit, period = parse_rate(rate)
+    cache = cast(SiteRedisCache, caches[getattr(settings, "RATELIMIT_USE_CACHE", "default")])
+    try:
+        count, left = cache.slide(
+            _key(group, key, period) + ":log", limit, period, time.time() if now is None else now
+        )
+    except Exception:  # redis.RedisError, OSError: the limit lets the request through
+        log.warning("rate limit %s unavailable", group, exc_info=True)
+        return None
+    return Usage(count=count, limit=limit, retry_after=max(1, math.ceil(left)))

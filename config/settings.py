@@ -343,8 +343,8 @@ DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "414 Club <noreply@loc
 CLUB_CONTACT_EMAIL = os.environ.get("CLUB_CONTACT_EMAIL", "")
 
 # Table chat (games.chat.rooms) and friends (accounts.friends): the longest free-text line, lines
-# per player (django-ratelimit's "count/period": 5 per 10 s), invitations per player, and the
-# site's address for the links in notice emails.
+# per player ("count/period": 5 in any 10 s, a sliding window, config.rate_limits), invitations
+# per player, and the site's address for the links in notice emails.
 GAMES_CHAT_MAX_CHARS = int(os.environ.get("GAMES_CHAT_MAX_CHARS", "200"))
 GAMES_CHAT_RATE = os.environ.get("GAMES_CHAT_RATE", "5/10s")
 ACCOUNTS_INVITE_RATE = os.environ.get("ACCOUNTS_INVITE_RATE", "30/h")

@@ -84,6 +84,20 @@ def test_catalogues_hold_the_same_strings_with_the_same_placeholders(language: s
     assert not wrong, f"{language}: placeholders differ: {wrong[:5]}"
 
 
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_review_marks_are_translated(language: str) -> None:
+    """The marks of a round review (one word each, so the page check above, which looks at
+    two words or more, misses them) read in the language: Indonesian showed "blunder"."""
+    from django.utils import translation
+
+    from games.records.review_page import FORCED_LABEL, MARK_LABELS
+
+    with translation.override(language):
+        shown = {key: str(label) for key, label in MARK_LABELS.items()}
+        shown["forced"] = str(FORCED_LABEL)
+    assert not {key for key, text in shown.items() if text == key}, (language, shown)
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_compiled_catalogue_matches_the_po_file(language: str) -> None:
     """The committed .mo is compiled from the current .po (`make messages` rebuilds both)."""

@@ -13,11 +13,12 @@ anyone's hand: a line is its author's name and their phrase or text, nothing els
 
 A quick phrase is stored as its code and rendered in each reader's language; free text is
 limited to ``GAMES_CHAT_MAX_CHARS`` and escaped by the template (autoescape). Each player may
-say ``GAMES_CHAT_RATE`` lines (django-ratelimit in the shared cache, so the limit holds across
-Daphne processes). The room keeps every line (reports point at them); a page shows the last
-``KEEP`` (``room_html``, sent on connect and on a change of room, so a reload or a reconnect
-shows them). Muting is the reader's own choice: each socket drops its reader's muted authors'
-lines (the group message names the author; ``games.chat.mutes``).
+say ``GAMES_CHAT_RATE`` lines in any such period (``config.rate_limits.take_sliding``: a sliding
+window in the shared Redis, so the limit holds across Daphne processes and a burst across the
+edge of a fixed window cannot pass). The room keeps every line (reports point at them); a page
+shows the last ``KEEP`` (``room_html``, sent on connect and on a change of room, so a reload or
+a reconnect shows them). Muting is the reader's own choice: each socket drops its reader's muted
+authors' lines (the group message names the author; ``games.chat.mutes``).
 """
 
 from __future__ import annotations
@@ -30,9 +31,9 @@ from django.contrib.auth.models import AnonymousUser
 from django.template.loader import render_to_string
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django_ratelimit.core import get_usage
 
 from accounts.models import User
+from config import rate_limits
 from config.plain_text import visible
 from games.live import audiences, notify
 from games.models import ChatLine, Seat
@@ -75,20 +76,9 @@ def clean_text(text: object) -> str:
 
 
 def _rate_exceeded(user_id: int) -> bool:
-    try:
-        usage = get_usage(
-            None,
-            group=RATE_GROUP,
-            key=lambda group, request: str(user_id),
-            rate=settings.GAMES_CHAT_RATE,
-            increment=True,
-        )
-    except Exception:  # a cache outage must not stop the table talking
-        log.warning("chat rate limit unavailable", exc_info=True)
-        return False
-    if usage is None or (usage["limit"] == 0 and usage["time_left"] == -1):
-        return False
-    return bool(usage["should_limit"])  # django_ratelimit ships no types: its dict is Any
+    # Unavailable Redis (None): a cache outage must not stop the table talking.
+    usage = rate_limits.take_sliding(RATE_GROUP, str(user_id), settings.GAMES_CHAT_RATE)
+    return usage is not None and usage.over
 
 
 def post(

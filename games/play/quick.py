@@ -43,6 +43,9 @@ def play_the_computer(user: User, difficulty: str, seed: int | None = None) -> M
     difficulty, or a person who hosts as many tables as one may already (``check_hosting``)."""
     if difficulty not in Seat.Policy.values:
         raise TableError(_("Unknown AI player."))
+    # Named once, in the host's language (the request's: their saved one), like a name typed in
+    # the create form: a table's name is stored text that the lobby, the record, the API and
+    # the notice emails show as it is, so it is not re-rendered in each viewer's language.
     name = (_("%(name)s vs the computer") % {"name": user})[
         : Table._meta.get_field("name").max_length
     ]

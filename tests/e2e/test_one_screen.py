@@ -31,7 +31,7 @@ from games.engine.rules import legal_actions
 from games.engine.simulate import play_round, step
 from games.engine.state import MATCH_OVER, PLAY, TRIBUTE, WINDOW, State
 from games.engine.tribute import pay_tributes, plan_tributes
-from games.models import Match, Table
+from games.models import Match, Seat, Table
 
 from .helpers import (
     axe_violations,
@@ -347,6 +347,28 @@ OVERLAP = """() => {
 }"""
 
 
+# The felt's middle and what is in it never scroll inside themselves (their content is whole).
+NO_INNER_SCROLL = """() => {
+  const out = [], centre = document.querySelector('.felt-centre');
+  const parts = ':scope > :not(.trick), :scope > :not(.trick) *';
+  for (const el of [centre, ...centre.querySelectorAll(parts)]) {
+    if (el.clientHeight < 2) continue;  // hidden, or read out only
+    const overflow = getComputedStyle(el).overflowY;
+    const clips = ['auto', 'scroll', 'hidden'].includes(overflow);
+    if (el.scrollHeight > el.clientHeight + 1 && clips)
+      out.push(`${el.id || el.className}: ${el.scrollHeight} px in ${el.clientHeight} px`);
+  }
+  return out;
+}"""
+
+# What is at a point: "ok" when it is inside #result or #rematch, else what covers it.
+HIT = """([x, y]) => {
+  const hit = document.elementFromPoint(x, y);
+  if (hit && hit.closest('#result, #rematch')) return 'ok';
+  return hit ? (hit.id || hit.className || hit.tagName) : 'nothing';
+}"""
+
+
 def test_a_long_chat_and_the_result_keep_one_screen(new_page) -> None:
     """At 1280×800, twelve and more chat lines scroll inside the chat, the page stays the
     screen's height; after a resignation the result ends above the own seat, whole (no edge
@@ -370,3 +392,77 @@ def test_a_long_chat_and_the_result_keep_one_screen(new_page) -> None:
     lobby = page.locator("#result .result-links a").last
     lobby.scroll_into_view_if_needed()
     expect(lobby).to_be_in_viewport(ratio=1)
+    # No inner scroll box after the match: the felt's middle holds the result, its links and
+    # the rematch whole (a box of 100dvh - 24rem cut the lobby link in half and hid Rematch
+    # under it); the page itself may scroll.
+    assert page.evaluate(NO_INNER_SCROLL) == []
+    for selector in ("#replay-link", "#record-link", "#result .result-links a >> nth=2",
+                     "#rematch-button"):  # fmt: skip
+        part = page.locator(selector)
+        part.scroll_into_view_if_needed()
+        expect(part).to_be_in_viewport(ratio=1)
+        box = part.bounding_box()
+        assert box is not None
+        hit = page.evaluate(HIT, [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2])
+        assert hit == "ok", f"{selector} is covered by {hit}"
+
+
+# Each line of the round's result, scrolled into view inside its sheet: "ok" when the point at
+# its middle is the line itself (nothing fixed over it), else what covers it.
+SHEET_LINES = """() => {
+  const out = [];
+  const lines = '#result h2, #result li, #result .result-facts > div';
+  for (const line of document.querySelectorAll(lines)) {
+    line.scrollIntoView({block: 'nearest'});
+    const r = line.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + Math.min(20, r.width / 2), r.top + r.height / 2);
+    if (!hit || !line.contains(hit))
+      out.push(`${line.textContent.trim().slice(0, 30)} covered by `
+               + (hit ? (hit.id || hit.className || hit.tagName) : 'nothing'));
+  }
+  return out;
+}"""
+
+
+def test_the_round_result_sheet_sits_above_the_stand_in_banner_on_a_phone(new_page) -> None:
+    """375×740, round over, the AI playing for this person: its fixed "I'm back" banner covered
+    the bottom of the result sheet (finish order, caught, levels) and nothing scrolled them
+    out from under it. Every line of the sheet is readable, the banner's button too."""
+    page = new_page(375, 740)
+    log_in_as(page, "sheet_banner")
+    open_started_table(page, claim_seconds=0, turn_seconds=60)
+    table = Table.objects.get(host__username="sheet_banner")
+    Seat.objects.filter(table=table, number=0).update(stand_in=Seat.StandIn.ASKED)
+    show_phase(page, table, round_over)
+    expect(page.locator("#im-back")).to_be_visible()
+    expect(page.locator("#result")).to_be_visible()
+    settle(page)
+    shoot(page, "round-over-stood-in-375x740")
+    assert page.evaluate(SHEET_LINES) == []
+    expect(page.locator("#im-back")).to_be_in_viewport(ratio=1)
+
+
+def test_a_refusal_shows_by_the_hand_not_over_the_header(new_page) -> None:
+    """1280×800, an invalid play: the refusal floats at the foot of the felt, just above the
+    hand, and covers none of the header's links (it sat over Tournaments and Leaderboard)."""
+    page = new_page(1280, 800)
+    log_in_as(page, "refused_flash")
+    open_started_table(page, claim_seconds=0, turn_seconds=60)
+    table = Table.objects.get(host__username="refused_flash")
+    show_phase(page, table, your_turn)
+    cards = page.locator("#hand input[name=cards]")
+    # The first and last cards of a sorted 27-card hand never form a combination together.
+    page.locator(f"label[for='{cards.first.get_attribute('id')}']").click()
+    page.locator(f"label[for='{cards.last.get_attribute('id')}']").click()
+    page.click("#play-button")
+    flash = page.locator("#flash .flash-message")
+    expect(flash).to_contain_text("not a valid combination")
+    settle(page)
+    shoot(page, "refusal-1280x800")
+    box = flash.bounding_box()
+    header = page.locator(".site-header").bounding_box()
+    hand = page.locator("#hand").bounding_box()
+    assert box is not None and header is not None and hand is not None
+    assert box["y"] >= header["y"] + header["height"], f"over the header: {box} {header}"
+    assert box["y"] + box["height"] <= hand["y"] + 0.5, f"not above the hand: {box} {hand}"
+    assert hand["y"] - (box["y"] + box["height"]) < 60, f"far from the hand: {box} {hand}"

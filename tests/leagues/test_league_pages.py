@@ -177,6 +177,18 @@ def test_staff_create_leagues_and_players_cannot(client, make_user):
     assert league.table_options["two_position"] == "low"
 
 
+def test_a_player_is_told_who_creates_leagues_without_developer_instructions(client, make_user):
+    """A club with no staff yet: the player reads that nobody can create a league for now and
+    gets links back, never a shell command for the site's runner (that is in the README)."""
+    client.force_login(make_user("ana"))
+    with translation.override("en"):
+        response = client.get("/leagues/new/", HTTP_ACCEPT_LANGUAGE="en")
+    page = response.content.decode()
+    assert response.status_code == 403
+    assert "no staff member yet" in page and 'href="/leagues/"' in page
+    assert "createsuperuser" not in page and "make manage" not in page
+
+
 @pytest.mark.parametrize("language", ["en", "vi"])
 def test_league_and_season_pages_show_season_dates_in_one_short_format(client, make_user, language):
     """The league page and the season page (it used DATE_FORMAT, the league SHORT_DATE_FORMAT)

@@ -1,7 +1,9 @@
 """Table chat without sockets: rooms, phrases in the reader's language, escaping, limits, mute,
-report. Real PostgreSQL and Redis (django-ratelimit counts in the Redis cache)."""
+report. Real PostgreSQL and Redis (the rate limit counts in the Redis cache)."""
 
 from __future__ import annotations
+
+import time
 
 import pytest
 from django.test import Client
@@ -95,6 +97,30 @@ def test_a_player_past_the_rate_is_refused(table, settings):
     bo = table.seats.get(number=1).user
     rooms.post(table.pk, bo, phrase="thanks")  # the limit is per player
     assert ChatLine.objects.count() == 4
+
+
+def test_a_burst_across_the_edge_of_a_window_is_refused(table, settings, monkeypatch):
+    """5 per 10 s means 5 in any 10 s: after 5 lines, each further line within the next 10 s
+    is refused, wherever a fixed window's edge falls (one did let 10 through in 5.1 s), and
+    the first place frees 10 s after the first line. The clock is set, not waited for."""
+    settings.GAMES_CHAT_RATE = "5/10s"
+    clock = [1_800_000_000.0]
+    monkeypatch.setattr(time, "time", lambda: clock[0])
+    for _ in range(5):
+        rooms.post(table.pk, table.host, phrase="thanks")
+        clock[0] += 0.1
+    refused = 0
+    while clock[0] < 1_800_000_000.0 + 9.9:
+        with translation.override("en"), pytest.raises(rooms.ChatError, match="too fast"):
+            rooms.post(table.pk, table.host, phrase="thanks")
+        refused += 1
+        clock[0] += 0.5
+    assert refused == 19 and ChatLine.objects.count() == 5
+    clock[0] = 1_800_000_000.0 + 10.05  # the first line has left the last 10 s
+    rooms.post(table.pk, table.host, phrase="thanks")
+    with translation.override("en"), pytest.raises(rooms.ChatError, match="too fast"):
+        rooms.post(table.pk, table.host, phrase="thanks")
+    assert ChatLine.objects.count() == 6
 
 
 def test_a_mute_is_remembered_and_hides_the_players_lines_from_the_page(table):

@@ -211,6 +211,19 @@ def test_host_sets_and_clears_ai_seats_and_fills_the_rest(client, open_table) ->
     ]
 
 
+def test_fill_with_ai_is_offered_only_while_a_seat_is_empty(client, open_table) -> None:
+    """Once every seat is taken the button has nothing to fill (it stayed, doing nothing); an
+    AI seat cleared again brings it back. The seats region's key holds ``seats_full``, so a
+    push sends the region again when it changes (tests/games/live/test_frames.py)."""
+    client.force_login(open_table.host)
+    assert 'id="fill-ai"' in page(client, open_table)
+    tables.fill_with_ai(open_table.pk, open_table.host)
+    html = page(client, open_table)
+    assert 'id="fill-ai"' not in html and 'id="start-match"' in html
+    tables.set_ai(open_table.pk, open_table.host, 2, "")
+    assert 'id="fill-ai"' in page(client, open_table)
+
+
 def test_start_refuses_while_a_seat_is_empty(client, open_table) -> None:
     client.force_login(open_table.host)
     response = post(client, "start", open_table)
