@@ -54,7 +54,8 @@ def card_name(code: str) -> str:
 def card_face(code: str, level: int) -> CardFace:
     face = FACE[code]
     if face in JOKERS:
-        return CardFace(code, "JK", "", code == "RJ", False, True)
+        # "BJ" / "RJ" as the tracker writes them: the colour is not the only difference.
+        return CardFace(code, code, "", code == "RJ", False, True)
     suit = code[-1]
     return CardFace(code, face_name(face), SUIT_SYMBOLS[suit], suit in "HD", face == level, False)
 

@@ -14,6 +14,7 @@ from games.engine.deal import new_match
 from games.engine.options import Options
 from games.engine.rules import legal_actions
 from games.engine.views import seat_view, spectator_view
+from games.live.cards import card_face
 from games.live.presenters import table_context, unseen_cards
 from games.play import services, tables
 from tests.games.live.test_frames import in_memory_table
@@ -119,3 +120,13 @@ def test_the_preference_is_saved_from_the_preferences_page(client, make_user) ->
     client.post(reverse("preferences"), {"language": "", "card_tracker": "on"})
     user.refresh_from_db()
     assert user.card_tracker is True
+
+
+def test_a_joker_face_names_its_colour_as_the_tracker_does() -> None:
+    """A joker's face reads "BJ" or "RJ", as the tracker writes them: its colour is not the only
+    difference between the two (WCAG 1.4.1; QA saw two "JK★" told apart by colour alone)."""
+    options = Options.from_dict({}, players=4)
+    state = new_match(options, 7)
+    faces = {card_face(code, state.level).rank for code in ("BJ", "RJ")}
+    tracked = {row["face"] for row in unseen_cards(spectator_view(state))}
+    assert faces == {"BJ", "RJ"} <= tracked
