@@ -1,7 +1,8 @@
 """The bot API's rate limits, answered ``429 rate_limited`` with a ``Retry-After``:
 
-- ``BOTAPI_RATE`` requests per token (django-ratelimit, counted in the cache), every endpoint
-  and the stream's opening included;
+- ``BOTAPI_RATE`` requests per token (``config.rate_limits``: a window opens with the token's
+  first request, so a burst is counted whole, not split by a window aligned to the clock),
+  every endpoint and the stream's opening included;
 - ``BOTAPI_ANONYMOUS_RATE`` requests without a valid token per client address
   (``config.rate_limits``, counted before the request's work): no token or an unknown or revoked
   one (instead of 401 once past it), the schema, the docs and the guide, and any address under
@@ -16,12 +17,12 @@ from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django_ratelimit.core import get_usage
 
 from accounts.models import AccessToken
 from config import rate_limits
 from config.client_address import request_address
 
+TOKEN_GROUP = "botapi"
 ANONYMOUS_GROUP = "botapi.anonymous"
 
 
@@ -37,16 +38,10 @@ class RateLimited(Exception):
 
 def token_usage(request: HttpRequest, token_id: int) -> RateLimited | None:
     """Count ``request`` against token ``token_id``'s rate: the refusal when it went over."""
-    usage = get_usage(
-        request,
-        group="botapi",
-        key=lambda _group, _request: f"token:{token_id}",
-        rate=settings.BOTAPI_RATE,
-        increment=True,
-    )
-    if usage is None or not usage["should_limit"]:
+    usage = rate_limits.take(TOKEN_GROUP, f"token:{token_id}", settings.BOTAPI_RATE)
+    if usage is None or not usage.over:
         return None
-    return RateLimited(f"at most {settings.BOTAPI_RATE} per token", usage["time_left"])
+    return RateLimited(f"at most {settings.BOTAPI_RATE} per token", usage.retry_after)
 
 
 def anonymous_usage(request: HttpRequest) -> RateLimited | None:
