@@ -3,9 +3,8 @@ and "your turn" notices, with email where the player allows it."""
 
 from __future__ import annotations
 
-import re
-
 import contextlib
+import re
 
 import pytest
 from django.core import mail
