@@ -17,9 +17,8 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
-from kombu import Exchange, Queue
 
-from config import embedded_redis, errors, log_config
+from config import celery_routes, embedded_redis, errors, log_config
 from config.env import env_bool, env_list, env_rate
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -186,50 +185,16 @@ GAMES_REVIEW_SAMPLES = int(os.environ.get("GAMES_REVIEW_SAMPLES", "0"))
 # The review worker takes the CPU only when nothing else wants it (Linux SCHED_IDLE,
 # config/celery.py): "0" leaves it at the normal policy (a box so busy that reviews starve).
 GAMES_REVIEW_IDLE_CPU = os.environ.get("GAMES_REVIEW_IDLE_CPU", "1") != "0"
-# Each queue its own direct exchange and routing key, as Celery would make for a missing queue:
-# with one shared exchange and key, a message would reach both queues.
-CELERY_TASK_QUEUES = [
-    Queue(name, Exchange(name), routing_key=name)
-    for name in (CELERY_TASK_DEFAULT_QUEUE, GAMES_AI_QUEUE, GAMES_REVIEW_QUEUE)
-]
-CELERY_TASK_ROUTES = {
-    "games.tasks.ai_act": {"queue": GAMES_AI_QUEUE},
-    "games.tasks.sweep_ai": {"queue": GAMES_AI_QUEUE},
-    "games.tasks.review_round": {"queue": GAMES_REVIEW_QUEUE},
-    "games.tasks.sweep_reviews": {"queue": GAMES_REVIEW_QUEUE},
-}
-# Timers are Celery tasks; a restart of Redis or the worker can lose them. The sweep applies
-# any deadline overdue by more than 2 s (DESIGN.md rule 3), every few seconds.
-CELERY_BEAT_SCHEDULE = {
-    "sweep-overdue-timers": {
-        "task": "games.tasks.sweep",
-        "schedule": float(os.environ.get("GAMES_SWEEP_SECONDS", "5")),
-    },
-    "sweep-lost-ai-decisions": {
-        "task": "games.tasks.sweep_ai",
-        "schedule": float(os.environ.get("GAMES_SWEEP_SECONDS", "5")),
-    },
-    # Rounds whose reviews a lost task or a worker restart left unmade (games.records.reviews).
-    "sweep-lost-reviews": {
-        "task": "games.tasks.sweep_reviews",
-        "schedule": float(os.environ.get("GAMES_REVIEW_SWEEP_SECONDS", "60")),
-    },
-    "sweep-delayed-views": {
-        "task": "games.tasks.sweep_delayed",
-        "schedule": float(os.environ.get("GAMES_SWEEP_SECONDS", "5")),
-    },
-    # Finished matches whose statistics a lost signal left uncounted (games.records.player_stats).
-    "player-stats-catch-up": {
-        "task": "games.tasks.catch_up_player_stats",
-        "schedule": float(os.environ.get("STATS_CATCH_UP_SECONDS", "60")),
-    },
-    # Fixture and pairing results whose signal was lost (leagues.results): at the end of a match
-    # or, at a delayed table, when the spectators' view reached the end.
-    "leagues-results-catch-up": {
-        "task": "leagues.tasks.catch_up_results",
-        "schedule": float(os.environ.get("STATS_CATCH_UP_SECONDS", "60")),
-    },
-}
+# Which queue takes which task, and the beat's sweeps: config/celery_routes.py.
+CELERY_TASK_QUEUES = celery_routes.queues(
+    (CELERY_TASK_DEFAULT_QUEUE, GAMES_AI_QUEUE, GAMES_REVIEW_QUEUE)
+)
+CELERY_TASK_ROUTES = celery_routes.routes(ai=GAMES_AI_QUEUE, review=GAMES_REVIEW_QUEUE)
+CELERY_BEAT_SCHEDULE = celery_routes.beat_schedule(
+    sweep_seconds=float(os.environ.get("GAMES_SWEEP_SECONDS", "5")),
+    review_sweep_seconds=float(os.environ.get("GAMES_REVIEW_SWEEP_SECONDS", "60")),
+    catch_up_seconds=float(os.environ.get("STATS_CATCH_UP_SECONDS", "60")),
+)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # A worker without its broker can do nothing else: it retries for as long as Redis is away
 # (Celery gives up after 100 tries, ~50 minutes, by default). config/broker.py keeps it alive
