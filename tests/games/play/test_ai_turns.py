@@ -151,11 +151,15 @@ def test_a_wake_up_carries_ints_alone():
 
 @pytest.mark.django_db
 def test_the_host_fills_with_experts_and_the_seat_shows_the_difficulty(client, make_user):
-    """Filling a table with the expert level stores it on each empty seat; the table page shows
-    the level beside the AI badge, and the fill menu offers every level (casual preselected)."""
+    """The fill menu offers every level (casual preselected) while a seat is empty; filling a
+    table with the expert level stores it on each empty seat, and the table page shows the level
+    beside the AI badge (and no fill menu: no seat is left to fill)."""
     host = make_user("host")
     table = tables.create_table(host, name="experts", players=4, options={})
     client.force_login(host)
+    html = client.get(reverse("games:table", args=[table.pk])).content.decode()
+    assert '<option value="heuristic" selected>Casual</option>' in html
+    assert '<option value="random">Beginner</option>' in html
     client.post(reverse("games:fill_with_ai", args=[table.pk]), {"policy": "expert"})
     assert [s.ai_policy for s in table.seats.order_by("number")] == [
         "",
@@ -165,8 +169,7 @@ def test_the_host_fills_with_experts_and_the_seat_shows_the_difficulty(client, m
     ]
     html = client.get(reverse("games:table", args=[table.pk])).content.decode()
     assert html.count('<span class="ai-difficulty">Expert</span>') == 3
-    assert '<option value="heuristic" selected>Casual</option>' in html
-    assert '<option value="random">Beginner</option>' in html
+    assert 'id="fill-ai"' not in html
 
 
 def test_a_tournament_stand_in_is_the_expert_unless_the_organiser_picks_another():
