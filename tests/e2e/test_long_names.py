@@ -13,7 +13,7 @@ import pytest
 from games.models import Table
 
 from .helpers import log_in_as, open_started_table
-from .test_one_screen import BUTTONS, MEASURE, settle, shoot, show_phase, your_turn
+from .phases import BUTTONS, MEASURE, claim_window, settle, shoot, show_phase, your_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -71,8 +71,6 @@ def test_a_spectator_reads_the_claim_window_as_a_fact(new_page) -> None:
     """A spectator's claim bar states the window ("AI 3's K can be hooked"), no question, and
     on a phone it is a thin strip: the felt keeps its seats and status above it."""
     from playwright.sync_api import expect
-
-    from .test_one_screen import claim_window
 
     page = new_page(1280, 800)
     log_in_as(page, "window_host")
@@ -132,8 +130,6 @@ def test_words_break_only_between_words(new_page) -> None:
     from playwright.sync_api import expect
 
     from games.models import Match
-
-    from .test_one_screen import claim_window
 
     page = new_page(375, 740)
     log_in_as(page, "palabras", "es")
