@@ -1,7 +1,8 @@
 """Browser tests: Playwright drives Debian's chromium against a live Daphne server and the
 site's Celery workers (main and AI), all on the test database (PostgreSQL) and the real Redis.
 
-No browser is ever downloaded: chromium comes from Debian (`apt-get install chromium`).
+No browser is ever downloaded: chromium comes from Debian (`apt-get install chromium
+chromium-headless-shell`; ``scripts/check_test_env.chromium_path`` says which one runs).
 """
 
 from __future__ import annotations
@@ -14,11 +15,12 @@ import pytest
 from django.db import connection
 from playwright.sync_api import expect
 
+from scripts.check_test_env import chromium_path
 from tests import servers
 from tests.e2e.helpers import stop_tables_after_the_test  # noqa: F401 - autouse, every test here
 
 ROOT = servers.ROOT
-CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
+CHROMIUM = str(chromium_path())
 #: How long a browser test waits for what it expects (``expect``) or acts on (the contexts'
 #: default): generous, so a busy machine makes a test slower, never red. Playwright polls, so
 #: a test waits no longer than the page needs.
@@ -70,7 +72,7 @@ class LiveStack:
         if self.running:
             return
         if not Path(CHROMIUM).exists():
-            pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium")
+            pytest.fail(f"{CHROMIUM} is missing: apt-get install -y chromium-headless-shell")
         port = servers.free_port()
         logs = ROOT / "var" / "e2e"
         logs.mkdir(parents=True, exist_ok=True)
