@@ -5,6 +5,11 @@ Unicode's category C — control characters, and the format characters such as t
 override (U+202E) and the zero-width joiners — would let a table, team or league name or a chat
 line read backwards or hide what follows ("‮<b>x</b>" shows as "<b/>x<b>"). Usernames are
 guarded by ``accounts.usernames`` (confusables and scripts); free text gets this.
+
+One format character stays where it does its job: the zero-width joiner between two emoji
+("👨‍👩‍👧", "🏃‍♀️", "👩🏽‍💻" are each one picture made of several joined by U+200D). Between two
+symbols it can only join them into one picture or show them side by side: it reorders and
+hides nothing, and dropping it split a family emoji in the chat into three people.
 """
 
 from __future__ import annotations
@@ -14,11 +19,32 @@ from typing import Any
 
 from django import forms
 
+ZWJ = "\u200d"
+#: What may stand before a joiner in an emoji sequence: a symbol, the emoji presentation
+#: selector (U+FE0F) or a skin tone (the modifiers are category Sk).
+_JOINED_AFTER = ("So", "Sk")
+_EMOJI_PRESENTATION = "\ufe0f"
+
 
 def visible(text: str) -> str:
     """``text`` without its category-C characters (controls, format characters such as bidi
-    overrides and zero-width marks; the plain space is kept), stripped at both ends."""
-    return "".join(c for c in text if unicodedata.category(c)[0] != "C" or c == " ").strip()
+    overrides and zero-width marks; the plain space is kept), stripped at both ends. A
+    zero-width joiner between two emoji is kept (the module's docstring says why)."""
+    kept: list[str] = []
+    for i, char in enumerate(text):
+        if unicodedata.category(char)[0] != "C" or char == " " or _joins_emoji(kept, text, i):
+            kept.append(char)
+    return "".join(kept).strip()
+
+
+def _joins_emoji(kept: list[str], text: str, i: int) -> bool:
+    """Whether ``text[i]`` is a joiner between an emoji kept just before it and a symbol
+    right after it."""
+    if text[i] != ZWJ or not kept or i + 1 >= len(text):
+        return False
+    before = kept[-1]
+    joined = before == _EMOJI_PRESENTATION or unicodedata.category(before) in _JOINED_AFTER
+    return joined and unicodedata.category(text[i + 1]) == "So"
 
 
 class VisibleTextField(forms.CharField):

@@ -22,6 +22,22 @@ def test_visible_drops_controls_and_format_characters_and_keeps_letters_and_spac
     assert clean_text(f"hi{RLO} there") == "hi there"
 
 
+@pytest.mark.parametrize(
+    "emoji",
+    [
+        "\U0001f468\u200d\U0001f469\u200d\U0001f467",  # family: man, woman, girl
+        "\U0001f3c3\u200d\u2640\ufe0f",  # woman running
+        "\U0001f469\U0001f3fd\u200d\U0001f4bb",  # woman technologist, medium skin tone
+        "\u2764\ufe0f\u200d\U0001f525",  # heart on fire
+    ],
+)
+def test_an_emoji_keeps_the_joiners_that_make_it_one_picture(emoji):
+    assert clean_text(f"gg {emoji}!") == f"gg {emoji}!"
+    # A joiner anywhere else is still dropped: after a letter, before a space, at the end.
+    assert visible(f"a{ZWJ}\U0001f468 {emoji}{ZWJ} x{ZWJ}") == f"a\U0001f468 {emoji} x"
+    assert visible(f"{RLO}{emoji}") == emoji
+
+
 @pytest.mark.django_db
 def test_a_table_name_is_kept_without_its_invisible_characters(make_user, password):
     host = make_user("ana")
