@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from django.conf import settings
@@ -73,6 +74,26 @@ def test_without_strictness_an_undeclared_field_is_empty():
     with override_settings(GAMES_STRICT_REGIONS=False):
         html = regions.render("games/partials/tracker.html", {"hand": ["9H"]})
     assert 'id="tracker"' in html and "9H" not in html
+
+
+@pytest.mark.parametrize("strict", [True, False])
+def test_a_pushed_form_renders_without_a_token_and_without_a_warning(strict, recwarn):
+    """A region rendered for a push has no request: its forms carry no token input (htmx sends
+    the page's in a header) and Django's DEBUG warning about a missing token stays silent."""
+    inputs = {
+        "table": SimpleNamespace(pk=7),
+        "rematch": {"state": "offer", "can_ask": True, "seconds": 20},
+        "rematch_countdown": None,
+        "oob": True,
+    }
+    with override_settings(DEBUG=True, GAMES_STRICT_REGIONS=strict):
+        html = regions.render("games/partials/rematch.html", inputs, "rematch")
+    assert 'id="rematch-button"' in html and "csrfmiddlewaretoken" not in html
+    assert not [w for w in recwarn if "csrf_token" in str(w.message)]
+    # A page's render has the request's token: its forms post without JavaScript too.
+    with override_settings(GAMES_STRICT_REGIONS=strict):
+        page = regions.render("games/partials/rematch.html", {**inputs, "csrf_token": "t0k"})
+    assert '<input type="hidden" name="csrfmiddlewaretoken" value="t0k">' in page
 
 
 def test_a_declaration_names_only_fields_of_the_context():
