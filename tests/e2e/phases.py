@@ -144,9 +144,8 @@ MEASURE = """(need) => {
 }"""
 
 # The status in the felt's middle whole (whose turn, the play to beat, the round and the levels:
-# none hidden under the own seat or squeezed to a sliver): in a claim window at every size; on
-# the own turn at every size but a phone on its side, where the seconds and the play to beat
-# are whole but the levels' second line still gives way (WHOLE_EXCEPT).
+# none hidden under the own seat or squeezed to a sliver): in a claim window and on the own
+# turn, at every size.
 WHOLE = """() => {
   const out = [], centre = document.querySelector('.felt-centre').getBoundingClientRect();
   for (const part of document.querySelectorAll('#status > *')) {
@@ -158,8 +157,6 @@ WHOLE = """() => {
   }
   return out;
 }"""
-
-WHOLE_EXCEPT = {("turn", 740, 375)}
 
 BUTTONS = ["#play-button", "#hint-button", "#clear-button"]
 
