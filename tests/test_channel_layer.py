@@ -40,3 +40,30 @@ async def test_a_group_message_is_decoded_once_for_all_its_local_members() -> No
         for channel in members:
             await layer.group_discard("audience", channel)
         await layer.flush()
+
+
+async def test_group_send_many_publishes_in_order_in_one_round_trip() -> None:
+    """A push's messages (several groups) reach their members in the order sent, all from one
+    pipeline: the layer's connection executes one pipeline and no single ``PUBLISH``."""
+    layer = SharedDecodeLayer(hosts=[settings.REDIS_URL], prefix=f"{settings.REDIS_NAMESPACE}t-cm")
+    listener = await layer.new_channel()
+    groups = ["seat-1", "seat-2", "spect-en", "bot"]
+    for group in groups:
+        await layer.group_add(group, listener)
+    pairs = [(group, {"type": "table.frame", "n": n}) for n, group in enumerate(groups * 2)]
+    shard = layer._get_layer()._shards[0]
+    shard._ensure_redis()
+    trips = []
+    original_pipeline, original_publish = shard._redis.pipeline, shard._redis.publish
+    shard._redis.pipeline = lambda **kw: trips.append("pipeline") or original_pipeline(**kw)
+    shard._redis.publish = lambda *a, **kw: trips.append("publish") or original_publish(*a, **kw)
+    try:
+        await layer.group_send_many(pairs)
+        received = [await asyncio.wait_for(layer.receive(listener), 10) for _ in pairs]
+        assert [message["n"] for message in received] == list(range(len(pairs)))
+        assert trips == ["pipeline"]
+    finally:
+        shard._redis.pipeline, shard._redis.publish = original_pipeline, original_publish
+        for group in groups:
+            await layer.group_discard(group, listener)
+        await layer.flush()

@@ -205,12 +205,13 @@ def test_the_worker_keeps_running_tasks_and_timers_after_its_redis_restarts(
 def test_pushes_go_on_after_a_redis_restart(private_redis, settings):
     """The writer's pushes (games.live.notify, the channel layer) after Redis restarted: the first
     one on the process's old connection used to fail (a lost frame, or an error out of the view
-    that changed a table); it is sent, and reaches a subscriber of the new Redis."""
+    that changed a table); it is sent, and reaches a subscriber of the new Redis. A push's
+    messages go out in one pipeline (``config.channel_layer``): all of them, in order."""
     from games.live import notify
 
     settings.CHANNEL_LAYERS = {
         "default": {
-            "BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer",
+            "BACKEND": "config.channel_layer.SharedDecodeLayer",
             "CONFIG": {"hosts": [private_redis.url], "prefix": "restart"},
         }
     }
@@ -220,8 +221,9 @@ def test_pushes_go_on_after_a_redis_restart(private_redis, settings):
     listener = redis.Redis.from_url(private_redis.url).pubsub()
     listener.psubscribe("*")
     assert listener.get_message(timeout=5)["type"] == "psubscribe"
-    notify.send_many([("table-1", {"type": "table.seats", "n": 2})])
-    message = listener.get_message(timeout=5)
-    assert message is not None and message["type"] == "pmessage"
-    assert b"table.seats" in message["data"]
+    notify.send_many([(f"table-{n}", {"type": "table.seats", "n": n}) for n in (2, 3, 4)])
+    got = [listener.get_message(timeout=5) for _ in range(3)]
+    assert all(m is not None and m["type"] == "pmessage" for m in got)
+    assert [m["channel"] for m in got] == [b"restart__group__table-%d" % n for n in (2, 3, 4)]
+    assert all(b"table.seats" in m["data"] for m in got)
     listener.close()
