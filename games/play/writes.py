@@ -14,6 +14,9 @@ prepared text:
   other columns whose value differs from the one read with the lock (``Match.from_db`` keeps
   those values, ``loaded_values``).
 
+and ``read_seats``, a table's seats with their people, for ``services.seats_of`` when its reuse
+lapses (~every other action at one action a second per table).
+
 Values go through each field's own ``get_db_prep_save`` (JSON, aware datetimes), so the rows
 equal what ``Model.save`` writes, on PostgreSQL and on SQLite (``make run``). Every function
 runs inside the writer's transaction, under the match row lock (DESIGN.md rule 1).
@@ -26,7 +29,8 @@ from typing import Any
 
 from django.db import connection
 
-from games.models import Match, Move, Table
+from accounts.models import User
+from games.models import Match, Move, Seat, Table
 
 #: The match columns a move may change beside ``state`` (always written: it holds the version).
 TRACKED = (
@@ -58,7 +62,7 @@ _CLIENT_ID_SEEN = (
 )
 
 
-def _columns(model: type[Match] | type[Table], alias: str) -> tuple[list[Any], str]:
+def _columns(model: type[Match | Table | Seat | User], alias: str) -> tuple[list[Any], str]:
     fields: list[Any] = list(model._meta.concrete_fields)
     quote = connection.ops.quote_name
     return fields, ", ".join(f"{alias}.{quote(f.column)}" for f in fields)
@@ -83,14 +87,20 @@ def _lock_statement() -> tuple[list[Any], list[Any], _Converters, str]:
             f"JOIN {quote(Table._meta.db_table)} t ON t.{quote('id')} = m.{quote('table_id')} "
             f"WHERE m.{quote('id')} = %s{lock}"
         )
-        converters = []  # what the ORM applies to each column's value, in order
-        for alias, fields in (("m", match_fields), ("t", table_fields)):
-            for field in fields:
-                column = field.get_col(alias)
-                found = connection.ops.get_db_converters(column)
-                converters.append((column, found + field.get_db_converters(connection)))
+        converters = _converters((("m", match_fields), ("t", table_fields)))
         _LOCK = (match_fields, table_fields, converters, sql)
     return _LOCK
+
+
+def _converters(aliased: tuple[tuple[str, list[Any]], ...]) -> _Converters:
+    """What the ORM applies to each column's value, in order."""
+    converters = []
+    for alias, fields in aliased:
+        for field in fields:
+            column = field.get_col(alias)
+            found = connection.ops.get_db_converters(column)
+            converters.append((column, found + field.get_db_converters(connection)))
+    return converters
 
 
 def _converted(converters: _Converters, values: tuple[Any, ...]) -> list[Any]:
@@ -121,6 +131,51 @@ def lock_match(match_id: int) -> Match:
         db, [f.attname for f in table_fields], _converted(converters[split:], row[split:])
     )
     return match
+
+
+_SEATS: tuple[list[Any], list[Any], _Converters, str] | None = None
+
+
+def _seats_statement() -> tuple[list[Any], list[Any], _Converters, str]:
+    global _SEATS
+    if _SEATS is None:
+        quote = connection.ops.quote_name
+        seat_fields, seat_columns = _columns(Seat, "s")
+        user_fields, user_columns = _columns(User, "u")
+        user_pk = quote("id")
+        sql = (
+            f"SELECT {seat_columns}, {user_columns} "
+            f"FROM {quote(Seat._meta.db_table)} s "
+            f"LEFT JOIN {quote(User._meta.db_table)} u ON u.{user_pk} = s.{quote('user_id')} "
+            f"WHERE s.{quote('table_id')} = %s ORDER BY s.{quote('number')}"
+        )
+        converters = _converters((("s", seat_fields), ("u", user_fields)))
+        _SEATS = (seat_fields, user_fields, converters, sql)
+    return _SEATS
+
+
+def read_seats(table_id: int) -> list[Seat]:
+    """The table's seats by number, each with its person (``seat.user``, None on an empty or
+    AI seat) loaded: what ``Seat.objects.filter(table_id=…).select_related("user")`` returns,
+    from one fixed statement (the ORM compiles that query again at every call)."""
+    seat_fields, user_fields, converters, sql = _seats_statement()
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [table_id])
+        rows = cursor.fetchall()
+    split = len(seat_fields)
+    db = connection.alias
+    seat_names = [f.attname for f in seat_fields]
+    user_names = [f.attname for f in user_fields]
+    cache_user = Seat._meta.get_field("user").set_cached_value
+    seats = []
+    for row in rows:
+        seat = Seat.from_db(db, seat_names, _converted(converters[:split], row[:split]))
+        user = None
+        if seat.user_id is not None:
+            user = User.from_db(db, user_names, _converted(converters[split:], row[split:]))
+        cache_user(seat, user)
+        seats.append(seat)
+    return seats
 
 
 def loaded_values(match: Match) -> dict[str, Any]:

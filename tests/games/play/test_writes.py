@@ -8,10 +8,11 @@ from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from accounts.models import User
 from games.engine import legal_actions
 from games.engine.actions import Play
 from games.live.replay import load_state
-from games.models import Match, Move
+from games.models import Match, Move, Seat
 from games.play import services, tables, writes
 
 
@@ -128,3 +129,35 @@ def test_a_value_saved_by_the_orm_then_set_back_is_written_again(match):
     assert Match.objects.get(pk=match.pk).deadline_token == first
     fresh.refresh_from_db()
     assert writes.changed_columns(fresh) == []
+
+
+def _same_seats(fixed: list[Seat], orm: list[Seat]) -> None:
+    assert [s.pk for s in fixed] == [s.pk for s in orm]  # ordered by number, as the ORM's
+    for mine, theirs in zip(fixed, orm, strict=True):
+        for field in Seat._meta.concrete_fields:
+            assert getattr(mine, field.attname) == getattr(theirs, field.attname), field.name
+        assert mine._state.fields_cache.keys() == {"user"}  # loaded: no query for seat.user
+        if theirs.user is None:
+            assert mine.user is None
+            continue
+        for field in User._meta.concrete_fields:
+            assert getattr(mine.user, field.attname) == getattr(theirs.user, field.attname)
+        assert not mine._state.adding and not mine.user._state.adding
+
+
+@pytest.mark.django_db
+def test_read_seats_reads_what_the_orm_reads(match, make_user):
+    orm = list(Seat.objects.filter(table_id=match.table_id).select_related("user"))
+    with CaptureQueriesContext(connection) as queries:
+        fixed = writes.read_seats(match.table_id)
+        assert [s.user.username for s in fixed] == ["w0", "w1", "w2", "w3"]
+    assert len(queries) == 1
+    _same_seats(fixed, orm)
+    # Empty seats (no person): None, as select_related gives.
+    host = make_user("alone")
+    table = tables.create_table(host, name="u", players=4, options={"turn_seconds": 300})
+    orm = list(Seat.objects.filter(table_id=table.pk).select_related("user"))
+    fixed = writes.read_seats(table.pk)
+    assert sum(s.user is None for s in fixed) == 3
+    _same_seats(fixed, orm)
+    assert writes.read_seats(table.pk + 1000) == []
