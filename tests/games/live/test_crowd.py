@@ -59,9 +59,9 @@ def counting(monkeypatch):
 
     monkeypatch.setattr(regions, "render_jinja", counted_jinja)
     layer = get_channel_layer()
-    group_send = layer.group_send
+    group_send, group_send_many = layer.group_send, layer.group_send_many
 
-    async def counted_send(group: str, message: dict) -> None:
+    def count(group: str, message: dict) -> None:
         _, _, audience = group.partition(".")  # table-<id>.<s2.en | w.en | api>, or table-wide
         kind = (
             "spectators"
@@ -75,9 +75,18 @@ def counting(monkeypatch):
         if kind == "bots":  # the bot streams' wake-up: the version alone, nothing rendered
             assert set(message) == {"type", "v"}, message
         costs["sends"][kind] += 1
+
+    async def counted_send(group: str, message: dict) -> None:
+        count(group, message)
         await group_send(group, message)
 
+    async def counted_send_many(messages: list[tuple[str, dict]]) -> None:
+        for group, message in messages:  # a push's messages: one pipeline, counted one by one
+            count(group, message)
+        await group_send_many(messages)
+
     monkeypatch.setattr(layer, "group_send", counted_send)
+    monkeypatch.setattr(layer, "group_send_many", counted_send_many)
     template_rendered.connect(rendered, dispatch_uid="crowd-test")
     try:
         with StatementCounter() as counter:
@@ -86,6 +95,7 @@ def counting(monkeypatch):
     finally:
         template_rendered.disconnect(dispatch_uid="crowd-test")
         monkeypatch.setattr(layer, "group_send", group_send)
+        monkeypatch.setattr(layer, "group_send_many", group_send_many)
         monkeypatch.setattr(regions, "render_jinja", render_jinja)
 
 
