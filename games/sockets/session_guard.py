@@ -190,7 +190,9 @@ class SessionGuard(AsyncWebsocketConsumer):
 
     The consumer calls ``guard_session()`` after ``accept()`` (False: the session is gone and
     the socket is closed) and ``session_still_valid(heartbeat=...)`` before acting on a message
-    (False: drop the message, the socket is closed). Ending calls the consumer's own
+    (False: drop the message, the socket is closed) — or, for a message it acts on in a pool
+    job anyway, ``session_holds_now()`` first thing in that job (False: it does nothing and
+    calls ``end_for_session()`` back in the loop). Ending calls the consumer's own
     ``disconnect(CLOSE_CODE)`` at once — where it leaves its groups — and not again when the
     close is acknowledged; every message after that is dropped.
 
@@ -233,6 +235,19 @@ class SessionGuard(AsyncWebsocketConsumer):
             self.session_checked_at = now
             return True
         await self.end_for_session()
+        return False
+
+    def session_holds_now(self) -> bool:
+        """``is_valid`` for this socket, called from inside a pool job that acts on the message
+        (True for an anonymous socket): an action checks its session in the same thread hop as
+        its submission, not in a hop of its own. False: the caller must not act and the consumer
+        calls ``end_for_session()`` once back in the event loop."""
+        key, user_id = self.session_key, self.session_user_id
+        if key is None or user_id is None:  # (set together, by guard_session)
+            return True
+        if is_valid(key, user_id):
+            self.session_checked_at = time.monotonic()
+            return True
         return False
 
     async def end_for_session(self) -> None:
