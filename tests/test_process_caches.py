@@ -40,6 +40,8 @@ KNOWN = {
     ("games/live/kept.py", "_kept"): "cleared past MAX_KEPT (2,048) texts",
     ("games/sockets/socket_limits.py", "_admit_script"): "finite: one per Redis client",
     ("games/sockets/renewals.py", "_count_refreshes"): "each entry leaves after 0.5 s",
+    ("games/sockets/session_check.py", "_verdicts"): "cleared past MAX_VERDICTS (4,096) entries",
+    ("games/sockets/session_check.py", "_statements"): "finite: user x session model x database",
     ("games/organisers.py", "_ORGANISERS"): "filled at start-up: the installed organisers",
     ("accounts/usernames.py", "_prototypes"): "no argument: one value",
     ("accounts/usernames.py", "_seat_keys"): "no argument: one value",
@@ -133,3 +135,18 @@ def test_the_shared_texts_stay_within_their_bound(monkeypatch) -> None:
         page.render({"n": {"remaining": n, "deadline_ms": n, "total": 30, "kind": "turn"}})
         assert len(kept._kept) <= 20
     kept.forget()
+
+
+def test_the_session_verdicts_stay_within_their_bound(monkeypatch) -> None:
+    """``session_check`` keeps at most ``MAX_VERDICTS`` verdicts: cleared when full (each
+    session's data and each password hash is a new key)."""
+    from django.contrib.sessions.backends.db import SessionStore
+
+    from games.sockets import session_check
+
+    monkeypatch.setattr(session_check, "MAX_VERDICTS", 20)
+    monkeypatch.setattr(session_check, "_verdicts", {})
+    for n in range(100):
+        assert session_check._verdict(SessionStore, f"data-{n}", 1, "hash") is False
+        assert len(session_check._verdicts) <= 20
+    assert len(session_check._verdicts) > 0

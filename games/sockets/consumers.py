@@ -38,6 +38,9 @@ from games.sockets.protocol import parse_message
 from games.sockets.renewals import Renewals, refresh_count_soon
 from games.sockets.scope import person_of, scope_language
 
+#: The keys of a page's messages that are not actions; the outcome of an action whose
+#: session had ended (not applied, the socket closed).
+_NOT, SESSION_ENDED = ("heartbeat", "resync", "chat", "chat_room"), "session_ended"
 #: A page asks for a snapshot at most this often (seconds); a later ask waits its turn.
 RESYNC_SECONDS = 0.5
 #: A socket behind the table's last push at a heartbeat resyncs if still behind this much later
@@ -297,6 +300,9 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
                     await self.send_flash(_("Too many messages: slow down."))
                 return
             payload = parse_message(text_data)
+            if self.submits(payload):
+                await self.answer(payload)  # its session checked in the submission's own hop
+                return
             heartbeat = payload is not None and bool(payload.get("heartbeat"))
             if not await self.session_still_valid(heartbeat=heartbeat):
                 return  # its session ended: closed with 4401, the message dropped
@@ -310,6 +316,11 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
                 await self.send_chat_room()
             else:
                 await self.answer(payload)
+
+    def submits(self, payload: dict[str, Any] | None) -> bool:
+        """Whether this message goes to the match (a play, a claim, an AI control): its session
+        is then checked in the job that submits it, one thread hop per action, not two."""
+        return payload is not None and self.user is not None and not any(map(payload.get, _NOT))
 
     async def heartbeat(self, page_version: object) -> None:
         """The page is still there (``page_version``: the version it says it shows, as sent: an
@@ -364,7 +375,10 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.send_flash(_("Log in to play."))
             return "anonymous"
-        result = await in_pool(self.submit)(payload)
+        result = await in_pool(self.submit_if_session_holds)(payload)
+        if isinstance(result, str):  # SESSION_ENDED
+            await self.end_for_session()  # closed with 4401, the action not applied
+            return SESSION_ENDED
         if result is None:
             await self.send_flash(_("The match has not started yet."))
             return "not_started"
@@ -374,6 +388,12 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
             if result.code in ("stale", "duplicate"):
                 await self.send_snapshot()
         return result
+
+    def submit_if_session_holds(self, payload: dict[str, Any]) -> outcomes.Result | str | None:
+        """``submit`` if the session holds (``session_holds_now``), else ``SESSION_ENDED``."""
+        if not self.session_holds_now():
+            return SESSION_ENDED
+        return self.submit(payload)
 
     def submit(self, payload: dict[str, Any]) -> outcomes.Result | None:
         if self.match_id is None:

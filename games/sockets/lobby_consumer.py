@@ -31,7 +31,7 @@ from channels.layers import BaseChannelLayer, get_channel_layer
 from django.db import close_old_connections
 
 from games.live import lobby, notify
-from games.sockets import session_guard, socket_limits
+from games.sockets import session_check, session_guard, socket_limits
 from games.sockets.pool import PooledConsumer
 from games.sockets.scope import scope_language
 
@@ -72,11 +72,11 @@ _render_in_thread = database_sync_to_async(_render, thread_sensitive=False, exec
 
 
 def _still_valid(sessions: list[tuple[str | None, int | None]]) -> list[bool]:
-    """``session_guard.is_valid`` for each ``(session key, user id)``, in one thread hop; False
+    """``session_check.is_valid`` for each ``(session key, user id)``, in one thread hop; False
     without a key or a user."""
     try:
         return [
-            bool(key) and user_id is not None and session_guard.is_valid(str(key), user_id)
+            bool(key) and user_id is not None and session_check.is_valid(str(key), user_id)
             for key, user_id in sessions
         ]
     finally:

@@ -5,9 +5,10 @@ in the consumer, never sent anywhere; messages name it by ``digest``). Two thing
 
 - **A check on every message it acts on** (``SessionGuard.session_still_valid``): a play, a claim,
   a resync — anything that can change the match or send the hand — first asks ``is_valid``
-  (one query on database-backed sessions). A heartbeat reuses a check younger than
-  ``HEARTBEAT_RECHECK_SECONDS``, so a quiet page costs one query per half-minute, not one per
-  heartbeat; it is the backstop when the message below was lost (pub/sub can drop).
+  (``games.sockets.session_check``: one fixed query on database-backed sessions). A heartbeat
+  reuses a check younger than ``HEARTBEAT_RECHECK_SECONDS``, so a quiet page costs one query per
+  half-minute, not one per heartbeat; it is the backstop when the message below was lost
+  (pub/sub can drop).
 - **A message when a session ends**, sent from the sync code that ended it to the player's group
   (``user_group``), which every signed-in socket joins (the lobby's hub joins it for its
   sockets, ``games.sockets.lobby_consumer``):
@@ -39,32 +40,21 @@ import hashlib
 import logging
 import time
 from collections.abc import Callable, Coroutine
-from importlib import import_module
 from typing import Any, Protocol
 
 from asgiref.typing import WebSocketDisconnectEvent
 from channels.db import database_sync_to_async
 from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
-from django.conf import settings
-from django.contrib.auth import (
-    BACKEND_SESSION_KEY,
-    HASH_SESSION_KEY,
-    SESSION_KEY,
-    get_user_model,
-    user_logged_out,
-)
+from django.contrib.auth import SESSION_KEY, get_user_model, user_logged_out
 from django.contrib.auth.base_user import AbstractBaseUser
-from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
 from django.contrib.sessions.models import Session
 from django.db import connections, transaction
-from django.db.models import Subquery
 from django.db.models.signals import post_delete, post_save
 from django.http import HttpRequest
-from django.utils import timezone
-from django.utils.crypto import constant_time_compare
 
 from games.live import notify
+from games.sockets.session_check import is_valid
 
 log = logging.getLogger(__name__)
 
@@ -84,55 +74,6 @@ def digest(session_key: str) -> str:
     """A session's name in messages: 32 hex digits of its key's SHA-256 (the key is a
     credential and never leaves the process)."""
     return hashlib.sha256(session_key.encode()).hexdigest()[:32]
-
-
-# --- is a session still good? -------------------------------------------------------------------
-
-
-def is_valid(session_key: str, user_id: int) -> bool:
-    """Whether ``session_key`` still signs in ``user_id``, by the rules Django applies to a
-    request: the session exists and has not expired, it names this user and a configured
-    backend, the user is active, and the session's auth hash matches the user's current
-    password (``SECRET_KEY_FALLBACKS`` accepted, as Django does).
-
-    One query for database-backed sessions (``db``, ``cached_db``: the database holds every
-    session); two for other engines. Never raises for a missing user or session: False.
-    """
-    store_class = import_module(settings.SESSION_ENGINE).SessionStore
-    users = get_user_model().objects.filter(pk=user_id, is_active=True)
-    password: str | None
-    if issubclass(store_class, DatabaseSessionStore):
-        sessions = store_class.get_model_class().objects.filter(
-            session_key=session_key, expire_date__gt=timezone.now()
-        )
-        row = (
-            users.annotate(session_data=Subquery(sessions.values("session_data")[:1]))
-            .values_list("password", "session_data")
-            .first()
-        )
-        if row is None or row[1] is None:
-            return False
-        password, session_data = row
-        data = store_class().decode(session_data)
-    else:
-        data = store_class(session_key).load()
-        password = users.values_list("password", flat=True).first()
-        if password is None or not data:
-            return False
-    return _signs_in(data, user_id, password)
-
-
-def _signs_in(data: dict[str, Any], user_id: int, password: str) -> bool:
-    if str(data.get(SESSION_KEY)) != str(user_id):
-        return False
-    if data.get(BACKEND_SESSION_KEY) not in settings.AUTHENTICATION_BACKENDS:
-        return False
-    session_hash = data.get(HASH_SESSION_KEY)
-    if not session_hash:
-        return False
-    user = get_user_model()(pk=user_id, password=password)
-    hashes = [user.get_session_auth_hash(), *user.get_session_auth_fallback_hash()]
-    return any(constant_time_compare(session_hash, expected) for expected in hashes)
 
 
 # --- telling the sockets (sync code: views, admin, shell) ---------------------------------------
@@ -249,7 +190,9 @@ class SessionGuard(AsyncWebsocketConsumer):
 
     The consumer calls ``guard_session()`` after ``accept()`` (False: the session is gone and
     the socket is closed) and ``session_still_valid(heartbeat=...)`` before acting on a message
-    (False: drop the message, the socket is closed). Ending calls the consumer's own
+    (False: drop the message, the socket is closed) — or, for a message it acts on in a pool
+    job anyway, ``session_holds_now()`` first thing in that job (False: it does nothing and
+    calls ``end_for_session()`` back in the loop). Ending calls the consumer's own
     ``disconnect(CLOSE_CODE)`` at once — where it leaves its groups — and not again when the
     close is acknowledged; every message after that is dropped.
 
@@ -292,6 +235,19 @@ class SessionGuard(AsyncWebsocketConsumer):
             self.session_checked_at = now
             return True
         await self.end_for_session()
+        return False
+
+    def session_holds_now(self) -> bool:
+        """``is_valid`` for this socket, called from inside a pool job that acts on the message
+        (True for an anonymous socket): an action checks its session in the same thread hop as
+        its submission, not in a hop of its own. False: the caller must not act and the consumer
+        calls ``end_for_session()`` once back in the event loop."""
+        key, user_id = self.session_key, self.session_user_id
+        if key is None or user_id is None:  # (set together, by guard_session)
+            return True
+        if is_valid(key, user_id):
+            self.session_checked_at = time.monotonic()
+            return True
         return False
 
     async def end_for_session(self) -> None:

@@ -377,3 +377,33 @@ async def test_an_action_on_a_socket_costs_one_statement_more_than_the_writer(ma
     assert await in_sync(version_of, socketed) == 1
     assert on_socket.count == writer_only.count + 1
     await ws.disconnect()
+
+
+async def test_an_action_checks_its_session_in_its_own_pool_job(make_user, monkeypatch):
+    """A play on a seat's socket is one job in the socket pool: the session check and the
+    submission (push included) share it, not a thread hop each; the check still ran (a
+    statement beside the writer's, test above; a silent deactivation refuses the play)."""
+    from games.sockets import pool
+
+    socketed, people = await in_sync(four_people, make_user, "j")
+    ws = await table_socket(socketed.table_id, await in_sync(signed_in, people[1]))
+    await ws.send_to(
+        json.dumps({"action": "play", "cards": ["9D"], "version": 5, "client_id": "j0"})
+    )  # stale: refused, the match id is known
+    assert 'id="flash"' in await frame(ws)
+    await frame(ws)  # the snapshot that answers a stale action
+    jobs = []
+    original_submit = pool.WRITER_POOL.submit
+
+    def submit(*args, **kwargs):
+        jobs.append(args)
+        return original_submit(*args, **kwargs)
+
+    monkeypatch.setattr(pool.WRITER_POOL, "submit", submit)
+    await ws.send_to(
+        json.dumps({"action": "play", "cards": ["9D"], "version": 0, "client_id": "j1"})
+    )
+    assert "9D" in cards_in(await frame(ws))
+    assert len(jobs) == 1
+    assert await in_sync(version_of, socketed) == 1
+    await ws.disconnect()
