@@ -105,12 +105,16 @@ async def nothing_but_counts(ws: WebsocketCommunicator, timeout: float) -> bool:
     return True
 
 
-async def handled(ws: WebsocketCommunicator) -> None:
+async def handled(ws: WebsocketCommunicator) -> list[str]:
     """Every message sent on ``ws`` before has been handled to its end: the consumer takes its
     socket's messages one at a time, so the answer to a malformed one sent now (a flash to the
-    sender) comes after all that the earlier ones did, pushes to other pages included."""
+    sender) comes after all that the earlier ones did, pushes to other pages included. What
+    ``ws`` got before that flash (spectator counts left out)."""
     await ws.send_to("{not json")
-    assert 'id="flash"' in await frame(ws)
+    before = []
+    while 'id="flash"' not in (text := await frame(ws)):
+        before.append(text)
+    return before
 
 
 async def nothing_before_a_push(ws: WebsocketCommunicator, table_id: int) -> bool:
