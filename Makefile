@@ -69,7 +69,14 @@ test: $(VENV)/.installed-test
 # settings read in-process, played rounds and matches built once, two heavy tests `slow`; the
 # changed tests' CPU 91 s -> 23 s. Whole -n 4 runs on the busy box (load 6-14): 323 s of CPU
 # and 18 min 45 s before (cold caches), 208 s and 10 min 13 s after; a quiet box's figure is due.
-TEST_FAST_WORKERS ?= 4
+# Then the fixed waits of the socket tests made barriers or waited side by side (a quiet box
+# before: 121-128 s at -n 4, 226 s of the tests' wall waiting): those five modules alone 81 s ->
+# 41 s of waits. Whole runs since, -n 4 against -n 3 back to back (nice -n 5, others' jobs
+# beside, load 3-6): 182 s / 128 s CPU against 165 s / 116 s, then 218 s / 121 s against
+# 132 s / 108 s; on a quieter box (load ~2) 97 s / 104 s at -n 3, 109 s / 117 s at -n 4 right
+# after. -n 3: one start (~6 s of CPU) less and less contention, and the waits left fit in three
+# workers. 104 s of CPU is 52 s on 2 cores at best: the 60 s goal needs CPU cut too.
+TEST_FAST_WORKERS ?= 3
 test-fast: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 test-fast: export REDIS_URL ?= redis://127.0.0.1:6379/0
 test-fast: export DJANGO_DEBUG ?= 1

@@ -71,6 +71,12 @@ async def frames_until_quiet(ws: WebsocketCommunicator, first_timeout: float = 1
     return frames
 
 
+async def quiet_together(*sockets: WebsocketCommunicator) -> list[list[str]]:
+    """``frames_until_quiet`` of each socket, waited side by side (one refresh reaches them all
+    together): each socket still gets its own ``QUIET`` seconds after its own last frame."""
+    return list(await asyncio.gather(*(frames_until_quiet(ws) for ws in sockets)))
+
+
 async def frames_if_any(ws: WebsocketCommunicator) -> list[str]:
     """Every frame the socket gets within ``QUIET`` seconds and until it is quiet (none: an
     unchanged refresh is not sent)."""
@@ -147,7 +153,7 @@ class TestPush:
         anonymous, signed_in = await lobby_socket(), await lobby_socket(bo)
         rendered.clear()
         table = await sync_to_async(open_table)(ana, "Shared one")
-        first, second = await frames_until_quiet(anonymous), await frames_until_quiet(signed_in)
+        first, second = await quiet_together(anonymous, signed_in)
         assert first == second
         assert len(first) == 1 and first[0].startswith(PUBLIC)
         assert f'id="lobby-table-{table.pk}"' in first[0]
@@ -161,8 +167,11 @@ class TestPush:
         anonymous, signed_in = await lobby_socket(), await lobby_socket(ana)
         rendered.clear()
         await sync_to_async(notify.lobby_changed)([ana.pk])
-        assert await anonymous.receive_nothing(timeout=QUIET)
-        assert await signed_in.receive_nothing(timeout=QUIET)
+        assert all(
+            await asyncio.gather(
+                *(ws.receive_nothing(timeout=QUIET) for ws in (anonymous, signed_in))
+            )
+        )
         assert rendered == [["en"]]  # it was rendered, and found unchanged
         table = await sync_to_async(open_table)(ana, "Changed")
         frames = await frames_until_quiet(signed_in)
@@ -232,8 +241,8 @@ class TestPush:
         host_frames = await frames_until_quiet(host)
         mine = [f for f in host_frames if f.startswith(MINE)]
         assert len(mine) == 1 and marker in mine[0] and "Secret den" in mine[0]
-        for ws in (other, anonymous):
-            frames = await frames_if_any(ws)  # the public lists did not change
+        for frames in await asyncio.gather(frames_if_any(other), frames_if_any(anonymous)):
+            # (the public lists did not change)
             assert all(f.startswith(PUBLIC) for f in frames)
             assert not any(marker in f or "Secret den" in f for f in frames)
         later_other, later_anonymous = await lobby_socket(bo), await lobby_socket()
@@ -259,7 +268,7 @@ class TestPush:
             notify.lobby_changed([ana.pk, bo.pk, None])  # None: an AI seat, skipped
 
         await sync_to_async(sit)()
-        got = {name: await frames_until_quiet(ws) for name, ws in sockets.items()}
+        got = dict(zip(sockets, await quiet_together(*sockets.values()), strict=True))
         for name in ("ana", "bo"):
             mine = [f for f in got[name] if f.startswith(MINE)]
             assert len(mine) == 1 and "Pair table" in mine[0] and "2/2 seats" in mine[0]
@@ -280,11 +289,7 @@ class TestPush:
         assert "Mesas abiertas" in cookie_es.snapshot[0] and "Open tables" in english.snapshot[0]
         rendered.clear()
         await sync_to_async(open_table)(ana, "Mesa de Ana")
-        en, es_cookie, es_saved = (
-            await frames_until_quiet(english),
-            await frames_until_quiet(cookie_es),
-            await frames_until_quiet(saved_es),
-        )
+        en, es_cookie, es_saved = await quiet_together(english, cookie_es, saved_es)
         assert es_cookie == es_saved and es_cookie != en
         assert "Mesas abiertas" in es_cookie[0] and "Open tables" not in es_cookie[0]
         assert "Open tables" in en[0] and "Mesa de Ana" in en[0]

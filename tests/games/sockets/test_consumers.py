@@ -105,6 +105,29 @@ async def nothing_but_counts(ws: WebsocketCommunicator, timeout: float) -> bool:
     return True
 
 
+async def handled(ws: WebsocketCommunicator) -> list[str]:
+    """Every message sent on ``ws`` before has been handled to its end: the consumer takes its
+    socket's messages one at a time, so the answer to a malformed one sent now (a flash to the
+    sender) comes after all that the earlier ones did, pushes to other pages included. What
+    ``ws`` got before that flash (spectator counts left out)."""
+    await ws.send_to("{not json")
+    before = []
+    while 'id="flash"' not in (text := await frame(ws)):
+        before.append(text)
+    return before
+
+
+async def nothing_before_a_push(ws: WebsocketCommunicator, table_id: int) -> bool:
+    """Whether ``ws`` receives nothing but spectator counts before a full push of the table
+    made now: the barrier for "nothing else came". Whatever was pushed to the page before
+    travelled the same ordered path (one Redis pub/sub connection, then the socket's queue), so
+    it would come first; no fixed wait. (Call ``handled`` on the sockets that acted first.)"""
+    await sync_to_async(push.publish_table)(table_id)
+    first = await frame(ws)  # (spectator counts skipped)
+    shown = header(first)  # None: not a frame of the table (a flash, a chat line)
+    return shown is not None and shown["full"] and 'id="flash"' not in first
+
+
 async def test_each_page_gets_its_own_hand_and_never_another(make_user):
     """On connect and after a play, a seat's frames name only its own cards and public ones;
     the spectator's name only public ones. The first frame is a full snapshot; the next is a
@@ -182,7 +205,8 @@ async def test_bad_messages_are_answered_to_the_sender_only(make_user):
     assert "not your turn" in (await frame(ana)).lower()
     await watcher.send_to(json.dumps({"action": "play", "cards": ["9D"], "version": 0}))
     assert 'id="flash"' in await frame(watcher)
-    assert await nothing_but_counts(ana, timeout=1)
+    await handled(watcher)
+    assert await nothing_before_a_push(ana, match.table_id)
     version = await sync_to_async(lambda: Match.objects.get(pk=match.pk).version)()
     assert version == 0
     await ana.disconnect()
@@ -207,7 +231,9 @@ async def test_a_client_id_that_is_not_a_string_is_refused_changing_nothing(make
         await bo.send_to(json.dumps({**play, "client_id": bad}))
         answer = await frame(bo)
         assert 'id="flash"' in answer and "could not be read" in answer, bad
-    assert await nothing_but_counts(ana, timeout=0.5)
+    await handled(bo)
+    assert await nothing_before_a_push(ana, match.table_id)
+    assert header(await frame(bo))["full"]  # bo's page got the barrier's snapshot too
 
     def stored() -> tuple[int, list[str]]:
         version = Match.objects.get(pk=match.pk).version

@@ -13,7 +13,9 @@ from collections.abc import Callable
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from django.contrib.auth import SESSION_KEY
 from django.contrib.sessions.models import Session
 from django.db import connections
 from django.test import Client
@@ -27,6 +29,7 @@ from games.play import services
 from games.sockets import session_guard
 from tests.games.live.test_lobby import MINE, PUBLIC
 from tests.games.live.test_query_counts import StatementCounter, four_people
+from tests.games.pages import header
 from tests.games.sockets.test_consumers import (
     HANDS,
     cards_in,
@@ -54,10 +57,19 @@ def signed_in(user: User) -> Client:
     return client
 
 
+def members(group: str) -> set[str]:
+    """The channels of this process in ``group`` (the pub/sub layer keeps them in-process)."""
+    layer = get_channel_layer()
+    return set(layer.groups.get(layer._get_group_channel_name(group), ()))
+
+
 async def table_socket(table_id: int, client: Client) -> WebsocketCommunicator:
     """A table socket of ``client``'s session, its connect snapshot read (and returned as
-    ``ws.snapshot``)."""
+    ``ws.snapshot``) and its consumer's channel found (``ws.channel_name``: the one channel its
+    connect added to the player's group)."""
     cookie = f"sessionid={client.cookies['sessionid'].value}".encode()
+    group = session_guard.user_group(await in_sync(lambda: client.session[SESSION_KEY]))
+    before = members(group)
     ws = WebsocketCommunicator(
         application,
         f"/ws/table/{table_id}/",
@@ -66,7 +78,22 @@ async def table_socket(table_id: int, client: Client) -> WebsocketCommunicator:
     connected, _ = await ws.connect()
     assert connected
     ws.snapshot = await frame(ws)
+    (ws.channel_name,) = members(group) - before
     return ws
+
+
+async def drained(ws: WebsocketCommunicator) -> None:
+    """Whatever was sent to ``ws``'s consumer so far has been handled, and it sent nothing.
+
+    The barrier: a ``websocket.disconnect`` on the consumer's own channel, published after
+    everything the test sent before, so behind every message for it on the same ordered path
+    (one Redis pub/sub connection, then the channel's queue, handled one at a time; frames sent
+    on the socket before were taken earlier still, see ``nothing_after_the_end``). A closed
+    consumer lets only that message through and stops on it; a frame it had made for an
+    earlier message would be in its output before it stopped. No fixed wait."""
+    await get_channel_layer().send(ws.channel_name, {"type": "websocket.disconnect", "code": 1000})
+    await ws.wait(timeout=30)  # the consumer stopped (a failure in it is raised here)
+    assert ws.output_queue.empty(), ws.output_queue.get_nowait()
 
 
 async def close_code(ws: WebsocketCommunicator) -> int | None:
@@ -96,17 +123,21 @@ async def assert_ended(
 async def nothing_after_the_end(
     match: Match, ended: WebsocketCommunicator, witness: WebsocketCommunicator
 ) -> None:
-    """A full push of the table reaches ``witness`` (with its hand) but nothing reaches the
-    closed ``ended``; a legal play ``ended`` sends is not applied."""
-    await in_sync(push.publish_table, match.table_id)  # every audience: a snapshot, hands too
-    seen = await frame(witness)
-    assert cards_in(seen) >= set(HANDS[0])  # the push went out: ana's page got her hand
-    assert await ended.receive_nothing(timeout=1)
+    """A legal play ``ended`` sends is not applied, and a full push of the table reaches
+    ``witness`` (with its hand, at version 0: no play came before it) but nothing reaches the
+    closed ``ended``.
+
+    The play is put on the socket before the push is even made: the consumer takes its socket's
+    frames in order and one message at a time, so it has handled the play before it gets to
+    the push or to ``drained``'s barrier after it."""
     await ended.send_to(
         json.dumps({"action": "play", "cards": ["5H"], "version": 0, "client_id": "after-the-end"})
     )  # bo's turn: legal
-    assert await nothing_but_counts(witness, timeout=1)
-    assert await ended.receive_nothing(timeout=0.2)
+    await in_sync(push.publish_table, match.table_id)  # every audience: a snapshot, hands too
+    seen = await frame(witness)  # (spectator counts skipped)
+    assert cards_in(seen) >= set(HANDS[0])  # the push went out: ana's page got her hand
+    assert header(seen)["v"] == 0  # and no delta of a play before it
+    await drained(ended)  # the play handled, the push not sent on
     assert await in_sync(version_of, match) == 0
 
 
