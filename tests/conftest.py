@@ -33,6 +33,10 @@ SECOND_BROWSER_GROUP = {
     "test_tournament",
 }
 BROWSER_GROUPS = ("browser", "browser-2")
+#: The xdist group of the tests that use the ``worker`` fixture: on one xdist worker, one after
+#: another, they share one pair of Celery workers (``servers.shared_workers``) instead of
+#: starting a pair each (some 10 s of CPU a start).
+WORKER_GROUP = "celery-workers"
 
 
 def browser_group(item: pytest.Item) -> str:
@@ -55,8 +59,16 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.xdist_group(browser_group(item)))
         elif used & LIVE_FIXTURES:
             item.add_marker(pytest.mark.live)
-    # The browser tests last and together, in a serial run too: the live stack starts once.
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+            if "worker" in used:
+                item.add_marker(pytest.mark.xdist_group(WORKER_GROUP))
+    # The browser tests last and together, in a serial run too: the live stack starts once. The
+    # tests of the ``worker`` fixture together just before them: its pair of workers starts once.
+    items.sort(
+        key=lambda item: (
+            item.get_closest_marker("browser") is not None,
+            "worker" in getattr(item, "fixturenames", ()),
+        )
+    )
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -148,24 +160,46 @@ def django_db_setup(django_test_environment, django_db_blocker, django_db_modify
     default.settings_dict["NAME"] = real["NAME"]
 
 
+@pytest.fixture(scope="session")
+def _shared_workers_stopped(django_db_setup) -> Iterator[None]:
+    """Stops the ``worker`` fixture's kept pair at the end of the session, before the test
+    database they are connected to is dropped (this fixture is set up after it)."""
+    yield
+    servers.stop_shared_workers()
+
+
+@pytest.fixture(autouse=True)
+def _no_kept_workers_unless_asked(request: pytest.FixtureRequest) -> None:
+    """A test that does not ask for the ``worker`` fixture runs without its kept pair: it may
+    start workers of its own, read tasks from the queues itself, or count on no worker at all."""
+    if "worker" not in request.fixturenames:
+        servers.stop_shared_workers()
+
+
 @pytest.fixture
-def worker(settings) -> Iterator[list[subprocess.Popen]]:
-    """The site's two Celery workers on the test database (``servers.start_workers``: the main
+def worker(settings, _shared_workers_stopped) -> Iterator[list[subprocess.Popen]]:
+    """The site's two Celery workers on the test database (``servers.shared_workers``: the main
     one with the timer clock, and the AI one), solo pools, the queues purged of older tests'
-    tasks; AI pauses of 0.1 s for the tasks this process sends. Yields ``[main, ai]`` once the
-    main worker's clock beats (``/healthz``'s check), so a test's waits never count a start-up
-    that a busy machine makes slow."""
+    tasks; AI pauses of 0.1 s for the tasks this process sends. One pair serves every test of
+    this process that uses it (started again if a test stopped it); their tasks left running
+    by the test before find its rows gone. Yields ``[main, ai]`` once the main worker's clock
+    beats (``/healthz``'s check), so a test's waits never count a start-up that a busy machine
+    makes slow."""
     from config import health
     from games.live import redis_store
 
-    redis_store.client().delete(health.heartbeat_key())  # an older test's worker beat here
-    procs = servers.start_workers(servers.test_database_env(connection.settings_dict))
+    env = servers.test_database_env(connection.settings_dict)
+    if not servers.shared_workers_running(env):
+        redis_store.client().delete(health.heartbeat_key())  # an older test's worker beat here
+    procs = servers.shared_workers(env)
     settings.GAMES_AI_DELAY_SECONDS = 0.1
     if not servers.wait_for(lambda: health.check_worker() == "ok", servers.START_SECONDS):
-        servers.stop(*procs)
-        raise RuntimeError(f"the main worker did not start: {[p.poll() for p in procs]}")
+        polls = [p.poll() for p in procs]
+        log = servers.shared_workers_log()
+        servers.stop_shared_workers()
+        raise RuntimeError(f"the main worker did not start: {polls}\n{log}")
     yield procs
-    servers.stop(*procs)
+    servers.purge_queues(env)  # what the test left queued goes now, not into the next test
 
 
 @pytest.fixture(autouse=True)

@@ -11,6 +11,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from collections.abc import Callable
@@ -106,7 +107,9 @@ def start_worker(
 ) -> subprocess.Popen:
     """A Celery worker (a ``Popen``, text output to ``stdout``, stderr with it) on ``env``,
     taking ``queues`` (``worker_argv``). It does not wait for the worker to be ready: tasks sent
-    meanwhile wait in Redis."""
+    meanwhile wait in Redis. The ``worker`` fixture's pair, if running, is stopped first: a test
+    that starts its own worker counts on no other taking its namespace's queues."""
+    stop_shared_workers()
     argv = worker_argv(env, queues, pool=pool, concurrency=concurrency, loglevel=loglevel,
                        isolated=isolated)  # fmt: skip
     return subprocess.Popen(argv, cwd=ROOT, env=env, stdout=stdout, stderr=subprocess.STDOUT,
@@ -118,6 +121,59 @@ def start_workers(env: dict[str, str], stdout=subprocess.PIPE, **options) -> lis
     ``options``), after emptying the queues. Returns ``[main, ai]``."""
     purge_queues(env)
     return [start_worker(env, queues, stdout=stdout, **options) for queues in ("main", "ai")]
+
+
+class _Shared:
+    """The ``worker`` fixture's pair of workers in this test process, kept between its tests."""
+
+    env: dict[str, str] | None = None
+    procs: list[subprocess.Popen] = []
+    log = None  # their output: a file, as a pipe nobody reads would fill and block them
+
+
+def _same_env(env: dict[str, str]) -> dict[str, str]:
+    """``env`` without what pytest changes for each test (the current test's id)."""
+    return {k: v for k, v in env.items() if k != "PYTEST_CURRENT_TEST"}
+
+
+def shared_workers_running(env: dict[str, str]) -> bool:
+    """Whether the kept pair runs, on ``env``."""
+    procs = _Shared.procs
+    return _Shared.env == _same_env(env) and bool(procs) and all(p.poll() is None for p in procs)
+
+
+def shared_workers(env: dict[str, str]) -> list[subprocess.Popen]:
+    """The site's two workers on ``env`` (``start_workers``), kept running for the next test of
+    this process that asks for them: each start imports the whole project in two processes
+    (seconds of CPU), and the worker tests do not depend on a fresh worker. The queues are
+    purged of older tests' tasks either way; a pair that stopped (a test may stop it, or start
+    its own workers: ``start_worker``) or ran on another environment is started afresh."""
+    if shared_workers_running(env):
+        purge_queues(env)
+        return _Shared.procs
+    stop_shared_workers()
+    log = tempfile.TemporaryFile("w+")
+    procs = start_workers(env, stdout=log)
+    _Shared.env, _Shared.procs, _Shared.log = _same_env(env), procs, log
+    return procs
+
+
+def shared_workers_log() -> str:
+    """The last lines the kept pair wrote (for a failure's message)."""
+    if _Shared.log is None:
+        return ""
+    _Shared.log.seek(0)
+    return "".join(_Shared.log.readlines()[-30:])
+
+
+def stop_shared_workers() -> None:
+    """Stop the kept pair, if any (the end of a test session, or a test's own workers)."""
+    procs, log = _Shared.procs, _Shared.log
+    _Shared.env, _Shared.procs, _Shared.log = None, [], None
+    if procs:
+        stop(*procs)
+    if log is not None:
+        log.close()
 
 
 def wait_for(check: Callable[[], object], seconds: float = 30.0) -> bool:

@@ -182,7 +182,8 @@ def test_the_worker_keeps_running_tasks_and_timers_after_its_redis_restarts(
         rearmed = stored_turn(make_table, ["ana", "bo", "cy", "di"], 10)
 
         private_redis.kill()
-        time.sleep(2)  # the worker sees the connection drop
+        # Both workers see the connection drop (their log says so), however long that takes.
+        assert wait_for(lambda: log().count("Connection to broker lost") >= 2, 60), log()
         private_redis.start()  # empty: the queue, the unacked task and the clock's set are gone
 
         assert wait_for(lambda: timeouts(rearmed) == 1, 60), log()

@@ -50,6 +50,13 @@ def queued(env: dict[str, str], queue: str) -> int:
             return 0
 
 
+def normal_policy(pid: int) -> None:
+    """Put every thread of process ``pid`` back under the normal CPU policy (SCHED_OTHER)."""
+    for task in os.listdir(f"/proc/{pid}/task"):
+        os.sched_setscheduler(int(task), os.SCHED_OTHER, os.sched_param(0))
+    assert os.sched_getscheduler(pid) == os.SCHED_OTHER
+
+
 def test_the_review_worker_reviews_a_finished_round_once(make_user):
     env = servers.test_database_env(connection.settings_dict, GAMES_REVIEW_SAMPLES="6")
     servers.purge_queues(env)
@@ -57,6 +64,10 @@ def test_the_review_worker_reviews_a_finished_round_once(make_user):
     try:
         # It takes the CPU no other process wants (config.celery: SCHED_IDLE), nothing more.
         assert wait_for(lambda: os.sched_getscheduler(worker.pid) == os.SCHED_IDLE, 120)
+        # Then back to the normal policy: what follows (which reviews it makes, once) does not
+        # depend on the policy, and under it this test would wait for the rest of a parallel
+        # suite to leave a core free (the module's 115 s under `make test`, 9 s alone).
+        normal_policy(worker.pid)
         match = play_first_round(make_user)
         assert wait_for(lambda: RoundReview.objects.filter(match=match).count() == 2, 180), (
             worker.poll()
