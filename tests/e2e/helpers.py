@@ -104,6 +104,16 @@ def start_with_a_guest(
     return url
 
 
+def htmx_settled(page) -> None:
+    """Wait until htmx has no request, swap or settle under way. htmx wires the triggers of
+    swapped-in content (``hx-trigger="change"`` on a form) in its settle step, a moment after
+    the new HTML shows: a test that acts on a control as soon as it appears can beat it (its
+    change then reaches no listener), where a person never does."""
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+    )
+
+
 def axe_violations(page, impacts: tuple[str, ...] = ("serious", "critical")) -> list[dict]:
     """Run axe-core (vendored, injected into the page) and keep the violations of ``impacts``.
 

@@ -21,7 +21,7 @@ from games.models import Match, Seat
 from games.play import services
 from leagues.models import Pairing, Tournament
 from leagues.tournaments import do_answer_partner, do_register_team
-from tests.e2e.helpers import log_in_user
+from tests.e2e.helpers import htmx_settled, log_in_user
 from tests.servers import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -192,6 +192,7 @@ def test_staff_run_a_tournament_round_that_ai_stand_ins_play_to_the_standings(ne
     page.keyboard.press("End")
     expect(page.locator("#replay-position")).to_have_text(f"Move {moves} of {moves}")
     expect(page.locator("#result")).to_contain_text("wins the match")
+    htmx_settled(page)  # the swapped-in seat menu listens for its change once htmx settled it
     page.select_option("#replay-seat", "1")
     expect(page.locator("#replay-hands .replay-hand")).to_have_count(1)
     print(f"done in {time.monotonic() - started:.1f}s")
