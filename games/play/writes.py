@@ -78,18 +78,36 @@ def _lock_statement() -> tuple[list[Any], list[Any], _Converters, str]:
     global _LOCK
     if _LOCK is None:
         quote = connection.ops.quote_name
-        match_fields, match_columns = _columns(Match, "m")
-        table_fields, table_columns = _columns(Table, "t")
         lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-        sql = (
-            f"SELECT {match_columns}, {table_columns} "
-            f"FROM {quote(Match._meta.db_table)} m "
-            f"JOIN {quote(Table._meta.db_table)} t ON t.{quote('id')} = m.{quote('table_id')} "
-            f"WHERE m.{quote('id')} = %s{lock}"
+        _LOCK = _joined_statement(
+            (Match, "m"),
+            (Table, "t"),
+            f"JOIN {{}} t ON t.{quote('id')} = m.{quote('table_id')}",
+            f"WHERE m.{quote('id')} = %s{lock}",
         )
-        converters = _converters((("m", match_fields), ("t", table_fields)))
-        _LOCK = (match_fields, table_fields, converters, sql)
     return _LOCK
+
+
+def _joined_statement(
+    rows: tuple[type[Match | Seat], str],
+    joined: tuple[type[Table | User], str],
+    join: str,
+    tail: str,
+) -> tuple[list[Any], list[Any], _Converters, str]:
+    """Every column of two models in one SELECT: ``rows`` (model, alias) in FROM, ``joined``
+    by ``join`` (its ``{}`` is the joined table's quoted name), then ``tail`` (WHERE…). Gives
+    both models' fields, the converters of every column in order, and the statement."""
+    quote = connection.ops.quote_name
+    (first, first_alias), (second, second_alias) = rows, joined
+    first_fields, first_columns = _columns(first, first_alias)
+    second_fields, second_columns = _columns(second, second_alias)
+    sql = (
+        f"SELECT {first_columns}, {second_columns} "
+        f"FROM {quote(first._meta.db_table)} {first_alias} "
+        f"{join.format(quote(second._meta.db_table))} {tail}"
+    )
+    converters = _converters(((first_alias, first_fields), (second_alias, second_fields)))
+    return first_fields, second_fields, converters, sql
 
 
 def _converters(aliased: tuple[tuple[str, list[Any]], ...]) -> _Converters:
@@ -140,17 +158,12 @@ def _seats_statement() -> tuple[list[Any], list[Any], _Converters, str]:
     global _SEATS
     if _SEATS is None:
         quote = connection.ops.quote_name
-        seat_fields, seat_columns = _columns(Seat, "s")
-        user_fields, user_columns = _columns(User, "u")
-        user_pk = quote("id")
-        sql = (
-            f"SELECT {seat_columns}, {user_columns} "
-            f"FROM {quote(Seat._meta.db_table)} s "
-            f"LEFT JOIN {quote(User._meta.db_table)} u ON u.{user_pk} = s.{quote('user_id')} "
-            f"WHERE s.{quote('table_id')} = %s ORDER BY s.{quote('number')}"
+        _SEATS = _joined_statement(
+            (Seat, "s"),
+            (User, "u"),
+            f"LEFT JOIN {{}} u ON u.{quote('id')} = s.{quote('user_id')}",
+            f"WHERE s.{quote('table_id')} = %s ORDER BY s.{quote('number')}",
         )
-        converters = _converters((("s", seat_fields), ("u", user_fields)))
-        _SEATS = (seat_fields, user_fields, converters, sql)
     return _SEATS
 
 

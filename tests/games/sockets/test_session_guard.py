@@ -371,6 +371,18 @@ async def test_ending_a_session_closes_its_lobby_socket(make_user, ending):
 # --- cost --------------------------------------------------------------------------------------
 
 
+async def socket_past_a_stale_play(table_id: int, person, client_id: str) -> WebsocketCommunicator:
+    """``person``'s seat socket after one stale play, refused (so the socket knows its match)
+    and answered with a snapshot: the next play is a plain one."""
+    ws = await table_socket(table_id, await in_sync(signed_in, person))
+    await ws.send_to(
+        json.dumps({"action": "play", "cards": ["9D"], "version": 5, "client_id": client_id})
+    )
+    assert 'id="flash"' in await frame(ws)
+    await frame(ws)  # the snapshot that answers a stale action
+    return ws
+
+
 async def test_an_action_on_a_socket_costs_one_statement_more_than_the_writer(make_user):
     """The same play in two like matches: through ``services.submit`` directly, and sent on a
     seat's socket (whose match id is already known). The socket's costs exactly one statement
@@ -394,12 +406,7 @@ async def test_an_action_on_a_socket_costs_one_statement_more_than_the_writer(ma
             direct_people[1],
             {"action": "play", "cards": ["9D"], "version": 0, "client_id": "d1"},
         )
-    ws = await table_socket(socketed.table_id, await in_sync(signed_in, people[1]))
-    await ws.send_to(
-        json.dumps({"action": "play", "cards": ["9D"], "version": 5, "client_id": "s0"})
-    )  # stale: refused, the match id is known
-    assert 'id="flash"' in await frame(ws)
-    await frame(ws)  # the snapshot that answers a stale action
+    ws = await socket_past_a_stale_play(socketed.table_id, people[1], "s0")
     with StatementCounter() as on_socket:
         await ws.send_to(
             json.dumps({"action": "play", "cards": ["9D"], "version": 0, "client_id": "s1"})
@@ -417,12 +424,7 @@ async def test_an_action_checks_its_session_in_its_own_pool_job(make_user, monke
     from games.sockets import pool
 
     socketed, people = await in_sync(four_people, make_user, "j")
-    ws = await table_socket(socketed.table_id, await in_sync(signed_in, people[1]))
-    await ws.send_to(
-        json.dumps({"action": "play", "cards": ["9D"], "version": 5, "client_id": "j0"})
-    )  # stale: refused, the match id is known
-    assert 'id="flash"' in await frame(ws)
-    await frame(ws)  # the snapshot that answers a stale action
+    ws = await socket_past_a_stale_play(socketed.table_id, people[1], "j0")
     jobs = []
     original_submit = pool.WRITER_POOL.submit
 
