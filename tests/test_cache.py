@@ -3,11 +3,13 @@ prefix, on the real Redis and on the embedded default's private one."""
 
 from __future__ import annotations
 
+import redis
 from django.conf import settings
-from django.core.cache import cache
+from django.core.cache import CacheHandler, cache
 
+from config import embedded_redis
 from games.live import redis_store
-from tests.test_settings import run_django
+from tests.test_settings import read_settings
 
 
 def test_the_cache_lives_in_redis_under_the_site_prefix() -> None:
@@ -37,27 +39,25 @@ def test_clear_removes_only_this_caches_keys() -> None:
         redis_store.client().delete(other)
 
 
-EMBEDDED = """
-import os, sys, tempfile
-from pathlib import Path
-from config import embedded_redis
-server = embedded_redis.start(Path(tempfile.mkdtemp()))
-os.environ["REDIS_URL"] = server.url  # as scripts/run_dev.py does
-try:
-    import django; django.setup()
-    from django.core.cache import cache
-    from django.conf import settings
-    cache.set("embedded", [4, 1, 4], 30)
-    print(settings.CACHES["default"]["LOCATION"].startswith("unix://"), cache.get("embedded"))
-    cache.clear()
-    print(cache.get("embedded"))
-finally:
-    server.stop()
-"""
-
-
-def test_the_embedded_default_caches_in_the_private_redis() -> None:
-    """`make run` without REDIS_URL: the cache works on the private Redis's unix socket."""
-    result = run_django(["-c", EMBEDDED], DJANGO_DEBUG="1")
-    assert result.returncode == 0, result.stderr
-    assert result.stdout.splitlines() == ["True [4, 1, 4]", "None"]
+def test_the_embedded_default_caches_in_the_private_redis(tmp_path) -> None:
+    """`make run` without REDIS_URL: the cache works on the private Redis's unix socket. The
+    server is the real one the launcher starts; the cache is the one config/settings.py makes
+    of its URL (read afresh with REDIS_URL set as scripts/run_dev.py sets it), built by
+    Django's own cache handler in this process: no second process importing the project."""
+    server = embedded_redis.start(tmp_path)
+    try:
+        default = read_settings(["CACHES"], REDIS_URL=server.url, DJANGO_DEBUG="1")["CACHES"]
+        assert default["default"]["LOCATION"].startswith("unix://")
+        embedded = CacheHandler(default)["default"]
+        try:
+            embedded.set("embedded", [4, 1, 4], 30)
+            assert embedded.get("embedded") == [4, 1, 4]
+            # The key is in the private server, under the site's prefix, not in REDIS_URL's.
+            with redis.Redis(unix_socket_path=str(server.socket_path)) as private:
+                assert private.exists(f"{default['default']['KEY_PREFIX']}:1:embedded") == 1
+            embedded.clear()
+            assert embedded.get("embedded") is None
+        finally:
+            embedded.close()
+    finally:
+        server.stop()
