@@ -1,6 +1,6 @@
 """What the lobby lists: open tables waiting for players, live matches to watch, the latest
 finished ones, and the viewer's own tables (private ones included). Shared by the lobby page
-and its live push (``games.sockets.lobby_consumer``).
+and its live push (``games.sockets.lobby_hub``).
 
 The lists come in two parts: the public lists are the same for every viewer of a language, so
 the push renders them once per language (``public_frames``); "my tables" is per player

@@ -86,7 +86,7 @@ def lobby_changed(user_ids: Iterable[int | None] = ()) -> None:
     ``user_ids``: the table's host and everyone seated before or after the change (someone who
     just stood up too); None (an AI seat) is skipped. Ids are not secret: they only say whose
     list to re-read. Each Daphne process coalesces what arrives within
-    ``lobby_consumer.WINDOW_SECONDS`` into one refresh (``games.sockets.lobby_consumer``).
+    ``lobby_hub.WINDOW_SECONDS`` into one refresh (``games.sockets.lobby_hub``).
     """
     lobby_cache.invalidate()  # before the push: the refreshes it triggers read afresh
     users = sorted({int(user_id) for user_id in user_ids if user_id is not None})

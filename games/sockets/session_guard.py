@@ -11,7 +11,7 @@ in the consumer, never sent anywhere; messages name it by ``digest``). Two thing
   (pub/sub can drop).
 - **A message when a session ends**, sent from the sync code that ended it to the player's group
   (``user_group``), which every signed-in socket joins (the lobby's hub joins it for its
-  sockets, ``games.sockets.lobby_consumer``):
+  sockets, ``games.sockets.lobby_hub``):
 
   ============================================  ====================================
   what happened                                  message

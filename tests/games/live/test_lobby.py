@@ -23,12 +23,12 @@ from config.asgi import application
 from games.live import lobby, notify
 from games.models import Match, Seat, Table
 from games.play import tables
-from games.sockets import lobby_consumer
+from games.sockets import lobby_hub
 
 PUBLIC = '<div id="lobby-public"'
 MINE = '<div id="lobby-mine"'
 #: How long a socket must stay silent for a burst to count as over (seconds): well past a window.
-QUIET = 4 * lobby_consumer.WINDOW_SECONDS
+QUIET = 4 * lobby_hub.WINDOW_SECONDS
 
 
 # --- helpers -----------------------------------------------------------------------------------
@@ -197,7 +197,7 @@ class TestPush:
         frames = await frames_until_quiet(ws)
         # The windows from the burst's start to its last frame (frames_until_quiet then waits
         # QUIET): the first frame, and one per window after it at most.
-        windows = (loop.time() - started - QUIET) / lobby_consumer.WINDOW_SECONDS
+        windows = (loop.time() - started - QUIET) / lobby_hub.WINDOW_SECONDS
         assert 1 <= len(frames) <= min(windows + 2, 10)
         assert all(f'id="lobby-table-{pk}"' in frames[-1] for pk in ids)
         # A render that found no change is not sent.
@@ -215,7 +215,7 @@ class TestPush:
             await asyncio.sleep(0.1)
         elapsed = loop.time() - started
         frames = await frames_until_quiet(ws)
-        assert len(frames) <= elapsed / lobby_consumer.WINDOW_SECONDS + 1
+        assert len(frames) <= elapsed / lobby_hub.WINDOW_SECONDS + 1
         await close(ws)
 
     async def test_a_private_table_shows_in_its_hosts_tables_only(self, make_user):
@@ -299,7 +299,7 @@ class TestPush:
     async def test_the_hub_leaves_the_group_with_its_last_socket(self, make_user):
         """No lobby socket left in the process: nobody listens, nothing is rendered."""
         ws = await lobby_socket()
-        hub = lobby_consumer.LobbyHub.current()
+        hub = lobby_hub.LobbyHub.current()
         assert hub._channel is not None
         await close(ws)
         assert hub._channel is None and not hub._tasks
