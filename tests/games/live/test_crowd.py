@@ -24,9 +24,9 @@ from django.test.signals import template_rendered
 
 from config.asgi import application
 from games.live import kept, regions
-from games.sockets import renewals
 from tests.games.live.test_query_counts import StatementCounter, act, four_people
 from tests.games.pages import header
+from tests.games.sockets.settle import settled
 from tests.games.sockets.test_consumers import cookie_for, frame
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -99,22 +99,6 @@ def counting(monkeypatch):
         monkeypatch.setattr(regions, "render_jinja", render_jinja)
 
 
-async def quiet(sockets: list[WebsocketCommunicator], seconds: float = 1.0) -> None:
-    """Read every socket until none has received anything for ``seconds`` and no spectator
-    count refresh is pending (it is debounced, and on a busy machine its render can come later
-    than any fixed wait: counted with the play, it was 72 statements more)."""
-    while True:
-        await asyncio.gather(*renewals.pending_count_refreshes())
-        await asyncio.sleep(seconds)
-        drained = 0
-        for ws in sockets:
-            while not ws.output_queue.empty():
-                ws.output_queue.get_nowait()
-                drained += 1
-        if not drained:
-            return
-
-
 async def connect(table_id: int, user=None) -> WebsocketCommunicator:
     """A table socket (signed in as ``user``, else anonymous), accepted; a crowd connecting
     at once on a busy machine takes longer than the communicator's default second."""
@@ -139,7 +123,9 @@ async def watched_table(make_user, prefix: str, spectators: int):
         crowd += await asyncio.gather(
             *(connect(match.table_id) for _ in range(start, min(start + 50, spectators)))
         )
-    await quiet(seats + crowd)
+    # Every count refresh pending pushed and received (a late one, counted with the play, was
+    # 72 statements more), and every frame on its way read: a barrier, not a quiet second.
+    await settled(match.table_id, seats + crowd)
     return match, people, seats, crowd
 
 

@@ -8,6 +8,8 @@ socket's client address is given as Daphne gives it (``scope["client"]``), with 
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 import time
 
@@ -23,6 +25,7 @@ from games.models import Match
 from games.sockets import socket_limits
 from games.sockets.scope import WATCHER_COOKIE, person_of
 from tests.games.live.test_spectating import shown_count
+from tests.games.sockets.settle import settled
 from tests.games.sockets.test_consumers import cookie_for, frame, setup_match
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.asyncio]
@@ -184,8 +187,11 @@ async def test_places_expire_when_their_process_dies_and_are_renewed_while_open(
     assert 'id="hand"' in await frame(live)
     ((member, first),) = await sync_to_async(client.zrange)(key, 0, -1, withscores=True)
     assert member != b"dead-process-socket"
-    await sync_to_async(time.sleep)(0.6)
-    ((_, renewed),) = await sync_to_async(client.zrange)(key, 0, -1, withscores=True)
+    renewed = first
+    deadline = time.monotonic() + 30  # renewed every 0.2 s: polled, not slept on
+    while renewed <= first and time.monotonic() < deadline:
+        await asyncio.sleep(0.05)
+        ((_, renewed),) = await sync_to_async(client.zrange)(key, 0, -1, withscores=True)
     assert renewed > first
     assert await refused(await open_socket(table_path(match), address="203.0.113.44")) == 4429
     await live.disconnect()
@@ -223,28 +229,26 @@ async def test_one_person_with_three_tabs_counts_once(make_user):
     for ws in tabs:
         await frame(ws)
     assert await sync_to_async(spectating.count)(match.table_id) == 2
-    assert await last_count(ana) == 2
+    assert await last_count(ana, match.table_id) == 2
 
     for ws in tabs[:2] + tabs[3:4]:
         await ws.disconnect()
     assert await sync_to_async(spectating.count)(match.table_id) == 2
     await tabs[2].disconnect()
     assert await sync_to_async(spectating.count)(match.table_id) == 1
-    assert await last_count(ana) == 1
+    assert await last_count(ana, match.table_id) == 1
     await tabs[4].disconnect()
     assert await sync_to_async(spectating.count)(match.table_id) == 0
     await ana.disconnect()
 
 
-async def last_count(ws: WebsocketCommunicator) -> int:
-    """The spectator count last pushed to ``ws`` (count refreshes are debounced: wait them out)."""
-    shown = None
-    while not await ws.receive_nothing(timeout=1.0):
-        text = await ws.receive_from()
-        if 'id="spectators"' in text:
-            shown = shown_count(text)
-    assert shown is not None, "no count was pushed"
-    return shown
+async def last_count(ws: WebsocketCommunicator, table_id: int) -> int:
+    """The spectator count last pushed to ``ws`` once every debounced count refresh has been
+    pushed and received (``settle.settled``: a barrier, not a quiet second)."""
+    (texts,) = await settled(table_id, [ws])
+    shown = [shown_count(text) for text in texts if 'id="spectators"' in text]
+    assert shown, "no count was pushed"
+    return shown[-1]
 
 
 async def test_a_person_is_counted_by_user_session_or_cookie():
@@ -265,9 +269,16 @@ async def test_a_person_is_counted_by_user_session_or_cookie():
 # --- messages ------------------------------------------------------------------------------------
 
 
-async def test_heartbeats_count_in_the_rate_limit(make_user):
+async def test_heartbeats_count_in_the_rate_limit(make_user, monkeypatch):
     """Five heartbeats use up the second's messages: the play sent right after is dropped (with
-    one notice) and changes nothing; a second later the same play is taken."""
+    one notice) and changes nothing; a second later the same play is taken. The socket's bucket
+    reads a clock the test moves on (``Bucket``'s clock), not a second slept."""
+    skipped = [0.0]
+    monkeypatch.setattr(
+        socket_limits,
+        "Bucket",
+        functools.partial(socket_limits.Bucket, clock=lambda: time.monotonic() + skipped[0]),
+    )
     match, users = await sync_to_async(setup_match)(make_user)
     bo = await open_socket(table_path(match), cookie=await sync_to_async(cookie_for)(users["bo"]))
     await frame(bo)
@@ -277,7 +288,7 @@ async def test_heartbeats_count_in_the_rate_limit(make_user):
     await bo.send_to(play)
     assert "slow down" in await frame(bo)
     assert await sync_to_async(lambda: Match.objects.get(pk=match.pk).version)() == 0
-    await sync_to_async(time.sleep)(1.1)
+    skipped[0] += 1.1
     await bo.send_to(play)
     assert '"v":1' in await frame(bo)
     await bo.disconnect()
