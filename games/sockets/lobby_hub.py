@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+import uuid
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -136,6 +137,11 @@ class LobbyHub:
         self._channel: str | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._session_tasks: set[asyncio.Task[None]] = set()
+        # ``settled``: the lobby.changed heard so far, those the last refresh covered, and the
+        # callers waiting ({token: future}) with how many had been heard when their marker came.
+        self._heard = self._refreshed = 0
+        self._settle_waiters: dict[str, asyncio.Future[None]] = {}
+        self._settle_targets: list[tuple[int, str]] = []
 
     @classmethod
     def current(cls) -> LobbyHub:
@@ -272,6 +278,10 @@ class LobbyHub:
             await asyncio.gather(*tasks, return_exceptions=True)
             self._pending_users.clear()
             self._dirty.clear()
+            for done in self._settle_waiters.values():  # nothing more will be heard
+                if not done.done():
+                    done.set_result(None)
+            self._settle_targets.clear()
             layer = get_channel_layer()
             if layer is not None:  # (it was there for _subscribe)
                 await layer.group_discard(notify.LOBBY_GROUP, channel)
@@ -293,8 +303,13 @@ class LobbyHub:
                 self._session_tasks.add(task)
                 task.add_done_callback(self._session_tasks.discard)
                 continue
+            if message.get("type") == "lobby.settle":  # (settled)
+                self._settle_targets.append((self._heard, str(message.get("token"))))
+                self._release_settled()
+                continue
             if message.get("type") != "lobby.changed":
                 continue
+            self._heard += 1
             # Only players with a socket here: the others' lists are another process's job.
             self._pending_users.update(
                 user_id for user_id in message.get("users") or () if user_id in self._by_user
@@ -315,12 +330,42 @@ class LobbyHub:
             await asyncio.sleep(WINDOW_SECONDS)
             self._dirty.clear()
             users, self._pending_users = self._pending_users, set()
+            through = self._heard
             try:
                 await self._refresh(users)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("lobby: a refresh failed")
+            self._refreshed = through
+            self._release_settled()
+
+    async def settled(self) -> None:
+        """Return once every ``lobby.changed`` published before the call has been heard and the
+        refresh it joined offered to the sockets: a marker sent on the hub's own channel comes
+        after them (one channel, in order), and is answered once a refresh covered every change
+        heard before it. What the tests wait on instead of a quiet window."""
+        layer, channel = get_channel_layer(), self._channel
+        if layer is None or channel is None:
+            return  # not subscribed: nothing is heard, nothing to wait for
+        token = uuid.uuid4().hex
+        done = self._settle_waiters[token] = self.loop.create_future()
+        try:
+            await layer.send(channel, {"type": "lobby.settle", "token": token})
+            await done
+        finally:
+            self._settle_waiters.pop(token, None)
+
+    def _release_settled(self) -> None:
+        """Answer the ``settled`` markers whose changes the last refresh covered."""
+        waiting = []
+        for heard, token in self._settle_targets:
+            done = self._settle_waiters.get(token)
+            if heard > self._refreshed:
+                waiting.append((heard, token))
+            elif done is not None and not done.done():
+                done.set_result(None)
+        self._settle_targets = waiting
 
     async def _refresh(self, users: set[int]) -> None:
         """Render the public lists once per language spoken here, "my tables" once per player
