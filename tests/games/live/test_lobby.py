@@ -27,10 +27,6 @@ from games.sockets import lobby_hub
 
 PUBLIC = '<div id="lobby-public"'
 MINE = '<div id="lobby-mine"'
-#: How long a socket must stay silent for a burst to count as over (seconds): well past a window.
-QUIET = 4 * lobby_hub.WINDOW_SECONDS
-
-
 # --- helpers -----------------------------------------------------------------------------------
 
 
@@ -63,26 +59,18 @@ async def lobby_socket(user=None, language: str | None = None) -> WebsocketCommu
     return ws
 
 
-async def frames_until_quiet(ws: WebsocketCommunicator, first_timeout: float = 10) -> list[str]:
-    """Every frame the socket gets until it stays silent for ``QUIET`` seconds."""
-    frames = [await ws.receive_from(timeout=first_timeout)]
-    while not await ws.receive_nothing(timeout=QUIET):
-        frames.append(await ws.receive_from(timeout=1))
-    return frames
-
-
-async def quiet_together(*sockets: WebsocketCommunicator) -> list[list[str]]:
-    """``frames_until_quiet`` of each socket, waited side by side (one refresh reaches them all
-    together): each socket still gets its own ``QUIET`` seconds after its own last frame."""
-    return list(await asyncio.gather(*(frames_until_quiet(ws) for ws in sockets)))
-
-
-async def frames_if_any(ws: WebsocketCommunicator) -> list[str]:
-    """Every frame the socket gets within ``QUIET`` seconds and until it is quiet (none: an
-    unchanged refresh is not sent)."""
-    if await ws.receive_nothing(timeout=QUIET):
-        return []
-    return await frames_until_quiet(ws, first_timeout=1)
+async def settled(*sockets: WebsocketCommunicator) -> list[list[str]]:
+    """Every frame each socket got once the process's hub has heard every change published
+    so far and offered the refresh each one joined (``LobbyHub.settled``): a barrier, not a
+    quiet window. The hub's offers are sends into the sockets' queues, done by then."""
+    await lobby_hub.LobbyHub.current().settled()
+    got = []
+    for ws in sockets:
+        frames = []
+        while not ws.output_queue.empty():
+            frames.append(await ws.receive_from())
+        got.append(frames)
+    return got
 
 
 async def close(*sockets: WebsocketCommunicator) -> None:
@@ -153,7 +141,7 @@ class TestPush:
         anonymous, signed_in = await lobby_socket(), await lobby_socket(bo)
         rendered.clear()
         table = await sync_to_async(open_table)(ana, "Shared one")
-        first, second = await quiet_together(anonymous, signed_in)
+        first, second = await settled(anonymous, signed_in)
         assert first == second
         assert len(first) == 1 and first[0].startswith(PUBLIC)
         assert f'id="lobby-table-{table.pk}"' in first[0]
@@ -167,14 +155,10 @@ class TestPush:
         anonymous, signed_in = await lobby_socket(), await lobby_socket(ana)
         rendered.clear()
         await sync_to_async(notify.lobby_changed)([ana.pk])
-        assert all(
-            await asyncio.gather(
-                *(ws.receive_nothing(timeout=QUIET) for ws in (anonymous, signed_in))
-            )
-        )
+        assert await settled(anonymous, signed_in) == [[], []]
         assert rendered == [["en"]]  # it was rendered, and found unchanged
         table = await sync_to_async(open_table)(ana, "Changed")
-        frames = await frames_until_quiet(signed_in)
+        (frames,) = await settled(signed_in)
         assert any(f'id="lobby-table-{table.pk}"' in frame for frame in frames)
         await close(anonymous, signed_in)
 
@@ -194,10 +178,10 @@ class TestPush:
 
         started = loop.time()
         ids = await sync_to_async(burst)()
-        frames = await frames_until_quiet(ws)
-        # The windows from the burst's start to its last frame (frames_until_quiet then waits
-        # QUIET): the first frame, and one per window after it at most.
-        windows = (loop.time() - started - QUIET) / lobby_hub.WINDOW_SECONDS
+        (frames,) = await settled(ws)
+        # The windows from the burst's start to its last frame: the first frame, and one per
+        # window after it at most.
+        windows = (loop.time() - started) / lobby_hub.WINDOW_SECONDS
         assert 1 <= len(frames) <= min(windows + 2, 10)
         assert all(f'id="lobby-table-{pk}"' in frames[-1] for pk in ids)
         # A render that found no change is not sent.
@@ -214,7 +198,7 @@ class TestPush:
             await sync_to_async(open_table)(ana, f"Spread {n}")
             await asyncio.sleep(0.1)
         elapsed = loop.time() - started
-        frames = await frames_until_quiet(ws)
+        (frames,) = await settled(ws)
         assert len(frames) <= elapsed / lobby_hub.WINDOW_SECONDS + 1
         await close(ws)
 
@@ -238,10 +222,10 @@ class TestPush:
 
         table = await sync_to_async(open_private)()
         marker = f'id="lobby-table-{table.pk}"'
-        host_frames = await frames_until_quiet(host)
+        host_frames, *others = await settled(host, other, anonymous)
         mine = [f for f in host_frames if f.startswith(MINE)]
         assert len(mine) == 1 and marker in mine[0] and "Secret den" in mine[0]
-        for frames in await asyncio.gather(frames_if_any(other), frames_if_any(anonymous)):
+        for frames in others:
             # (the public lists did not change)
             assert all(f.startswith(PUBLIC) for f in frames)
             assert not any(marker in f or "Secret den" in f for f in frames)
@@ -268,7 +252,7 @@ class TestPush:
             notify.lobby_changed([ana.pk, bo.pk, None])  # None: an AI seat, skipped
 
         await sync_to_async(sit)()
-        got = dict(zip(sockets, await quiet_together(*sockets.values()), strict=True))
+        got = dict(zip(sockets, await settled(*sockets.values()), strict=True))
         for name in ("ana", "bo"):
             mine = [f for f in got[name] if f.startswith(MINE)]
             assert len(mine) == 1 and "Pair table" in mine[0] and "2/2 seats" in mine[0]
@@ -289,7 +273,7 @@ class TestPush:
         assert "Mesas abiertas" in cookie_es.snapshot[0] and "Open tables" in english.snapshot[0]
         rendered.clear()
         await sync_to_async(open_table)(ana, "Mesa de Ana")
-        en, es_cookie, es_saved = await quiet_together(english, cookie_es, saved_es)
+        en, es_cookie, es_saved = await settled(english, cookie_es, saved_es)
         assert es_cookie == es_saved and es_cookie != en
         assert "Mesas abiertas" in es_cookie[0] and "Open tables" not in es_cookie[0]
         assert "Open tables" in en[0] and "Mesa de Ana" in en[0]
@@ -307,7 +291,7 @@ class TestPush:
         assert hub._channel is not None
         ana = await sync_to_async(make_user)("ana")
         table = await sync_to_async(open_table)(ana, "After the gap")
-        assert f'id="lobby-table-{table.pk}"' in (await frames_until_quiet(again))[-1]
+        assert f'id="lobby-table-{table.pk}"' in (await settled(again))[0][-1]
         await close(again)
 
 
