@@ -14,6 +14,7 @@ from django.db import connections
 from games.live import audiences, push
 from games.models import ChatLine
 from tests.games.pages import header
+from tests.games.sockets.settle import settled
 from tests.games.sockets.test_consumers import (
     HANDS,
     cards_in,
@@ -42,13 +43,6 @@ async def chat_message(ws) -> str:
         text = await ws.receive_from(timeout=10)
         if is_chat(text):
             return text
-
-
-async def messages_for(ws, seconds: float) -> list[str]:
-    got = []
-    while not await ws.receive_nothing(timeout=seconds):
-        got.append(await ws.receive_from())
-    return got
 
 
 async def before_a_push(table_id: int, *sockets) -> list[str]:
@@ -89,10 +83,11 @@ async def test_the_rooms_never_meet_and_no_message_carries_a_card(make_user):
     await say(watcher, phrase="bomb")
     to_other = await chat_message(other)
     assert "Nice bomb!" in to_other
-    # (Fixed waits here, not before_a_push: its full push would make bo's play below reach the
-    # pages as a snapshot, not as the delta on the version shown before the lines.)
-    spectators_got = await messages_for(watcher, 1.0) + await messages_for(other, 0.2)
-    players_got = await messages_for(ana, 0.2) + await messages_for(bo, 0.2)
+    # Both lines went out (their readers got them); whatever else they sent is before a marker
+    # published now (settle.settled; not before_a_push: its full push would make bo's play
+    # below reach the pages as a snapshot, not as the delta on the version shown before).
+    w_got, other_got, ana_got, bo_got = await settled(table_id, [watcher, other, ana, bo])
+    spectators_got, players_got = w_got + other_got, ana_got + bo_got
     assert not any("partner, lead low" in m for m in spectators_got)
     assert not any("Nice bomb" in m for m in players_got)
     for text in [to_bo, to_ana, to_other, *spectators_got, *players_got]:
@@ -227,8 +222,12 @@ async def test_a_delayed_spectator_hears_nothing_of_the_players_and_sees_no_hand
         assert "Nice bomb!" in heard and "I hold 9H" in heard
         assert [header(f)["v"] for f in frames] == [1]
     await spectator.send_to('{"chat_room":1}')
-    seen += await messages_for(spectator, 1.5)
-    assert any('id="chat-room"' in m for m in seen)  # it did get its own room
+    # Everything up to its own room (which it did get: else a timeout) is kept and checked.
+    while 'id="chat-room"' not in seen[-1]:
+        seen.append(await spectator.receive_from(timeout=30))
+    # The players' lines and play went out (the players got them): anything of theirs sent to
+    # the spectator is before a marker published now.
+    seen += (await settled(match.table_id, [spectator]))[0]
     for text in seen:
         assert "Nice bomb" not in text and "I hold" not in text
         assert cards_in(text) == set(), text[:200]

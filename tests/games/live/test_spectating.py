@@ -23,15 +23,17 @@ from games.engine.rules import seats_to_act
 from games.live import delay, push, redis_store, replay, spectating, visibility
 from games.models import DelayedView, Match, Seat
 from games.play import services, tables
+from games.sockets import renewals
 from games.sockets.renewals import Renewals
 from tests.games.pages import Page, header
+from tests.games.sockets.settle import settled
 from tests.games.sockets.test_consumers import (
     HANDS,
     cards_in,
     connect,
     frame,
+    handled,
     is_spectator_count,
-    nothing_but_counts,
     setup_match,
 )
 
@@ -170,7 +172,10 @@ async def test_delayed_spectator_frames_trail_the_players_and_show_no_hand(
         assert pages["ana"].apply(live) and header(live)["v"] == match.version
         hand = (await sync_to_async(services.load_state)(match)).hands[0]
         assert cards_in(pages["ana"].region("hand")) == set(hand)
-        assert await nothing_but_counts(watcher, 0.3)  # no push on a live move
+        # No push on a live move: nothing but counts before a marker published after it (to
+        # both: the marker reaches every page of the table), and no second frame for ana.
+        got = await settled(match.table_id, [watcher, ana])
+        assert all(is_spectator_count(text) for texts in got for text in texts)
         due = (await sync_to_async(DelayedView.objects.get)(match=match)).due_at
         if due is None:
             continue
@@ -190,15 +195,18 @@ async def test_delayed_spectator_frames_trail_the_players_and_show_no_hand(
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-async def test_players_see_how_many_watch(make_user, close_db):
+async def test_players_see_how_many_watch(make_user, close_db, monkeypatch):
     """A seated player's page shows the spectator count; it is pushed when someone starts or
     stops watching (signed in or not), and seated players are never counted."""
+    # The count's debounce (0.5 s) is not what is tested here: 50 ms, four refreshes sooner.
+    monkeypatch.setattr(renewals, "COUNT_REFRESH_SECONDS", 0.05)
     match, users = await sync_to_async(setup_match)(make_user)
     ana = await connect(match.table_id, users["ana"])
     assert shown_count(await frame(ana)) == 0
     bo = await connect(match.table_id, users["bo"])
     await frame(bo)
-    assert await ana.receive_nothing(timeout=0.3)  # a player joining changes no count
+    # A player joining changes no count: no refresh pending, nothing before a marker.
+    assert await settled(match.table_id, [ana]) == [[]]
 
     watcher = await connect(match.table_id, users["watcher"])
     assert shown_count(await frame(watcher)) == 1
@@ -228,8 +236,12 @@ async def test_players_see_how_many_watch(make_user, close_db):
 
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.asyncio
-async def test_spectator_frames_never_hold_a_hand_with_the_count_on(make_user, close_db):
+async def test_spectator_frames_never_hold_a_hand_with_the_count_on(
+    make_user, close_db, monkeypatch
+):
     """The spectator's frames (regions and count) name no card of any hand."""
+    # The count's debounce (0.5 s) is not what is tested here: 50 ms, its refresh sooner.
+    monkeypatch.setattr(renewals, "COUNT_REFRESH_SECONDS", 0.05)
     match, users = await sync_to_async(setup_match)(make_user)
     watcher = await connect(match.table_id, users["watcher"])
     ana = await connect(match.table_id, users["ana"])
@@ -312,12 +324,13 @@ async def test_a_heartbeat_renews_a_spectator_silently(make_user, close_db):
     members = await sync_to_async(spectating._redis().zrange)(key, 0, -1, withscores=True)
     ((member, before),) = members
     await sync_to_async(spectating._redis().zadd)(key, {member: before - 100})
-    assert await nothing_but_counts(watcher, timeout=1)  # the count refresh of the watcher
-    assert await nothing_but_counts(ana, timeout=0.1)
+    # The count refresh of the watcher pushed and received, nothing else before a marker.
+    got = await settled(match.table_id, [watcher, ana])
+    assert all(is_spectator_count(text) for texts in got for text in texts)
     await watcher.send_to(heartbeat)
     await ana.send_to(heartbeat)
-    assert await watcher.receive_nothing(timeout=0.5)
-    assert await ana.receive_nothing(timeout=0.1)
+    # No answer: nothing but counts before the answer to a message sent after the heartbeat.
+    assert await handled(watcher) == [] and await handled(ana) == []
     await Renewals.current().flush()  # the process renews what its sockets' heartbeats noted
     ((_, after),) = await sync_to_async(spectating._redis().zrange)(key, 0, -1, withscores=True)
     assert after > before - 100 + 50

@@ -5,7 +5,9 @@ spectator-count refreshes this event loop has scheduled (debounced, ``renewals``
 their end, which is their push's publish; then a marker is published to the table's group, which
 every socket of the table is in. Each consumer takes its channel's messages one at a time and in
 the order they were published (one pub/sub connection per process), after its own connect's
-snapshot: a socket holding the marker holds everything published to it before.
+snapshot: a socket holding the marker holds everything published to it before. The marker
+reaches every page of the table: a socket the test reads afterwards must be among those read
+here, or it will find the marker first.
 """
 
 from __future__ import annotations

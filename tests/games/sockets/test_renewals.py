@@ -24,7 +24,8 @@ from games.play import tables
 from games.sockets import pool, renewals
 from games.sockets.renewals import Renewals
 from tests import servers
-from tests.games.sockets.test_consumers import connect, frame, nothing_but_counts, setup_match
+from tests.games.sockets.settle import settled
+from tests.games.sockets.test_consumers import connect, frame, is_spectator_count, setup_match
 
 HEARTBEAT = json.dumps({"heartbeat": 1, "version": 0})
 
@@ -100,9 +101,10 @@ async def test_a_heartbeat_costs_no_thread_and_no_redis_command(make_user, monke
     ]
     for ws in sockets:
         await frame(ws)
-    # The spectator count refreshes of the connects: every socket quiet but for counts for the
-    # same second (side by side, not one after the other: the same check, a quarter the wait).
-    assert all(await asyncio.gather(*(nothing_but_counts(ws, timeout=1) for ws in sockets)))
+    # The spectator count refreshes of the connects pushed and received, and nothing but
+    # counts came (settle.settled: a barrier, not a quiet second).
+    got = await settled(match.table_id, sockets)
+    assert all(is_spectator_count(text) for texts in got for text in texts)
     calls = Calls(monkeypatch)
     for _ in range(3):
         for ws in sockets:
@@ -136,10 +138,9 @@ async def test_one_pipeline_renews_every_socket_of_the_process(make_user, monkey
     ]
     before = {key: await sync_to_async(scores)(key) for key in keys}
     assert [len(before[key]) for key in keys] == [3, 3, 2, 1, 1]  # s0, s1, w audiences
-    # The spectator count refreshes of the connects, waited out side by side.
-    assert all(
-        await asyncio.gather(*(nothing_but_counts(ws, timeout=1) for ws in (*seats, *watchers)))
-    )
+    # The spectator count refreshes of the connects pushed and received (settle.settled).
+    got = await settled(table, [*seats, *watchers])
+    assert all(is_spectator_count(text) for texts in got for text in texts)
     for key in keys:
         await sync_to_async(push_back)(key, 20)
     calls = Calls(monkeypatch)
