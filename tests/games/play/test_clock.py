@@ -74,7 +74,8 @@ def test_an_armed_deadline_rings_once_at_its_time_not_before(ringing):
     deadline = at(0.6)
     clock.arm(41, 3, deadline)
     assert clock.pending() == {41: (3, pytest.approx(deadline.timestamp()))}
-    time.sleep(1.5)
+    # Polled until rung and gone from the set (nothing left to ring twice), not slept on.
+    assert wait_for(lambda: bool(recorder.rung) and clock.pending() == {}, seconds=10)
     assert [(m, t) for m, t, _ in recorder.rung] == [(41, 3)]
     late = recorder.rung[0][2] - deadline.timestamp()
     assert 0 <= late < 0.3
@@ -90,7 +91,9 @@ def test_a_later_arm_supersedes_the_earlier_deadline(ringing):
     clock.arm(2, 1, at(1.5))
     sooner = at(0.4)
     clock.arm(2, 2, sooner)  # a claim window opened: a shorter deadline
-    time.sleep(2.2)
+    # Polled until both rang and the set is empty (a superseded deadline still in it would
+    # ring by 1.5 s and be caught below), not slept on.
+    assert wait_for(lambda: len(recorder.rung) >= 2 and clock.pending() == {}, seconds=10)
     assert sorted((m, t) for m, t, _ in recorder.rung) == [(1, 2), (2, 2)]
     when = {m: w for m, _, w in recorder.rung}
     assert later.timestamp() <= when[1] < later.timestamp() + 0.3
@@ -128,8 +131,8 @@ def test_two_clocks_never_ring_one_deadline_twice(clean_keys):
     clock.arm_many([(m, m * 10, at(0.2 + (m % 50) / 100)) for m in range(300)])
     for c in clocks:
         c.start()
-    try:
-        time.sleep(1.5)
+    try:  # polled until all rang and the set is empty, not slept on
+        wait_for(lambda: len(recorder.rung) >= 300 and clock.pending() == {}, seconds=10)
     finally:
         for c in clocks:
             c.stop()
