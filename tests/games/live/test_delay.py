@@ -30,7 +30,8 @@ from games.models import DelayedView, Match, Move, Seat, Table
 from games.play import deadlines, services
 from tests.games.live.test_spectating import public_cards, shown_version, start_people_table
 from tests.games.pages import header
-from tests.games.sockets.test_consumers import cards_in, connect, frame, nothing_but_counts
+from tests.games.sockets.settle import settled
+from tests.games.sockets.test_consumers import cards_in, connect, frame, is_spectator_count
 from tests.servers import wait_for
 
 T0 = datetime(2026, 6, 1, 20, 0, tzinfo=UTC)
@@ -141,7 +142,10 @@ async def test_delayed_spectators_get_no_push_on_a_live_move(make_table, make_us
     for _ in range(2):
         await sync_to_async(move_once)(match)  # the writer's own after-commit step runs
         assert header(await frame(ana))["v"] == match.version
-        assert await nothing_but_counts(watcher, 0.5)
+        # Nothing but counts for the spectator before a marker published after the move's
+        # push (settle.settled), and nothing more for ana.
+        got = await settled(match.table_id, [watcher, ana])
+        assert all(is_spectator_count(text) for texts in got for text in texts)
     state = await sync_to_async(view)(match)
     assert state.version == 0 and state.due_at is not None
     step = await sync_to_async(delay.advance)(match.pk, state.due_at)
@@ -150,7 +154,9 @@ async def test_delayed_spectators_get_no_push_on_a_live_move(make_table, make_us
     assert header(seen) == {"v": 1, "r": header(seen)["r"], "full": False, "b": 0}
     past = await sync_to_async(lambda: replay.state_or_deal(match, 1))()
     assert cards_in(seen) <= public_cards(past)
-    assert await nothing_but_counts(ana, 0.3)  # the seats were not sent it again
+    # The seats were not sent it again: nothing but counts before a marker published after.
+    got = await settled(match.table_id, [ana, watcher])
+    assert all(is_spectator_count(text) for texts in got for text in texts)
     await ana.disconnect()
     await watcher.disconnect()
     await sync_to_async(connections.close_all)()
