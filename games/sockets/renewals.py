@@ -46,28 +46,43 @@ log = logging.getLogger(__name__)
 COUNT_REFRESH_SECONDS = 0.5
 
 _count_refreshes: dict[tuple[int, int], asyncio.Task[None]] = {}
+#: The refresh of each table past its wait, reading and sending the count.
+_count_publishing: dict[tuple[int, int], asyncio.Task[None]] = {}
 
 
 def refresh_count_soon(table_id: int) -> None:
     """Refresh the table's spectator count in ``COUNT_REFRESH_SECONDS``, once for every join and
-    leave in this process meanwhile (a crowd arriving costs a few renders, not one each)."""
+    leave in this process meanwhile (a crowd arriving costs a few renders, not one each).
+
+    A refresh sends after the one before it has sent: the next can be scheduled while one is
+    still rendering, and sent first (a busy pool), its newer count then overwritten by the
+    older one on every page."""
     key = (id(asyncio.get_running_loop()), table_id)
     if key in _count_refreshes:
         return
 
     async def later() -> None:
         await asyncio.sleep(COUNT_REFRESH_SECONDS)
-        _count_refreshes.pop(key, None)  # joins from now on schedule the next refresh
-        await in_pool(push.publish_spectator_count)(table_id)
+        this = _count_refreshes.pop(key)  # joins from now on schedule the next refresh
+        before = _count_publishing.get(key)
+        _count_publishing[key] = this
+        try:
+            if before is not None:
+                await asyncio.wait([before])  # (its failure is its own, logged there)
+            await in_pool(push.publish_spectator_count)(table_id)
+        finally:
+            if _count_publishing.get(key) is this:
+                del _count_publishing[key]
 
     _count_refreshes[key] = asyncio.ensure_future(later())
 
 
 def pending_count_refreshes() -> list[asyncio.Task[None]]:
-    """The spectator-count refreshes scheduled in this event loop and not yet done (a test
-    waits for them before it counts a push's cost)."""
+    """The spectator-count refreshes of this event loop not yet done, waiting or sending (a
+    test waits for them before it counts a push's cost, or before its barrier's marker)."""
     loop = id(asyncio.get_running_loop())
-    return [task for (on, _), task in _count_refreshes.items() if on == loop]
+    waiting = [task for (on, _), task in _count_refreshes.items() if on == loop]
+    return waiting + [task for (on, _), task in _count_publishing.items() if on == loop]
 
 
 #: How often (seconds) a process renews its sockets' presence and checks them against the

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import signal
+import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator
 
@@ -19,11 +20,12 @@ from django.db import connection, connections
 from websockets.sync.client import connect as ws_connect
 
 from accounts import presence
-from games.live import audiences, redis_store, spectating
+from games.live import audiences, notify, redis_store, spectating
 from games.play import tables
 from games.sockets import pool, renewals
 from games.sockets.renewals import Renewals
 from tests import servers
+from tests.games.live.test_spectating import shown_count
 from tests.games.sockets.settle import settled
 from tests.games.sockets.test_consumers import connect, frame, is_spectator_count, setup_match
 
@@ -159,6 +161,40 @@ async def test_one_pipeline_renews_every_socket_of_the_process(make_user, monkey
             assert expected - 1 < score < expected + 1
     assert await sync_to_async(spectating.count)(table) == 2
     for ws in (*seats, *watchers):
+        await ws.disconnect()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_a_slow_count_refresh_is_not_overtaken_by_the_next(make_user, monkeypatch):
+    """One table's count refreshes send in order: one scheduled while the one before still
+    sends (its send held up here, as a busy box holds it) sends after it, so the pages end on
+    the newer count, not the older one sent last."""
+    monkeypatch.setattr(renewals, "COUNT_REFRESH_SECONDS", 0.05)  # (not the subject here)
+    send_many, held = notify.send_many, threading.Event()
+
+    def first_count_held(messages) -> None:
+        messages = list(messages)
+        if messages[0][1]["type"] == "spectators.count" and not held.is_set():
+            held.set()
+            time.sleep(0.5)  # the first count's send, late
+        send_many(messages)
+
+    monkeypatch.setattr(notify, "send_many", first_count_held)
+    match, users = await sync_to_async(setup_match)(make_user)
+    table = match.table_id
+    ana = await connect(table, users["ana"])
+    await frame(ana)
+    watcher = await connect(table, users["watcher"])  # a refresh: one watching
+    await frame(watcher)
+    while not held.is_set():  # that refresh read its count (1) and is sending it
+        await asyncio.sleep(0.01)
+    other = await connect(table)  # the next refresh: two watching
+    await frame(other)
+    got = await settled(table, [ana, watcher, other])
+    counts = [shown_count(text) for text in got[0] if is_spectator_count(text)]
+    assert counts == [1, 2]
+    for ws in (ana, watcher, other):
         await ws.disconnect()
 
 
