@@ -40,6 +40,7 @@ KNOWN = {
     ("games/live/kept.py", "_kept"): "cleared past MAX_KEPT (2,048) texts",
     ("games/sockets/socket_limits.py", "_admit_script"): "finite: one per Redis client",
     ("games/sockets/renewals.py", "_count_refreshes"): "each entry leaves after 0.5 s",
+    ("games/sockets/renewals.py", "_count_publishing"): "each entry leaves when its send ends",
     ("games/sockets/session_check.py", "_verdicts"): "cleared past MAX_VERDICTS (4,096) entries",
     ("games/sockets/session_check.py", "_statements"): "finite: user x session model x database",
     ("games/organisers.py", "_ORGANISERS"): "filled at start-up: the installed organisers",
