@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 from django.db import connection
+from django.test import override_settings
 
 from accounts.models import User
 from tests import fast_flush, servers, template_db
@@ -108,25 +109,30 @@ def user(make_user: Callable[..., User]) -> User:
     return make_user("player", email="player@example.com")
 
 
-@pytest.fixture(autouse=True)
-def _lobby_lists_read_afresh(settings) -> None:
-    """The lobby's public lists are rendered for each page in the suite: a copy kept from
-    another test's tables (games.live.lobby_cache) would make a page depend on the order the
-    tests run in. tests/games/live/test_lobby_cache.py turns the cache on to test it."""
-    settings.GAMES_LOBBY_CACHE_SECONDS = 0
+@pytest.fixture(scope="session", autouse=True)
+def _suite_settings(django_test_environment: None) -> Iterator[None]:
+    """Settings every test starts with, set once for the session (a test changing one with
+    pytest-django's ``settings`` gets it back after): set per test, by three ``settings``
+    fixtures, they cost each of the ~1,400 fast tests three overrides and their signals.
+
+    - The lobby's public lists are rendered for each page in the suite: a copy kept from
+      another test's tables (games.live.lobby_cache) would make a page depend on the order the
+      tests run in. tests/games/live/test_lobby_cache.py turns the cache on to test it.
+    - Test passwords are hashed cheaply: the real hasher's cost is for attackers, not for tests.
+    """
+    with override_settings(
+        GAMES_LOBBY_CACHE_SECONDS=0,
+        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
+    ):
+        yield
 
 
 @pytest.fixture(autouse=True)
-def _fast_password_hashing(settings) -> None:
-    """Hash test passwords cheaply: the real hasher's cost is for attackers, not for tests."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
-def _own_rate_limits(settings) -> None:
+def _own_rate_limits() -> Iterator[None]:
     """Each test counts sign-ups (django-ratelimit, in the shared Redis cache) afresh: the
     suite's sign-ups all come from 127.0.0.1 and would add up to the limit."""
-    settings.RATELIMIT_CACHE_PREFIX = f"rl:{uuid.uuid4().hex}:"
+    with override_settings(RATELIMIT_CACHE_PREFIX=f"rl:{uuid.uuid4().hex}:"):
+        yield
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,13 @@ The state after the reset is the one TRUNCATE leaves, row for row, with one diff
 migrated template's content types and permissions keep their rows (and ids) instead of being
 deleted and recreated by the ``post_migrate`` signal the flush sends afterwards; rows a test
 added to them are deleted, and the signal still recreates any a test removed. Sequences are not
-reset by either (pytest-django's ``reset_sequences`` is off). A flush that asks for
+reset by either (pytest-django's ``reset_sequences`` is off).
+
+The ``post_migrate`` signal itself (Django's content types and permissions, each app's models
+read and compared: most of a reset's CPU once the DELETEs were cheap) is skipped when those two
+tables are, row for row, the template's (one query compares their digests): the signal only
+creates the rows that are missing, so there it would change nothing. A test that deleted or
+changed one of them gets the signal as before. A flush that asks for
 ``reset_sequences`` or ``CASCADE`` keeps Django's TRUNCATE. Every foreign key Django creates is
 ``DEFERRABLE INITIALLY DEFERRED`` and the flush runs in one transaction, so the order of the
 DELETEs does not matter: the constraints are checked at commit, when every table is empty.
@@ -21,14 +27,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import connection
+from django.contrib.contenttypes.models import ContentType
+from django.core.management.commands import flush
+from django.db import connection, connections
 from django.db.backends.postgresql.operations import DatabaseOperations
 
 #: Rows of these tables below the template's high-water mark survive the reset (see above).
 KEPT_FROM_TEMPLATE = ("django_content_type", "auth_permission")
 
 _truncate = DatabaseOperations.sql_flush
+_emit_post_migrate = flush.emit_post_migrate_signal
 _kept_below: dict[str, int] = {}
+_template_digest: list[str] = []
 
 
 def _delete_flush(
@@ -51,11 +61,38 @@ def _delete_flush(
     return ["DO $flush$ BEGIN " + " ".join(statements) + " END $flush$;"]
 
 
+def _kept_digest(alias: str) -> str:
+    """An md5 of every row of KEPT_FROM_TEMPLATE's tables, in id order (one round trip)."""
+    quote = connections[alias].ops.quote_name
+    digests = ", ".join(
+        f"(SELECT md5(coalesce(string_agg(t::text, ',' ORDER BY t.id), '')) FROM {quote(table)} t)"
+        for table in KEPT_FROM_TEMPLATE
+    )
+    with connections[alias].cursor() as cursor:
+        cursor.execute(f"SELECT concat_ws(':', {digests})")
+        return cursor.fetchone()[0]
+
+
+def _post_migrate_unless_unchanged(
+    verbosity: int, interactive: bool, db: str, **kwargs: Any
+) -> None:
+    """The flush's ``post_migrate`` signal, skipped when the content types and permissions are
+    the template's (see above)."""
+    if _template_digest and db == connection.alias and _kept_digest(db) == _template_digest[0]:
+        # What the signal's create_contenttypes does first; the rows are the same, the cache
+        # would be too, but a test may have cached a row it made (deleted by now).
+        ContentType.objects.clear_cache()
+        return
+    _emit_post_migrate(verbosity, interactive, db, **kwargs)
+
+
 def install() -> None:
     """Use the DELETE reset in this process, keeping the template's content types and
-    permissions (their highest ids now, in the freshly cloned test database)."""
+    permissions (their highest ids now, in the freshly cloned test database, and their digest)."""
     with connection.cursor() as cursor:
         for table in KEPT_FROM_TEMPLATE:
             cursor.execute(f"SELECT coalesce(max(id), 0) FROM {connection.ops.quote_name(table)}")
             _kept_below[table] = cursor.fetchone()[0]
+    _template_digest[:] = [_kept_digest(connection.alias)]
     DatabaseOperations.sql_flush = _delete_flush  # type: ignore[method-assign]
+    flush.emit_post_migrate_signal = _post_migrate_unless_unchanged  # type: ignore[assignment]
