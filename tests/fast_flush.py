@@ -19,12 +19,20 @@ tables are, row for row, the template's (one query compares their digests): the 
 creates the rows that are missing, so there it would change nothing. A test that deleted or
 changed one of them gets the signal as before. A flush that asks for
 ``reset_sequences`` or ``CASCADE`` keeps Django's TRUNCATE. Every foreign key Django creates is
-``DEFERRABLE INITIALLY DEFERRED`` and the flush runs in one transaction, so the order of the
-DELETEs does not matter: the constraints are checked at commit, when every table is empty.
+``DEFERRABLE INITIALLY DEFERRED`` and the flush runs in one transaction: the constraints are
+checked at commit.
+
+The DELETEs still go parents first (a referenced table before the tables that reference it),
+because the worker tests' Celery workers outlive a test and may be writing while it is reset.
+A child row inserted before its parent's DELETE holds a key-share lock on the parent: the DELETE
+waits for it to commit, and the child table's DELETE after it sees the row. One inserted after
+it waits on the deleted parent and fails in the worker. Children first, a move inserted between
+the moves' DELETE and the matches' failed the whole reset at commit (seen in CI).
 """
 
 from __future__ import annotations
 
+from graphlib import CycleError, TopologicalSorter
 from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
@@ -39,6 +47,8 @@ _truncate = DatabaseOperations.sql_flush
 _emit_post_migrate = flush.emit_post_migrate_signal
 _kept_below: dict[str, int] = {}
 _template_digest: list[str] = []
+#: Each table's place in the DELETE order: every referenced table before its referencing ones.
+_parents_first: dict[str, int] = {}
 
 
 def _delete_flush(
@@ -55,7 +65,7 @@ def _delete_flush(
             self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade
         )
     statements = ["SET CONSTRAINTS ALL DEFERRED;"]
-    for table in tables:
+    for table in sorted(tables, key=lambda table: _parents_first.get(table, len(_parents_first))):
         where = f" WHERE id > {_kept_below[table]}" if table in _kept_below else ""
         statements.append(f"DELETE FROM {self.quote_name(table)}{where};")
     return ["DO $flush$ BEGIN " + " ".join(statements) + " END $flush$;"]
@@ -86,9 +96,33 @@ def _post_migrate_unless_unchanged(
     _emit_post_migrate(verbosity, interactive, db, **kwargs)
 
 
+def _order_parents_first() -> dict[str, int]:
+    """Every table with a foreign key, or referenced by one, and its place in an order that puts
+    each referenced table before the tables referencing it (one catalog query). Two tables that
+    reference each other (a tournament and its teams) keep one of the two orders."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT conrelid::regclass::text, confrelid::regclass::text FROM pg_constraint "
+            "WHERE contype = 'f' AND conrelid <> confrelid"
+        )
+        references = {(child.strip('"'), parent.strip('"')) for child, parent in cursor.fetchall()}
+    while True:
+        graph: dict[str, set[str]] = {}
+        for child, parent in references:
+            graph.setdefault(child, set()).add(parent)
+        try:  # static_order: a table after every one it references
+            return {
+                table: place for place, table in enumerate(TopologicalSorter(graph).static_order())
+            }
+        except CycleError as cycle:
+            first, second = cycle.args[1][:2]
+            references -= {(first, second), (second, first)}
+
+
 def install() -> None:
     """Use the DELETE reset in this process, keeping the template's content types and
     permissions (their highest ids now, in the freshly cloned test database, and their digest)."""
+    _parents_first.update(_order_parents_first())
     with connection.cursor() as cursor:
         for table in KEPT_FROM_TEMPLATE:
             cursor.execute(f"SELECT coalesce(max(id), 0) FROM {connection.ops.quote_name(table)}")
