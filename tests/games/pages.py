@@ -32,8 +32,8 @@ REGION_IDS = (
     "hand",
     "log",
 )
-#: An element by id, compiled once: ``find`` runs tens of thousands of times in the frame tests,
-#: and compiling the expression on each call was a fifth of their time.
+#: An element by id, compiled once: the page's own index (``Page.find``) falls back on it for an
+#: id that two elements carry.
 BY_ID = etree.XPath("//*[@id=$id]")
 #: What table.js keeps of the log; a fresh render shows the last LOG_LENGTH moves' lines.
 LOG_KEEP = 40
@@ -61,6 +61,13 @@ class Page:
         #: Ids a frame swapped out of band after the first one built the page, but the page
         #: lacks: the browser logs ``htmx:oobErrorNoTarget`` for each.
         self.no_target: list[str] = []
+        #: Elements by id, as they were swapped in (``find``): the frame tests look ids up tens
+        #: of thousands of times, and a search of the whole tree for each was a quarter of
+        #: their CPU. Entries for removed elements stay, and ``find`` checks them.
+        self._by_id: dict[str, HtmlElement] = {}
+        #: Ids two attached elements carried at once: ``find`` searches the tree for these, so
+        #: it finds the first in document order, as the browser's getElementById does.
+        self._shared_ids: set[str] = set()
 
     def apply(self, frame: str) -> bool:
         """Apply one frame as the browser would; returns whether it was applied."""
@@ -85,8 +92,35 @@ class Page:
         return True
 
     def find(self, element_id: str) -> HtmlElement | None:
-        found = BY_ID(self.root, id=element_id)
-        return found[0] if found else None
+        """The page's element with this id (the first in document order), or None."""
+        if element_id in self._shared_ids:
+            found = BY_ID(self.root, id=element_id)
+            return found[0] if found else None
+        element = self._by_id.get(element_id)
+        if element is None or not self._attached(element) or element.get("id") != element_id:
+            return None
+        return element
+
+    def _attached(self, element: HtmlElement) -> bool:
+        """Whether ``element`` is still in the page (not swapped out or dropped)."""
+        node: HtmlElement | None = element
+        while node is not None:
+            if node is self.root:
+                return True
+            node = node.getparent()
+        return False
+
+    def _index(self, element: HtmlElement) -> None:
+        """Note the ids of ``element`` and its descendants, just swapped into the page. Every
+        element enters the page through here, so an id ``find`` misses is on no element."""
+        for node in element.iter(etree.Element):
+            element_id = node.get("id")
+            if element_id is None:
+                continue
+            known = self._by_id.get(element_id)
+            if known is not None and known is not node and self._attached(known):
+                self._shared_ids.add(element_id)
+            self._by_id[element_id] = node
 
     def _swap(self, element: HtmlElement) -> None:
         how = element.get("hx-swap-oob", "true")
@@ -96,10 +130,12 @@ class Page:
                 self.no_target.append(element.get("id"))
             if how == "true":
                 self.root.append(element)
+                self._index(element)
             return
         if how == "beforeend":
             for child in list(element):
                 target.append(child)
+                self._index(child)
             if target.get("id") == "trick-list":  # table.js keeps the last eight
                 keep_last(target, TRICK_KEEP)
             if target.get("id") == "log-lines":
@@ -114,9 +150,11 @@ class Page:
             target.text = element.text
             for child in list(element):
                 target.append(child)
+                self._index(child)
         else:
             element.tail = target.tail
             target.getparent().replace(target, element)
+            self._index(element)
 
     def region(self, region_id: str) -> str:
         element = self.find(region_id)
