@@ -23,21 +23,25 @@ def act_now(match_id: int, seat: int, token: int) -> bool:
     return decided is not None and deadlines.ai_apply(match_id, seat, token, decided[0])
 
 
-def person_acts(match_id: int, seat: int, token: int) -> bool:
+def person_acts(
+    match_id: int, seat: int, token: int, user: User | None = None, version: int | None = None
+) -> bool:
     """The person at ``seat`` (whose seat names a policy: ``stewarding.open_table``'s
     ``(user, policy)``) sends the move that policy picks, through the writer as a page would
     (``services.submit``): the move is theirs (``Move.by_ai`` false), not a stand-in's, so
-    their round review weighs it. Returns whether it was applied."""
+    their round review weighs it. ``user`` (the seat's) and ``version`` (the match's at
+    ``token``) when the caller has them, else read. Returns whether it was applied."""
     decided = deadlines.ai_decide(match_id, seat, token)
     if decided is None:
         return False
-    user = Seat.objects.get(table__match=match_id, number=seat).user
+    if user is None:
+        user = Seat.objects.get(table__match=match_id, number=seat).user
     assert user is not None, seat
     data = action_to_json(decided[0])
     payload = {
         "action": data.pop("type"),
         **data,
-        "version": Match.objects.get(pk=match_id).version,
+        "version": Match.objects.get(pk=match_id).version if version is None else version,
     }
     payload.pop("seat", None)
     return services.submit(match_id, user, payload).ok
@@ -62,22 +66,28 @@ def drive(
     they played them, rather than by its stand-in. Returns the match as it then is and the
     steps taken."""
     persons = (
-        set(
-            Seat.objects.filter(table__match=match_id, user__isnull=False).values_list(
-                "number", flat=True
+        {
+            s.number: s.user
+            for s in Seat.objects.filter(table__match=match_id, user__isnull=False).select_related(
+                "user"
             )
-        )
+        }
         if people
-        else set()
+        else {}
     )
+
+    def moved(match: Match, seat: int) -> bool:
+        token = match.deadline_token
+        if seat in persons:  # their user and the version read once (a step reads the match)
+            return person_acts(match_id, seat, token, persons[seat], match.version)
+        return act_now(match_id, seat, token)
+
     for step in range(max_steps):
         match = Match.objects.get(pk=match_id)
         if until(match):
             return match, step
         due = seats_to_act(services.load_state(match))[:1]
-        token = match.deadline_token
-        mover = {s: person_acts if s in persons else act_now for s in due}
-        if any(mover[seat](match_id, seat, token) for seat in due):
+        if any(moved(match, seat) for seat in due):
             continue
         if Match.objects.get(pk=match_id).version != match.version:
             # The decision came after the deadline (on a busy box, or while another match was
