@@ -14,7 +14,7 @@ from games.play import services
 #: (``reviews.make``): few, as they test what is stored and shown, not the search (the engine's
 #: tests do); one figure for every module, so each round is searched once per test process
 #: (conftest.py, ``_review_once``).
-REVIEW_SAMPLES = 4
+REVIEW_SAMPLES = 2
 
 
 def client_for(user=None) -> Client:
