@@ -9,10 +9,12 @@ from django.test import override_settings
 from django.utils import timezone
 
 from accounts.models import User
+from games.engine.actions import Action
 from games.engine.codec import action_to_json
 from games.engine.rules import seats_to_act
+from games.engine.state import State
 from games.models import Match, Round, Seat
-from games.play import deadlines, services, stewarding
+from games.play import ai_turns, deadlines, services, stewarding
 
 
 def act_now(match_id: int, seat: int, token: int) -> bool:
@@ -33,12 +35,13 @@ def person_acts(match_id: int, seat: int, token: int) -> bool:
         return False
     user = Seat.objects.get(table__match=match_id, number=seat).user
     assert user is not None, seat
-    data = action_to_json(decided[0])
-    payload = {
-        "action": data.pop("type"),
-        **data,
-        "version": Match.objects.get(pk=match_id).version,
-    }
+    return _send(match_id, user, decided[0], Match.objects.get(pk=match_id).version)
+
+
+def _send(match_id: int, user: User, action: Action, version: int) -> bool:
+    """``user`` sends ``action`` at ``version`` through the writer, as a page would."""
+    data = action_to_json(action)
+    payload = {"action": data.pop("type"), **data, "version": version}
     payload.pop("seat", None)
     return services.submit(match_id, user, payload).ok
 
@@ -58,26 +61,38 @@ def drive(
     holds for it (default: it is finished): each step lets the first seat due act, or, when
     nobody is due (or nobody moved), rings the current deadline as its timer would (a timeout
     is an action, RULES.md §10). A person's seat is played by its timeouts; with ``people``, a
-    person's seat that names a policy sends that policy's moves itself (``person_acts``), as if
+    person's seat that names a policy sends that policy's moves itself (as ``person_acts``), as if
     they played them, rather than by its stand-in. Returns the match as it then is and the
     steps taken."""
     persons = (
-        set(
-            Seat.objects.filter(table__match=match_id, user__isnull=False).values_list(
-                "number", flat=True
+        {
+            s.number: (s.user, s.ai_policy)
+            for s in Seat.objects.filter(table__match=match_id, user__isnull=False).select_related(
+                "user"
             )
-        )
+        }
         if people
-        else set()
+        else {}
     )
+
+    def moved(match: Match, state: State, seat: int) -> bool:
+        if seat not in persons:
+            return act_now(match_id, seat, match.deadline_token)
+        # A person's move: what their seat's policy picks in the state this step read, as
+        # ``person_acts`` (``deadlines.ai_decide``'s decision) without reading it all again.
+        user, policy = persons[seat]
+        if not policy:
+            return False  # they never move: their turns time out
+        left = (match.deadline - timezone.now()).total_seconds() if match.deadline else None
+        action, _pause = ai_turns.decide(state, seat, policy, match.seed, left)
+        return _send(match_id, user, action, match.version)
+
     for step in range(max_steps):
         match = Match.objects.get(pk=match_id)
         if until(match):
             return match, step
-        due = seats_to_act(services.load_state(match))[:1]
-        token = match.deadline_token
-        mover = {s: person_acts if s in persons else act_now for s in due}
-        if any(mover[seat](match_id, seat, token) for seat in due):
+        state = services.load_state(match)
+        if any(moved(match, state, seat) for seat in seats_to_act(state)[:1]):
             continue
         if Match.objects.get(pk=match_id).version != match.version:
             # The decision came after the deadline (on a busy box, or while another match was

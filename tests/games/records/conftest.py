@@ -9,24 +9,51 @@ them back inside a transaction of its own, each test runs in a savepoint within 
 database is left as a test found it. Modules
 that use it must not hold transactional tests, and must not create its users (ana, bo, cy);
 their tests go to one xdist worker (``pytest.mark.xdist_group``), which drives the match once.
+
+Its round reviews are the other slow part: the review modules' tests each have rounds of it
+reviewed (``reviews.make``), the same rounds on the same sampled deals, and the expert's search
+of a round (``engine.review.review_round``) is a pure function of its record, seat, samples and
+seed (the engine's test_review.py pins it), its time budget unspent at the few samples these
+tests ask for. So, with ``finished_match``, ``reviews.make`` runs in full (its queries, who is
+reviewed, the rows it stores, the count it returns) but the search of a seat's round is run
+once per test process (``_review_once``) and its result, a frozen value, given again after.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Hashable, Iterator
+from typing import Any
 
 import pytest
 from django.core.cache import cache
 from django.test import override_settings
 
 from accounts.models import User
+from games.engine.review import RoundRecord, RoundReview
 from games.models import Match
 from games.play import stewarding
+from games.records import reviews
 from tests import kept_rows
 from tests.built_once import built_once
 from tests.games.drivers import drive
 
 PLAYERS = ("ana", "bo", "cy")
+
+#: ``_review_once``'s searches: what ``review_round`` answered, by its arguments.
+_REVIEWED: dict[tuple[Hashable, ...], RoundReview] = {}
+_SEARCH = reviews.engine_review
+
+
+def _review_once(record: RoundRecord, seat: int, **options: Any) -> RoundReview:
+    """``review_round(record, seat, **options)`` (``reviews.engine_review``), searched the first
+    time these arguments are given in this process, then the same result again."""
+    key = (record, seat) + tuple(
+        (name, frozenset(value) if name == "others" else value)
+        for name, value in sorted(options.items())
+    )
+    if key not in _REVIEWED:
+        _REVIEWED[key] = _SEARCH(record, seat, **options)
+    return _REVIEWED[key]
 
 
 def _play_finished_match() -> int:
@@ -66,8 +93,10 @@ def _finished_match_id(_finished_match_rows, django_db_blocker) -> Iterator[int]
 
 
 @pytest.fixture
-def finished_match(_finished_match_id: int, db: None) -> Match:
+def finished_match(_finished_match_id: int, db: None, monkeypatch: pytest.MonkeyPatch) -> Match:
     """The module's finished match (see ``_finished_match_id``), read afresh for this test,
-    with the cache emptied: a test's cached states or pages never reach the next one."""
+    with the cache emptied: a test's cached states or pages never reach the next one. Its
+    rounds' reviews search each seat's round once per process (``_review_once``)."""
     cache.clear()
+    monkeypatch.setattr(reviews, "engine_review", _review_once)
     return Match.objects.get(pk=_finished_match_id)

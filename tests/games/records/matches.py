@@ -10,6 +10,12 @@ from games.engine.rules import seats_to_act
 from games.models import Match, Seat
 from games.play import services
 
+#: Sampled deals per decision when the record tests review the finished match's rounds
+#: (``reviews.make``): few, as they test what is stored and shown, not the search (the engine's
+#: tests do); one figure for every module, so each round is searched once per test process
+#: (conftest.py, ``_review_once``).
+REVIEW_SAMPLES = 2
+
 
 def client_for(user=None) -> Client:
     client = Client()

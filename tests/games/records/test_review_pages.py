@@ -20,11 +20,11 @@ from games.live import replay
 from games.live.cards import card_text
 from games.models import Match, RoundReview, Table
 from games.records import review_page, reviews
-from tests.games.records.matches import client_for
+from tests.games.records.matches import REVIEW_SAMPLES, client_for
 
 pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("finished_match")]
 
-SAMPLES = 4
+SAMPLES = REVIEW_SAMPLES
 CARD_TEXT = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]|Red joker|Black joker")
 JSON_SCRIPT = re.compile(r'<script id="([^"]+)" type="application/json">(.*?)</script>', re.S)
 

@@ -12,31 +12,17 @@ import threading
 import pytest
 from django.db import connection
 
-from games.models import Match, Round, RoundReview
-from games.play import stewarding
+from games.models import RoundReview
 from games.records import reviews
-from tests.games.drivers import drive
+from tests.games.drivers import first_round
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SAMPLES = 2
 
 
-def _round_one_over(match: Match) -> bool:
-    return Round.objects.filter(match=match, number=1, ended_at__isnull=False).exists()
-
-
 def test_two_reviews_of_one_round_at_once_store_one_per_seat(make_user, monkeypatch):
-    ana, bo = make_user("ana"), make_user("bo")
-    table = stewarding.open_table(
-        ana,
-        name="race",
-        options={},
-        seats=[(ana, "heuristic"), (None, "heuristic"), (bo, "random"), (None, "heuristic")],
-        start=True,
-        seed=414,
-    )
-    match, _steps = drive(Match.objects.get(table=table).pk, until=_round_one_over, people=True)
+    match = first_round(make_user("ana"), make_user("bo"))
     seats = reviews.people_seats(match, 1)
     assert seats, "nobody decided anything of their own in round 1"
     # Both workers have read "no review yet" and reviewed before either stores: the real

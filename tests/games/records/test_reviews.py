@@ -19,11 +19,11 @@ from games.live import replay
 from games.live.cards import card_text
 from games.models import Match, Move, Round, RoundReview, Seat
 from games.records import reviews
-from tests.games.records.matches import client_for
+from tests.games.records.matches import REVIEW_SAMPLES, client_for
 
 pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("finished_match")]
 
-SAMPLES = 6
+SAMPLES = REVIEW_SAMPLES
 #: A card as the page writes it (``card_text``): 10♠, A♥; jokers by name.
 CARD_TEXT = re.compile(r"(?:10|[2-9JQKA])[♠♥♦♣]|Red joker|Black joker")
 
