@@ -112,6 +112,15 @@ def clone(db: dict, test_name: str) -> None:
                     sql.Identifier(test_name), sql.Identifier(template)
                 )
             )
+            # Every session on it (the tests', the test servers' and workers') commits without
+            # waiting for the WAL to reach the disk: ~0.1-0.4 ms a commit instead of 1.4-2.9
+            # here. Only a crash of PostgreSQL itself could lose such a commit, which no test
+            # makes; the site's own settings are untouched.
+            server.execute(
+                sql.SQL("ALTER DATABASE {} SET synchronous_commit TO off").format(
+                    sql.Identifier(test_name)
+                )
+            )
         finally:
             server.execute("SELECT pg_advisory_unlock(%s)", [LOCK_KEY])
 
