@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from functools import cache
 from itertools import chain, repeat
-from operator import sub
+from operator import mul, sub
 from typing import NamedTuple
 
 from .cards import full_deck
@@ -103,10 +103,11 @@ def _project(state: State, seat: int | None) -> View:
 
 
 @cache
-def _deck_counts(decks: int) -> tuple[tuple[str, ...], tuple[int, ...]]:
-    """The decks' distinct cards in canonical order, and how many of each."""
+def _deck_counts(decks: int) -> tuple[tuple[str, ...], tuple[tuple[str], ...], tuple[int, ...]]:
+    """The decks' distinct cards in canonical order, each alone in a tuple, and how many of
+    each the decks hold."""
     counts = Counter(full_deck(decks))
-    return tuple(counts), tuple(counts.values())
+    return tuple(counts), tuple((card,) for card in counts), tuple(counts.values())
 
 
 type _Hands = tuple[tuple[str, ...], ...]
@@ -127,10 +128,10 @@ def played_cards(state: State) -> tuple[str, ...]:
     if last[0] is hands and last[1] == decks:
         return last[2]
     held = Counter(chain.from_iterable(hands))
-    cards, counts = _deck_counts(decks)
+    cards, alone, counts = _deck_counts(decks)
     # each card repeated (its copies in the decks minus those held) times, in C
     missing = map(sub, counts, map(held.get, cards, repeat(0)))
-    played = tuple(chain.from_iterable(map(repeat, cards, missing)))
+    played = tuple(chain.from_iterable(map(mul, alone, missing)))
     _last_played = (hands, decks, played)
     return played
 
