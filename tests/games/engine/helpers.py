@@ -102,6 +102,8 @@ def _card_strings(value, path, found):
             _card_strings(v, path, found)
     elif isinstance(value, (tuple, list, set, frozenset)):
         for v in value:
+            if v is None or type(v) is int or type(v) is bool:
+                continue  # the common leaves (seat numbers, counts, flags), without a call
             _card_strings(v, path, found)
     else:
         assert value is None or isinstance(value, (int, float, bool, Options)), (path, value)
