@@ -13,6 +13,7 @@ import ast
 from pathlib import Path
 
 from games.engine import combos
+from games.engine.ai import rollout
 from games.live import cards, frames, kept
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,6 +28,7 @@ KNOWN = {
     ("games/engine/power.py", "power_table"): "finite: 13 levels x two_high",
     ("games/engine/views.py", "_deck_counts"): "finite: deck counts",
     ("games/engine/combos.py", "<lru_cache>"): "lru_cache(maxsize=65536)",
+    ("games/engine/ai/rollout.py", "<lru_cache>"): "lru_cache(maxsize=4096)",
     ("games/engine/cards.py", "FACE"): "filled once at import: the 54 card codes",
     ("games/engine/cards.py", "SUIT_INDEX"): "filled once at import: the 54 card codes",
     ("games/play/clock.py", "_script"): "finite: the module's Lua scripts",
@@ -106,6 +108,7 @@ def test_the_bounded_lru_caches_have_their_size() -> None:
         (cards.card_face, 512),
         (cards._hand_groups, 512),
         (combos.classify_faces, 65536),
+        (rollout._whole, 4096),
     ):
         assert function.cache_info().maxsize == size
 

@@ -185,6 +185,10 @@ _INT_FIELDS = frozenset(
 )
 _BOOL_FIELDS = frozenset({"timeout", "chain", "bombed"})
 _STR_FIELDS = frozenset({"combination", "mode", "card"})
+#: Each event class's fields in declared order, and their names: ``dataclasses.fields`` builds
+#: the tuple anew on every call, and a replay or a log encodes or decodes thousands of events.
+_FIELDS = {cls: fields(cls) for cls in EVENT_TYPES}
+_FIELD_NAMES = {cls: frozenset(f.name for f in cls_fields) for cls, cls_fields in _FIELDS.items()}
 
 
 def event_to_json(event: Event) -> dict[str, Any]:
@@ -201,7 +205,7 @@ def event_to_json(event: Event) -> dict[str, Any]:
         data["next_level"] = None if event.next_level is None else face_name(event.next_level)
         data["match_winner"] = event.match_winner
         return data
-    for field in fields(event):
+    for field in _FIELDS.get(type(event)) or fields(event):
         value = getattr(event, field.name)
         if field.name == "bombed" and not value:
             continue
@@ -226,12 +230,11 @@ def event_from_json(data: Any) -> Event:
         cls = _EVENT_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise CodecError(f"unknown event type {kind!r}")
-    names = {f.name for f in fields(cls)}
-    extra = set(data) - names - {"type"}
+    extra = data.keys() - _FIELD_NAMES[cls] - {"type"}
     if extra:
         raise CodecError(f"{kind} has no {', '.join(sorted(map(repr, extra)))}")
     values: dict[str, Any] = {}
-    for field in fields(cls):
+    for field in _FIELDS[cls]:
         if field.name not in data:
             if field.default is not MISSING:
                 continue

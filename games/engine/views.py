@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cache
+from itertools import chain, repeat
+from operator import mul, sub
 from typing import NamedTuple
 
 from .cards import full_deck
@@ -101,19 +103,37 @@ def _project(state: State, seat: int | None) -> View:
 
 
 @cache
-def _deck_counts(decks: int) -> tuple[tuple[str, int], ...]:
-    return tuple(Counter(full_deck(decks)).items())
+def _deck_counts(decks: int) -> tuple[tuple[str, ...], tuple[tuple[str], ...], tuple[int, ...]]:
+    """The decks' distinct cards in canonical order, each alone in a tuple, and how many of
+    each the decks hold."""
+    counts = Counter(full_deck(decks))
+    return tuple(counts), tuple((card,) for card in counts), tuple(counts.values())
+
+
+type _Hands = tuple[tuple[str, ...], ...]
+
+#: The hands ``played_cards`` counted last (with the number of decks) and their played cards:
+#: the views of one state share them, and so do the states after a pass, a claim window's
+#: answer or a timeout, which keep the hands tuple as it was. One entry, held by identity (a
+#: held tuple's identity is never reused), replaced whole (a thread never reads half a pair).
+_last_played: tuple[_Hands | None, int, tuple[str, ...]] = (None, 0, ())
 
 
 def played_cards(state: State) -> tuple[str, ...]:
     """Every card played this round, in canonical order: the decks minus every hand (tribute
     only moves cards between hands, and a pending claim's cards stay in its hand, §6.4)."""
-    held: Counter[str] = Counter()
-    for hand in state.hands:
-        held.update(hand)
-    return tuple(
-        card for card, n in _deck_counts(state.options.decks) for _ in range(n - held[card])
-    )
+    global _last_played
+    hands, decks = state.hands, state.options.decks
+    last = _last_played
+    if last[0] is hands and last[1] == decks:
+        return last[2]
+    held = Counter(chain.from_iterable(hands))
+    cards, alone, counts = _deck_counts(decks)
+    # each card repeated (its copies in the decks minus those held) times, in C
+    missing = map(sub, counts, map(held.get, cards, repeat(0)))
+    played = tuple(chain.from_iterable(map(mul, alone, missing)))
+    _last_played = (hands, decks, played)
+    return played
 
 
 def seat_view(state: State, seat: int, public: View | None = None) -> View:

@@ -19,6 +19,7 @@ It runs only on sampled states (``sampling``), never on a match's real state.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from ..cards import BLACK_JOKER, FACE, RED_JOKER, face_counts
@@ -51,6 +52,20 @@ TopT = tuple[int, str, int, Any]
 WindowT = tuple[int, int, bool, bool, list[bool | None] | None]
 _FACES = (2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, BLACK_JOKER, RED_JOKER)
 _KINDS = _FACES[:-2]
+
+
+@lru_cache(maxsize=4096)
+def _whole(
+    hand: tuple[int, ...], level: int, two_high: bool, low: int, bomb_order: str
+) -> Move | None:
+    """A hand of face counts as one combination ``(category, size, key, taken)``, or None
+    (``Playout._whole_hand``): asked at every lead and follow of every playout, and a seat's
+    hand recurs across the samples and playouts of one decision, so the answer is kept."""
+    faces = tuple(f for f in _FACES for _ in range(hand[f]))
+    combo = classify_faces(faces, level, two_high, low, bomb_order)
+    if combo is None:
+        return None
+    return combo.category, combo.size, combo.key, tuple((f, hand[f]) for f in _FACES if hand[f])
 
 
 def claim_choice(state: State, seat: int) -> tuple[str, ...]:
@@ -236,11 +251,7 @@ class Playout:
             or 2 * distinct == size
         ):
             return None
-        faces = tuple(f for f in _FACES for _ in range(hand[f]))
-        combo = classify_faces(faces, self.level, self.two_high, self.low, self.bomb_order)
-        if combo is None:
-            return None
-        return combo.category, combo.size, combo.key, tuple((f, hand[f]) for f in _FACES if hand[f])
+        return _whole(tuple(hand), self.level, self.two_high, self.low, self.bomb_order)
 
     def _lead(self, seat: int) -> Move:
         """A combination that empties the hand; else, among the plays holding the weakest card,

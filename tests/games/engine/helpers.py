@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from games.engine import Options, Outcome, Rejection, apply, start_round
-from games.engine.cards import FACE, full_deck, parse_face
+from games.engine.cards import FACE, full_deck, parse_face, sort_cards
 from games.engine.codec import state_from_json, state_to_json
 from games.engine.events import Event
 from games.engine.state import State, Top, Tribute, TrickEntry
@@ -102,6 +102,8 @@ def _card_strings(value, path, found):
             _card_strings(v, path, found)
     elif isinstance(value, (tuple, list, set, frozenset)):
         for v in value:
+            if v is None or type(v) is int or type(v) is bool:
+                continue  # the common leaves (seat numbers, counts, flags), without a call
             _card_strings(v, path, found)
     else:
         assert value is None or isinstance(value, (int, float, bool, Options)), (path, value)
@@ -109,16 +111,17 @@ def _card_strings(value, path, found):
 
 #: The last state ``_played_from_hands`` counted, and its count: every seat's view and the
 #: spectator's of one state are checked in a row, and the count is most of the check's cost.
-_last_played: tuple[State | None, Counter] = (None, Counter())
+_last_played: tuple[State | None, tuple[str, ...]] = (None, ())
 
 
-def _played_from_hands(state: State) -> Counter:
-    """The cards played this round, counted from the state itself: the decks minus every hand.
-    Counted once per state (a State is immutable; the last one is held, so its identity is
-    never reused) and compared with each of its views."""
+def _played_from_hands(state: State) -> tuple[str, ...]:
+    """The cards played this round, counted from the state itself: the decks minus every hand,
+    in canonical order. Counted once per state (a State is immutable; the last one is held, so
+    its identity is never reused) and compared with each of its views."""
     global _last_played
     if _last_played[0] is not state:
-        _last_played = (state, Counter(full_deck(state.options.decks)) - multiset(*state.hands))
+        left = Counter(full_deck(state.options.decks)) - multiset(*state.hands)
+        _last_played = (state, sort_cards(tuple(left.elements())))
     return _last_played[1]
 
 
@@ -130,7 +133,7 @@ def check_view(view: View, state: State, seat: int | None) -> None:
     assert view.hand == (state.hands[seat] if seat is not None else ())
     assert view.hand_sizes == tuple(len(h) for h in state.hands)
     assert (view.top, view.trick, view.tributes) == (state.top, state.trick, state.tributes)
-    assert Counter(view.played) == _played_from_hands(state)
+    assert view.played == _played_from_hands(state)  # the same cards, in canonical order
     assert view.top is None or isinstance(view.top, Top)
     assert all(isinstance(e, TrickEntry) for e in view.trick)
     assert all(isinstance(t, Tribute) for t in view.tributes)

@@ -171,14 +171,12 @@ def simulated_events(seed: int):
 def test_every_event_of_simulated_matches_round_trips_exactly(seed: int):
     """Each event the engine emits, and each as every viewer sees it (``event_for``), encodes
     to the documented shape and decodes to itself; the stored rows decode and encode back to
-    the same JSON."""
+    the same JSON. (Most events look the same to every viewer: each distinct form is checked
+    once, as encoding and decoding are pure.)"""
     kinds = set()
     for players, event in simulated_events(seed):
         kinds.add(event.kind)
-        for viewer in [None, *range(players)]:
-            shown = event_for(event, viewer)
-            if shown is None:
-                continue
+        for shown in {event_for(event, viewer) for viewer in [None, *range(players)]} - {None}:
             data = event_to_json(shown)
             check_shape(data)
             assert event_from_json(wire(data)) == shown

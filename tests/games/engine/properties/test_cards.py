@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from hypothesis import given, settings
+from hypothesis import given, seed, settings
 
 from games.engine import (
     Options,
@@ -20,10 +20,11 @@ from games.engine.events import (
     Unhooked,
 )
 
-from .driver import PLAYERS, SETTINGS, examples, game, seeds, table_options
+from .driver import GAMES_SEED, PLAYERS, SETTINGS, examples, game, seeds, table_options
 
 
 @PLAYERS
+@seed(GAMES_SEED)
 @settings(max_examples=examples(12), **SETTINGS)
 @given(table=table_options, seed=seeds, choices=seeds)
 def test_cards_are_conserved(players, table, seed, choices):

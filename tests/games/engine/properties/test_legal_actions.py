@@ -7,7 +7,7 @@ import itertools
 import random
 from collections import Counter
 
-from hypothesis import given, settings
+from hypothesis import given, seed, settings
 
 from games.engine import (
     WINDOW,
@@ -26,10 +26,11 @@ from games.engine.rules import seats_to_act
 from games.engine.state import State
 
 from ..helpers import faces
-from .driver import PLAYERS, SETTINGS, examples, game, seeds, table_options
+from .driver import GAMES_SEED, PLAYERS, SETTINGS, examples, game, seeds, table_options
 
 
 @PLAYERS
+@seed(GAMES_SEED)
 @settings(max_examples=examples(10), **SETTINGS)
 @given(table=table_options, seed=seeds, choices=seeds)
 def test_every_offered_action_is_accepted(players, table, seed, choices):
@@ -113,6 +114,7 @@ def _sub_multisets(hand):
 
 
 @PLAYERS
+@seed(GAMES_SEED)
 @settings(max_examples=examples(8), **SETTINGS)
 @given(table=table_options, seed=seeds, choices=seeds)
 def test_every_accepted_play_is_offered(players, table, seed, choices):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given, settings
+from hypothesis import given, seed, settings
 
 from games.engine import (
     Options,
@@ -22,10 +22,11 @@ from games.engine.codec import (
 )
 from games.engine.views import event_for
 
-from .driver import PLAYERS, SETTINGS, examples, game, seeds, table_options
+from .driver import GAMES_SEED, PLAYERS, SETTINGS, examples, game, seeds, table_options
 
 
 @PLAYERS
+@seed(GAMES_SEED)
 @settings(max_examples=examples(10), **SETTINGS)
 @given(table=table_options, seed=seeds, choices=seeds)
 def test_replay_and_codec_are_exact(players, table, seed, choices):

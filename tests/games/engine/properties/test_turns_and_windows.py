@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+from hypothesis import given, seed, settings
 
 from games.engine import (
     MATCH_OVER,
@@ -14,10 +14,11 @@ from games.engine import (
 from games.engine.claims import answerers
 from games.engine.rules import seats_to_act
 
-from .driver import PLAYERS, SETTINGS, examples, game, seeds, table_options
+from .driver import GAMES_SEED, PLAYERS, SETTINGS, examples, game, seeds, table_options
 
 
 @PLAYERS
+@seed(GAMES_SEED)
 @settings(max_examples=examples(15), **SETTINGS)
 @given(table=table_options, seed=seeds, choices=seeds)
 def test_rounds_terminate_and_turns_skip_finished_seats(players, table, seed, choices):
@@ -48,6 +49,7 @@ def test_rounds_terminate_and_turns_skip_finished_seats(players, table, seed, ch
 
 
 @PLAYERS
+@seed(GAMES_SEED)
 @settings(max_examples=examples(15), **SETTINGS)
 @given(table=table_options, seed=seeds, choices=seeds)
 def test_every_window_resolves(players, table, seed, choices):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given, settings
+from hypothesis import given, seed, settings
 
 from games.engine import (
     Options,
@@ -20,10 +20,11 @@ from games.engine.events import (
 from games.engine.views import event_for, seat_view, spectator_view
 
 from ..helpers import check_view
-from .driver import PLAYERS, SETTINGS, examples, game, seeds, table_options
+from .driver import GAMES_SEED, PLAYERS, SETTINGS, examples, game, seeds, table_options
 
 
 @PLAYERS
+@seed(GAMES_SEED)
 @settings(max_examples=examples(8), **SETTINGS)
 @given(table=table_options, seed=seeds, choices=seeds)
 def test_no_view_or_event_leaks_a_card(players, table, seed, choices):
