@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import contextvars
 import subprocess
 import uuid
 from collections.abc import Callable, Iterator
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -127,6 +129,46 @@ def _suite_settings(django_test_environment: None) -> Iterator[None]:
         PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"],
     ):
         yield
+
+
+#: Set while the test client's ``force_login`` logs a user in.
+_forcing_login = contextvars.ContextVar("forcing_login", default=False)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _force_login_without_axes(django_test_environment: None) -> Iterator[None]:
+    """The test client's ``force_login`` (a test's shortcut to "be logged in": no form, no
+    password, never sent by the site) logs in without django-axes' ``user_logged_in`` handler,
+    whose three queries (expired attempts cleaned, an access-log row written, the user's failed
+    attempts reset) were half of each forced log-in's CPU: 200 in a row took 3.9-5.5 ms each
+    with it, 1.9-2.1 ms without. Every other log-in (the log-in forms, ``Client.login``, the
+    admin's) still goes through axes: its receiver is wrapped, not removed, so a real log-in in
+    another thread meanwhile keeps it. tests/accounts/test_throttle.py tests axes through the
+    forms; no test reads axes' rows after a ``force_login``."""
+    from axes import signals as axes_signals
+    from django.contrib.auth.signals import user_logged_in
+    from django.test.client import ClientMixin
+
+    def axes_unless_forced(sender: Any, **kwargs: Any) -> None:
+        if not _forcing_login.get():
+            axes_signals.handle_user_logged_in(sender=sender, **kwargs)
+
+    force_login = ClientMixin.force_login
+
+    def forced(self: ClientMixin, user: Any, backend: str | None = None) -> None:
+        token = _forcing_login.set(True)
+        try:
+            force_login(self, user, backend)
+        finally:
+            _forcing_login.reset(token)
+
+    assert user_logged_in.disconnect(axes_signals.handle_user_logged_in)
+    user_logged_in.connect(axes_unless_forced, dispatch_uid="tests.axes_unless_forced")
+    ClientMixin.force_login = forced  # type: ignore[method-assign]
+    yield
+    ClientMixin.force_login = force_login  # type: ignore[method-assign]
+    user_logged_in.disconnect(dispatch_uid="tests.axes_unless_forced")
+    user_logged_in.connect(axes_signals.handle_user_logged_in)
 
 
 @pytest.fixture(autouse=True)

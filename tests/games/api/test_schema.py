@@ -8,18 +8,28 @@ declared, every body valid against its declared schema, schema-valid input accep
 invalid input refused, the token enforced. The requests carry a real bot token made in the
 test, so they reach the endpoints, not only the 401.
 
-One test item per operation (tests/games/api/conftest.py gives each its own node id, so
-``pytest -n N`` runs every one). Repeatable: examples are derandomized (a fixed seed per
-operation, no example database) and bounded (``MAX_EXAMPLES`` per operation and mode, and
-schemathesis' coverage cases): about 450 requests, some 10 s of CPU.
+One test item per operation, named as schemathesis' pytest plugin names them ("GET
+/api/v1/me"), from the bot API's own OpenAPI document (``games.api.api``, what
+``openapi.json`` serves); ``test_the_items_are_the_served_schemas_operations`` holds the two
+lists equal. Each item builds its operation's Hypothesis test as the plugin does
+(``build_operation_test``: examples, fuzzing and the coverage cases, the operation's own seed)
+when it runs, not at collection: the plugin built all of them on every pytest-xdist worker
+(~1.3 s of CPU each), and imported schemathesis in every process (pyproject's addopts turn it
+off: ``-p no:schemathesis``). A failure is reported as the plugin reports it
+(``as_reported_failure``); a skip or an unsatisfiable operation fails the item. Repeatable:
+examples are derandomized (a fixed seed per operation, no example database) and bounded
+(``MAX_EXAMPLES`` per operation and mode, and schemathesis' coverage cases): about 450
+requests, some 4 s of CPU.
 """
 
 from __future__ import annotations
 
+import functools
 import json
+import unittest
+from typing import TYPE_CHECKING, Any
 
 import pytest
-import schemathesis
 from django.core import signals
 from django.core.wsgi import get_wsgi_application
 from django.db import close_old_connections
@@ -27,16 +37,45 @@ from hypothesis import HealthCheck, settings
 from pydantic import TypeAdapter
 
 from accounts.models import User
+from games.api import api
 from games.api.schemas import StreamLine
 from tests.games.api.test_api import HANDS
+
+if TYPE_CHECKING:
+    from schemathesis.schemas import BaseSchema
 
 pytestmark = pytest.mark.django_db
 
 #: Generated examples per operation and generation mode (valid, invalid).
 MAX_EXAMPLES = 25
+API_PREFIX = "/api/v1/"
 
-schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", get_wsgi_application())
-schema.config.generation.update(max_examples=MAX_EXAMPLES, deterministic=True)
+#: Every operation of the bot API, labelled as schemathesis labels them: "GET /api/v1/me".
+OPERATIONS = [
+    f"{method.upper()} {path}"
+    for path, methods in api.get_openapi_schema(path_prefix=API_PREFIX)["paths"].items()
+    for method in methods
+]
+
+
+@functools.cache
+def api_schema() -> BaseSchema:
+    """The schema as schemathesis reads it from ``openapi.json``, served in process (once per
+    test process)."""
+    import schemathesis
+
+    schema = schemathesis.openapi.from_wsgi(f"{API_PREFIX}openapi.json", get_wsgi_application())
+    schema.config.generation.update(max_examples=MAX_EXAMPLES, deterministic=True)
+    return schema
+
+
+@functools.cache
+def _feedback() -> Any:
+    """The sources of constants for the generated values, one per schema (as the plugin's)."""
+    from schemathesis.generation.feedback import FeedbackSources
+    from schemathesis.python._constants.orchestrator import make_constants_value_source
+
+    return FeedbackSources(constants_value_source=make_constants_value_source(api_schema()))
 
 
 @pytest.fixture
@@ -74,13 +113,49 @@ def open_table(make_user):
     return tables.create_table(make_user("host"), name="open", players=4, options={})
 
 
-@schema.parametrize()
 # The token and the table are the run's, shared by every example of an operation on purpose.
 @settings(deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-def test_every_operation_answers_as_the_schema_says(case, bot_headers, open_table):
+def answers_as_the_schema_says(case, bot_headers, open_table):
+    case.call_and_validate(headers=bot_headers)
+
+
+@pytest.mark.parametrize("label", OPERATIONS, ids=OPERATIONS)
+def test_every_operation_answers_as_the_schema_says(label, bot_headers, open_table):
     """Generated requests (valid and invalid) to every operation; an open table exists, so
     ``/tables`` lists one. No match runs here: a stream of a running match never ends."""
-    case.call_and_validate(headers=bot_headers)
+    from schemathesis.checks import load_all_checks
+    from schemathesis.core.control import SkipTest
+    from schemathesis.core.failures import FailureGroup, as_reported_failure
+    from schemathesis.pytest._test_builder import build_operation_test
+
+    load_all_checks()  # what the plugin loads before it builds an operation's test
+    schema = api_schema()
+    operation = schema.find_operation_by_label(label)
+    assert operation is not None, label
+    run = build_operation_test(
+        config=schema.config,
+        operation=operation,
+        test_func=answers_as_the_schema_says,
+        given_kwargs={},
+        feedback=_feedback(),
+    )
+    try:
+        run(bot_headers=bot_headers, open_table=open_table)
+    except FailureGroup as exc:
+        raise as_reported_failure(exc) from None
+    except (SkipTest, unittest.SkipTest) as exc:  # no request could be made: a failure, not a skip
+        pytest.fail(f"{label}: no case was run: {exc}")
+
+
+def test_the_items_are_the_served_schemas_operations():
+    """The items above are every operation schemathesis finds in the served ``openapi.json``,
+    each of which it can read (an operation it cannot read would fail here, as the plugin made
+    it a failing item)."""
+    from schemathesis.core.result import Ok
+
+    results = list(api_schema().get_all_operations())
+    assert all(isinstance(result, Ok) for result in results), results
+    assert [result.ok().label for result in results] == OPERATIONS
 
 
 # Served through WSGI here, the stream's async lines are gathered whole (Daphne streams them).
@@ -106,7 +181,7 @@ def test_real_tables_and_matches_answer_as_the_schema_says(
     finished = bomb_to_win(names=("eve", "bot", "fay", "gus"))
 
     def call(path: str, method: str, status: int, body=None, **parameters):
-        operation = schema[f"/api/v1{path}"][method]
+        operation = api_schema()[f"/api/v1{path}"][method]
         with_body = {} if body is None else {"body": body}
         case = operation.Case(path_parameters=parameters or None, **with_body)
         response = case.call_and_validate(headers=headers)
