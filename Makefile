@@ -15,14 +15,17 @@ UV := $(VENV)/bin/uv
 $(PY):
 	@test -n "$(PYTHON312)" || { echo "Python 3.12 not found: install it (pyenv install 3.12.1)"; exit 1; }
 	$(PYTHON312) -m venv $(VENV)
+
+# A target of its own, so a venv made before uv was used gets it too.
+$(UV): | $(PY)
 	$(PY) -m pip install --quiet uv
 
 # Stamps: reinstall only when pyproject.toml changes.
-$(VENV)/.installed-run: pyproject.toml | $(PY)
+$(VENV)/.installed-run: pyproject.toml | $(UV)
 	$(UV) pip install --quiet --python $(PY) -e .
 	@touch $@
 
-$(VENV)/.installed-test: pyproject.toml | $(PY)
+$(VENV)/.installed-test: pyproject.toml | $(UV)
 	$(UV) pip install --quiet --python $(PY) -e '.[test]'
 	@touch $@ $(VENV)/.installed-run
 
