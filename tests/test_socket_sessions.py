@@ -8,7 +8,10 @@ from django.conf import settings
 
 from config.socket_sessions import socket_auth_stack
 
-pytestmark = pytest.mark.asyncio
+# channels' auth resolves the scope in database_sync_to_async, whose close_old_connections()
+# touches the connection a thread kept from an earlier test: database access must be allowed,
+# or the test fails when it follows a test that used the database on that thread.
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db]
 
 
 async def test_the_session_is_in_the_scope_and_send_is_the_servers() -> None:
