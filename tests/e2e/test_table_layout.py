@@ -109,8 +109,14 @@ def test_the_table_fits_the_screen(new_page, width, height) -> None:
     assert len(marks) == 4 and all(m["shown"] and m["text"] for m in marks), marks
     assert len({m["shape"] for m in marks}) == 2 and "none" not in {m["shape"] for m in marks}
 
-    # The header: every link inside the screen; on the phone behind the Menu button.
+    # The header: every link inside the screen; on the phone behind the Menu button, which
+    # during a match shows its icon only (a longer word for "Menu" ran it under the panel's
+    # button), beside the panel's button, not under it.
     toggle = page.locator("#nav-toggle")
+    if width == 375:
+        menu, panel = toggle.bounding_box(), page.locator("#panel-toggle").bounding_box()
+        assert menu["width"] < 60, menu
+        assert panel["x"] + panel["width"] <= menu["x"], (panel, menu)
     links = page.locator("#main-nav > a:not(.brand), #main-nav > form")
     if width == 375:
         expect(toggle).to_be_visible()
