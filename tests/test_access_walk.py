@@ -36,7 +36,7 @@ from leagues.models import (
     TournamentTeam,
 )
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("uncaptured_templates")]
 
 MISSING = 987654
 ROLES = ("anonymous", "stranger", "member", "staff")

@@ -248,7 +248,9 @@ def same_in(language: str) -> re.Pattern:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("language", TRANSLATED)
-def test_key_pages_show_no_english_interface_string(world, language: str) -> None:
+def test_key_pages_show_no_english_interface_string(
+    world, language: str, uncaptured_templates: None
+) -> None:
     fragments = english_fragments()
     legitimate = same_in(language)
     user_data = {"ana", "budi", "414 ★", "★ 2", "★ 3"}

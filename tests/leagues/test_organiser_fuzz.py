@@ -39,7 +39,11 @@ from tests.db_snapshot import Snapshot
 from .conftest import QUICK, options_post, register_confirmed
 
 #: Hundreds of generated posts: `make test`, not `make test-fast`.
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english"), pytest.mark.slow]
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.usefixtures("english", "uncaptured_templates"),
+    pytest.mark.slow,
+]
 
 SCALE = max(1, int(os.environ.get("ORGANISER_FUZZ_SCALE", "1")))
 SETTINGS = dict(

@@ -31,7 +31,7 @@ from tests.built_once import built_once
 from tests.conftest import PASSWORD
 from tests.db_snapshot import Snapshot
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("uncaptured_templates")]
 
 SCALE = max(1, int(os.environ.get("TABLE_FUZZ_SCALE", "1")))
 SETTINGS = dict(
