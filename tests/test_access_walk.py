@@ -36,7 +36,7 @@ from leagues.models import (
     TournamentTeam,
 )
 
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("uncaptured_templates")]
+pytestmark = pytest.mark.django_db
 
 MISSING = 987654
 ROLES = ("anonymous", "stranger", "member", "staff")
