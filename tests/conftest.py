@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.template.base import PartialTemplate, Template
 from django.test import override_settings
+from django.test.utils import _TestState
 
 from accounts.models import User
 from tests import fast_flush, servers, template_db
@@ -177,6 +179,23 @@ def _own_rate_limits() -> Iterator[None]:
     suite's sign-ups all come from 127.0.0.1 and would add up to the limit."""
     with override_settings(RATELIMIT_CACHE_PREFIX=f"rl:{uuid.uuid4().hex}:"):
         yield
+
+
+@pytest.fixture
+def uncaptured_templates() -> Iterator[None]:
+    """Templates render as they do on the site, without the test Client's capture: under test
+    Django sends a signal for every template and include rendered, and the Client keeps the
+    template and a copy of its context (``response.templates``, ``response.context``) — a
+    tenth of the CPU of a test that posts hundreds of forms and reads neither. For such tests
+    only: ``response.context`` and ``assertTemplateUsed`` are empty under this fixture."""
+    instrumented = (Template._render, PartialTemplate._render)
+    original = _TestState.saved_data  # what setup_test_environment replaced
+    Template._render = original.template_render
+    PartialTemplate._render = original.partial_template_render
+    try:
+        yield
+    finally:
+        Template._render, PartialTemplate._render = instrumented
 
 
 @pytest.fixture(scope="session")

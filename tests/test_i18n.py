@@ -10,20 +10,25 @@ Two checks on each translated page:
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
+from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 
 import polib
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
 from games.models import Seat
 from games.play import services, tables
+from tests.built_once import built_once
+from tests.conftest import PASSWORD
 
 ROOT = Path(__file__).resolve().parents[1]
 LANGUAGES = [code for code, _name in settings.LANGUAGES]
@@ -35,6 +40,7 @@ WORD = re.compile(r"[^\W\d_]{2,}")  # a word has two letters or more ("Q Q" is c
 ALWAYS_ALLOWED = {"414 Club", "English", "Español", "Bahasa Indonesia", "Tiếng Việt"}
 
 
+@functools.cache  # read, never changed, by a dozen tests: parsed once per process
 def catalogue(language: str) -> polib.POFile:
     return polib.pofile(str(ROOT / "locale" / language / "LC_MESSAGES" / "django.po"))
 
@@ -157,6 +163,7 @@ def words(text: str) -> int:
     return len(WORD.findall(text))
 
 
+@functools.cache  # read, never changed, by each language's page test
 def english_fragments() -> dict[str, set[str]]:
     """Each English msgid's fragments of two words or more, with the languages whose
     translation contains the fragment itself (so it may appear there)."""
@@ -179,11 +186,10 @@ def english_fragments() -> dict[str, set[str]]:
     return fragments
 
 
-@pytest.fixture
-def world(db, make_user):
+def _build_world() -> dict:
     """A host seated at a started 4-seat table (3 AI seats), a spectator, an open table."""
-    host = make_user("ana")
-    make_user("budi")
+    host = User.objects.create_user("ana", password=PASSWORD)
+    User.objects.create_user("budi", password=PASSWORD)
     table = tables.create_table(host, name="414 ★", players=4, options={})
     tables.fill_with_ai(table.pk, host, Seat.Policy.HEURISTIC)
     tables.start(table.pk, host, seed=7)
@@ -193,7 +199,24 @@ def world(db, make_user):
     tables.fill_with_ai(finished.pk, host, Seat.Policy.HEURISTIC)
     match = tables.start(finished.pk, host, seed=8)
     services.submit(match.pk, host, {"action": "resign", "version": match.version})
-    return {"table": table, "open_table": open_table, "finished": finished}
+    return {"table": table, "open_table": open_table, "finished": finished, "english": {}}
+
+
+@pytest.fixture(scope="module")
+def _world(django_db_setup, django_db_blocker) -> Iterator[dict]:
+    """``_build_world``, once per module (``tests.built_once``), with ``english``: each key
+    page's text as rendered in English in this world, kept for the module's three languages
+    (the same rows give the same English page; rendered for each language, it was a third of
+    their pages)."""
+    yield from built_once(django_db_blocker, _build_world)
+
+
+@pytest.fixture
+def world(_world: dict, db: None) -> dict:
+    """The module's world as ``_build_world`` left it (each test's changes are rolled back),
+    with the cache emptied: what one test cached never reaches the next."""
+    cache.clear()
+    return _world
 
 
 def key_pages(world) -> list[tuple[str, str | None]]:
@@ -245,19 +268,28 @@ def same_in(language: str) -> re.Pattern:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("language", TRANSLATED)
-def test_key_pages_show_no_english_interface_string(world, language: str) -> None:
+def test_key_pages_show_no_english_interface_string(
+    world, language: str, uncaptured_templates: None
+) -> None:
     fragments = english_fragments()
     legitimate = same_in(language)
     user_data = {"ana", "budi", "414 ★", "★ 2", "★ 3"}
     problems = []
     for url, username in key_pages(world):
-        english = set(page_chunks(render(url, username, "en")))
+        english = world["english"].get((url, username))
+        if english is None:
+            english = world["english"][url, username] = set(
+                page_chunks(render(url, username, "en"))
+            )
         chunks = page_chunks(render(url, username, language))
         text = " \n ".join(chunks)
         for fragment, allowed in fragments.items():
             if language in allowed or fragment in ALWAYS_ALLOWED:
                 continue
-            if re.search(rf"(?<!\w){re.escape(fragment)}(?!\w)", text):
+            # The pattern matches only where the fragment is: look for that first. (Its
+            # thousands of patterns, more than the re module's cache holds, were compiled
+            # again for every page.)
+            if fragment in text and re.search(rf"(?<!\w){re.escape(fragment)}(?!\w)", text):
                 problems.append((url, username, "msgid", fragment))
         for chunk in chunks:
             if (

@@ -34,12 +34,16 @@ from leagues.models import (
 )
 from tests.built_once import built_once
 from tests.conftest import PASSWORD
-from tests.db_snapshot import snapshot
+from tests.db_snapshot import Snapshot
 
 from .conftest import QUICK, options_post, register_confirmed
 
 #: Hundreds of generated posts: `make test`, not `make test-fast`.
-pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("english"), pytest.mark.slow]
+pytestmark = [
+    pytest.mark.django_db,
+    pytest.mark.usefixtures("english", "uncaptured_templates"),
+    pytest.mark.slow,
+]
 
 SCALE = max(1, int(os.environ.get("ORGANISER_FUZZ_SCALE", "1")))
 SETTINGS = dict(
@@ -187,22 +191,27 @@ def world(_world: dict, db: None) -> dict:
     return _world
 
 
+#: The rows each organiser form makes, counted in one query (``tests.db_snapshot``, compiled
+#: once for the module's hundreds of reads).
+_SNAPSHOT = Snapshot(
+    counts={
+        "leagues": League.objects.all(),
+        "seasons": Season.objects.all(),
+        "memberships": Membership.objects.filter(status=Membership.Status.ACTIVE),
+        "organisers": Membership.objects.filter(role=Membership.Role.ORGANISER),
+        "fixtures": Fixture.objects.all(),
+        "results": Fixture.objects.filter(processed_at__isnull=False),
+        "tournaments": Tournament.objects.all(),
+        "teams": TournamentTeam.objects.all(),
+        "team_members": TeamMember.objects.all(),
+        "rounds": TournamentRound.objects.all(),
+    }
+)
+
+
 def _counts() -> dict:
-    """The rows each organiser form makes, counted in one query (``tests.db_snapshot``)."""
-    return snapshot(
-        counts={
-            "leagues": League.objects.all(),
-            "seasons": Season.objects.all(),
-            "memberships": Membership.objects.filter(status=Membership.Status.ACTIVE),
-            "organisers": Membership.objects.filter(role=Membership.Role.ORGANISER),
-            "fixtures": Fixture.objects.all(),
-            "results": Fixture.objects.filter(processed_at__isnull=False),
-            "tournaments": Tournament.objects.all(),
-            "teams": TournamentTeam.objects.all(),
-            "team_members": TeamMember.objects.all(),
-            "rounds": TournamentRound.objects.all(),
-        }
-    )["counts"]
+    """The rows each organiser form makes, counted (``_SNAPSHOT``)."""
+    return _SNAPSHOT()["counts"]
 
 
 def _post(client: Client, url: str, data: dict) -> None:

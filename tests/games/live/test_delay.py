@@ -66,7 +66,7 @@ def move_once(match: Match, shed: bool = False) -> None:
         }
         if "card" in action:
             payload["card"] = action["card"]
-        user = Seat.objects.get(table=match.table, number=seat).user
+        user = Seat.objects.select_related("user").get(table_id=match.table_id, number=seat).user
         assert services.submit(match.pk, user, payload).ok
     match.refresh_from_db()
 

@@ -78,7 +78,7 @@ def play(match: Match, count: int) -> None:
             "version": match.version,
             "cards": action.get("cards", []),
         }
-        user = Seat.objects.get(table=match.table, number=seat).user
+        user = Seat.objects.select_related("user").get(table_id=match.table_id, number=seat).user
         assert services.submit(match.pk, user, payload).ok
     match.refresh_from_db()
 

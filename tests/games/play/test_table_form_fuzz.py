@@ -29,9 +29,9 @@ from games.play import services, tables
 from leagues.models import Notice
 from tests.built_once import built_once
 from tests.conftest import PASSWORD
-from tests.db_snapshot import snapshot
+from tests.db_snapshot import Snapshot
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("uncaptured_templates")]
 
 SCALE = max(1, int(os.environ.get("TABLE_FUZZ_SCALE", "1")))
 SETTINGS = dict(
@@ -157,23 +157,27 @@ def world(_world: dict, db: None) -> dict:
     return _world
 
 
+#: What a refused post must leave as it was: the counts of every kind of row a post makes, and
+#: each table's status and revision, each seat's occupant, each match's version and phase
+#: (``tests.db_snapshot``: one query, compiled once, as it is read twice for each post).
+_SNAPSHOT = Snapshot(
+    counts={
+        model.__name__: model.objects.all()
+        for model in (Table, Seat, Match, Move, Rematch, ChatLine, ChatMute, ChatReport, Notice)
+    },
+    rows={
+        "tables": Table.objects.values_list("pk", "status", "revision"),
+        "seats": Seat.objects.values_list(
+            "table_id", "number", "user_id", "ai_policy", "stand_in", "stand_in_seq"
+        ),
+        "matches": Match.objects.values_list("pk", "version", "phase"),
+    },
+)
+
+
 def _state() -> dict:
-    """What a refused post must leave as it was: the counts of every kind of row a post makes,
-    and each table's status and revision, each seat's occupant, each match's version and phase
-    (``tests.db_snapshot``: one query, as it is read twice for each post)."""
-    return snapshot(
-        counts={
-            model.__name__: model.objects.all()
-            for model in (Table, Seat, Match, Move, Rematch, ChatLine, ChatMute, ChatReport, Notice)
-        },
-        rows={
-            "tables": Table.objects.values_list("pk", "status", "revision"),
-            "seats": Seat.objects.values_list(
-                "table_id", "number", "user_id", "ai_policy", "stand_in", "stand_in_seq"
-            ),
-            "matches": Match.objects.values_list("pk", "version", "phase"),
-        },
-    )
+    """What a refused post must leave as it was (``_SNAPSHOT``)."""
+    return _SNAPSHOT()
 
 
 def _refused(response, flash_refuses: bool = True) -> bool:

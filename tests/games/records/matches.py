@@ -31,7 +31,7 @@ def play_moves(match: Match, count: int) -> None:
         state = services.load_state(match)
         seat = seats_to_act(state)[0]
         action = action_to_json(legal_actions(state, seat)[0])
-        user = Seat.objects.get(table=match.table, number=seat).user
+        user = Seat.objects.select_related("user").get(table_id=match.table_id, number=seat).user
         payload = {"action": action["type"], "version": match.version}
         if "cards" in action:
             payload["cards"] = action["cards"]
