@@ -6,7 +6,8 @@ per test, they cost more than the tests themselves. ``built_once`` builds them o
 (pytest-django's ``db``, a savepoint within it) rolls back to, so every test still starts from
 exactly what was built, and the database is left as the module found it.
 
-A module-scoped fixture uses it as ``yield from built_once(django_db_blocker, build)``; the
+A module-scoped fixture uses it as ``yield from built_once(django_db_blocker, build)``, or a
+module whose tests share one world of rows takes both its fixtures from ``world_fixtures``; the
 tests that read it take ``db`` (``pytest.mark.django_db``, never ``transaction=True``) and read
 its rows afresh by pk (the built model instances are shared by the module's tests: a test must
 not rely on their attributes after it changed the rows). Users are made with the cheap hasher,
@@ -18,6 +19,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import pytest
+from django.core.cache import cache
 from django.db import transaction
 from django.test import override_settings
 
@@ -43,3 +46,24 @@ def built_once[T](django_db_blocker: Any, build: Callable[[], T], **settings: An
         with django_db_blocker.unblock():
             transaction.set_rollback(True)
             module_transaction.__exit__(None, None, None)
+
+
+def world_fixtures[T](build: Callable[[], T]) -> tuple[Any, Any]:
+    """The two fixtures of a module whose tests share one world built by ``build``, to be
+    assigned as ``_world, world = world_fixtures(_build_world)``:
+
+    - ``_world`` (module scope): ``build()``, once per module (``built_once``);
+    - ``world``: that result for a test (its changes are rolled back), with the cache emptied:
+      what one test cached (a state, a page) never reaches the next.
+    """
+
+    @pytest.fixture(scope="module")
+    def _world(django_db_setup: None, django_db_blocker: Any) -> Iterator[T]:
+        yield from built_once(django_db_blocker, build)
+
+    @pytest.fixture
+    def world(_world: T, db: None) -> T:
+        cache.clear()
+        return _world
+
+    return _world, world

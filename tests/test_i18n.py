@@ -13,21 +13,19 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 
 import polib
 import pytest
 from django.conf import settings
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
 from games.models import Seat
 from games.play import services, tables
-from tests.built_once import built_once
+from tests.built_once import world_fixtures
 from tests.conftest import PASSWORD
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -202,21 +200,10 @@ def _build_world() -> dict:
     return {"table": table, "open_table": open_table, "finished": finished, "english": {}}
 
 
-@pytest.fixture(scope="module")
-def _world(django_db_setup, django_db_blocker) -> Iterator[dict]:
-    """``_build_world``, once per module (``tests.built_once``), with ``english``: each key
-    page's text as rendered in English in this world, kept for the module's three languages
-    (the same rows give the same English page; rendered for each language, it was a third of
-    their pages)."""
-    yield from built_once(django_db_blocker, _build_world)
-
-
-@pytest.fixture
-def world(_world: dict, db: None) -> dict:
-    """The module's world as ``_build_world`` left it (each test's changes are rolled back),
-    with the cache emptied: what one test cached never reaches the next."""
-    cache.clear()
-    return _world
+# The world's ``english``: each key page's text as rendered in English in this world, kept for
+# the module's three languages (the same rows give the same English page; rendered for each
+# language, it was a third of their pages).
+_world, world = world_fixtures(_build_world)
 
 
 def key_pages(world) -> list[tuple[str, str | None]]:

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import datetime
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -32,7 +31,7 @@ from leagues.models import (
     TournamentRound,
     TournamentTeam,
 )
-from tests.built_once import built_once
+from tests.built_once import world_fixtures
 from tests.conftest import PASSWORD
 from tests.db_snapshot import Snapshot
 
@@ -176,19 +175,7 @@ def _build_world() -> dict:
     }
 
 
-@pytest.fixture(scope="module")
-def _world(django_db_setup, django_db_blocker) -> Iterator[dict]:
-    """``_build_world``, once per module (``tests.built_once``): built for each of the
-    module's tests it cost about as much as their posts."""
-    yield from built_once(django_db_blocker, _build_world)
-
-
-@pytest.fixture
-def world(_world: dict, db: None) -> dict:
-    """The module's world as ``_build_world`` left it (each test's changes are rolled back),
-    with the cache emptied: what one test cached never reaches the next."""
-    cache.clear()
-    return _world
+_world, world = world_fixtures(_build_world)
 
 
 #: The rows each organiser form makes, counted in one query (``tests.db_snapshot``, compiled

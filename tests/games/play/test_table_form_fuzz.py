@@ -13,11 +13,10 @@ match versions as before. ``TABLE_FUZZ_SCALE=20`` multiplies the examples."""
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
 from django.contrib import messages
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
@@ -27,7 +26,7 @@ from accounts.models import User
 from games.models import ChatLine, ChatMute, ChatReport, Match, Move, Rematch, Seat, Table
 from games.play import services, tables
 from leagues.models import Notice
-from tests.built_once import built_once
+from tests.built_once import world_fixtures
 from tests.conftest import PASSWORD
 from tests.db_snapshot import Snapshot
 
@@ -142,19 +141,7 @@ def _build_world() -> dict:
     }
 
 
-@pytest.fixture(scope="module")
-def _world(django_db_setup, django_db_blocker) -> Iterator[dict]:
-    """``_build_world``, once per module (``tests.built_once``): building it for each of the
-    module's tests cost more than their posts."""
-    yield from built_once(django_db_blocker, _build_world)
-
-
-@pytest.fixture
-def world(_world: dict, db: None) -> dict:
-    """The module's world as ``_build_world`` left it (each test's changes are rolled back),
-    with the cache emptied: a state or page cached by one test never reaches the next."""
-    cache.clear()
-    return _world
+_world, world = world_fixtures(_build_world)
 
 
 #: What a refused post must leave as it was: the counts of every kind of row a post makes, and
