@@ -29,13 +29,17 @@ BROWSER_FIXTURES = {"browser", "live_url", "new_page", "live_stack"}
 #: stacks side by side halve the run's longest worker. These modules form the second group,
 #: chosen so the two take about as long (with the bot and tournament tests on short matches,
 #: the axe checks moved here: some 10 min of loaded-run time in each group; then the hand
-#: arranging moved here too, when a quiet CI run had the first group at 316 s and this at 199 s).
+#: arranging moved here too, when a quiet CI run had the first group at 316 s and this at 199 s;
+#: and the stand-in, socket-refusal and play-the-computer tests when the next had 289 and 216 s).
 SECOND_BROWSER_GROUP = {
     "test_access",
     "test_bot_api",
     "test_hand_arrange",
     "test_phone_and_keyboard",
+    "test_play_computer",
     "test_rematch",
+    "test_socket_refusals",
+    "test_stand_in",
     "test_table_layout",
     "test_tournament",
 }
