@@ -82,6 +82,8 @@ test: $(VENV)/.installed-test
 # 132 s / 108 s; on a quieter box (load ~2) 97 s / 104 s at -n 3, 109 s / 117 s at -n 4 right
 # after. -n 3: one start (~6 s of CPU) less and less contention, and the waits left fit in three
 # workers. 104 s of CPU is 52 s on 2 cores at best: the 60 s goal needs CPU cut too.
+# Then the review, engine, slow and fixed costs cut (docs/PERFORMANCE.md, "The suite's CPU, third
+# round"): quiet box, -n 3 73-75 s (118-120 s of CPU and 15 s in PostgreSQL), -n 2 86 s.
 TEST_FAST_WORKERS ?= 3
 test-fast: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 test-fast: export REDIS_URL ?= redis://127.0.0.1:6379/0
