@@ -48,20 +48,20 @@ BROWSER_GROUPS = ("browser", "browser-2")
 #: another, they share one pair of Celery workers (``servers.shared_workers``) instead of
 #: starting a pair each (some 10 s of CPU a start).
 WORKER_GROUP = "celery-workers"
-#: The xdist groups of the live tests that mostly wait on processes they start (Celery workers
-#: at idle priority, a broker restart, the development server's restarts, claim windows on the
-#: real clock): some 320 s of wall and little CPU. Handed out one by one they were among the last
-#: tests and made the run's tail (a CI run's workers ended at 394-437 s); in one group they ran
-#: 14 -> 434 s, slower at the busy start. So two groups, by their modules' wall in that run
-#: (185 s and 236 s), each on a worker of its own (TEST_WORKERS=6).
+#: The xdist group of the live tests that mostly wait on processes they start (Celery workers at
+#: idle priority, a broker restart, the development server's restarts, claim windows on the real
+#: clock): some 320 s of wall and little CPU. Handed out one by one they were among the last
+#: tests and made the run's tail (a CI run's workers ended at 394-437 s); as a group they start
+#: with the browser groups, on their own worker (TEST_WORKERS=5), while the others run the rest.
+WAITS_GROUP = "waits"
 WAITING_MODULES = {
-    "test_clock": "waits",
-    "test_review_worker": "waits",
-    "test_worker_logs": "waits",
-    "test_broker_restart": "waits-2",
-    "test_late_worker": "waits-2",
-    "test_run_dev": "waits-2",
-    "test_worker": "waits-2",
+    "test_broker_restart",
+    "test_clock",
+    "test_late_worker",
+    "test_review_worker",
+    "test_run_dev",
+    "test_worker",
+    "test_worker_logs",
 }
 
 
@@ -96,7 +96,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             and not item.get_closest_marker("xdist_group")
             and module_name(item) in WAITING_MODULES
         ):
-            item.add_marker(pytest.mark.xdist_group(WAITING_MODULES[module_name(item)]))
+            item.add_marker(pytest.mark.xdist_group(WAITS_GROUP))
     # The browser tests last and together, in a serial run too: the live stack starts once. The
     # tests of the ``worker`` fixture together just before them: its pair of workers starts once.
     items.sort(
