@@ -49,10 +49,9 @@ test: export DJANGO_DEBUG ?= 1
 test: export REDIS_NAMESPACE ?= test$(shell echo $$$$)-
 # pytest-xdist: TEST_WORKERS processes, each with its own test database (test_<name>_gwN) and
 # Redis namespace (tests/conftest_worker.py); the browser tests go in two groups to two of them
-# (--dist loadgroup, tests/conftest.py), each starting its live stack once, and the live tests
-# that mostly wait on their processes to a fifth (the "waits" group), while the other two run
-# the rest. TEST_WORKERS=0: one process.
-TEST_WORKERS ?= 5
+# (--dist loadgroup, tests/conftest.py), each starting its live stack once. TEST_WORKERS=0: one
+# process.
+TEST_WORKERS ?= 4
 # Every process of a run (the xdist workers, and the Daphne and Celery workers the live tests
 # start) imports the whole project: with PYTHONDONTWRITEBYTECODE set (as some shells and CI
 # images do) each one compiles every module and rewrites every test module's asserts afresh,

@@ -48,31 +48,12 @@ BROWSER_GROUPS = ("browser", "browser-2")
 #: another, they share one pair of Celery workers (``servers.shared_workers``) instead of
 #: starting a pair each (some 10 s of CPU a start).
 WORKER_GROUP = "celery-workers"
-#: The xdist group of the live tests that mostly wait on processes they start (Celery workers at
-#: idle priority, a broker restart, the development server's restarts, claim windows on the real
-#: clock): some 320 s of wall and little CPU. Handed out one by one they were among the last
-#: tests and made the run's tail (a CI run's workers ended at 394-437 s); as a group they start
-#: with the browser groups, on their own worker (TEST_WORKERS=5), while the others run the rest.
-WAITS_GROUP = "waits"
-WAITING_MODULES = {
-    "test_broker_restart",
-    "test_clock",
-    "test_late_worker",
-    "test_review_worker",
-    "test_run_dev",
-    "test_worker",
-    "test_worker_logs",
-}
-
-
-def module_name(item: pytest.Item) -> str:
-    """The name of the test's module, without its package: ``test_clock``."""
-    return item.nodeid.split("::")[0].rsplit("/", 1)[-1].removesuffix(".py")
 
 
 def browser_group(item: pytest.Item) -> str:
     """The xdist group of a browser test (one of BROWSER_GROUPS), by its module."""
-    return BROWSER_GROUPS[1] if module_name(item) in SECOND_BROWSER_GROUP else BROWSER_GROUPS[0]
+    module = item.nodeid.split("::")[0].rsplit("/", 1)[-1].removesuffix(".py")
+    return BROWSER_GROUPS[1] if module in SECOND_BROWSER_GROUP else BROWSER_GROUPS[0]
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -91,12 +72,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.live)
             if "worker" in used:
                 item.add_marker(pytest.mark.xdist_group(WORKER_GROUP))
-        if (
-            item.get_closest_marker("live")
-            and not item.get_closest_marker("xdist_group")
-            and module_name(item) in WAITING_MODULES
-        ):
-            item.add_marker(pytest.mark.xdist_group(WAITS_GROUP))
     # The browser tests last and together, in a serial run too: the live stack starts once. The
     # tests of the ``worker`` fixture together just before them: its pair of workers starts once.
     items.sort(
