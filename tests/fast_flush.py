@@ -28,22 +28,33 @@ A child row inserted before its parent's DELETE holds a key-share lock on the pa
 waits for it to commit, and the child table's DELETE after it sees the row. One inserted after
 it waits on the deleted parent and fails in the worker. Children first, a move inserted between
 the moves' DELETE and the matches' failed the whole reset at commit (seen in CI).
+
+Such a worker's transaction can still wait on a row the reset already deleted while the reset
+waits on a row it holds (the match it updated): PostgreSQL ends one of the two as a deadlock. If
+it ends the reset's, the reset runs again (``_execute_flush``, up to ``FLUSH_TRIES`` times): by
+then the worker's transaction is over, and the reset sees what it wrote (seen in CI, the
+teardown of test_delay's all-AI table).
 """
 
 from __future__ import annotations
 
+import time
 from graphlib import CycleError, TopologicalSorter
 from typing import Any
 
 from django.contrib.contenttypes.models import ContentType
 from django.core.management.commands import flush
-from django.db import connection, connections
+from django.db import OperationalError, connection, connections
 from django.db.backends.postgresql.operations import DatabaseOperations
+from psycopg import errors as pg_errors
 
 #: Rows of these tables below the template's high-water mark survive the reset (see above).
 KEPT_FROM_TEMPLATE = ("django_content_type", "auth_permission")
 
 _truncate = DatabaseOperations.sql_flush
+_execute_sql_flush = DatabaseOperations.execute_sql_flush
+#: How many times a reset that PostgreSQL ended as a deadlock is run (see above).
+FLUSH_TRIES = 3
 _emit_post_migrate = flush.emit_post_migrate_signal
 _kept_below: dict[str, int] = {}
 _template_digest: list[str] = []
@@ -69,6 +80,22 @@ def _delete_flush(
         where = f" WHERE id > {_kept_below[table]}" if table in _kept_below else ""
         statements.append(f"DELETE FROM {self.quote_name(table)}{where};")
     return ["DO $flush$ BEGIN " + " ".join(statements) + " END $flush$;"]
+
+
+def _execute_flush(self: DatabaseOperations, sql_list: list[str]) -> None:
+    """Django's ``execute_sql_flush`` (one transaction), run again when PostgreSQL ended it as
+    one side of a deadlock with a worker's transaction; any other error, or a deadlock on the
+    last try, is raised."""
+    for attempt in range(1, FLUSH_TRIES + 1):
+        try:
+            _execute_sql_flush(self, sql_list)
+            return
+        except OperationalError as error:
+            if attempt == FLUSH_TRIES or not isinstance(
+                error.__cause__, pg_errors.DeadlockDetected
+            ):
+                raise
+            time.sleep(0.1 * attempt)
 
 
 def _kept_digest(alias: str) -> str:
@@ -129,4 +156,5 @@ def install() -> None:
             _kept_below[table] = cursor.fetchone()[0]
     _template_digest[:] = [_kept_digest(connection.alias)]
     DatabaseOperations.sql_flush = _delete_flush  # type: ignore[method-assign]
+    DatabaseOperations.execute_sql_flush = _execute_flush  # type: ignore[method-assign]
     flush.emit_post_migrate_signal = _post_migrate_unless_unchanged  # type: ignore[assignment]
