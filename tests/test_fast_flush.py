@@ -78,7 +78,8 @@ def test_a_reset_that_a_writer_deadlocks_runs_again(make_user) -> None:
         for _ in range(200):
             waiting = watcher.execute(
                 "SELECT count(*) FROM pg_stat_activity "
-                "WHERE wait_event_type = 'Lock' AND query LIKE 'DO $flush$%'"
+                "WHERE wait_event_type = 'Lock' AND query LIKE 'DO $flush$%' "
+                "AND datname = current_database()"
             ).fetchone()
             if waiting and waiting[0]:
                 break
