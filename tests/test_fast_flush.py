@@ -67,23 +67,24 @@ def test_a_reset_that_a_writer_deadlocks_runs_again(make_user) -> None:
         "port": db.get("PORT") or None,
     }
     writer, watcher = psycopg.connect(**dsn), psycopg.connect(**dsn, autocommit=True)
-    # The writer waits long before it looks for a deadlock: the reset (1 s, the server's
-    # default) finds it first and is the one ended, as a worker's short wait was in CI.
+    # The writer waits long before it looks for a deadlock: the reset finds it first and is
+    # the one ended, as a worker's short wait was in CI.
     writer.execute("SET deadlock_timeout = '20s'")
     writer.execute("UPDATE django_session SET session_data = 'y'")
     outcome: list[str] = []
 
     def then_ask_for_the_user() -> None:
         # once the reset waits on the session row (it has deleted the users by then)
-        for _ in range(200):
+        for _ in range(500):
             waiting = watcher.execute(
                 "SELECT count(*) FROM pg_stat_activity "
                 "WHERE wait_event_type = 'Lock' AND query LIKE 'DO $flush$%' "
                 "AND datname = current_database()"
             ).fetchone()
             if waiting and waiting[0]:
+                outcome.append("reset waits")
                 break
-            time.sleep(0.02)
+            time.sleep(0.01)
         try:
             writer.execute("UPDATE accounts_user SET first_name = 'w' WHERE id = %s", [user.pk])
             writer.commit()
@@ -95,12 +96,19 @@ def test_a_reset_that_a_writer_deadlocks_runs_again(make_user) -> None:
     thread = threading.Thread(target=then_ask_for_the_user)
     thread.start()
     try:
-        call_command("flush", verbosity=0, interactive=False)
+        with connection.cursor() as cursor:
+            # The reset looks for a deadlock 2 s after it starts waiting (the server's default
+            # is 1 s): time enough for the writer's ask even on a busy box.
+            cursor.execute("SET deadlock_timeout = '2s'")
+        # as a transactional test's teardown calls it (the command's own default TRUNCATEs)
+        call_command("flush", verbosity=0, interactive=False, reset_sequences=False)
     finally:
         thread.join(30)
         writer.close()
         watcher.close()
-    # Usually the reset is the deadlock's victim and runs again; on a busy box the writer may
-    # ask only after the reset's own check, and be the one ended: either way the reset holds.
-    assert outcome in (["committed"], ["deadlock"])
+        with connection.cursor() as cursor:
+            cursor.execute("RESET deadlock_timeout")
+    # The writer asked while the reset waited, before either looked for a deadlock: the reset
+    # is the one ended, runs again once the writer has committed, and leaves nothing behind.
+    assert outcome == ["reset waits", "committed"]
     assert not User.objects.exists() and not Session.objects.exists()
