@@ -272,9 +272,11 @@ def timeouts(match: Match) -> list[Move]:
 def test_the_worker_rings_an_armed_turn_once_at_its_deadline(start_worker, make_table):
     """arm → the worker applies the turn's timeout once, after its deadline and within a
     fraction of a second; a deadline superseded before it was due sends no task at all."""
-    match = turn_at(make_table, 30)
+    # Not due before the worker is up (at load 8 its start took over 30 s: it rang this one at
+    # once, and the next turn's deadline replaced it before the test saw it armed).
+    match = turn_at(make_table, 2 * servers.START_SECONDS)
     proc = start_worker()
-    assert wait_for(lambda: rearmed(match), 60)
+    assert wait_for(lambda: rearmed(match), servers.START_SECONDS)
     clock.arm(match.pk, 0, timezone.now() + timedelta(seconds=0.5))
     # The next "action": a new token and deadline replace the one above before it is due.
     deadline = timezone.now() + timedelta(seconds=1.0)
@@ -302,7 +304,7 @@ def test_a_restarted_worker_rearms_deadlines_from_the_database(start_worker, mak
     clock._redis().delete(*clock.keys())  # what a Redis restart does to the set
     deadline = match.deadline
     start_worker()
-    assert wait_for(lambda: rearmed(match) or timeouts(match), 60)
+    assert wait_for(lambda: rearmed(match) or timeouts(match), servers.START_SECONDS)
     # On a slow machine the worker may only start after the deadline: then it rings at once.
     armed_at = timezone.now()
     assert wait_for(lambda: timeouts(match), 15)
@@ -315,9 +317,9 @@ def test_a_restarted_worker_rearms_deadlines_from_the_database(start_worker, mak
 def test_a_running_worker_rearms_when_redis_loses_the_set(start_worker, make_table):
     """The set vanishes under a running worker (a Redis restart): its clock notices the missing
     marker, re-arms from the database and still rings the deadline on time."""
-    match = turn_at(make_table, 30)
+    match = turn_at(make_table, 2 * servers.START_SECONDS)  # not due before the worker is up
     start_worker()
-    assert wait_for(lambda: rearmed(match), 60)
+    assert wait_for(lambda: rearmed(match), servers.START_SECONDS)
     deadline = timezone.now() + timedelta(seconds=1.5)
     Match.objects.filter(pk=match.pk).update(deadline=deadline)
     clock.arm(match.pk, match.deadline_token, deadline)
