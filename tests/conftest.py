@@ -72,14 +72,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.live)
             if "worker" in used:
                 item.add_marker(pytest.mark.xdist_group(WORKER_GROUP))
-    # The browser tests last and together, in a serial run too: the live stack starts once. The
-    # tests of the ``worker`` fixture together just before them: its pair of workers starts once.
-    items.sort(
-        key=lambda item: (
-            item.get_closest_marker("browser") is not None,
-            "worker" in getattr(item, "fixturenames", ()),
-        )
-    )
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
