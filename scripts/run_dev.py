@@ -210,12 +210,15 @@ def main(argv: list[str] | None = None) -> int:
         # runs `celery -A config beat` as its own process instead. -X/-Q: see the docstring.
         ai_queue = f"{os.environ.get('REDIS_NAMESPACE', '')}ai"  # settings.GAMES_AI_QUEUE
         review_queue = f"{os.environ.get('REDIS_NAMESPACE', '')}review"  # GAMES_REVIEW_QUEUE
-        worker = ("celery", "-A", "config", "worker", "-B",
+        # --quiet: no start-up banner (the config and every task's name, ~35 lines a worker);
+        # each worker's "ready" line still says it is up.
+        celery = ("celery", "-A", "config", "--quiet", "worker")
+        worker = (*celery, "-B",
                   "--schedule", str(args.state_dir / "celerybeat-schedule"),
                   "--loglevel=INFO", "-X", f"{ai_queue},{review_queue}")  # fmt: skip
-        ai_worker = ("celery", "-A", "config", "worker", "-n", "ai@%h", "--loglevel=INFO",
+        ai_worker = (*celery, "-n", "ai@%h", "--loglevel=INFO",
                      "-Q", ai_queue)  # fmt: skip
-        review_worker = ("celery", "-A", "config", "worker", "-n", "review@%h", "-c", "1",
+        review_worker = (*celery, "-n", "review@%h", "-c", "1",
                          "--loglevel=INFO", "-Q", review_queue)  # fmt: skip
         daphne = ("daphne", "-b", args.host, "-p", str(args.port), "config.asgi:application")
         children = [Supervised("worker", lambda: _spawn(*worker)),
