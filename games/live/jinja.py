@@ -37,7 +37,7 @@ import html
 from typing import Any
 
 from django.template.defaultfilters import floatformat, stringformat
-from django.urls import reverse
+from django.urls import get_resolver, get_script_prefix, get_urlconf, reverse
 from django.utils.html import conditional_escape, strip_spaces_between_tags
 from django.utils.translation import gettext, ngettext, npgettext, pgettext
 from jinja2 import ChainableUndefined, Environment, Undefined, pass_context
@@ -182,9 +182,26 @@ def _pgettext_escaped(context: str, message: str) -> str:
     return pgettext(context, message)
 
 
+#: ``url()``'s answers by (name, arguments, script prefix), each beside the URL resolver that
+#: gave it: the claim help writes the same two links at every render, and ``reverse`` walks the
+#: URLconf each time (~10-20 µs). Another URLconf (a new resolver: a test's override, a reload)
+#: is asked again. Cleared when ``MAX_URLS`` are kept.
+MAX_URLS = 1024
+_urls: dict[tuple[str, tuple[Any, ...], str], tuple[object, str]] = {}
+
+
 def _url(name: str, *args: Any) -> str:
     """``{{ url("games:take_seat", table.pk) }}``, Django's ``{% url %}``."""
-    return reverse(name, args=args)
+    resolver = get_resolver(get_urlconf())
+    key = (name, args, get_script_prefix())
+    kept_url = _urls.get(key)
+    if kept_url is not None and kept_url[0] is resolver:
+        return kept_url[1]
+    url = reverse(name, args=args)
+    if len(_urls) >= MAX_URLS:
+        _urls.clear()
+    _urls[key] = (resolver, url)
+    return url
 
 
 def _join(values: Any, separator: str = "") -> Markup:
