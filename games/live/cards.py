@@ -78,13 +78,17 @@ class HandGroups(list[dict[str, Any]]):
     """A hand's groups (``hand_groups``), written as text once: the hand region's key
     (``games.live.regions``) is compared as its ``repr`` at every push (``frames.summarize``),
     and a hand stays the same over most pushes (the groups are kept, never changed). The text is
-    what the plain list's ``repr`` is."""
+    what the plain list's ``repr`` is. ``slots``: each card's ``(face, slot)``, in order, which
+    a delta compares to remove just the cards played (``frames.Summary.slots``)."""
 
-    __slots__ = ("_text",)
+    __slots__ = ("_text", "slots")
 
     def __init__(self, groups: Iterable[dict[str, Any]]) -> None:
         super().__init__(groups)
         self._text = list.__repr__(self)
+        self.slots = tuple(
+            (group["face"], slot) for group in self for _card, slot in group["entries"]
+        )
 
     def __repr__(self) -> str:
         return self._text

@@ -40,11 +40,12 @@ from games.engine.events import Event
 from games.engine.state import State
 from games.engine.views import event_for
 from games.live import regions
+from games.live.cards import HandGroups
 from games.live.context import TableContext
 from games.live.log import log_lines, seat_names
 from games.live.presenters import table_context
 from games.live.public_part import SharedParts
-from games.live.regions import Region, region_keys, seat_keys
+from games.live.regions import Region, seat_keys
 from games.models import Match, Seat, Table
 
 LOG_LINES_TEMPLATE = "games/partials/log_lines.html"
@@ -201,10 +202,10 @@ class Summary(NamedTuple):
 def summarize(context: TableContext) -> Summary:
     """The ``Summary`` of one view (a ``table_context``)."""
     return Summary(
-        regions=tuple((name, repr(key)) for name, key in region_keys(context).items()),
-        seats=tuple(repr(key) for key in seat_keys(context)),
-        trick=tuple(repr(entry) for entry in context.trick or ()),
-        slots=tuple(_slots(context.hand)),
+        regions=tuple([(region.name, repr(region.key(context))) for region in regions.DELTA]),
+        seats=tuple([repr(key) for key in seat_keys(context)]),
+        trick=tuple([repr(entry) for entry in context.trick or ()]),
+        slots=_slots(context.hand),
         me=context.me,
         round_level=context.round_level,
     )
@@ -352,5 +353,10 @@ def _hand_change(
     return render_to_string(REMOVALS_TEMPLATE, {"ids": ids}), False
 
 
-def _slots(groups: Iterable[dict[str, Any]] | None) -> list[tuple[int, str]]:
-    return [(group["face"], slot) for group in groups or () for _card, slot in group["entries"]]
+def _slots(groups: Iterable[dict[str, Any]] | None) -> tuple[tuple[int, str], ...]:
+    """The hand's ``(face, slot)`` pairs: worked out once per kept hand (``HandGroups``)."""
+    if isinstance(groups, HandGroups):
+        return groups.slots
+    return tuple(
+        (group["face"], slot) for group in groups or () for _card, slot in group["entries"]
+    )
