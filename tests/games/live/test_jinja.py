@@ -58,6 +58,12 @@ CASES = [
     ),
     ("{{ missing }}{{ missing.deeper.still }}{% if missing.x %}no{% endif %}", None),
     ("{{ row.items }} {{ row.name }}", None),
+    # A call inside a loop is handed the loop's names (jinja._Context.call drops them).
+    (
+        "{% for n in names %}{% translate 'Pass' %}{% blocktranslate %}Top play: {{ n }}"
+        "{% endblocktranslate %}{% endfor %}",
+        "{% for n in names %}{{ _('Pass') }}{% trans %}Top play: {{ n }}{% endtrans %}{% endfor %}",
+    ),
 ]
 
 
