@@ -156,7 +156,7 @@ def delta(
     after = table_context(
         table, match, new, seat, seats=seats, recent_moves=[], delay=delay, shared=renders.views
     )
-    now = summarize(after)
+    now = summarize(after, renders.views)
     _remember(_summary_key(table, match, new, seat, delay, language), now)
     old_keys, new_keys = dict(before.regions), dict(now.regions)
     parts = [
@@ -199,16 +199,42 @@ class Summary(NamedTuple):
     round_level: str | None
 
 
-def summarize(context: TableContext) -> Summary:
-    """The ``Summary`` of one view (a ``table_context``)."""
+def summarize(context: TableContext, shared: SharedParts | None = None) -> Summary:
+    """The ``Summary`` of one view (a ``table_context``). The trick's entries, which every view
+    of one state shares (``public_part``), are written once per push (``shared``) and stand
+    for the trick in its region's key."""
+    trick = _trick_texts(context.trick, shared)
+    keys = []
+    for region in regions.DELTA:
+        key = region.key(context)
+        if region is regions.TRICK:
+            key = (trick, *key[1:])
+        keys.append((region.name, repr(key)))
     return Summary(
-        regions=tuple([(region.name, repr(region.key(context))) for region in regions.DELTA]),
+        regions=tuple(keys),
         seats=tuple([repr(key) for key in seat_keys(context)]),
-        trick=tuple([repr(entry) for entry in context.trick or ()]),
+        trick=trick,
         slots=_slots(context.hand),
         me=context.me,
         round_level=context.round_level,
     )
+
+
+if regions.TRICK.reads[0] != "trick":  # summarize puts the entries' texts in its place
+    raise ImportError("the trick region's key must start with the trick")
+
+
+def _trick_texts(trick: list[dict[str, Any]] | None, shared: SharedParts | None) -> tuple[str, ...]:
+    """Each entry of the trick as text (``repr``), once per push for a shared trick."""
+    if not trick:
+        return ()
+    kept = shared.texts.get(id(trick)) if shared is not None else None
+    if kept is not None and kept[0] is trick:
+        return kept[1]
+    texts = tuple([repr(entry) for entry in trick])
+    if shared is not None:
+        shared.texts[id(trick)] = (trick, texts)
+    return texts
 
 
 #: The views' summaries this process built lately, by (match, state, seat, language, delay,
@@ -250,7 +276,8 @@ def _summary_at(
     summary = summarize(
         table_context(
             table, match, state, seat, seats=seats, recent_moves=[], delay=delay, shared=shared
-        )
+        ),
+        shared,
     )
     _remember(key, summary)
     return summary
