@@ -38,7 +38,7 @@ from typing import Any
 
 from django.template.defaultfilters import floatformat, stringformat
 from django.urls import get_resolver, get_script_prefix, get_urlconf, reverse
-from django.utils.html import conditional_escape, strip_spaces_between_tags
+from django.utils.html import strip_spaces_between_tags
 from django.utils.translation import gettext, ngettext, npgettext, pgettext
 from jinja2 import ChainableUndefined, Environment, Undefined, pass_context
 from jinja2.runtime import Context
@@ -165,7 +165,8 @@ def _team_name(_context: Context, team: int) -> str:
 
 
 def _escaped(values: dict[str, Any]) -> dict[str, str]:
-    return {name: conditional_escape(value) for name, value in values.items()}
+    # ``_finalize`` is Django's ``conditional_escape`` without its lazy-argument wrapper.
+    return {name: _finalize(value) for name, value in values.items()}
 
 
 def _formatted(translated: str, message: str, values: dict[str, Any]) -> Markup:
@@ -229,7 +230,7 @@ def _url(name: str, *args: Any) -> str:
 
 def _join(values: Any, separator: str = "") -> Markup:
     """Django's ``join`` filter: each value and the separator escaped (by Django's rules)."""
-    return Markup(conditional_escape(separator).join(conditional_escape(v) for v in values))
+    return Markup(_finalize(separator).join([_finalize(v) for v in values]))
 
 
 def _spaceless(text: str) -> Markup:
