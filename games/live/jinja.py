@@ -34,6 +34,7 @@ Jinja partial writes what its Django original wrote, byte for byte:
 from __future__ import annotations
 
 import html
+from collections.abc import MutableMapping
 from typing import Any
 
 from django.template.defaultfilters import floatformat, stringformat
@@ -113,9 +114,19 @@ class _Context(Context):
 class _Environment(Environment):
     """Looks ``a.b`` up as Django does: the key ``b`` of a dict first (the table context's rows
     are dicts), then the attribute — Jinja's own order is the reverse, which for a dict costs a
-    raised ``AttributeError`` on every lookup. Its renders' context is ``_Context``."""
+    raised ``AttributeError`` on every lookup. Its renders' context is ``_Context``, and a
+    template's globals are one plain dict (``make_globals``)."""
 
     context_class = _Context
+
+    def make_globals(self, d: MutableMapping[str, Any] | None) -> MutableMapping[str, Any]:
+        """A template's globals: the environment's, then the template's own, copied into one
+        dict when the template loads. Jinja's own is a ``ChainMap`` over the two, which every
+        render copied again key by key in Python (``new_context``: ~8 µs of a ~12 µs empty
+        render); the environment's globals are all set before any template loads
+        (``environment``), as Jinja asks ("avoid modifying any globals after a template is
+        loaded")."""
+        return {**self.globals, **(d or {})}
 
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict:
