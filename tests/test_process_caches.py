@@ -40,6 +40,7 @@ KNOWN = {
     ("games/live/push.py", "_spectator_snapshots"): "cleared past 512 entries",
     ("games/live/presenters.py", "_CARDS_OF_FACE"): "filled once at import: the 54 card codes",
     ("games/live/kept.py", "_kept"): "cleared past MAX_KEPT (2,048) texts",
+    ("games/live/jinja.py", "_urls"): "cleared past MAX_URLS (1,024) links",
     ("games/sockets/socket_limits.py", "_admit_script"): "finite: one per Redis client",
     ("games/sockets/renewals.py", "_count_refreshes"): "each entry leaves after 0.5 s",
     ("games/sockets/renewals.py", "_count_publishing"): "each entry leaves when its send ends",
@@ -154,3 +155,17 @@ def test_the_session_verdicts_stay_within_their_bound(monkeypatch) -> None:
         assert session_check._verdict(SessionStore, f"data-{n}", 1, "hash") is False
         assert len(session_check._verdicts) <= 20
     assert len(session_check._verdicts) > 0
+
+
+def test_the_kept_links_stay_within_their_bound(monkeypatch) -> None:
+    """The Jinja partials' ``url()`` keeps at most ``MAX_URLS`` links: cleared when full."""
+    from django.urls import reverse
+
+    from games.live import jinja
+
+    monkeypatch.setattr(jinja, "MAX_URLS", 20)
+    monkeypatch.setattr(jinja, "_urls", {})
+    for n in range(100):
+        assert jinja._url("games:take_seat", n) == reverse("games:take_seat", args=[n])
+        assert len(jinja._urls) <= 20
+    assert len(jinja._urls) > 0

@@ -45,9 +45,34 @@ def card_name(code: str) -> str:
     if code in ("BJ", "RJ"):
         return _("Red joker") if code == "RJ" else _("Black joker")
     rank, suit = code[:-1], code[-1]
-    ranks = {"A": _("Ace"), "K": _("King"), "Q": _("Queen"), "J": _("Jack")}
-    suits = {"S": _("spades"), "H": _("hearts"), "D": _("diamonds"), "C": _("clubs")}
-    return _("%(rank)s of %(suit)s") % {"rank": ranks.get(rank, rank), "suit": suits[suit]}
+    return _("%(rank)s of %(suit)s") % {"rank": _rank_name(rank), "suit": _suit_name(suit)}
+
+
+def _rank_name(rank: str) -> str:
+    """A rank as ``card_name`` says it: a face card's name translated, a number as it is (only
+    the names needed are looked up: a hand's labels are many cards)."""
+    if rank == "A":
+        return _("Ace")
+    if rank == "K":
+        return _("King")
+    if rank == "Q":
+        return _("Queen")
+    if rank == "J":
+        return _("Jack")
+    return rank
+
+
+def _suit_name(suit: str) -> str:
+    """A suit's name as ``card_name`` says it, translated."""
+    if suit == "S":
+        return _("spades")
+    if suit == "H":
+        return _("hearts")
+    if suit == "D":
+        return _("diamonds")
+    if suit == "C":
+        return _("clubs")
+    raise KeyError(suit)
 
 
 @lru_cache(maxsize=512)  # 54 codes x 13 levels; faces are frozen, so shared
@@ -78,13 +103,17 @@ class HandGroups(list[dict[str, Any]]):
     """A hand's groups (``hand_groups``), written as text once: the hand region's key
     (``games.live.regions``) is compared as its ``repr`` at every push (``frames.summarize``),
     and a hand stays the same over most pushes (the groups are kept, never changed). The text is
-    what the plain list's ``repr`` is."""
+    what the plain list's ``repr`` is. ``slots``: each card's ``(face, slot)``, in order, which
+    a delta compares to remove just the cards played (``frames.Summary.slots``)."""
 
-    __slots__ = ("_text",)
+    __slots__ = ("_text", "slots")
 
     def __init__(self, groups: Iterable[dict[str, Any]]) -> None:
         super().__init__(groups)
         self._text = list.__repr__(self)
+        self.slots = tuple(
+            (group["face"], slot) for group in self for _card, slot in group["entries"]
+        )
 
     def __repr__(self) -> str:
         return self._text

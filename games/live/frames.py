@@ -38,12 +38,14 @@ from django.utils.translation import get_language, gettext
 
 from games.engine.events import Event
 from games.engine.state import State
+from games.engine.views import event_for
 from games.live import regions
+from games.live.cards import HandGroups
 from games.live.context import TableContext
 from games.live.log import log_lines, seat_names
 from games.live.presenters import table_context
 from games.live.public_part import SharedParts
-from games.live.regions import Region, region_keys, seat_keys
+from games.live.regions import Region, seat_keys
 from games.models import Match, Seat, Table
 
 LOG_LINES_TEMPLATE = "games/partials/log_lines.html"
@@ -58,14 +60,23 @@ class Renders:
     (``games.live.regions``)."""
 
     def __init__(self) -> None:
-        self._done: dict[tuple[str, str, str], str] = {}
+        self._done: dict[tuple[str, str | None, str], str] = {}
         self.rendered = 0
         #: The part of the views every audience of one state sees alike (``public_part``).
         self.views = SharedParts()
+        #: The language of the audience being rendered for: read once per audience
+        #: (``delta``), not at every render (Django keeps it in an ``asgiref`` ``Local``).
+        self.language: str | None = None
+        #: A move's new log lines and their render, by language and the events as shown.
+        self._lines: dict[tuple[str | None, tuple[Event | None, ...]], str] = {}
+
+    def speak(self, language: str | None) -> None:
+        """The renders that follow are for an audience in ``language`` (the active one)."""
+        self.language = language
 
     def region(self, region: Region, context: TableContext, **extra: Any) -> str:
         """``region`` for this view (its render key: its inputs and those it holds)."""
-        slot = (region.template, get_language(), repr((region.render_key(context), extra)))
+        slot = (region.template, self.language, repr((region.render_key(context), extra)))
         text = self._done.get(slot)
         if text is None:
             text = self._done[slot] = region.render(context, **extra)
@@ -81,12 +92,25 @@ class Renders:
     ) -> str:
         """``template`` with ``inputs`` (or what it returns, built only for a render), which
         ``key`` determines."""
-        slot = (template, get_language(), repr(key))  # keys hold lists and dicts
+        slot = (template, self.language, repr(key))  # keys hold lists and dicts
         text = self._done.get(slot)
         if text is None:
             values = inputs() if callable(inputs) else inputs
             text = self._done[slot] = regions.render(template, values, name)
             self.rendered += 1
+        return text
+
+    def log_lines(self, events: Sequence[Event], seat: int | None, seats: list[Seat]) -> str:
+        """The move's log lines for ``seat``'s audience, rendered ("" for none): made once per
+        language and events as shown (``event_for``: most moves read alike for every audience,
+        a window answer's cards only for its seat)."""
+        key = (self.language, tuple(event_for(event, seat) for event in events))
+        text = self._lines.get(key)
+        if text is None:
+            lines = log_lines(events, seat, seat_names(seats))
+            text = self._lines[key] = (
+                self.render(LOG_LINES_TEMPLATE, tuple(lines), {"lines": lines}) if lines else ""
+            )
         return text
 
 
@@ -126,12 +150,14 @@ def delta(
     audiences of one push.
     """
     renders = renders or Renders()
-    before = _summary_at(table, match, seats, old, seat, delay, renders.views)
+    language = get_language()
+    renders.speak(language)
+    before = _summary_at(table, match, seats, old, seat, delay, language, renders.views)
     after = table_context(
         table, match, new, seat, seats=seats, recent_moves=[], delay=delay, shared=renders.views
     )
-    now = summarize(after)
-    _remember(_summary_key(table, match, new, seat, delay), now)
+    now = summarize(after, renders.views)
+    _remember(_summary_key(table, match, new, seat, delay, language), now)
     old_keys, new_keys = dict(before.regions), dict(now.regions)
     parts = [
         header(new.version, revision, base=old.version),
@@ -155,9 +181,7 @@ def delta(
                 parts.append(renders.region(region, after, oob=True))
         elif changed:
             parts.append(renders.region(region, after, oob=True))
-    lines = log_lines(events, seat, seat_names(seats))
-    if lines:
-        parts.append(renders.render(LOG_LINES_TEMPLATE, tuple(lines), {"lines": lines}))
+    parts.append(renders.log_lines(events, seat, seats))
     return "".join(parts)
 
 
@@ -175,16 +199,42 @@ class Summary(NamedTuple):
     round_level: str | None
 
 
-def summarize(context: TableContext) -> Summary:
-    """The ``Summary`` of one view (a ``table_context``)."""
+def summarize(context: TableContext, shared: SharedParts | None = None) -> Summary:
+    """The ``Summary`` of one view (a ``table_context``). The trick's entries, which every view
+    of one state shares (``public_part``), are written once per push (``shared``) and stand
+    for the trick in its region's key."""
+    trick = _trick_texts(context.trick, shared)
+    keys = []
+    for region in regions.DELTA:
+        key = region.key(context)
+        if region is regions.TRICK:
+            key = (trick, *key[1:])
+        keys.append((region.name, repr(key)))
     return Summary(
-        regions=tuple((name, repr(key)) for name, key in region_keys(context).items()),
-        seats=tuple(repr(key) for key in seat_keys(context)),
-        trick=tuple(repr(entry) for entry in context.trick or ()),
-        slots=tuple(_slots(context.hand)),
+        regions=tuple(keys),
+        seats=tuple([repr(key) for key in seat_keys(context)]),
+        trick=trick,
+        slots=_slots(context.hand),
         me=context.me,
         round_level=context.round_level,
     )
+
+
+if regions.TRICK.reads[0] != "trick":  # summarize puts the entries' texts in its place
+    raise ImportError("the trick region's key must start with the trick")
+
+
+def _trick_texts(trick: list[dict[str, Any]] | None, shared: SharedParts | None) -> tuple[str, ...]:
+    """Each entry of the trick as text (``repr``), once per push for a shared trick."""
+    if not trick:
+        return ()
+    kept = shared.texts.get(id(trick)) if shared is not None else None
+    if kept is not None and kept[0] is trick:
+        return kept[1]
+    texts = tuple([repr(entry) for entry in trick])
+    if shared is not None:
+        shared.texts[id(trick)] = (trick, texts)
+    return texts
 
 
 #: The views' summaries this process built lately, by (match, state, seat, language, delay,
@@ -196,9 +246,9 @@ RECENT_SUMMARIES = 4000
 
 
 def _summary_key(
-    table: Table, match: Match, state: State, seat: int | None, delay: int
+    table: Table, match: Match, state: State, seat: int | None, delay: int, language: str | None
 ) -> tuple[object, ...]:
-    return (match.pk, state.version, hash(state), seat, get_language(), delay, table.revision)
+    return (match.pk, state.version, hash(state), seat, language, delay, table.revision)
 
 
 def _remember(key: tuple[object, ...], summary: Summary) -> None:
@@ -215,9 +265,10 @@ def _summary_at(
     state: State,
     seat: int | None,
     delay: int,
+    language: str | None,
     shared: SharedParts,
 ) -> Summary:
-    key = _summary_key(table, match, state, seat, delay)
+    key = _summary_key(table, match, state, seat, delay, language)
     with _recent_lock:
         kept = _recent.get(key)
     if kept is not None:
@@ -225,7 +276,8 @@ def _summary_at(
     summary = summarize(
         table_context(
             table, match, state, seat, seats=seats, recent_moves=[], delay=delay, shared=shared
-        )
+        ),
+        shared,
     )
     _remember(key, summary)
     return summary
@@ -328,5 +380,10 @@ def _hand_change(
     return render_to_string(REMOVALS_TEMPLATE, {"ids": ids}), False
 
 
-def _slots(groups: Iterable[dict[str, Any]] | None) -> list[tuple[int, str]]:
-    return [(group["face"], slot) for group in groups or () for _card, slot in group["entries"]]
+def _slots(groups: Iterable[dict[str, Any]] | None) -> tuple[tuple[int, str], ...]:
+    """The hand's ``(face, slot)`` pairs: worked out once per kept hand (``HandGroups``)."""
+    if isinstance(groups, HandGroups):
+        return groups.slots
+    return tuple(
+        (group["face"], slot) for group in groups or () for _card, slot in group["entries"]
+    )

@@ -32,14 +32,18 @@ class SharedParts:
     """What the views of one push share (``presenters.table_context``'s ``shared``), kept by
     the identity of the state they show, the state kept beside so that its id cannot be reused
     while the push lives: the engine's public projection of each state (``view``: the
-    spectators' view, which seats' views add their own hand to) and what it shows in each
-    language and delay (``public``). Nothing in it depends on the viewer."""
+    spectators' view, which seats' views add their own hand to), what it shows in each
+    language and delay (``public``) and the text of some of it (``texts``). Nothing in it
+    depends on the viewer."""
 
-    __slots__ = ("parts", "projections")
+    __slots__ = ("parts", "projections", "texts")
 
     def __init__(self) -> None:
         self.projections: dict[int, tuple[State, View]] = {}
         self.parts: dict[tuple[int, str | None, int], tuple[State, dict[str, Any]]] = {}
+        #: The summaries' texts of shared values (``frames.summarize``: a trick's entries), by
+        #: the identity of the value, kept beside it.
+        self.texts: dict[int, tuple[object, tuple[str, ...]]] = {}
 
     def view(self, state: State, seat: int | None) -> View:
         """``seat``'s view of ``state`` (None: a spectator's), the public part projected once

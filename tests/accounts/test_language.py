@@ -112,6 +112,16 @@ def test_log_lines_and_card_names_are_translated() -> None:
         assert card_name("AS") == "Át bích"
     with translation.override("id"):
         assert card_name("10D") == "10 wajik"
+    with translation.override("en"):
+        names = [card_name(code) for code in ("AS", "KC", "QD", "JH", "2C", "BJ")]
+        assert names == [
+            "Ace of spades",
+            "King of clubs",
+            "Queen of diamonds",
+            "Jack of hearts",
+            "2 of clubs",
+            "Black joker",
+        ]
 
 
 def test_table_page_passes_the_alert_preferences(client, make_user) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 from django.template import engines
 from django.test import override_settings
+from django.test.utils import override_script_prefix
 from django.utils import translation
 
 from games.live import regions
@@ -57,6 +58,12 @@ CASES = [
     ),
     ("{{ missing }}{{ missing.deeper.still }}{% if missing.x %}no{% endif %}", None),
     ("{{ row.items }} {{ row.name }}", None),
+    # A call inside a loop is handed the loop's names (jinja._Context.call drops them).
+    (
+        "{% for n in names %}{% translate 'Pass' %}{% blocktranslate %}Top play: {{ n }}"
+        "{% endblocktranslate %}{% endfor %}",
+        "{% for n in names %}{{ _('Pass') }}{% trans %}Top play: {{ n }}{% endtrans %}{% endfor %}",
+    ),
 ]
 
 
@@ -83,6 +90,19 @@ def test_a_team_name_is_in_the_language_of_the_render_not_of_the_compile():
         assert template.render({}) == "Team 1"
     with translation.override("es"):
         assert template.render({}) == "Equipo 1"
+
+
+def test_a_link_is_reverse_s_for_the_script_prefix_and_urlconf_of_the_render():
+    """``url()`` keeps its links (``jinja._urls``), each for the script prefix and URL resolver
+    that made it: another prefix or URLconf gets its own link, never a kept one."""
+    template = engines["jinja2"].from_string("{{ url('games:take_seat', 7) }}")
+    assert template.render({}) == "/tables/7/take/"
+    assert template.render({}) == "/tables/7/take/"  # kept
+    with override_script_prefix("/club/"):
+        assert template.render({}) == "/club/tables/7/take/"
+    with override_settings(ROOT_URLCONF="tests.games.live.other_urls"):
+        assert template.render({}) == "/elsewhere/7/"
+    assert template.render({}) == "/tables/7/take/"
 
 
 def test_a_region_reading_an_undeclared_field_fails_loudly():
