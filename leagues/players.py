@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 
 from django.contrib.auth import get_user_model
 from django.db.models import Q
-from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 if TYPE_CHECKING:
@@ -27,9 +26,10 @@ if TYPE_CHECKING:
 
 
 class NoSuchPlayer(Exception):
-    """A typed name that means no one (or, case aside, more than one): ``message`` says so."""
+    """A typed name that means no one (or, case aside, more than one): ``message`` says so, in
+    the language active when it was raised."""
 
-    def __init__(self, name: str, message: Promise | str):
+    def __init__(self, name: str, message: str):
         super().__init__(name)
         self.name = name
         self.message = message
@@ -56,11 +56,8 @@ def find(names: Sequence[str], *, active: bool = True) -> list[User]:
         if exact or len(same) == 1:
             found.append((exact or same)[0])
         elif same:
-            raise NoSuchPlayer(
-                name,
-                _("Several players are called “%(name)s” in other cases: type it as they do.")
-                % {"name": name},
-            )
+            several = _("Several players are called “%(name)s” in other cases: type it as they do.")
+            raise NoSuchPlayer(name, str(several) % {"name": name})
         else:
-            raise NoSuchPlayer(name, _("No player is called “%(name)s”.") % {"name": name})
+            raise NoSuchPlayer(name, str(_("No player is called “%(name)s”.")) % {"name": name})
     return found

@@ -147,7 +147,7 @@ def _user(username: str) -> User:
     try:
         return players.find([username], active=False)[0]
     except players.NoSuchPlayer as e:
-        raise TournamentError(str(e.message)) from None
+        raise TournamentError(e.message) from None
 
 
 class FormRefused(Exception):

@@ -85,8 +85,7 @@ def _sit(request: TokenRequest, table: Table, seat: int | None) -> dict[str, int
             refusal = str(e)
             if seat is not None:  # which numbering the named seat is in
                 refusal = (
-                    f"seat {seat} (seats count from 0: the table page's Seat {seat + 1}): "
-                    f"{refusal}"
+                    f"seat {seat} (seats count from 0: the table page's Seat {seat + 1}): {refusal}"
                 )
             continue
         return {"table": table.pk, "seat": number}

@@ -23,11 +23,11 @@ from games.play.outcomes import PlayerAction
 #: Seats and teams count from 0 on the wire (bots depend on it); the table page counts from 1.
 SEAT = (
     "A seat number, counting from 0: `0` … `players − 1` clockwise. Seat `0` is the table "
-    "page's \"Seat 1\", seat `1` its \"Seat 2\", and so on."
+    "page's “Seat 1”, seat `1` its “Seat 2”, and so on."
 )
 TEAM = (
     "A team number, counting from 0: team `0` holds the even seats (the table page's "
-    "\"Team 1\"), team `1` the odd seats (its \"Team 2\")."
+    "“Team 1”), team `1` the odd seats (its “Team 2”)."
 )
 
 # --- errors ------------------------------------------------------------------------------------
@@ -209,8 +209,8 @@ class SeatViewOut(Schema):
         description=(
             "The engine's view of the seat. Every seat number in it (`seat`, `turn`, a "
             "window's `owner`, `top.seat`, the trick's and events' `seat`) counts from 0, and "
-            "`hand_sizes` is indexed by it: seat `0` is the table page's \"Seat 1\". `team` "
-            "counts from 0 too: team `0` is the page's \"Team 1\"."
+            "`hand_sizes` is indexed by it: seat `0` is the table page's “Seat 1”. `team` "
+            "counts from 0 too: team `0` is the page's “Team 1”."
         )
     )
     legal_actions: list[LegalActionOut]

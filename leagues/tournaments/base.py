@@ -45,4 +45,4 @@ def _resolve(usernames: Sequence[str]) -> list[User]:
     try:
         return players.find(usernames)
     except players.NoSuchPlayer as e:
-        raise TournamentError(str(e.message)) from None
+        raise TournamentError(e.message) from None
