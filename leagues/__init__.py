@@ -17,8 +17,9 @@ needs an answer only leagues have (who may see a fixture's table, the site ratin
 match), leagues are to hand it over from ``LeaguesConfig.ready`` rather than games reaching in.
 
 Inside the app, modules import downwards only (no import circle, not even inside a function):
-``skill``, ``standings`` and ``pairing`` are leaves; ``models`` reads ``skill``; ``access``,
-``notices`` and ``ratings`` read the models; ``results``, ``services`` and ``tournaments`` build on
-those, ``round_robin`` (a round-robin season's fixtures at once) on ``services``; the forms
-(``forms`` for leagues, ``tournament_forms``), views, admin and URLs sit on top.
+``skill``, ``standings``, ``pairing`` and ``players`` (a typed name → the player, case aside)
+are leaves; ``models`` reads ``skill``; ``access``, ``notices`` and ``ratings`` read the models;
+``results``, ``services`` and ``tournaments`` build on those, ``round_robin`` (a round-robin
+season's fixtures at once) on ``services``; the forms (``forms`` for leagues,
+``tournament_forms``), views, admin and URLs sit on top.
 """

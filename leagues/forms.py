@@ -10,13 +10,13 @@ if TYPE_CHECKING:
     from django.contrib.auth.models import _User as User  # (the leagues import no accounts)
 
 from django import forms
-from django.contrib.auth import get_user_model
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
 from config.plain_text import VisibleTextField
 from games.live.teams import team_name_lazy, team_text_lazy
 from games.play.tables import SEAT_COUNTS
+from leagues import players
 from leagues.models import League, Season
 
 
@@ -25,18 +25,13 @@ def _usernames(value: str) -> list[str]:
 
 
 def _players(names: list[str]) -> list[User]:
-    """The active users called ``names`` (any case), in that order; a ValidationError naming
-    the first name no player has."""
-    users = {
-        u.username.casefold(): u
-        for u in get_user_model().objects.filter(username__in=names, is_active=True)
-    }
-    found = []
-    for name in names:
-        if name.casefold() not in users:
-            raise forms.ValidationError(_("No player is called “%(name)s”."), params={"name": name})
-        found.append(users[name.casefold()])
-    return found
+    """The active users called ``names`` (any case, as sign-up counts a name taken:
+    ``leagues.players``), in that order; a ValidationError naming the first name no player
+    has."""
+    try:
+        return players.find(names)
+    except players.NoSuchPlayer as e:
+        raise forms.ValidationError(e.message, code="no_such_player") from None
 
 
 class UsernamesField(forms.CharField):

@@ -14,7 +14,6 @@ if TYPE_CHECKING:
 from django import forms
 from django.contrib import messages
 from django.contrib.admin.views.decorators import staff_member_required
-from django.contrib.auth import get_user_model
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -22,7 +21,7 @@ from django.views.decorators.http import require_POST
 
 from games.engine.ai import STAND_IN
 from games.forms import TableOptionsForm
-from leagues import tournaments
+from leagues import players, tournaments
 from leagues.models import Pairing, Tournament, TournamentRound, TournamentTeam
 from leagues.tournament_forms import (
     STAND_IN_CHOICES,
@@ -143,11 +142,12 @@ def _posted_id(request: AuthenticatedHttpRequest, name: str) -> int:
 
 
 def _user(username: str) -> User:
-    """The player called ``username`` (surrounding spaces ignored); TournamentError if none."""
-    user = get_user_model().objects.filter(username=username.strip()).first()
-    if user is None:
-        raise TournamentError(_("No player is called “%(name)s”.") % {"name": username})
-    return user
+    """The player called ``username`` (surrounding spaces ignored, any case, an inactive
+    account too: ``leagues.players``); TournamentError if none."""
+    try:
+        return players.find([username], active=False)[0]
+    except players.NoSuchPlayer as e:
+        raise TournamentError(e.message) from None
 
 
 class FormRefused(Exception):

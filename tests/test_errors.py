@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import http.server
 import json
+import os
 import re
 import threading
 import zlib
@@ -179,3 +180,54 @@ def test_with_a_dsn_events_reach_sentry_without_cards_or_seed(ingest) -> None:
     assert "ValueError" in sent and "could not push" in sent and FILTERED in sent
     assert CARD.findall(sent) == [], sent
     assert "987654321" not in sent
+
+
+# A fresh process with the site's settings and LOGGING: one view refuses (PermissionDenied),
+# one fails; Django's own handler answers and logs both.
+REFUSE_AND_CRASH = """
+import django
+django.setup()
+from django.core.exceptions import PermissionDenied
+from django.test import Client, override_settings
+from django.urls import path
+
+def refuse(request):
+    raise PermissionDenied("not your table")
+
+def crash(request):
+    raise ValueError("boom")
+
+urlpatterns = [path("refuse/", refuse), path("crash/", crash)]
+with override_settings(ROOT_URLCONF=__name__, ALLOWED_HOSTS=["testserver"]):
+    client = Client(raise_request_exception=False)
+    print(client.get("/refuse/").status_code, client.get("/crash/").status_code)
+    print(client.get("/refuse/", headers={"host": "evil.example"}).status_code)
+"""
+
+
+def test_a_refused_request_is_one_line_and_a_server_error_keeps_its_traceback() -> None:
+    """Every 403 was logged with the PermissionDenied's whole traceback (``make run``'s log
+    filled with them): now it is one WARNING line of ``django.request`` saying what was
+    refused, as is a disallowed host's 400 (``django.security``); a 500 keeps its traceback."""
+    result = run_django(
+        ["-c", REFUSE_AND_CRASH],
+        DJANGO_DEBUG="1",
+        SENTRY_DSN="",
+        **{name: os.environ[name] for name in ("DATABASE_URL", "REDIS_URL") if name in os.environ},
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["403", "500", "400"]
+    records = [json.loads(line) for line in result.stderr.splitlines() if line.startswith("{")]
+    refused = [r for r in records if r["message"] == "Forbidden (Permission denied): /refuse/"]
+    assert len(refused) == 1, records
+    assert refused[0]["level"] == "WARNING" and refused[0]["logger"] == "django.request"
+    assert refused[0]["reason"] == "PermissionDenied: not your table"
+    assert "exc_info" not in refused[0]
+    host = [r for r in records if r["logger"] == "django.security.DisallowedHost"]
+    assert len(host) == 1 and "exc_info" not in host[0], host
+    assert host[0]["reason"].startswith("DisallowedHost: Invalid HTTP_HOST header")
+    crashed = [r for r in records if r["message"] == "Internal Server Error: /crash/"]
+    assert len(crashed) == 1 and crashed[0]["level"] == "ERROR"
+    assert crashed[0]["exc_info"].startswith("Traceback (most recent call last)")
+    assert crashed[0]["exc_info"].rstrip().endswith("ValueError: boom")
+    assert [r for r in records if "exc_info" in r] == crashed  # the 500's traceback only

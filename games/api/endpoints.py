@@ -83,6 +83,10 @@ def _sit(request: TokenRequest, table: Table, seat: int | None) -> dict[str, int
             tables.take_seat(table.pk, user, number)
         except tables.TableError as e:
             refusal = str(e)
+            if seat is not None:  # which numbering the named seat is in
+                refusal = (
+                    f"seat {seat} (seats count from 0: the table page's Seat {seat + 1}): {refusal}"
+                )
             continue
         return {"table": table.pk, "seat": number}
     raise Refused(refusal)

@@ -20,6 +20,16 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from games.play.outcomes import PlayerAction
 
+#: Seats and teams count from 0 on the wire (bots depend on it); the table page counts from 1.
+SEAT = (
+    "A seat number, counting from 0: `0` … `players − 1` clockwise. Seat `0` is the table "
+    "page's “Seat 1”, seat `1` its “Seat 2”, and so on."
+)
+TEAM = (
+    "A team number, counting from 0: team `0` holds the even seats (the table page's "
+    "“Team 1”), team `1` the odd seats (its “Team 2”)."
+)
+
 # --- errors ------------------------------------------------------------------------------------
 
 
@@ -100,7 +110,7 @@ class StrictIn(BaseModel):
 
 
 class SitIn(StrictIn):
-    seat: Integer | None = None
+    seat: Integer | None = Field(None, description=f"{SEAT} Absent or null: the first empty seat.")
 
 
 class ActionIn(StrictIn):
@@ -123,7 +133,7 @@ class SeatOut(Schema):
     """Where the person sits after `sit`, `accept` (a seat number) or `leave` (null)."""
 
     table: int
-    seat: int | None
+    seat: int | None = Field(description=SEAT)
 
 
 class TokenOut(Schema):
@@ -133,7 +143,7 @@ class TokenOut(Schema):
 
 class MySeatOut(Schema):
     table: int
-    seat: int
+    seat: int = Field(description=SEAT)
     status: str
     match: int | None
 
@@ -147,8 +157,8 @@ class MeOut(Schema):
 
 
 class TableSeatOut(Schema):
-    number: int
-    team: int
+    number: int = Field(description=SEAT)
+    team: int = Field(description=TEAM)
     player: str | None
     bot: bool
     ai: str | None
@@ -191,11 +201,18 @@ class SeatViewOut(Schema):
     match: int
     table: int
     over: bool
-    winner_team: int | None
+    winner_team: int | None = Field(description=f"{TEAM} Null until the match is over.")
     stand_in: str | None
     deadline: DeadlineOut | None
     options: dict[str, Any]
-    view: dict[str, Any]
+    view: dict[str, Any] = Field(
+        description=(
+            "The engine's view of the seat. Every seat number in it (`seat`, `turn`, a "
+            "window's `owner`, `top.seat`, the trick's and events' `seat`) counts from 0, and "
+            "`hand_sizes` is indexed by it: seat `0` is the table page's “Seat 1”. `team` "
+            "counts from 0 too: team `0` is the page's “Team 1”."
+        )
+    )
     legal_actions: list[LegalActionOut]
 
 
@@ -213,7 +230,7 @@ class PingLine(Schema):
 class EndLine(Schema):
     type: Literal["end"]
     reason: Literal["match_over", "abandoned", "unseated", "revoked"]
-    winner_team: int | None = None
+    winner_team: int | None = Field(None, description=TEAM)
 
 
 #: One line of ``GET …/stream`` (games.api.stream).
@@ -255,7 +272,7 @@ class ReviewActionOut(Schema):
     `seat`, and its `cards` (a play, hook or unhook) or `card` (a return)."""
 
     type: str
-    seat: int
+    seat: int = Field(description=SEAT)
     cards: list[str] | None = None
     card: str | None = None
 
@@ -286,7 +303,7 @@ class RoundReviewOut(Schema):
     """A seat's round as the expert reviewed it (docs/AI.md: marks and accuracy)."""
 
     round: int
-    seat: int
+    seat: int = Field(description=SEAT)
     player: str | None
     accuracy: float | None
     samples: int

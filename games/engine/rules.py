@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .actions import (
+    CODES,
     Action,
     Hook,
     NextRound,
@@ -125,10 +126,35 @@ def _window_actions(state: State, seat: int, hand: tuple[str, ...]) -> list[Acti
 
 def _seat_error(state: State, seat: object) -> Rejection | None:
     if type(seat) is not int or not 0 <= seat < state.players:
-        return Rejection("bad_seat", f"no seat {seat!r} at this table")
+        return _no_seat(state, seat)
     if state.phase == ROUND_OVER:
         return Rejection("round_over", "the round is over")
     return None
+
+
+def _no_seat(state: State, seat: object) -> Rejection:
+    return Rejection(
+        "bad_seat",
+        f"no seat {seat!r} at this table (seats count from 0: 0 to {state.players - 1})",
+    )
+
+
+#: What a refused claim-window answer says (``claims.check_claim``, ``check_can_answer`` give
+#: the code only): every rejection carries a message for people, the bot API's included.
+_ANSWER_MESSAGES = {
+    "no_window": "no claim window is open: hook, unhook and window passes wait for one",
+    "finished": "you have no cards left",
+    "owner_cannot_claim": "the owner of the window cannot answer it",
+    "already_answered": "you already answered this claim window",
+    "invalid_claim": "a hook is two cards, an unhook one card, of the window's face",
+    "not_in_hand": "you do not hold those cards",
+    "window_open": "a claim window is open: only a claim, a pass or a bomb now",
+}
+
+
+def _answer_refusal(code: str) -> Rejection:
+    """A refused answer to a claim window (or a bomb into one): ``code`` with its message."""
+    return Rejection(code, _ANSWER_MESSAGES.get(code) or CODES[code])
 
 
 def _parse(cards: object) -> tuple[str, ...] | Rejection:
@@ -152,7 +178,12 @@ def _turn_error(state: State, seat: int) -> Rejection | None:
     if state.phase == WINDOW:
         return Rejection("window_open", "a claim window is open")
     if seat != state.turn:
-        return Rejection("not_your_turn", f"seat {state.turn} is to act")
+        turn = state.turn
+        assert turn is not None  # in play a seat is always to act
+        return Rejection(
+            "not_your_turn",
+            f"seat {turn} is to act (seats count from 0: the table page's Seat {turn + 1})",
+        )
     return None
 
 
@@ -196,7 +227,7 @@ def _bomb_into_window(
     cards were never taken), the bomb becomes the top play."""
     error = check_can_answer(state, seat)
     if error and error != "already_answered":
-        return Rejection(error if error != "no_window" else "window_open")
+        return _answer_refusal(error if error != "no_window" else "window_open")
     hand_after = remove_cards(state.hands[seat], cards)
     if hand_after is None:
         return Rejection("not_in_hand", "you do not hold those cards")
@@ -216,7 +247,7 @@ def _pass(state: State, action: Pass, events: list[Event]) -> State | Rejection:
     if state.phase == WINDOW:
         code = check_can_answer(state, seat)
         if code:
-            return Rejection(code)
+            return _answer_refusal(code)
         return record_answer(state, seat, PASSED, events)
     error = _turn_error(state, seat)
     if error:
@@ -234,7 +265,7 @@ def _claim(mode: str) -> Handler:
         seat = action.seat
         code = check_claim(state, seat, mode, cards)
         if code:
-            return Rejection(code)
+            return _answer_refusal(code)
         return record_answer(state, seat, cards, events)
 
     return handler
@@ -279,7 +310,7 @@ def _resign(state: State, action: Resign, events: list[Event]) -> State | Reject
     they were (the state still holds them; ``views`` shows each only to its seat)."""
     seat = action.seat
     if type(seat) is not int or not 0 <= seat < state.players:
-        return Rejection("bad_seat", f"no seat {seat!r} at this table")
+        return _no_seat(state, seat)
     winner = 1 - seat % 2
     events.append(Resigned(seat, seat % 2))
     events.append(MatchOver(winner))

@@ -8,10 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from django.contrib.auth import get_user_model
-from django.db.models import Q
 from django.utils.translation import gettext as _
 
+from leagues import players
 from leagues.models import Tournament, TournamentLog
 
 if TYPE_CHECKING:
@@ -41,17 +40,9 @@ def _check_status(tournament: Tournament, *allowed: str) -> None:
 
 
 def _resolve(usernames: Sequence[str]) -> list[User]:
-    """The active users called ``usernames`` (any case), in that order; TournamentError for a
-    name nobody has."""
-    User = get_user_model()
-    wanted = Q(pk__in=[])
-    for name in usernames:
-        wanted |= Q(username__iexact=name.strip())
-    found = {u.username.casefold(): u for u in User.objects.filter(wanted, is_active=True)}
-    players = []
-    for name in usernames:
-        user = found.get(name.strip().casefold())
-        if user is None:
-            raise TournamentError(_("No player is called “%(name)s”.") % {"name": name.strip()})
-        players.append(user)
-    return players
+    """The active users called ``usernames`` (any case: ``leagues.players``), in that order;
+    TournamentError for a name nobody has."""
+    try:
+        return players.find(usernames)
+    except players.NoSuchPlayer as e:
+        raise TournamentError(e.message) from None

@@ -575,12 +575,14 @@
   }
 
   var urgentTimer = null;
+  var urgentText = null;  // what the assertive region holds (or is about to)
   function announce(text, urgent) {
     var region = document.getElementById(urgent ? "alert-announcer" : "announcer");
     if (!region || !text) return;
     if (urgent) {
       region.textContent = "";
       clearTimeout(urgentTimer);
+      urgentText = text;
       urgentTimer = setTimeout(function () { region.textContent = text; }, 30);
       return;
     }
@@ -655,9 +657,12 @@
   }
 
   // Once the match is over, a turn or claim alert still in the assertive region (or on its
-  // way) is stale: a screen reader going back to it must not hear "Your turn".
-  function clearAlert() {
+  // way) is stale: a screen reader going back to it must not hear "Your turn". With ``only``,
+  // only while the region still holds that text (a refusal said since stays).
+  function clearAlert(only) {
+    if (only !== undefined && urgentText !== only) return;
     clearTimeout(urgentTimer);
+    urgentText = null;
     var region = document.getElementById("alert-announcer");
     if (region && region.textContent) region.textContent = "";
   }
@@ -673,26 +678,35 @@
     var claimForm = document.getElementById("claim-form");
     var title = document.querySelector("#claim-bar .claim-title");
     var claimKey = claimForm && title ? title.textContent.trim() : null;
+    // The turn or claim alert read out last, while it still holds: once the turn has passed
+    // (played, passed, gone out, the round over, the AI standing in) or the window closed, it
+    // leaves the assertive region, so nobody going back to it hears "Your turn — you lead".
+    var standing = seen ? seen.standing : null;
+    if (standing && (standing.turn ? !myTurn : claimKey !== standing.claimKey)) {
+      clearAlert(standing.text);
+      standing = null;
+    }
     if (!first && seen) {
       newLines(seen.lines, lines).forEach(function (text) { announce(text, false); });
-      var alerted = false;
+      var said = null;
       if (claimKey && claimKey !== seen.claimKey) {
-        announce(claimKey + " " + (strings.claimKeys || ""), true);
-        alerted = true;
+        said = claimKey + " " + (strings.claimKeys || "");
+        standing = { turn: false, claimKey: claimKey, text: said };
       } else if (myTurn && !seen.myTurn) {
         var line = document.getElementById("turn-line");
         var canPass = !!document.getElementById("pass-button");  // a lead may not pass
-        announce((line ? line.textContent.replace(/\s+/g, " ").trim() : strings.yourTurn || "")
-          + ". " + ((canPass ? strings.turnKeys : strings.leadKeys) || ""), true);
-        alerted = true;
+        said = (line ? line.textContent.replace(/\s+/g, " ").trim() : strings.yourTurn || "")
+          + ". " + ((canPass ? strings.turnKeys : strings.leadKeys) || "");
+        standing = { turn: true, claimKey: null, text: said };
       }
-      if (alerted) {
+      if (said) {
+        announce(said, true);
         window.club414.alerts += 1;
         if (preference("sound")) beep(!!claimKey);
       }
     }
     setTitle(claimKey ? strings.claimWindow : myTurn ? strings.yourTurn : null);
-    seen = { lines: lines, myTurn: myTurn, claimKey: claimKey, over: over };
+    seen = { lines: lines, myTurn: myTurn, claimKey: claimKey, over: over, standing: standing };
   }
 
   var observeTimer = null;

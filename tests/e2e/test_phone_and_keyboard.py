@@ -308,3 +308,21 @@ def test_no_turn_alert_is_left_once_the_match_is_over(new_page) -> None:
     expect(page.locator("#status")).to_have_attribute("data-phase", "match_over", timeout=10000)
     expect(alert).not_to_contain_text("Your turn")
     expect(alert).not_to_contain_text("Press H")
+
+
+def test_no_turn_alert_is_left_once_the_turn_has_passed(new_page) -> None:
+    """The player's turn is read out ("Your turn — you lead. … Press H …"); they hand their seat
+    to the AI, so the turn is no longer theirs, and no other alert comes for them: the
+    assertive live region no longer holds the turn (it stayed there, read out again by a
+    screen reader going back to it, after the player had gone out and the round had ended)."""
+    page = new_page()
+    log_in_as(page, "standing_in_player")
+    open_started_table(page, claim_seconds=2, turn_seconds=60)
+    alert = page.locator("#alert-announcer")
+    expect(alert).to_contain_text("Press H for a hint", timeout=60000)
+    expect(page.locator("#status.my-turn")).to_have_count(1)
+    page.click("#stand-in-button")
+    expect(page.locator("#stand-in-banner")).to_be_visible()
+    expect(page.locator("#status.my-turn")).to_have_count(0)
+    expect(alert).not_to_contain_text("Your turn")
+    expect(alert).not_to_contain_text("Press H")

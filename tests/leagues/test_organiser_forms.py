@@ -201,6 +201,23 @@ def test_a_refused_replacement_comes_back_in_its_team_row_with_what_was_typed(
     assert set(team.members.values_list("user__username", flat=True)) == {"ana", "bo"}
 
 
+def test_a_replacement_finds_both_players_in_any_case(client, staff, make_user):
+    """The staff's "Player leaving" was looked up case-sensitively ("ANA" was nobody) while
+    "Player coming in" was not: both now find the player whatever the case."""
+    t = tournaments.do_create_tournament(staff, name="Cup", table_options=QUICK)
+    tournaments.do_open_registration(t, staff)
+    make_user("bo")
+    make_user("Cy")
+    team = register_confirmed(t, make_user("ana"), ["bo"])
+    client.force_login(staff)
+    response = client.post(
+        reverse("tournaments:act", args=[t.pk, "replace_player"]),
+        {"team": team.pk, "old": "ANA", "new": "cY"},
+    )
+    assert response.status_code == 302, response.content.decode()[-2000:]
+    assert set(team.members.values_list("user__username", flat=True)) == {"Cy", "bo"}
+
+
 # --- the organise page: seasons, members, fixtures, results -------------------------------------
 
 
@@ -239,6 +256,47 @@ def test_add_member_without_a_known_username_says_so(client, league, organiser, 
     assert response.status_code == 200
     assert _field_errors(response.content.decode(), "username")
     assert league.memberships.filter(status=Membership.Status.ACTIVE).count() == 1
+
+
+@pytest.mark.parametrize("typed", ["TESTER1", "tester1", " Tester1 "])
+def test_add_member_finds_the_player_in_any_case(client, league, organiser, make_user, typed):
+    """Sign-up counts "Tester1" as taken when "TESTER1" signs up; "Add a member" found nobody
+    called "TESTER1" (its lookup was case-sensitive): now it adds Tester1."""
+    tester = make_user("Tester1")
+    client.force_login(organiser)
+    response = client.post(
+        reverse("leagues:manage_members", args=[league.slug]), {"username": typed, "action": "add"}
+    )
+    assert response.status_code == 302, _field_errors(response.content.decode(), "username")
+    assert league.memberships.filter(user=tester, status=Membership.Status.ACTIVE).exists()
+
+
+def test_add_member_by_a_look_alike_or_an_ambiguous_name_says_so(
+    client, league, organiser, make_user
+):
+    """Only the case is set aside: "Testerl" (an l for the 1) is nobody. Two old accounts
+    differing in case only ("Sam", "SAM", made before sign-up refused that): the one spelled
+    as typed, and for another spelling a clear error instead of a guess."""
+    from django.contrib.auth import get_user_model
+
+    make_user("Tester1")
+    sam = make_user("Sam")
+    other = make_user("someone")
+    get_user_model().objects.filter(pk=other.pk).update(
+        username="SAM", username_key=f"sam#{other.pk}"
+    )
+    client.force_login(organiser)
+    url = reverse("leagues:manage_members", args=[league.slug])
+    response = client.post(url, {"username": "Testerl", "action": "add"})
+    assert "No player is called “Testerl”." in _field_errors(response.content.decode(), "username")
+    response = client.post(url, {"username": "sam", "action": "add"})
+    errors = _field_errors(response.content.decode(), "username")
+    assert "Several players are called “sam” in other cases" in errors
+    assert league.memberships.filter(status=Membership.Status.ACTIVE).count() == 1
+    response = client.post(url, {"username": "Sam", "action": "add"})
+    assert response.status_code == 302
+    assert league.memberships.filter(user=sam, status=Membership.Status.ACTIVE).exists()
+    assert not league.memberships.filter(user=other).exists()
 
 
 def test_a_refused_fixture_comes_back_on_the_organise_page_with_its_teams(

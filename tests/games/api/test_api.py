@@ -67,6 +67,10 @@ def test_open_tables_sit_and_accept_an_invitation(api, make_user):
     assert response.json() == {"table": public.pk, "seat": 2}
     response = client.post(f"/tables/{public.pk}/sit", {"seat": 0})
     assert response.status_code == 409 and response.json()["code"] == "refused"
+    # The host's seat: the refusal says which numbering "seat 0" is in.
+    assert response.json()["message"] == (
+        "seat 0 (seats count from 0: the table page's Seat 1): That seat is taken."
+    )
     response = client.post(f"/invitations/{private.invite_code}/accept", {})
     assert response.json() == {"table": private.pk, "seat": 1}
     seats = client.get("/tables").json()["tables"]
@@ -139,6 +143,9 @@ def test_submit_goes_through_the_writer(api, table_with_bot, start_with_hands):
         ('{"action": "play", "cards": ["9D"], "version": 0}', 409, "not_in_hand"),
         ('{"action": "play", "cards": ["XX"], "version": 0}', 409, "unknown_card"),
         ('{"action": "pass", "version": 0}', 409, "leader_cannot_pass"),
+        ('{"action": "hook", "cards": ["6H", "6H"], "version": 0}', 409, "no_window"),
+        ('{"action": "unhook", "cards": ["6H"], "version": 0}', 409, "no_window"),
+        ('{"action": "return", "card": "6H", "version": 0}', 409, "invalid_return"),
     ],
 )
 def test_bad_actions_are_clear_json_and_change_nothing(
@@ -150,6 +157,7 @@ def test_bad_actions_are_clear_json_and_change_nothing(
     response = api(bot).post(f"/matches/{match.pk}/actions", raw=body)
     assert response.status_code == status, response.content
     assert response.json()["code"] == code
+    assert response.json()["message"].strip(), response.content  # every refusal says why
     assert _snapshot(match) == before
 
 
@@ -163,6 +171,10 @@ def test_a_token_acts_for_its_own_seat_only(api, table_with_bot, start_with_hand
         {"action": "play", "cards": ["3S"], "version": 0, "seat": 0},  # naming ana's seat
     )
     assert response.status_code == 409 and response.json()["code"] == "not_your_turn"
+    # Which numbering the seat is in: the API's (from 0), and the page's.
+    assert response.json()["message"] == (
+        "seat 0 is to act (seats count from 0: the table page's Seat 1)"
+    )
     assert _snapshot(match) == before
     # Another match, where the bot has no seat: forbidden (or not found when private).
     other = make_table(["cy", "di", None, None])
@@ -397,3 +409,24 @@ def test_the_docs_link_to_the_guide_the_site_serves(api):
     assert guide["Content-Type"] == "text/plain; charset=utf-8"
     assert guide.content.decode().startswith("# The bot API: bring your own bot")
     assert api(None).post("/guide").status_code == 405
+
+
+def test_the_schema_says_seats_and_teams_count_from_0(openapi):
+    """A new user read `{"seat": 1}` as the page's Seat 1 (it is Seat 2): every seat and team
+    field of the schema says that it counts from 0 and what the page calls it."""
+    schemas = openapi["components"]["schemas"]
+    fields = [
+        ("SitIn", "seat", "Seat 1"),
+        ("SeatOut", "seat", "Seat 1"),
+        ("MySeatOut", "seat", "Seat 1"),
+        ("TableSeatOut", "number", "Seat 1"),
+        ("TableSeatOut", "team", "Team 1"),
+        ("SeatViewOut", "winner_team", "Team 1"),
+        ("SeatViewOut", "view", "Seat 1"),
+        ("RoundReviewOut", "seat", "Seat 1"),
+        ("ReviewActionOut", "seat", "Seat 1"),
+    ]
+    for schema, field, page in fields:
+        description = schemas[schema]["properties"][field].get("description", "")
+        assert "counting from 0" in description or "counts from 0" in description, (schema, field)
+        assert page in description, (schema, field)

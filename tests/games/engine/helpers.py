@@ -58,6 +58,7 @@ def refused(state: State, action: object, code: str) -> Rejection:
     outcome = apply(state, action)
     assert isinstance(outcome, Rejection), f"{action} was accepted"
     assert outcome.code == code, f"{action}: expected {code}, got {outcome}"
+    assert outcome.message.strip(), f"{action}: {code} without a message"  # the API shows it
     assert state_to_json(state) == before
     assert state_from_json(before) == state
     return outcome

@@ -216,10 +216,60 @@ def test_nothing_raises_on_a_grid_of_bad_input():
     ):
         outcome = apply(state, kind(seat, cards_))
         if isinstance(outcome, Rejection):
-            assert outcome.code in CODES, outcome
+            assert outcome.code in CODES and outcome.message, outcome
     for state, seat in itertools.product(states, seats):
         outcome = apply(state, Pass(seat))
-        assert not isinstance(outcome, Rejection) or outcome.code in CODES
+        assert not isinstance(outcome, Rejection) or (outcome.code in CODES and outcome.message)
+
+
+def finished_in_window():
+    """Seat 3 went out; seat 0's single 9 opened a hook window for seats 1 and 2."""
+    state = table("AS AH 9S KC", "9H 9D", "5S 6D", "QS QH", leader=3)
+    return run(
+        state, Play(3, cards("QS QH")), Play(0, cards("AS AH")), Pass(1), Pass(2), Play(0, ("9S",))
+    )[0]
+
+
+def test_every_code_comes_with_a_message():
+    """Each of ``CODES`` is refused with a message for people, not only a code: the bot API
+    answers it as ``message`` (a hook with no window open was 409 with ``"message": ""``), and
+    a seat number in it says that seats count from 0."""
+    tribute = ok(round_over(), NextRound())[0]
+    answered = ok(window(), Pass(1))[0]
+    cases = [
+        (lead(), "play", "malformed"),
+        (lead(), Play(0, None), "malformed"),
+        (lead(), Pass(9), "bad_seat"),
+        (lead(), Play(0, ("1S",)), "unknown_card"),
+        (lead(), Play(0, ()), "empty_play"),
+        (lead(), Play(0, ("4S",)), "not_in_hand"),
+        (window(), Hook(1, ("9H", "9H")), "not_in_hand"),
+        (lead(), Play(0, cards("3S 9S")), "invalid_combination"),
+        (ok(lead(), Play(0, cards("3S 3H")))[0], Play(1, ("5C",)), "does_not_beat"),
+        (lead(), Pass(0), "leader_cannot_pass"),
+        (lead(), Play(1, ("5C",)), "not_your_turn"),
+        (finished_in_window(), Pass(3), "finished"),
+        (finished_in_window(), Hook(3, ("9H", "9D")), "finished"),
+        (window(), Play(1, ("5C",)), "window_open"),
+        (lead(), Hook(1, ("9H", "9D")), "no_window"),
+        (lead(), Unhook(1, ("9H",)), "no_window"),
+        (window(), Hook(1, ("9H",)), "invalid_claim"),
+        (window(), Pass(0), "owner_cannot_claim"),
+        (window(), Hook(0, ("9H", "9D")), "owner_cannot_claim"),
+        (answered, Pass(1), "already_answered"),
+        (answered, Hook(1, ("9H", "9D")), "already_answered"),
+        (tribute, Pass(tribute.tributes[0].receiver), "tribute_pending"),
+        (lead(), Return(0, "3S"), "invalid_return"),
+        (round_over(), Pass(1), "round_over"),
+        (lead(), NextRound(), "round_not_over"),
+        (match_over(), Pass(1), "match_over"),
+    ]
+    for state, action, code in cases:
+        refused(state, action, code)  # asserts the message too
+    assert {code for _, _, code in cases} == set(CODES)
+    turn = refused(lead(), Play(1, ("5C",)), "not_your_turn").message
+    assert turn == "seat 0 is to act (seats count from 0: the table page's Seat 1)"
+    assert "seats count from 0: 0 to 3" in refused(lead(), Pass(9), "bad_seat").message
 
 
 def test_rejection_leaves_legal_actions_unchanged():
