@@ -67,23 +67,10 @@ test: $(VENV)/.installed-test
 # The tests that start no process (no Daphne, Celery worker, Redis or browser) and take seconds,
 # not tens of seconds: `-m "not live and not slow"` (`slow`: the fuzzers, the 1,000-round and
 # duplicate simulations, matches driven to their end, the every-URL walk; `make test` runs them).
-# TEST_FAST_WORKERS: with the transactional tests' reset made cheap (tests/fast_flush.py) the
-# fast tests are bound by CPU, ~150 s of it (user+sys), so on 2 cores a run takes at least 75 s.
-# Measured one after another at load 4-7 (issue 16): -n 4 135 s, -n 6 164 s, -n 8 132 s and
-# 12 s more CPU (each worker imports the project and collects the suite, ~4 s of CPU).
-# Then cut (docs/PERFORMANCE.md, "The fast tests' time"): fewer property-test games here,
-# settings read in-process, played rounds and matches built once, two heavy tests `slow`; the
-# changed tests' CPU 91 s -> 23 s. Whole -n 4 runs on the busy box (load 6-14): 323 s of CPU
-# and 18 min 45 s before (cold caches), 208 s and 10 min 13 s after; a quiet box's figure is due.
-# Then the fixed waits of the socket tests made barriers or waited side by side (a quiet box
-# before: 121-128 s at -n 4, 226 s of the tests' wall waiting): those five modules alone 81 s ->
-# 41 s of waits. Whole runs since, -n 4 against -n 3 back to back (nice -n 5, others' jobs
-# beside, load 3-6): 182 s / 128 s CPU against 165 s / 116 s, then 218 s / 121 s against
-# 132 s / 108 s; on a quieter box (load ~2) 97 s / 104 s at -n 3, 109 s / 117 s at -n 4 right
-# after. -n 3: one start (~6 s of CPU) less and less contention, and the waits left fit in three
-# workers. 104 s of CPU is 52 s on 2 cores at best: the 60 s goal needs CPU cut too.
-# Then the review, engine, slow and fixed costs cut (docs/PERFORMANCE.md, "The suite's CPU, third
-# round"): quiet box, -n 3 73-75 s (118-120 s of CPU and 15 s in PostgreSQL), -n 2 86 s.
+# TEST_FAST_WORKERS: the fast tests are bound by CPU (~80 s of it on a quiet box, plus
+# PostgreSQL's), so on 2 cores more workers only add their start-up (~4 s of CPU each); three
+# leave room for the few waits left. Measured runs and how they came down: docs/PERFORMANCE.md,
+# "The fast tests' time" (a quiet box, 2026-12-06: 52-54 s at -n 3).
 TEST_FAST_WORKERS ?= 3
 test-fast: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 test-fast: export REDIS_URL ?= redis://127.0.0.1:6379/0
