@@ -15,6 +15,7 @@ urlpatterns = [
     path("tables/<int:table_id>/ai/", views.set_ai, name="set_ai"),
     path("tables/<int:table_id>/fill/", views.fill_with_ai, name="fill_with_ai"),
     path("tables/<int:table_id>/start/", views.start, name="start"),
+    path("tables/<int:table_id>/close/", views.close_table, name="close_table"),
     path("tables/<int:table_id>/seat/", views.seat_control, name="seat_control"),
     path("tables/<int:table_id>/rematch/", views.rematch, name="rematch"),
     path("tables/again/", views.play_again, name="play_again"),

@@ -221,6 +221,14 @@ def start(request: SignedInRequest, table_id: int) -> HttpResponse:
     return _seat_action(request, table_id, lambda table: tables.start(table.pk, request.user))
 
 
+@login_required
+@require_POST
+def close_table(request: SignedInRequest, table_id: int) -> HttpResponse:
+    """The host's "Close table" (``tables.close_table``): every page of the table, the host's
+    included, is sent the closed table over its socket; a plain form goes back to the table."""
+    return _seat_action(request, table_id, lambda table: tables.close_table(table.pk, request.user))
+
+
 # --- after the match: rematch, play again ------------------------------------------------------
 
 

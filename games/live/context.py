@@ -42,6 +42,8 @@ class TableContext:
     signed_in: bool
     # The seating.
     is_open: bool
+    # The viewer hosts the table and may close it (not started, not an organiser's).
+    can_close: bool
     seats_full: bool
     invite_path: str
     seats: list[Row]

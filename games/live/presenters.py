@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 
 from accounts.models import User
+from games import organisers
 from games.engine import legal_actions
 from games.engine.actions import Hook, Pass, Play, Return, Unhook
 from games.engine.ai import FILL_DEFAULT
@@ -89,6 +90,7 @@ def table_context(
         seats = list(table.seats.select_related("user"))
     signed_in = user is not None and user.is_authenticated
     is_host = signed_in and user is not None and table.host_id == user.pk
+    is_open = table.status == Table.Status.OPEN
     common: dict[str, Any] = {
         "table": table,
         "match": match,
@@ -97,7 +99,10 @@ def table_context(
         "me": seat,
         "is_host": is_host,
         "signed_in": signed_in,
-        "is_open": table.status == Table.Status.OPEN,
+        "is_open": is_open,
+        # The host may close a table not started yet, unless an organiser schedules it
+        # (``games.play.tables.close_table``): asked only for the host's own page.
+        "can_close": is_host and is_open and not organisers.is_scheduled(table.pk),
         "seats_full": not any(s.is_empty for s in seats),
         "invite_path": _invite_path(table, is_host or seat is not None),
         **spectators_context(table, spectators, delay),

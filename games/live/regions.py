@@ -228,7 +228,7 @@ SEAT = Region(
 SEATS = Region(
     "seats",
     "games/partials/seats.html",
-    reads=("is_open", "is_host", "signed_in", "invite_path", "seats_full"),
+    reads=("is_open", "is_host", "can_close", "signed_in", "invite_path", "seats_full"),
     holds=(SEAT,),
 )
 TRICK = Region("trick", "games/partials/trick.html", reads=("trick", "trick_leader"))

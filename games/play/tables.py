@@ -1,4 +1,13 @@
-"""Opening tables and seating people and AI seats before a match starts.
+"""Opening tables, seating people and AI seats before a match starts, and closing a table
+that never started.
+
+A table that has not started is closed — it leaves the lobby, no longer counts among its host's
+tables (``check_hosting``) and its page says so — when its host closes it (``close_table``), or
+when the last one seated stands up and leaves every seat empty (``leave_seat``): nobody is
+left to play or to start it, and a host who stood up from a few tables was otherwise kept at
+the cap with nothing to end them. A closed table is marked ``ABANDONED``, as an organiser's
+``stewarding.abandon`` marks one, with no match: it ends as every table that will not be played
+to its end does. A table an organiser schedules is closed only by its organisers.
 
 Every function takes the table row lock, checks, changes, and notifies after commit. Errors are
 ``TableError`` with a message for people; nothing changes when one is raised.
@@ -56,9 +65,11 @@ def hosting_refusal(count: int) -> str:
     """The translated refusal for a person who hosts ``count`` tables, the most allowed."""
     return ngettext(
         "You already host %(count)d table that is waiting or being played, the most one player "
-        "may host at once. Finish it or wait for it to end first.",
+        "may host at once. Finish it, close it if it is still waiting (Close table, on its "
+        "page), or wait for it to end first.",
         "You already host %(count)d tables that are waiting or being played, the most one "
-        "player may host at once. Finish one or wait for one to end first.",
+        "player may host at once. Finish one, close one that is still waiting (Close table, on "
+        "its page), or wait for one to end first.",
         count,
     ) % {"count": count}
 
@@ -199,11 +210,41 @@ def take_seat(table_id: int, user: User, number: int) -> None:
 
 
 def leave_seat(table_id: int, user: User) -> None:
-    """Stand up from the table before the match starts."""
+    """Stand up from the table before the match starts. When that leaves every seat empty (no
+    person, no AI seat), the table is closed (see the module doc), unless an organiser
+    schedules it."""
     with transaction.atomic():
         table = _open(table_id)
-        Seat.objects.filter(table=table, user=user).update(user=None)
+        left = Seat.objects.filter(table=table, user=user).update(user=None)
+        if (
+            left
+            and not Seat.objects.filter(table=table)
+            .exclude(user__isnull=True, ai_policy="")
+            .exists()
+            and not organisers.is_scheduled(table.pk)
+        ):
+            _close(table)
         seating.changed(table, left=user.pk)
+
+
+def close_table(table_id: int, host: User) -> None:
+    """The host closes their table before its match starts (see the module doc): every page of
+    the table is sent its closed state, the lobby drops it."""
+    with transaction.atomic():
+        table = _hosted(table_id, host)
+        if organisers.is_scheduled(table.pk):
+            raise TableError(
+                _("A league or tournament schedules this table: only its organisers can close it.")
+            )
+        _close(table)
+        seating.changed(table)
+
+
+def _close(table: Table) -> None:
+    """Mark the open table ``table`` closed. Precondition: its row is locked (``_open``); the
+    caller ends with ``seating.changed``."""
+    table.status = Table.Status.ABANDONED
+    table.save(update_fields=["status"])
 
 
 def set_ai(table_id: int, host: User, number: int, policy: str) -> None:
@@ -263,8 +304,16 @@ def start(table_id: int, host: User, seed: int | None = None) -> Match:
 def _open(table_id: int) -> Table:
     table = _locked(table_id)
     if table.status != Table.Status.OPEN:
+        if is_closed(table):
+            raise TableError(_("This table was closed before its match started."))
         raise TableError(_("The match at this table has started."))
     return table
+
+
+def is_closed(table: Table) -> bool:
+    """Whether ``table`` was closed before its match started (by its host, when its last
+    person left, or by an organiser): abandoned without a match."""
+    return table.status == Table.Status.ABANDONED and not Match.objects.filter(table=table).exists()
 
 
 def _hosted(table_id: int, host: User) -> Table:

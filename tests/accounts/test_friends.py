@@ -15,7 +15,7 @@ from accounts.models import Follow
 from games.live import audiences
 from games.live.audiences import Audience
 from games.models import Table
-from games.play import tables
+from games.play import stewarding, tables
 from leagues.models import Notice
 
 pytestmark = pytest.mark.django_db
@@ -194,8 +194,8 @@ def test_opening_the_table_is_the_end_of_its_turn_notice(make_table):
 
 def test_the_friends_page_invites_to_a_hosted_table(make_user):
     ana, bo = make_user("ana"), make_user("bo")
-    hosted = tables.create_table(ana, name="Hosted", players=4, options={})
-    tables.leave_seat(hosted.pk, ana)  # the host stood up: still their table
+    # Hosted without a seat (as an organiser opens one): still the host's table to invite to.
+    hosted = stewarding.open_table(ana, name="Hosted", options={}, seats=[(None, "")] * 4)
     friends.follow(ana, bo)
     client = client_for(ana)
     assert (

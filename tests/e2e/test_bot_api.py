@@ -24,7 +24,7 @@ from playwright.sync_api import expect
 from accounts import tokens
 from games.live import replay
 from games.models import Match, Move, Seat, Table
-from games.play import tables
+from games.play import stewarding, tables
 from tests import servers
 
 from .helpers import (
@@ -66,10 +66,10 @@ def _resign_by_api(base: str, token: str, table: Table) -> None:
 
 
 def _bots_at_a_table(make_user, options: dict, names: list[str]) -> tuple[Table, list[str]]:
-    """A casual table opened by a person who then stands up, and a token per bot account."""
+    """A casual table its host opened without sitting at it (every seat empty: a host who
+    stood up from their own table would have closed it), and a token per bot account."""
     host = make_user(f"host-{names[0]}")
-    table = tables.create_table(host, name="bots", players=4, options=options)
-    tables.leave_seat(table.pk, host)
+    table = stewarding.open_table(host, name="bots", options=options, seats=[(None, "")] * 4)
     return table, [tokens.create(make_user(n, is_bot=True), "bot")[1] for n in names]
 
 

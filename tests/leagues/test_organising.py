@@ -276,3 +276,27 @@ def test_the_start_of_a_fixture_table_still_works_with_edited_options(
     tables.start(fixture.table_id, members["ana"], seed=4)
     fixture.table.refresh_from_db()
     assert fixture.table.status == "playing"
+
+
+# --- a fixture's table is its organisers' to close ----------------------------------------------
+
+
+def test_a_fixture_table_is_neither_closed_by_its_host_nor_by_everyone_standing_up(
+    season, organiser, members, client
+):
+    """A waiting table closes when its host closes it or its last person stands up
+    (``games.play.tables``), but not a league fixture's: its host (a player) has no "Close
+    table" and is refused, and the fixture stays open when all four stand up."""
+    from games.models import Table
+
+    teams = [[members["ana"], members["cy"]], [members["bo"], members["di"]]]
+    fixture = services.do_create_fixture(season, organiser, teams)
+    table = fixture.table
+    assert table.host == members["ana"]
+    client.force_login(members["ana"])
+    assert 'id="close-table"' not in client.get(table.get_absolute_url()).content.decode()
+    with pytest.raises(tables.TableError, match="only its organisers can close it"):
+        tables.close_table(table.pk, members["ana"])
+    for name in ("ana", "bo", "cy", "di"):
+        tables.leave_seat(table.pk, members[name])
+    assert Table.objects.get(pk=table.pk).status == Table.Status.OPEN

@@ -36,6 +36,8 @@ class Command(BaseCommand):
                     "target_level": opts["target_level"],
                 },
             )
+            # The AI seats first: a table its host stands up from with every seat empty closes.
+            tables.fill_with_ai(table.pk, host, Seat.Policy.HEURISTIC)
             tables.leave_seat(table.pk, host)
             tables.fill_with_ai(table.pk, host, Seat.Policy.HEURISTIC)
             tables.start(table.pk, host)

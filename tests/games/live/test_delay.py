@@ -312,6 +312,8 @@ def test_the_worker_moves_the_view_of_an_all_ai_table(make_user) -> None:
         options={"claim_window_seconds": 0, "turn_seconds": 30},
         spectator_delay=2,
     )
+    # AI seats before the host stands up: a table left with every seat empty closes.
+    tables.fill_with_ai(table.pk, host, Seat.Policy.HEURISTIC)
     tables.leave_seat(table.pk, host)
     tables.fill_with_ai(table.pk, host, Seat.Policy.HEURISTIC)
     match = tables.start(table.pk, host, seed=11)

@@ -186,6 +186,8 @@ def test_expert_seats_play_through_the_worker(worker, make_user):
     table = tables.create_table(
         host, name="experts", players=4, options={"claim_window_seconds": 1, "turn_seconds": 30}
     )
+    # AI seats before the host stands up: a table left with every seat empty closes.
+    tables.fill_with_ai(table.pk, host, Seat.Policy.EXPERT)
     tables.leave_seat(table.pk, host)
     tables.fill_with_ai(table.pk, host, Seat.Policy.EXPERT)
     match = tables.start(table.pk, host, seed=11)

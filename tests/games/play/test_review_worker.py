@@ -175,6 +175,8 @@ def test_ai_seats_and_timers_keep_their_pace_while_the_review_queue_is_full(
         table = tables.create_table(
             host, name="ai", players=4, options={"claim_window_seconds": 1, "turn_seconds": 30}
         )
+        # AI seats before the host stands up: a table left with every seat empty closes.
+        tables.fill_with_ai(table.pk, host, Seat.Policy.HEURISTIC)
         tables.leave_seat(table.pk, host)
         tables.fill_with_ai(table.pk, host, Seat.Policy.HEURISTIC)
         ai_match = tables.start(table.pk, host, seed=11)

@@ -54,6 +54,8 @@ def test_ai_seats_move_by_themselves(worker, make_user):
     table = tables.create_table(
         host, name="demo", players=4, options={"claim_window_seconds": 1, "turn_seconds": 30}
     )
+    # AI seats before the host stands up: a table left with every seat empty closes.
+    tables.fill_with_ai(table.pk, host, Seat.Policy.HEURISTIC)
     tables.leave_seat(table.pk, host)
     tables.fill_with_ai(table.pk, host, Seat.Policy.HEURISTIC)
     match = tables.start(table.pk, host, seed=11)
