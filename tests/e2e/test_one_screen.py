@@ -32,6 +32,7 @@ from .phases import (
     MEASURE,
     PHASES,
     WHOLE,
+    claim_window,
     install,
     round_over,
     settle,
@@ -289,3 +290,95 @@ def test_a_refusal_shows_by_the_hand_not_over_the_header(new_page) -> None:
     assert box["y"] >= header["y"] + header["height"], f"over the header: {box} {header}"
     assert box["y"] + box["height"] <= hand["y"] + 0.5, f"not above the hand: {box} {hand}"
     assert hand["y"] - (box["y"] + box["height"]) < 60, f"far from the hand: {box} {hand}"
+
+
+# Every line of the claim help (title, what a claim is, what the viewer holds) and its "Got it"
+# can be read: each line, brought into view inside whatever box scrolls it, is inside the
+# viewport and is itself what shows at its middle (no fixed button or dock over it).
+HELP_READABLE = """() => {
+  const out = [], W = innerWidth, H = innerHeight;
+  const help = document.getElementById('claim-help');
+  if (!help || help.getBoundingClientRect().height < 1) return ['no claim help shown'];
+  const scroller = el => {
+    for (let p = el.parentElement; p; p = p.parentElement)
+      if (['auto', 'scroll'].includes(getComputedStyle(p).overflowY) && p.scrollHeight > p.clientHeight)
+        return p;
+    return null;
+  };
+  const parts = [...help.querySelectorAll('p'), document.getElementById('claim-help-done')];
+  for (const part of parts) {
+    const range = document.createRange();
+    range.selectNodeContents(part);
+    const lines = [...range.getClientRects()].filter(r => r.width > 1 && r.height > 1);
+    const count = part.tagName === 'BUTTON' ? 1 : lines.length;
+    for (let i = 0; i < count; i++) {
+      const box = scroller(part);
+      const at = () => part.tagName === 'BUTTON' ? part.getBoundingClientRect()
+        : [...range.getClientRects()].filter(r => r.width > 1 && r.height > 1)[i];
+      if (box) {
+        const r = at(), b = box.getBoundingClientRect();
+        box.scrollTop += r.top - b.top - 4;
+      }
+      const r = at();
+      const name = `${part.id || part.className} line ${i + 1}`;
+      if (r.top < -0.5 || r.bottom > H + 0.5 || r.left < -0.5 || r.right > W + 0.5) {
+        out.push(`${name} is outside the viewport: ${Math.round(r.top)}-${Math.round(r.bottom)}`);
+        continue;
+      }
+      const x = r.left + Math.min(12, r.width / 2), y = r.top + r.height / 2;
+      const hit = document.elementFromPoint(x, y);
+      if (!hit || !(hit === part || part.contains(hit)))
+        out.push(`${name} is covered at ${Math.round(x)},${Math.round(y)} by `
+                 + (hit ? (hit.id || hit.className || hit.tagName) : 'nothing'));
+    }
+  }
+  return out;
+}"""
+
+
+# As it opens (not scrolled), the help's box shows its title and at least two lines of the
+# explanation whole, and no line cut by its lower edge: a half line there read as text going on
+# under the Hook and Pass buttons. The box ends above the buttons.
+HELP_LINES_WHOLE = """() => {
+  const out = [], help = document.getElementById('claim-help');
+  help.scrollTop = 0;
+  const box = help.getBoundingClientRect();
+  const inner = {top: box.top + help.clientTop, bottom: box.top + help.clientTop + help.clientHeight};
+  let whole = 0;
+  for (const part of help.querySelectorAll('p:not(.claim-help-title)')) {
+    const range = document.createRange();
+    range.selectNodeContents(part);
+    for (const r of range.getClientRects()) {
+      if (r.height < 1) continue;
+      if (r.top >= inner.top - 0.5 && r.bottom <= inner.bottom + 0.5) whole += 1;
+      else if (r.top < inner.bottom - 0.5 && r.bottom > inner.bottom + 0.5)
+        out.push(`a line of ${part.id} is cut by the box's edge: ${Math.round(r.top)}-`
+                 + `${Math.round(r.bottom)} in ${Math.round(inner.top)}-${Math.round(inner.bottom)}`);
+    }
+  }
+  if (whole < 2) out.push(`${whole} whole lines of the explanation in view`);
+  const actions = document.querySelector('#claim-bar .claim-actions').getBoundingClientRect();
+  if (box.bottom > actions.top + 0.5)
+    out.push(`the help (to ${Math.round(box.bottom)}) runs under the buttons (${Math.round(actions.top)})`);
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("language", ["es", "id", "vi", "en"])
+def test_the_claim_help_is_readable_on_a_phone(new_page, language) -> None:
+    """375×740, a person's first claim windows: the help ("¿Qué es un enganche?") sat under the
+    fixed Hook and Pass buttons after its first line. Every line of it can be read (scrolled
+    into view in its own box, nothing over it), the buttons still whole and reachable."""
+    page = new_page(375, 740)
+    log_in_as(page, f"help_{language}", language)
+    open_started_table(page, claim_seconds=10, turn_seconds=60)
+    table = Table.objects.get(host__username=f"help_{language}")
+    show_phase(page, table, claim_window)
+    expect(page.locator("#claim-help")).to_be_visible()
+    settle(page)
+    shoot(page, f"claim-help-{language}-375x740")
+    assert page.evaluate(HELP_LINES_WHOLE) == []
+    assert page.evaluate(HELP_READABLE) == []
+    need = {"cards": 27, "shown": ["#claim-button", "#claim-pass-button"], "seats": 4}
+    count = page.locator("#hand .hand-cards label").count()
+    assert page.evaluate(MEASURE, {**need, "cards": count}) + page.evaluate(WHOLE) == []
