@@ -382,3 +382,78 @@ def test_the_claim_help_is_readable_on_a_phone(new_page, language) -> None:
     need = {"cards": 27, "shown": ["#claim-button", "#claim-pass-button"], "seats": 4}
     count = page.locator("#hand .hand-cards label").count()
     assert page.evaluate(MEASURE, {**need, "cards": count}) + page.evaluate(WHOLE) == []
+
+
+# Every card of the hand inside the viewport and itself at its middle (nothing fixed over it).
+HAND_UNCOVERED = """() => {
+  const out = [], W = innerWidth, H = innerHeight;
+  const labels = [...document.querySelectorAll('#hand .hand-cards label')];
+  if (!labels.length) out.push('no card in the hand');
+  for (const label of labels) {
+    const r = label.getBoundingClientRect();
+    if (r.top < -0.5 || r.bottom > H + 0.5 || r.left < -0.5 || r.right > W + 0.5) {
+      out.push(`card ${label.id} is outside the viewport: ${Math.round(r.top)}-${Math.round(r.bottom)}`);
+      continue;
+    }
+    for (const y of [r.top + 4, r.top + r.height / 2, r.bottom - 4]) {
+      const hit = document.elementFromPoint(r.left + Math.min(10, r.width / 2), y);
+      if (!hit || !label.contains(hit)) {
+        out.push(`card ${label.id} is covered at ${Math.round(y)} by `
+                 + (hit ? (hit.id || hit.className || hit.tagName) : 'nothing'));
+        break;
+      }
+    }
+    // The face's lower edge too (the next row's cards may lie over it, nothing else may).
+    const face = label.querySelector('.playing-card').getBoundingClientRect();
+    const hit = document.elementFromPoint(face.left + 4, face.bottom - 3);
+    if (face.bottom > H + 0.5 || !hit || !hit.closest('#hand'))
+      out.push(`the face of ${label.id} is covered at ${Math.round(face.bottom - 3)} by `
+               + (hit ? (hit.id || hit.className || hit.tagName) : 'nothing'));
+  }
+  return out;
+}"""
+
+# The parts of the open drawer (chat box, send, quick phrases, the seat menu's controls), each
+# scrolled into view in the drawer, itself at its middle: the stand-in banner over none.
+DRAWER_UNCOVERED = """(selectors) => {
+  const out = [];
+  for (const selector of selectors) {
+    for (const el of document.querySelectorAll(selector)) {
+      el.scrollIntoView({block: 'nearest'});
+      const r = el.getBoundingClientRect();
+      if (r.height < 1) { out.push(`${selector} is not shown`); continue; }
+      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+      if (!hit || !(hit === el || el.contains(hit)))
+        out.push(`${el.id || el.textContent.trim().slice(0, 20)} is covered by `
+                 + (hit ? (hit.id || hit.className || hit.tagName) : 'nothing'));
+    }
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("language", ["es", "vi"])
+def test_the_stand_in_banner_covers_neither_the_hand_nor_the_drawer(new_page, language) -> None:
+    """375×740, the AI playing for this person ("La IA está jugando por ti / Ya estoy aquí"):
+    the banner covered the bottom of the hand and of the chat drawer. The hand shows whole
+    with the banner below it; in the open drawer every part down to its last one can be
+    scrolled clear of the banner, whose button stays in view."""
+    page = new_page(375, 740)
+    log_in_as(page, f"banner_{language}", language)
+    open_started_table(page, claim_seconds=0, turn_seconds=60)
+    table = Table.objects.get(host__username=f"banner_{language}")
+    Seat.objects.filter(table=table, number=0).update(stand_in=Seat.StandIn.ASKED)
+    show_phase(page, table, your_turn)
+    expect(page.locator("#im-back")).to_be_visible()
+    settle(page)
+    shoot(page, f"stood-in-{language}-375x740")
+    assert page.evaluate(HAND_UNCOVERED) == []
+    expect(page.locator("#im-back")).to_be_in_viewport(ratio=1)
+    page.evaluate(ADD_CHAT_LINES, 14)  # a drawer taller than the screen: it scrolls
+    page.click("#panel-toggle")
+    expect(page.locator("#chat-text")).to_be_visible()
+    settle(page)
+    shoot(page, f"stood-in-drawer-{language}-375x740")
+    parts = ["#chat-text", "#chat-send", ".chat-phrase-button", "#im-back", "#resign-button",
+             "#invite-username", "#invite-send"]
+    assert page.evaluate(DRAWER_UNCOVERED, parts) == []
