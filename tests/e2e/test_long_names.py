@@ -207,17 +207,19 @@ def test_league_and_tournament_tables_scroll_in_their_own_box(new_page, language
     do_start(tournament, organiser)
     do_generate_round(tournament, organiser, start=False)
     problems = {}
-    for number, path in enumerate((
-        f"/leagues/{league.slug}/",
-        f"/leagues/{league.slug}/seasons/{season.pk}/",
-        f"/leagues/{league.slug}/players/{players[0].username}/",
-        f"/leagues/{league.slug}/manage/",
-        "/tournaments/",
-        f"/tournaments/{tournament.pk}/",
-        f"/tournaments/{tournament.pk}/manage/",
-        "/tournaments/staff/",
-        "/leaderboard/",
-    )):
+    for number, path in enumerate(
+        (
+            f"/leagues/{league.slug}/",
+            f"/leagues/{league.slug}/seasons/{season.pk}/",
+            f"/leagues/{league.slug}/players/{players[0].username}/",
+            f"/leagues/{league.slug}/manage/",
+            "/tournaments/",
+            f"/tournaments/{tournament.pk}/",
+            f"/tournaments/{tournament.pk}/manage/",
+            "/tournaments/staff/",
+            "/leaderboard/",
+        )
+    ):
         assert page.goto(path).status == 200, path
         page.evaluate("() => document.querySelector('table.data')?.scrollIntoView()")
         shoot(page, f"league-tables-{language}-375-{number}")

@@ -301,7 +301,8 @@ HELP_READABLE = """() => {
   if (!help || help.getBoundingClientRect().height < 1) return ['no claim help shown'];
   const scroller = el => {
     for (let p = el.parentElement; p; p = p.parentElement)
-      if (['auto', 'scroll'].includes(getComputedStyle(p).overflowY) && p.scrollHeight > p.clientHeight)
+      if (['auto', 'scroll'].includes(getComputedStyle(p).overflowY)
+          && p.scrollHeight > p.clientHeight)
         return p;
     return null;
   };
@@ -343,7 +344,7 @@ HELP_LINES_WHOLE = """() => {
   const out = [], help = document.getElementById('claim-help');
   help.scrollTop = 0;
   const box = help.getBoundingClientRect();
-  const inner = {top: box.top + help.clientTop, bottom: box.top + help.clientTop + help.clientHeight};
+  const top = box.top + help.clientTop, inner = {top, bottom: top + help.clientHeight};
   let whole = 0;
   for (const part of help.querySelectorAll('p:not(.claim-help-title)')) {
     const range = document.createRange();
@@ -353,13 +354,15 @@ HELP_LINES_WHOLE = """() => {
       if (r.top >= inner.top - 0.5 && r.bottom <= inner.bottom + 0.5) whole += 1;
       else if (r.top < inner.bottom - 0.5 && r.bottom > inner.bottom + 0.5)
         out.push(`a line of ${part.id} is cut by the box's edge: ${Math.round(r.top)}-`
-                 + `${Math.round(r.bottom)} in ${Math.round(inner.top)}-${Math.round(inner.bottom)}`);
+                 + `${Math.round(r.bottom)} in ${Math.round(inner.top)}-`
+                 + `${Math.round(inner.bottom)}`);
     }
   }
   if (whole < 2) out.push(`${whole} whole lines of the explanation in view`);
   const actions = document.querySelector('#claim-bar .claim-actions').getBoundingClientRect();
   if (box.bottom > actions.top + 0.5)
-    out.push(`the help (to ${Math.round(box.bottom)}) runs under the buttons (${Math.round(actions.top)})`);
+    out.push(`the help (to ${Math.round(box.bottom)}) runs under the buttons `
+             + `(${Math.round(actions.top)})`);
   return out;
 }"""
 
@@ -392,7 +395,8 @@ HAND_UNCOVERED = """() => {
   for (const label of labels) {
     const r = label.getBoundingClientRect();
     if (r.top < -0.5 || r.bottom > H + 0.5 || r.left < -0.5 || r.right > W + 0.5) {
-      out.push(`card ${label.id} is outside the viewport: ${Math.round(r.top)}-${Math.round(r.bottom)}`);
+      out.push(`card ${label.id} is outside the viewport: `
+               + `${Math.round(r.top)}-${Math.round(r.bottom)}`);
       continue;
     }
     for (const y of [r.top + 4, r.top + r.height / 2, r.bottom - 4]) {
@@ -454,6 +458,13 @@ def test_the_stand_in_banner_covers_neither_the_hand_nor_the_drawer(new_page, la
     expect(page.locator("#chat-text")).to_be_visible()
     settle(page)
     shoot(page, f"stood-in-drawer-{language}-375x740")
-    parts = ["#chat-text", "#chat-send", ".chat-phrase-button", "#im-back", "#resign-button",
-             "#invite-username", "#invite-send"]
+    parts = [
+        "#chat-text",
+        "#chat-send",
+        ".chat-phrase-button",
+        "#im-back",
+        "#resign-button",
+        "#invite-username",
+        "#invite-send",
+    ]
     assert page.evaluate(DRAWER_UNCOVERED, parts) == []
