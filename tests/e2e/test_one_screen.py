@@ -264,6 +264,12 @@ def test_the_round_result_sheet_sits_above_the_stand_in_banner_on_a_phone(new_pa
     shoot(page, "round-over-stood-in-375x740")
     assert page.evaluate(SHEET_LINES) == []
     expect(page.locator("#im-back")).to_be_in_viewport(ratio=1)
+    # On its side the banner sits in the column, the sheet above it.
+    page.set_viewport_size({"width": 740, "height": 375})
+    settle(page)
+    shoot(page, "round-over-stood-in-740x375")
+    assert page.evaluate(SHEET_LINES) == []
+    expect(page.locator("#im-back")).to_be_in_viewport(ratio=1)
 
 
 def test_a_refusal_shows_by_the_hand_not_over_the_header(new_page) -> None:
@@ -453,6 +459,13 @@ def test_the_stand_in_banner_covers_neither_the_hand_nor_the_drawer(new_page, la
     shoot(page, f"stood-in-{language}-375x740")
     assert page.evaluate(HAND_UNCOVERED) == []
     expect(page.locator("#im-back")).to_be_in_viewport(ratio=1)
+    page.set_viewport_size({"width": 740, "height": 375})
+    settle(page)
+    shoot(page, f"stood-in-{language}-740x375")
+    assert page.evaluate(HAND_UNCOVERED) == []
+    expect(page.locator("#im-back")).to_be_in_viewport(ratio=1)
+    page.set_viewport_size({"width": 375, "height": 740})
+    settle(page)
     page.evaluate(ADD_CHAT_LINES, 14)  # a drawer taller than the screen: it scrolls
     page.click("#panel-toggle")
     expect(page.locator("#chat-text")).to_be_visible()
