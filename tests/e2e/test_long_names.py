@@ -12,7 +12,7 @@ import pytest
 
 from games.models import Table
 
-from .helpers import log_in_as, open_started_table
+from .helpers import axe_violations, log_in_as, open_started_table
 from .phases import BUTTONS, MEASURE, claim_window, settle, shoot, show_phase, your_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -224,6 +224,8 @@ def test_league_and_tournament_tables_scroll_in_their_own_box(new_page, language
         page.evaluate("() => document.querySelector('table.data')?.scrollIntoView()")
         shoot(page, f"league-tables-{language}-375-{number}")
         found = page.evaluate(TABLES_IN_THEIR_BOX)
+        found += [v["id"] for v in axe_violations(page, ("moderate", "serious", "critical"))]
+        page.emulate_media(reduced_motion="no-preference")
         if found:
             problems[path] = found
     assert not problems, problems
