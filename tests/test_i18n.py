@@ -342,3 +342,31 @@ def test_the_jinja_partials_strings_are_in_the_catalogues() -> None:
         if (message.context, singular, plural) not in english:
             missing.append(message.id)
     assert not missing, f"run `make messages`: {missing[:5]}"
+
+
+# The own seat's turn marker speaks to the viewer ("te toca"), another seat's of that seat ("le
+# toca"): the same English "to play" serves both, a context tells them apart in the catalogues.
+OWN_TURN = {
+    "en": ("to play", "to play"),
+    "es": ("te toca", "le toca"),
+    "id": ("giliran Anda", "giliran"),
+    "vi": ("đến lượt bạn", "đến lượt"),
+}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_own_seat_reads_its_turn_as_yours(language: str) -> None:
+    from django.template import engines
+    from django.utils import translation
+
+    seat = engines["jinja2"].get_template("games/partials/seat.jinja")
+    markers = []
+    for is_me in (True, False):
+        s = {"number": 0, "team": 0, "pos": 0, "name": "x", "cards": 3, "is_me": is_me,
+             "is_turn": True}  # fmt: skip
+        with translation.override(language):
+            html = seat.render({"s": s, "match": True})
+        found = re.search(r'class="marker turn-marker">▶ ([^<]*)<', html)
+        assert found, html
+        markers.append(found.group(1))
+    assert tuple(markers) == OWN_TURN[language]

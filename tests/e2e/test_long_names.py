@@ -12,7 +12,7 @@ import pytest
 
 from games.models import Table
 
-from .helpers import log_in_as, open_started_table
+from .helpers import axe_violations, log_in_as, open_started_table
 from .phases import BUTTONS, MEASURE, claim_window, settle, shoot, show_phase, your_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -148,3 +148,84 @@ def test_words_break_only_between_words(new_page) -> None:
     settle(page)
     shoot(page, "words-record-1280x800")
     assert page.evaluate(WORDS_WHOLE, ".record-options :is(dt, dd)") == []
+
+
+# The page never scrolls sideways; a table wider than its card scrolls inside its own box (a
+# wrapper that scrolls, reachable by the keyboard), the page's width untouched.
+TABLES_IN_THEIR_BOX = """() => {
+  const out = [], se = document.scrollingElement;
+  if (se.scrollWidth > innerWidth + 1) out.push(`the page scrolls sideways: ${se.scrollWidth}`);
+  for (const table of document.querySelectorAll('table.data')) {
+    const r = table.getBoundingClientRect();
+    if (r.width < 1) continue;
+    const box = table.parentElement;
+    const scrolls = getComputedStyle(box).overflowX === 'auto' && box.tabIndex === 0;
+    if (r.right > innerWidth + 0.5 && !scrolls)
+      out.push(`${table.id || table.className} is ${Math.round(r.width)} px wide in no scroll box`);
+    if (!scrolls) out.push(`${table.id || table.className} is not in its own scroll box`);
+    else if (box.getBoundingClientRect().right > innerWidth + 0.5)
+      out.push(`the box of ${table.id || table.className} overflows the page`);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("language", ["es", "id", "vi", "en"])
+def test_league_and_tournament_tables_scroll_in_their_own_box(new_page, language) -> None:
+    """375 px: the Spanish standings ("Niveles ganados", "Jugadores pillados") were 531 px wide
+    and the whole league page scrolled sideways. Every league, season, player, tournament and
+    leaderboard table sits in its own box that scrolls (the page never does), in each language."""
+    from datetime import date, timedelta
+
+    from accounts.models import User
+    from leagues import services as leagues
+    from leagues.tournaments import (
+        do_answer_partner,
+        do_create_tournament,
+        do_generate_round,
+        do_open_registration,
+        do_register_team,
+        do_start,
+    )
+
+    page = new_page(375, 740)
+    log_in_as(page, f"liga_{language}", language)
+    organiser = User.objects.get(username=f"liga_{language}")
+    organiser.is_staff = True
+    organiser.save(update_fields=["is_staff"])
+    players = [User.objects.create(username=f"{language}_jugadora_{i}") for i in range(8)]
+    league = leagues.do_create_league(organiser, name=f"Liga {language}", description="Tardes.")
+    season = leagues.do_create_season(league, organiser, name="Invierno", starts_on=date.today(),
+                                      ends_on=date.today() + timedelta(days=30))  # fmt: skip
+    for user in players[:4]:
+        leagues.do_add_member(league, organiser, user)
+    leagues.do_create_fixture(season, organiser, [players[0:2], players[2:4]])
+    tournament = do_create_tournament(organiser, name=f"Copa {language}")
+    do_open_registration(tournament, organiser)
+    for a, b in (players[0:2], players[2:4], players[4:6], players[6:8]):
+        do_answer_partner(do_register_team(tournament, a, [b.username]), b, True)
+    do_start(tournament, organiser)
+    do_generate_round(tournament, organiser, start=False)
+    problems = {}
+    for number, path in enumerate(
+        (
+            f"/leagues/{league.slug}/",
+            f"/leagues/{league.slug}/seasons/{season.pk}/",
+            f"/leagues/{league.slug}/players/{players[0].username}/",
+            f"/leagues/{league.slug}/manage/",
+            "/tournaments/",
+            f"/tournaments/{tournament.pk}/",
+            f"/tournaments/{tournament.pk}/manage/",
+            "/tournaments/staff/",
+            "/leaderboard/",
+        )
+    ):
+        assert page.goto(path).status == 200, path
+        page.evaluate("() => document.querySelector('table.data')?.scrollIntoView()")
+        shoot(page, f"league-tables-{language}-375-{number}")
+        found = page.evaluate(TABLES_IN_THEIR_BOX)
+        found += [v["id"] for v in axe_violations(page, ("moderate", "serious", "critical"))]
+        page.emulate_media(reduced_motion="no-preference")
+        if found:
+            problems[path] = found
+    assert not problems, problems

@@ -314,3 +314,45 @@ def test_six_and_eight_seats_sit_around_an_oval(new_page, players) -> None:
         assert max(s["x"] for s in left) < top["x"] < min(s["x"] for s in right), seats
         assert_fits(page, width)
         page.screenshot(path=str(SCREENSHOTS / f"oval-{players}-{width}.png"), full_page=True)
+
+
+# Each AI seat's badge as drawn: its visible text (what a part hidden from sight, read out only,
+# leaves), whether its words are cut (an ellipsis, a letter clipped) or on more than one line.
+AI_BADGES = """() => [...document.querySelectorAll('#seats .seat .badge.ai')].map(b => {
+  const r = b.getBoundingClientRect(), policy = b.querySelector('.ai-policy');
+  const hidden = !policy || policy.getBoundingClientRect().width <= 1;
+  const shown = b.getClientRects().length > 0 && r.width > 1;
+  const text = shown ? (hidden ? b.firstChild.textContent : b.textContent).trim() : '';
+  const line = parseFloat(getComputedStyle(b).lineHeight) || 20;
+  // Whole in its name's line, and itself at its middle (no team badge lying over it).
+  const row = b.closest('.seat-name').getBoundingClientRect();
+  const hit = shown && document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  return {seat: b.closest('.seat').id, shown, text,
+          cut: shown && (b.scrollWidth > b.clientWidth + 1 || r.right > row.right + 0.5
+                         || !hit || !b.contains(hit)),
+          lines: Math.round(r.height / line)};
+})"""
+
+
+@pytest.mark.parametrize("language", ["es", "vi"])
+def test_every_ai_seat_wears_the_same_whole_badge_on_a_phone(new_page, language) -> None:
+    """375×740 and 740×375: the AI badges read "IA · Inter…" on one seat, "IA" on others and a
+    lone "I" squeezed beside the team's ▲. On a phone every AI seat shows the same short badge
+    ("IA", "Máy"; the difficulty is read out), whole, on one line."""
+    from games.models import Table
+
+    from .phases import settle, show_phase, your_turn
+
+    page = new_page(375, 740)
+    log_in_as(page, f"badges_{language}", language)
+    open_started_table(page, claim_seconds=0, turn_seconds=60)
+    table = Table.objects.get(host__username=f"badges_{language}")
+    show_phase(page, table, your_turn)
+    for width, height in ((375, 740), (740, 375)):
+        page.set_viewport_size({"width": width, "height": height})
+        settle(page)
+        page.screenshot(path=str(SCREENSHOTS / f"ai-badges-{language}-{width}x{height}.png"))
+        badges = page.evaluate(AI_BADGES)
+        assert len(badges) == 3, badges
+        assert len({b["text"] for b in badges}) == 1 and all(b["shown"] for b in badges), badges
+        assert not [b for b in badges if b["cut"] or b["lines"] > 1], badges
