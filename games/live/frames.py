@@ -34,7 +34,7 @@ from typing import Any, NamedTuple
 
 from django.template.loader import render_to_string
 from django.utils.html import conditional_escape
-from django.utils.translation import get_language, gettext
+from django.utils.translation import get_language, gettext, pgettext
 
 from games.engine.events import Event
 from games.engine.state import State
@@ -324,16 +324,20 @@ def _placed_seat(row: dict[str, Any], context: TableContext, renders: Renders) -
     return text.replace(f' pos-{POS_MARK}"', f' pos-{row["pos"]}"', 1)
 
 
-#: What a seat's own row adds to the row every other viewer sees (seat.html, during a match):
-#: ``me`` after its team class, and the "you" badge closing its name.
+#: What a seat's own row adds to the row every other viewer sees (seat.jinja, during a match):
+#: ``me`` after its team class, the "you" badge closing its name, and on its turn the marker
+#: worded for the viewer ("your turn": a msgctxt of its own).
 _TEAM_CLASS = 'class="seat team-{team}'
 _NAME_OPEN = '<div class="seat-name">'
+_TURN_MARKER = '<span class="marker turn-marker">▶ {text}</span>'
+_OWN_TURN = ("the viewer's own seat: your turn", "to play")
 
 
 def _own_seat(row: dict[str, Any], context: TableContext, renders: Renders) -> str:
     """The viewer's own row during a match: the row the other viewers get (``_placed_seat``,
-    most often rendered already in this push) with ``me`` added to its classes and the "you"
-    badge to its name — what seat.html adds for ``s.is_me`` — so it costs no render of its own.
+    most often rendered already in this push) with ``me`` added to its classes, the "you"
+    badge to its name and its turn marker worded for the viewer — what seat.jinja does for
+    ``s.is_me`` — so it costs no render of its own.
     Before a match (the seat controls differ) or should the row not read as expected, it is
     rendered."""
     if context.match is None or "viewer_seated" in row:
@@ -346,6 +350,12 @@ def _own_seat(row: dict[str, Any], context: TableContext, renders: Renders) -> s
         return _seat(row, context, renders)
     badge = f'<span class="badge you">{conditional_escape(gettext("you"))}</span>'
     text = text[:name_end] + badge + text[name_end:]
+    if row.get("is_turn"):
+        others = _TURN_MARKER.format(text=conditional_escape(gettext("to play")))
+        if others not in text:
+            return _seat(row, context, renders)
+        own = _TURN_MARKER.format(text=conditional_escape(pgettext(*_OWN_TURN)))
+        text = text.replace(others, own, 1)
     return text.replace(team, f"{team} me", 1)
 
 
