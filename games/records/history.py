@@ -258,7 +258,7 @@ def record_header(match: Match, *, finished: bool, delay: int) -> dict[str, Any]
         "players": people,
         # Each team's players by name, for "Team 1 ana, cy" (games.live.teams).
         "teams": [[p["name"] for p in people if p["team"] == team] for team in (0, 1)],
-        "options": sorted(replay.match_options(match).to_dict().items()),
+        "options": list(replay.match_options(match).to_dict().items()),  # in_form_order shows them
         "finished": finished,
         "delay": delay,
         "final_levels": [face_name(match.level_team0), face_name(match.level_team1)],

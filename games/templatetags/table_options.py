@@ -1,7 +1,10 @@
 """Show a table's §10 options in the page's language: ``{{ name|option_label }}`` and
-``{{ value|option_value:name }}`` (the create-table form's own labels and choices)."""
+``{{ value|option_value:name }}`` (the create-table form's own labels and choices), listed in
+the form's order (``{{ options|in_form_order }}``)."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 from django import template
 from django.utils.translation import gettext as _
@@ -31,3 +34,15 @@ def option_value(value: object, name: str) -> str:
         if str(key) == str(value):
             return str(label)
     return str(value)
+
+
+#: The table's size first, as the form asks it first (its "seats" choice holds both).
+_SIZE_FIRST = ("players", "decks")
+
+
+@register.filter
+def in_form_order(options: Iterable[tuple[str, object]]) -> list[tuple[str, object]]:
+    """``(name, value)`` pairs in the order the create-table form shows them: the seats and
+    decks, then its fields top to bottom; a name the form does not have goes last."""
+    order = {name: n for n, name in enumerate((*_SIZE_FIRST, *CreateTableForm.base_fields))}
+    return sorted(options, key=lambda item: order.get(item[0], len(order)))

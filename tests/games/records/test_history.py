@@ -254,6 +254,12 @@ def test_the_record_of_a_finished_match_shows_everything(finished_match) -> None
     for name in ("ana", "bo", "cy", "AI 2"):
         assert name in page
     assert "played by AI" in page and "target_level" in page
+    # The options as the create-table form lists them (the size, then its fields), each with
+    # the form's label: "Rated" too, with yes/no as every option says it.
+    shown = re.findall(r'data-option="(\w+)"', page.split('id="record-options"')[1])
+    assert shown[:3] == ["players", "decks", "target_level"]
+    assert shown[-4:] == ["first_lead", "anti_tribute", "rated", "spectator_delay"]
+    assert '<div data-option="rated"><dt>Rated</dt><dd>no</dd></div>' in page
     assert page.count('id="record-round-') == match.round_no
     assert [seq for p in pages for seq in shown_moves(p)] == list(range(1, match.version + 1))
     assert f'href="/matches/{match.pk}/replay/"' in page
