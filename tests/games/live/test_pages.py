@@ -138,6 +138,9 @@ def test_table_page_has_every_region(client, started_two_seats) -> None:
     ):
         assert f'id="{region}"' in html, region
     assert "hx-swap-oob" not in html.split('id="flash"')[1].split(">")[0]
+    # The moves lead to the match's whole record.
+    log = html.split('id="log"')[1].split("</section>")[0]
+    assert f'href="/matches/{table.match.pk}/" id="log-record-link"' in log
 
 
 def test_played_cards_show_in_the_trick_for_everyone(client, make_user, started_two_seats):
