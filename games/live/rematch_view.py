@@ -10,7 +10,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import organisers
-from games.models import Rematch, Seat, Table
+from games.models import Match, Rematch, Seat, Table
 
 YES, NO = "yes", "no"
 
@@ -43,7 +43,7 @@ def rematch_context(
     match is over (as this viewer sees it) or where no rematch is possible.
 
     ``{"state": "offer"|"asking"|"settled", "can_ask", "asked", "my_answer", "answers":
-    [(name, "yes"|"no"|"")…], "proposer", "seconds", "new_url", "new_started", "go",
+    [(name, "yes"|"no"|"")…], "proposer", "seconds", "new_url", "new_started", "new_closed", "go",
     "countdown"}``: ``go`` is true for a viewer seated at the new table (the page goes there);
     ``countdown`` (the time left, changing every moment) is a clock: the table context holds it
     apart (``rematch_countdown``), out of the region's delta key (``games.live.regions``)."""
@@ -64,6 +64,7 @@ def rematch_context(
         "seconds": int(answer_seconds()),
         "new_url": "",
         "new_started": False,
+        "new_closed": False,
         "go": False,
         "countdown": None,
     }
@@ -84,10 +85,16 @@ def rematch_context(
     if rematch.settled and rematch.new_table is not None:
         new = rematch.new_table
         seated_there = my_key is not None and rematch.answers.get(my_key) == YES
-        if seated_there or new.visibility == Table.Visibility.PUBLIC:
+        # Closed by its host before it started (games.play.tables): no link, no page to go to.
+        closed = (
+            new.status == Table.Status.ABANDONED
+            and not Match.objects.filter(table_id=new.pk).exists()
+        )
+        if not closed and (seated_there or new.visibility == Table.Visibility.PUBLIC):
             context["new_url"] = new.get_absolute_url()
-        context["new_started"] = new.status != Table.Status.OPEN
-        context["go"] = seated_there
+        context["new_started"] = new.status != Table.Status.OPEN and not closed
+        context["new_closed"] = closed
+        context["go"] = seated_there and not closed
     elif not rematch.settled:
         remaining = max(0.0, (rematch.deadline - timezone.now()).total_seconds())
         context["countdown"] = {

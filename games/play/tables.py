@@ -28,7 +28,7 @@ from accounts.models import User
 from games import organisers
 from games.engine.ai import FILL_DEFAULT
 from games.engine.options import Options, OptionsError
-from games.models import Match, Seat, Table
+from games.models import Match, Rematch, Seat, Table
 from games.play import seating, services
 
 SEAT_COUNTS = (2, 4, 6, 8)
@@ -245,6 +245,9 @@ def _close(table: Table) -> None:
     caller ends with ``seating.changed``."""
     table.status = Table.Status.ABANDONED
     table.save(update_fields=["status"])
+    # The finished table whose rematch opened this one says so on its pages (no dead link).
+    for rematch in Rematch.objects.filter(new_table=table).select_related("table"):
+        seating.changed(rematch.table)
 
 
 def set_ai(table_id: int, host: User, number: int, policy: str) -> None:

@@ -267,3 +267,21 @@ def test_a_player_who_left_for_good_is_not_asked(make_table):
     assert settled.new_table.status == Table.Status.OPEN
     with pytest.raises(rematches.RematchError, match="not asked"):
         rematches.do_answer(table.pk, bo, accept=True)
+
+
+def test_a_rematch_table_closed_before_it_started_is_no_longer_offered(finished):
+    """bo's rematch table waits for a player; bo closes it: the finished table's pages are
+    sent again (its revision moves) and say it was closed, with no link to a closed page."""
+    table, ana, bo = finished
+    rematches.do_ask(table.pk, bo)
+    new = rematches.do_answer(table.pk, ana, accept=False).new_table
+    _, html = region(table, 2)
+    assert f'href="/tables/{new.pk}/"' in html and "The rematch table is open" in html
+    revision = Table.objects.get(pk=table.pk).revision
+    tables.close_table(new.pk, bo)
+    assert Table.objects.get(pk=table.pk).revision > revision
+    for seat in (0, 2, None):
+        shown, html = region(table, seat)
+        assert shown["new_closed"] and not shown["go"] and shown["new_url"] == ""
+        assert "The rematch table was closed before its match started" in html
+        assert f"/tables/{new.pk}/" not in html
