@@ -294,15 +294,22 @@ def test_turn_alerts_follow_the_preferences(new_page) -> None:
     assert not any(t.startswith("▶") for t in page.evaluate("() => window.__titles"))
 
 
-def test_no_turn_alert_is_left_once_the_match_is_over(new_page) -> None:
-    """The player resigns on their turn, its alert just read out: once the status says the
-    match is over, the assertive live region no longer holds "Your turn … Press H …"."""
-    page = new_page()
-    log_in_as(page, "resigning_player")
+def _my_turn_read_out(page, name: str):
+    """``name`` signs in and opens a started table; returns the assertive live region once it
+    has read out their turn (the status marks it theirs)."""
+    log_in_as(page, name)
     open_started_table(page, claim_seconds=2, turn_seconds=60)
     alert = page.locator("#alert-announcer")
     expect(alert).to_contain_text("Press H for a hint", timeout=60000)
     expect(page.locator("#status.my-turn")).to_have_count(1)
+    return alert
+
+
+def test_no_turn_alert_is_left_once_the_match_is_over(new_page) -> None:
+    """The player resigns on their turn, its alert just read out: once the status says the
+    match is over, the assertive live region no longer holds "Your turn … Press H …"."""
+    page = new_page()
+    alert = _my_turn_read_out(page, "resigning_player")
     page.click("#resign-button")
     page.click("#resign-yes")
     expect(page.locator("#status")).to_have_attribute("data-phase", "match_over", timeout=10000)
@@ -316,11 +323,7 @@ def test_no_turn_alert_is_left_once_the_turn_has_passed(new_page) -> None:
     assertive live region no longer holds the turn (it stayed there, read out again by a
     screen reader going back to it, after the player had gone out and the round had ended)."""
     page = new_page()
-    log_in_as(page, "standing_in_player")
-    open_started_table(page, claim_seconds=2, turn_seconds=60)
-    alert = page.locator("#alert-announcer")
-    expect(alert).to_contain_text("Press H for a hint", timeout=60000)
-    expect(page.locator("#status.my-turn")).to_have_count(1)
+    alert = _my_turn_read_out(page, "standing_in_player")
     page.click("#stand-in-button")
     expect(page.locator("#stand-in-banner")).to_be_visible()
     expect(page.locator("#status.my-turn")).to_have_count(0)
