@@ -48,9 +48,9 @@ from games.live.public_part import SharedParts
 from games.live.regions import Region, seat_keys
 from games.models import Match, Seat, Table
 
-LOG_LINES_TEMPLATE = "games/partials/log_lines.html"
+LOG_LINES_TEMPLATE = "games/partials/log_lines.jinja"
 REMOVALS_TEMPLATE = "games/partials/removals.html"
-TRICK_APPEND_TEMPLATE = "games/partials/trick_append.html"
+TRICK_APPEND_TEMPLATE = "games/partials/trick_append.jinja"
 
 
 class Renders:
@@ -175,7 +175,7 @@ def delta(
         elif region is regions.TRICK and changed:
             parts.append(_trick_change(before, now, after, renders))
         elif region is regions.HAND_ACTIONS:
-            # A spectator's page has no seat buttons (hand.html renders them for a seat only):
+            # A spectator's page has no seat buttons (hand.jinja renders them for a seat only):
             # a swap there would have no target (htmx:oobErrorNoTarget).
             if seat is not None and changed and not whole_hand:
                 parts.append(renders.region(region, after, oob=True))

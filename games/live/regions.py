@@ -231,7 +231,7 @@ SEATS = Region(
     reads=("is_open", "is_host", "can_close", "signed_in", "invite_path", "seats_full"),
     holds=(SEAT,),
 )
-TRICK = Region("trick", "games/partials/trick.html", reads=("trick", "trick_leader"))
+TRICK = Region("trick", "games/partials/trick.jinja", reads=("trick", "trick_leader"))
 CLAIM_BAR = Region(
     "claim_bar",
     "games/partials/claim_bar.jinja",
@@ -252,13 +252,13 @@ REMATCH = Region(
     "rematch", "games/partials/rematch.html", reads=("rematch",), clocks=("rematch_countdown",)
 )
 SEAT_MENU = Region("seat_menu", "games/partials/seat_menu.html", reads=("seat_menu",))
-TRACKER = Region("tracker", "games/partials/tracker.html", reads=("tracker",))
+TRACKER = Region("tracker", "games/partials/tracker.jinja", reads=("tracker",))
 HAND_ACTIONS = Region(
     "hand_actions",
-    "games/partials/hand_actions.html",
+    "games/partials/hand_actions.jinja",
     reads=("hand_size", "play_phase", "hints", "can_pass"),
 )
-HAND = Region("hand", "games/partials/hand.html", reads=("me", "hand"), holds=(HAND_ACTIONS,))
+HAND = Region("hand", "games/partials/hand.jinja", reads=("me", "hand"), holds=(HAND_ACTIONS,))
 LOG = Region("log", "games/partials/log.html", reads=("log",))
 
 #: Every region of a full frame, in its order (as the page's socket swaps them in by id).

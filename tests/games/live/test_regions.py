@@ -70,10 +70,14 @@ def test_reading_an_undeclared_field_fails_loudly():
             Template(text).render(regions._Declared({"trick": []}, "trick"))
 
 
-def test_without_strictness_an_undeclared_field_is_empty():
+@pytest.mark.parametrize(
+    ("template", "region_id"),
+    [("games/partials/spectators.html", "spectators"), ("games/partials/tracker.jinja", "tracker")],
+)
+def test_without_strictness_an_undeclared_field_is_empty(template, region_id):
     with override_settings(GAMES_STRICT_REGIONS=False):
-        html = regions.render("games/partials/tracker.html", {"hand": ["9H"]})
-    assert 'id="tracker"' in html and "9H" not in html
+        html = regions.render(template, {"hand": ["9H"]})
+    assert f'id="{region_id}"' in html and "9H" not in html and " hidden" in html
 
 
 @pytest.mark.parametrize("strict", [True, False])
@@ -98,7 +102,7 @@ def test_a_pushed_form_renders_without_a_token_and_without_a_warning(strict, rec
 
 def test_a_declaration_names_only_fields_of_the_context():
     with pytest.raises(ValueError, match="no field named"):
-        regions.Region("x", "games/partials/trick.html", reads=("trick", "cards"))
+        regions.Region("x", "games/partials/trick.jinja", reads=("trick", "cards"))
 
 
 def test_a_hands_groups_write_the_text_of_a_plain_list():
