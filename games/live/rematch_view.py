@@ -10,7 +10,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from games import organisers
-from games.models import Match, Rematch, Seat, Table
+from games.models import Rematch, Seat, Table
 
 YES, NO = "yes", "no"
 
@@ -85,11 +85,7 @@ def rematch_context(
     if rematch.settled and rematch.new_table is not None:
         new = rematch.new_table
         seated_there = my_key is not None and rematch.answers.get(my_key) == YES
-        # Closed by its host before it started (games.play.tables): no link, no page to go to.
-        closed = (
-            new.status == Table.Status.ABANDONED
-            and not Match.objects.filter(table_id=new.pk).exists()
-        )
+        closed = new.is_closed()  # before it started: no link, no page to go to
         if not closed and (seated_there or new.visibility == Table.Visibility.PUBLIC):
             context["new_url"] = new.get_absolute_url()
         context["new_started"] = new.status != Table.Status.OPEN and not closed

@@ -66,6 +66,15 @@ class Table(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("games:table", args=[self.pk])
 
+    def is_closed(self) -> bool:
+        """Whether the table was closed before its match started (by its host, when its last
+        person left, or by an organiser: ``games.play.tables``): abandoned with no match. One
+        query when abandoned, none otherwise."""
+        return (
+            self.status == self.Status.ABANDONED
+            and not type(self).objects.filter(pk=self.pk, match__isnull=False).exists()
+        )
+
     def engine_options(self) -> Options:
         """The table's rules as the engine's ``Options`` (players from the seat count)."""
         return Options.from_dict(self.options, players=self.players)

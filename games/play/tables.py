@@ -307,16 +307,10 @@ def start(table_id: int, host: User, seed: int | None = None) -> Match:
 def _open(table_id: int) -> Table:
     table = _locked(table_id)
     if table.status != Table.Status.OPEN:
-        if is_closed(table):
+        if table.is_closed():
             raise TableError(_("This table was closed before its match started."))
         raise TableError(_("The match at this table has started."))
     return table
-
-
-def is_closed(table: Table) -> bool:
-    """Whether ``table`` was closed before its match started (by its host, when its last
-    person left, or by an organiser): abandoned without a match."""
-    return table.status == Table.Status.ABANDONED and not Match.objects.filter(table=table).exists()
 
 
 def _hosted(table_id: int, host: User) -> Table:
