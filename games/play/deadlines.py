@@ -29,7 +29,7 @@ from games.engine.state import PLAY, TRIBUTE, WINDOW, State
 from games.live import redis_store
 from games.live.replay import load_state
 from games.models import Match, Move, Seat
-from games.play import ai_turns, services, wakeups
+from games.play import after_commit, ai_turns, services, wakeups
 
 #: A timer that rings at most this early (seconds; clocks of two hosts a little apart) waits
 #: out the rest: the deadline, not the ring, decides (DESIGN.md rule 3). Earlier, it is left to
@@ -255,7 +255,7 @@ def sweep_lost_decisions(grace_seconds: float = 2.0, who: str = "ai") -> int:
     for match in waiting.iterator(chunk_size=200):
         state = load_state(match)  # unlocked: only to skip a person's turn without a lock
         seats = list(Seat.objects.filter(table_id=match.table_id).select_related("user"))
-        ai_seats, auto_passers = services.seats_acting_for_themselves(seats, state)
+        ai_seats, auto_passers = after_commit.seats_acting_for_themselves(seats, state)
         token = match.deadline_token
         if who == "ai":
             acted += sum(ai_act(match.pk, seat, token) for seat in ai_seats)

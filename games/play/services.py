@@ -39,14 +39,11 @@ from games.engine.codec import (
 )
 from games.engine.deal import new_match
 from games.engine.events import Event, WindowOpened
-from games.engine.rules import seats_to_act
-from games.engine.state import MATCH_OVER, PLAY, ROUND_OVER, TRIBUTE, WINDOW, State
-from games.live import delay, notify, push, visibility
+from games.engine.state import PLAY, ROUND_OVER, TRIBUTE, WINDOW, State
 from games.live.replay import load_state
 from games.models import Match, Move, Round, Seat, Table
-from games.play import clock, first_windows, standins, summaries, wakeups, writes
+from games.play import after_commit, first_windows, standins, summaries, writes
 from games.play.outcomes import PLAYER_ACTIONS, Result, log_action
-from games.signals import match_finished
 
 log = logging.getLogger(__name__)
 
@@ -81,7 +78,7 @@ def do_start_match(table: Table, seed: int | None = None) -> Match:
     _set_timer(match, state, state, (), timezone.now())
     match.save()
     # The table's own notification (games.play.tables) pushes the first snapshot to every page.
-    _after_commit(match, state, timer_changed=True, seats=list(table.seats.all()))
+    after_commit.schedule(match, state, timer_changed=True, seats=list(table.seats.all()))
     return match
 
 
@@ -300,7 +297,7 @@ def apply_locked(
     match.level_team0, match.level_team1 = new.levels
     writes.save_match(match)  # state and the changed columns only, by primary key
     seats = seats_of(match) if seats is None else seats
-    _after_commit(
+    after_commit.schedule(
         match,
         new,
         timer_changed=match.deadline_token != old_token,
@@ -344,69 +341,3 @@ def _set_timer(
         match.deadline = None
         match.deadline_kind = ""
         match.deadline_token = new.version
-
-
-def _after_commit(
-    match: Match,
-    state: State,
-    timer_changed: bool,
-    seats: list[Seat],
-    move: tuple[State, tuple[Event, ...]] | None = None,
-) -> None:
-    """After commit: push the move to every audience (``move`` = the state before it and its
-    events), then schedule the wake-ups (rules 2, 3). A failed push is logged, never raised:
-    the move stands, and pages catch up at their next heartbeat."""
-    match_id, host_id = match.pk, match.table.host_id
-    token, deadline = match.deadline_token, match.deadline
-
-    def send() -> None:
-        if move is not None:
-            try:
-                push.publish_move(match, seats, move[0], state, move[1])
-            except Exception:
-                log.exception("match %s: push of version %s failed", match_id, state.version)
-            _step_delayed_view(match)
-        if state.phase == MATCH_OVER:
-            match_finished.send(sender=Match, match_id=match_id)
-        if state.phase == MATCH_OVER or state.phase == ROUND_OVER:
-            notify.lobby_changed([host_id, *(s.user_id for s in seats)])
-            if move is not None and move[0].phase not in (MATCH_OVER, ROUND_OVER):
-                if any(s.user_id is not None for s in seats):
-                    wakeups.review_round(match_id, state.round_no)
-        if not timer_changed or deadline is None:
-            return
-        clock.arm(match_id, token, deadline)  # a superseded deadline costs one ZADD, no task
-        ai_seats, auto_passers = seats_acting_for_themselves(seats, state)
-        wakeups.seats_acting_for_themselves(
-            match_id, token, deadline, state, ai_seats, auto_passers
-        )
-
-    transaction.on_commit(send)
-
-
-def _step_delayed_view(match: Match) -> None:
-    """A delayed table's spectators' view may move on with this move: step it and arm its
-    next wake-up (``games.live.delay``). A failure is logged: the sweep steps the view."""
-    if not visibility.is_delayed(match.table):
-        return
-    try:
-        step = delay.note_move(match)
-    except Exception:
-        log.exception("match %s: the spectators' view did not step", match.pk)
-        return
-    if step is not None:
-        wakeups.delayed_view(match.pk, step.due)
-
-
-def seats_acting_for_themselves(seats: list[Seat], state: State) -> tuple[list[int], list[int]]:
-    """AI seats that may act now, and people who asked to pass every claim window."""
-    acting = set(seats_to_act(state))
-    ai = [s.number for s in seats if s.number in acting and s.ai_policy]
-    passers = []
-    if state.phase == WINDOW:
-        passers = [
-            s.number
-            for s in seats
-            if s.number in acting and not s.ai_policy and s.user and s.user.auto_pass_hooks
-        ]
-    return ai, passers

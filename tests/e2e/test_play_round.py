@@ -58,7 +58,8 @@ def private_cards_shown(page) -> int:
 
 def play_until_round_over(page, spectator, seconds: float = 240) -> int:
     """Answer every prompt as a person would: claim when offered, else pass the window; on
-    our turn take the hint and play it. Returns how many of our moves were sent."""
+    our turn take the hint and play it, or pass when nothing beats the top play. Returns how
+    many of our moves were sent."""
     moves = 0
     checked_spectator = False
     end = time.monotonic() + seconds
@@ -70,12 +71,12 @@ def play_until_round_over(page, spectator, seconds: float = 240) -> int:
             if page.locator("#claim-form").is_visible() and claim.count():
                 claim.first.click(timeout=2000)
                 moves += 1
-            elif (
-                page.locator("#status.my-turn").count()
-                and page.locator("#play-button").is_enabled()
-            ):
-                page.click("#hint-button", timeout=2000)
-                page.click("#play-button", timeout=2000)
+            elif page.locator("#status.my-turn").count():
+                if page.locator("#play-button").is_enabled():
+                    page.click("#hint-button", timeout=2000)
+                    page.click("#play-button", timeout=2000)
+                else:  # nothing beats the top play: pass rather than wait out the turn
+                    page.click("#pass-button", timeout=2000)
                 moves += 1
                 if not checked_spectator:
                     assert spectator.locator("#hand input[name=cards]").count() == 0

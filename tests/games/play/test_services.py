@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -12,7 +13,8 @@ from django.utils import timezone
 from games.engine.cards import FACE
 from games.engine.rules import seats_to_act
 from games.models import Match, Move, Round, Table
-from games.play import deadlines, services
+from games.play import clock, deadlines, services
+from tests.servers import free_port
 
 pytestmark = pytest.mark.django_db
 
@@ -235,6 +237,39 @@ def test_round_and_match_records_follow_the_events(make_table, start_with_hands)
     )
     match.refresh_from_db()
     assert match.phase == "round_over" and match.deadline_kind == "next_round"
+
+
+def test_a_round_that_ends_while_the_pages_redis_is_away_still_arms_the_next_round(
+    make_table, start_with_hands, settings, django_capture_on_commit_callbacks
+):
+    """The channel layer's Redis cannot be reached when the last card of a round is played: the
+    push and the lobby's notice fail after the commit, yet the move stands, the writer answers
+    ok and the next round's deadline is armed on the clock (else the match would wait at the
+    round's end for the beat's sweep)."""
+    table = make_table(["ana", "bo", "cy", "di"])
+    match = start_with_hands(table, [["KH"], ["3C", "4C"], ["JH"], ["3D", "4D"]], leader=2)
+    seat = {s.number: s.user for s in table.seats.all()}
+    assert submit(match, seat[2], action="play", cards=["JH"]).ok
+    for s in (3, 0, 1):
+        assert submit(match, seat[s], action="pass", version=1).ok
+    for s in (3, 0, 1):
+        assert submit(match, seat[s], action="pass").ok
+    settings.REDIS_NAMESPACE = f"{settings.REDIS_NAMESPACE}away-{uuid.uuid4().hex[:8]}-"
+    away = {"hosts": [f"redis://127.0.0.1:{free_port()}/0"], "prefix": "away"}
+    settings.CHANNEL_LAYERS = {"default": {**settings.CHANNEL_LAYERS["default"], "CONFIG": away}}
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            result = submit(match, seat[0], action="play", cards=["KH"])
+        match.refresh_from_db()
+        assert result.ok and match.phase == "round_over"
+        assert Move.objects.filter(match=match, seq=match.version).exists()
+        assert match.deadline_kind == "next_round"
+        armed = clock.pending()
+        assert armed == {
+            match.pk: (match.deadline_token, pytest.approx(match.deadline.timestamp()))
+        }
+    finally:
+        clock._redis().delete(*clock.keys())
 
 
 def _past(seconds: float = 1):
