@@ -26,15 +26,13 @@ language active when it is called, from that audience's view only (``games.live.
 
 from __future__ import annotations
 
-import json
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
-from django.template.loader import render_to_string
-from django.utils.html import conditional_escape
-from django.utils.translation import get_language, gettext, pgettext
+from django.utils.html import conditional_escape, escape
+from django.utils.translation import get_language
 
 from games.engine.events import Event
 from games.engine.state import State
@@ -46,10 +44,14 @@ from games.live.log import log_lines, seat_names
 from games.live.presenters import table_context
 from games.live.public_part import SharedParts
 from games.live.regions import Region, seat_keys
+from games.live.speech import gettext, pgettext
 from games.models import Match, Seat, Table
 
 LOG_LINES_TEMPLATE = "games/partials/log_lines.jinja"
-REMOVALS_TEMPLATE = "games/partials/removals.html"
+#: Elements that left the page (cards played from the hand): htmx deletes each by id (the
+#: removals end with a newline, as the template that wrote them did). Written
+#: here, not by a template (a Django render cost ~20 µs for these few tags).
+REMOVAL = '<i id="{id}" hx-swap-oob="delete"></i>'
 TRICK_APPEND_TEMPLATE = "games/partials/trick_append.jinja"
 
 
@@ -115,11 +117,12 @@ class Renders:
 
 
 def header(version: int, revision: int, base: int | None = None) -> str:
-    """The frame's header comment: ``full`` when ``base`` is None."""
-    fields = {"v": version, "r": revision, "full": base is None}
-    if base is not None:
-        fields["b"] = base
-    return f"<!--frame {json.dumps(fields, separators=(',', ':'))}-->"
+    """The frame's header comment: ``full`` when ``base`` is None. Its JSON written by hand,
+    the bytes ``json.dumps(…, separators=(",", ":"))`` writes (which builds an encoder at
+    every call: ~4 µs, four headers a push)."""
+    if base is None:
+        return f'<!--frame {{"v":{int(version)},"r":{int(revision)},"full":true}}-->'
+    return f'<!--frame {{"v":{int(version)},"r":{int(revision)},"full":false,"b":{int(base)}}}-->'
 
 
 def full(context: TableContext, revision: int) -> str:
@@ -157,7 +160,7 @@ def delta(
         table, match, new, seat, seats=seats, recent_moves=[], delay=delay, shared=renders.views
     )
     now = summarize(after, renders.views)
-    _remember(_summary_key(table, match, new, seat, delay, language), now)
+    _remember(_summary_key(table, match, new, seat, delay, language, renders.views), now)
     old_keys, new_keys = dict(before.regions), dict(now.regions)
     parts = [
         header(new.version, revision, base=old.version),
@@ -246,9 +249,15 @@ RECENT_SUMMARIES = 4000
 
 
 def _summary_key(
-    table: Table, match: Match, state: State, seat: int | None, delay: int, language: str | None
+    table: Table,
+    match: Match,
+    state: State,
+    seat: int | None,
+    delay: int,
+    language: str | None,
+    shared: SharedParts,
 ) -> tuple[object, ...]:
-    return (match.pk, state.version, hash(state), seat, language, delay, table.revision)
+    return (match.pk, state.version, shared.hash(state), seat, language, delay, table.revision)
 
 
 def _remember(key: tuple[object, ...], summary: Summary) -> None:
@@ -268,7 +277,7 @@ def _summary_at(
     language: str | None,
     shared: SharedParts,
 ) -> Summary:
-    key = _summary_key(table, match, state, seat, delay, language)
+    key = _summary_key(table, match, state, seat, delay, language, shared)
     with _recent_lock:
         kept = _recent.get(key)
     if kept is not None:
@@ -387,7 +396,7 @@ def _hand_change(
     for face, slot in sorted(set(old) - set(new)):
         if face not in gone_ranks:
             ids += [f"card-{slot}", f"label-{slot}"]
-    return render_to_string(REMOVALS_TEMPLATE, {"ids": ids}), False
+    return "".join([REMOVAL.format(id=escape(id_)) for id_ in ids]) + "\n", False
 
 
 def _slots(groups: Iterable[dict[str, Any]] | None) -> tuple[tuple[int, str], ...]:

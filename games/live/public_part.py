@@ -36,7 +36,7 @@ class SharedParts:
     language and delay (``public``) and the text of some of it (``texts``). Nothing in it
     depends on the viewer."""
 
-    __slots__ = ("parts", "projections", "texts")
+    __slots__ = ("hashes", "parts", "projections", "texts")
 
     def __init__(self) -> None:
         self.projections: dict[int, tuple[State, View]] = {}
@@ -44,6 +44,18 @@ class SharedParts:
         #: The summaries' texts of shared values (``frames.summarize``: a trick's entries), by
         #: the identity of the value, kept beside it.
         self.texts: dict[int, tuple[object, tuple[str, ...]]] = {}
+        #: Each state's ``hash`` (a frozen dataclass hashes every field at every call: a push
+        #: asks it twice per audience, ``frames._summary_key``).
+        self.hashes: dict[int, tuple[State, int]] = {}
+
+    def hash(self, state: State) -> int:
+        """``hash(state)``, worked out once per state."""
+        kept = self.hashes.get(id(state))
+        if kept is not None and kept[0] is state:
+            return kept[1]
+        value = hash(state)
+        self.hashes[id(state)] = (state, value)
+        return value
 
     def view(self, state: State, seat: int | None) -> View:
         """``seat``'s view of ``state`` (None: a spectator's), the public part projected once
