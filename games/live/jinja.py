@@ -143,10 +143,31 @@ class _Environment(Environment):
 def _finalize(value: Any) -> str:
     """What ``{{ value }}`` writes: Django's ``conditional_escape`` of it — a value with
     ``__html__`` (Django's ``SafeString``, Jinja's ``Markup``: a translated block, a kept
-    partial) as it is, anything else escaped."""
+    partial) as it is, anything else escaped. A push writes ~100 values, most of them the same
+    short words, names and numbers at every push: a plain string's escaped text is kept
+    (``_escaped``), an integer has nothing to escape."""
+    kind = type(value)
+    if kind is str:
+        text = _escaped_texts.get(value)
+        if text is None:
+            text = html.escape(value)
+            if len(value) <= MAX_ESCAPED_LENGTH:
+                if len(_escaped_texts) >= MAX_ESCAPED:
+                    _escaped_texts.clear()
+                _escaped_texts[value] = text
+        return text
+    if kind is int:
+        return str(value)
     if hasattr(value, "__html__"):
         return value.__html__()  # type: ignore[no-any-return]
     return html.escape(str(value))
+
+
+#: ``_finalize``'s escaped plain strings of up to ``MAX_ESCAPED_LENGTH`` characters, by
+#: string; cleared when ``MAX_ESCAPED`` are kept.
+MAX_ESCAPED = 4096
+MAX_ESCAPED_LENGTH = 80
+_escaped_texts: dict[str, str] = {}
 
 
 class Undeclared(ChainableUndefined):
