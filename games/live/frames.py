@@ -32,7 +32,6 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, NamedTuple
 
 from django.utils.html import escape
-from django.utils.translation import get_language
 
 from games.engine.events import Event
 from games.engine.state import State
@@ -44,6 +43,7 @@ from games.live.log import log_lines, seat_names
 from games.live.presenters import table_context
 from games.live.public_part import SharedParts, row_text
 from games.live.regions import Region
+from games.live.speech import get_language
 from games.models import Match, Seat, Table
 
 LOG_LINES_TEMPLATE = "games/partials/log_lines.jinja"

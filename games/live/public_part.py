@@ -17,7 +17,6 @@ from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
-from django.utils.translation import get_language
 
 from games.engine.cards import FACE, face_name
 from games.engine.options import Options
@@ -26,6 +25,7 @@ from games.engine.views import View, seat_view, spectator_view
 from games.live.cards import card_face, cards_faces
 from games.live.explain import RoundFacts, explain_round
 from games.live.log import seat_name, seat_names
+from games.live.speech import get_language
 from games.models import Match, Seat, Table
 
 

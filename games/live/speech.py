@@ -3,9 +3,9 @@
 Django's ``gettext`` finds the active translation in an ``asgiref`` ``Local`` at every call
 (~1 µs: a lock and a context lookup); a push asks it ~40 times per move — the partials' words,
 card and seat names. Inside ``speaking(language)`` (``translation.override`` and, beside it, the
-active translation kept in a ``ContextVar``) this module's ``gettext`` and ``pgettext`` read that
-translation straight; anywhere else they are Django's. Their answers are Django's, word for word
-(the same code on the same translation object).
+active translation kept in a ``ContextVar``) this module's ``gettext`` and ``pgettext`` read
+that translation straight, and ``get_language`` its language; anywhere else they are Django's.
+Their answers are Django's, word for word (the same code on the same translation object).
 
 Inside ``speaking`` no code may switch the language itself (``translation.override`` or
 ``activate``): these functions would go on speaking the outer language.
@@ -49,6 +49,14 @@ def gettext(message: str) -> str:
     if isinstance(message, SafeData):
         return mark_safe(result)  # type: ignore[no-any-return]
     return result  # type: ignore[no-any-return]
+
+
+def get_language() -> str | None:
+    """Django's ``get_language``: inside ``speaking``, the kept translation's language."""
+    spoken = _SPOKEN.get()
+    if spoken is None:
+        return translation.get_language()
+    return spoken.to_language()  # type: ignore[no-any-return]
 
 
 def pgettext(context: str, message: str) -> str:
