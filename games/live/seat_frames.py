@@ -5,17 +5,29 @@ adds for ``s.is_me`` (``own_seat_row``)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from django.utils.html import conditional_escape
 
 from games.live import regions
 from games.live.context import TableContext
-from games.live.public_part import row_text
+from games.live.public_part import SharedParts, row_text
 from games.live.speech import gettext, pgettext
 
-if TYPE_CHECKING:
-    from games.live.frames import Renders
+
+class Renders(Protocol):
+    """What these functions use of a push's ``frames.Renders`` (which imports this module)."""
+
+    views: SharedParts
+
+    def render(
+        self,
+        template: str,
+        key: object,
+        inputs: dict[str, Any] | Callable[[], dict[str, Any]],
+        name: str = "",
+    ) -> str: ...
 
 
 def seat_alone(

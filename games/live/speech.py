@@ -47,8 +47,8 @@ def gettext(message: str) -> str:
     eol_message = message.replace("\r\n", "\n").replace("\r", "\n")
     result = spoken.gettext(eol_message) if eol_message else type(message)("")
     if isinstance(message, SafeData):
-        return mark_safe(result)  # type: ignore[no-any-return]
-    return result  # type: ignore[no-any-return]
+        return mark_safe(result)
+    return result
 
 
 def get_language() -> str | None:
