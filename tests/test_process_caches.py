@@ -41,6 +41,7 @@ KNOWN = {
     ("games/live/presenters.py", "_CARDS_OF_FACE"): "filled once at import: the 54 card codes",
     ("games/live/kept.py", "_kept"): "cleared past MAX_KEPT (2,048) texts",
     ("games/live/jinja.py", "_urls"): "cleared past MAX_URLS (1,024) links",
+    ("games/live/jinja.py", "_escaped_texts"): "cleared past MAX_ESCAPED (4,096) short texts",
     ("games/sockets/socket_limits.py", "_admit_script"): "finite: one per Redis client",
     ("games/sockets/renewals.py", "_count_refreshes"): "each entry leaves after 0.5 s",
     ("games/sockets/renewals.py", "_count_publishing"): "each entry leaves when its send ends",
@@ -169,3 +170,19 @@ def test_the_kept_links_stay_within_their_bound(monkeypatch) -> None:
         assert jinja._url("games:take_seat", n) == reverse("games:take_seat", args=[n])
         assert len(jinja._urls) <= 20
     assert len(jinja._urls) > 0
+
+
+def test_the_escaped_texts_stay_within_their_bound(monkeypatch) -> None:
+    """``jinja._finalize`` keeps the escaped text of short plain strings only, and at most
+    ``MAX_ESCAPED`` of them; what it writes is the escaped text either way."""
+    from games.live import jinja
+
+    monkeypatch.setattr(jinja, "MAX_ESCAPED", 20)
+    monkeypatch.setattr(jinja, "_escaped_texts", {})
+    for n in range(100):
+        assert jinja._finalize(f"<b>{n}</b> & 'x'") == f"&lt;b&gt;{n}&lt;/b&gt; &amp; &#x27;x&#x27;"
+        assert len(jinja._escaped_texts) <= 20
+    assert len(jinja._escaped_texts) > 0
+    long = "<" * (jinja.MAX_ESCAPED_LENGTH + 1)
+    assert jinja._finalize(long) == "&lt;" * len(long)
+    assert long not in jinja._escaped_texts

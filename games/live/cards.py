@@ -8,11 +8,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from django.utils.translation import gettext as _
-
 from games.engine.cards import FACE, JOKERS, SUIT_INDEX, face_name
 from games.engine.options import Options
 from games.engine.power import table_for
+from games.live.speech import gettext as _
 
 SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 

@@ -14,12 +14,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext as _
-
 from games.engine.cards import face_name
 from games.engine.views import View
 from games.live.cards import card_text
 from games.live.own_seat import OwnSeat
+from games.live.speech import gettext as _
 
 #: How many answered windows the help is shown for.
 EXPLAINED_WINDOWS = 3

@@ -35,12 +35,14 @@ from __future__ import annotations
 
 import html
 from collections.abc import MutableMapping
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from django.template.defaultfilters import floatformat, stringformat
 from django.urls import get_resolver, get_script_prefix, get_urlconf, reverse
 from django.utils.html import strip_spaces_between_tags
-from django.utils.translation import gettext, ngettext, npgettext, pgettext
+from django.utils.safestring import mark_safe
+from django.utils.translation import ngettext, npgettext
 from jinja2 import ChainableUndefined, Environment, Undefined, pass_context
 from jinja2.runtime import Context
 from jinja2.utils import missing
@@ -48,6 +50,7 @@ from markupsafe import Markup
 
 from games.live import kept, regions
 from games.live.context import FIELDS
+from games.live.speech import gettext, pgettext
 from games.live.teams import team_name
 
 _FIELD_NAMES = frozenset(FIELDS)
@@ -85,7 +88,7 @@ def environment(**options: Any) -> Environment:
         join=_join,
         spaceless=_spaceless,
         stringformat=stringformat,
-        floatformat=floatformat,
+        floatformat=_floatformat,
     )
     return env
 
@@ -140,10 +143,31 @@ class _Environment(Environment):
 def _finalize(value: Any) -> str:
     """What ``{{ value }}`` writes: Django's ``conditional_escape`` of it — a value with
     ``__html__`` (Django's ``SafeString``, Jinja's ``Markup``: a translated block, a kept
-    partial) as it is, anything else escaped."""
+    partial) as it is, anything else escaped. A push writes ~100 values, most of them the same
+    short words, names and numbers at every push: a plain string's escaped text is kept
+    (``_escaped``), an integer has nothing to escape."""
+    kind = type(value)
+    if kind is str:
+        text = _escaped_texts.get(value)
+        if text is None:
+            text = html.escape(value)
+            if len(value) <= MAX_ESCAPED_LENGTH:
+                if len(_escaped_texts) >= MAX_ESCAPED:
+                    _escaped_texts.clear()
+                _escaped_texts[value] = text
+        return text
+    if kind is int:
+        return str(value)
     if hasattr(value, "__html__"):
         return value.__html__()  # type: ignore[no-any-return]
     return html.escape(str(value))
+
+
+#: ``_finalize``'s escaped plain strings of up to ``MAX_ESCAPED_LENGTH`` characters, by
+#: string; cleared when ``MAX_ESCAPED`` are kept.
+MAX_ESCAPED = 4096
+MAX_ESCAPED_LENGTH = 80
+_escaped_texts: dict[str, str] = {}
 
 
 class Undeclared(ChainableUndefined):
@@ -237,6 +261,19 @@ def _url(name: str, *args: Any) -> str:
         _urls.clear()
     _urls[key] = (resolver, url)
     return url
+
+
+def _floatformat(value: Any, arg: Any = -1) -> Any:
+    """Django's ``floatformat``; a number from 0 to 999 to no decimals (the countdown's seconds,
+    at every push) rounded here, half up as Django rounds it, without Django's way through
+    ``Decimal`` arithmetic and the locale's number format (~8 µs): under 1,000 no thousands
+    separator applies, and with no decimals no decimal separator."""
+    if arg == 0 and type(value) in (float, int) and 0 <= value < 1000:
+        return mark_safe(str(int(Decimal(str(value)).quantize(_ONE, ROUND_HALF_UP))))
+    return floatformat(value, arg)
+
+
+_ONE = Decimal(1)
 
 
 def _join(values: Any, separator: str = "") -> Markup:

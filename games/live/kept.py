@@ -16,7 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
+
+from games.live.speech import get_language
 
 #: Texts kept, by (template, language, autoescape, repr of values). Bounded: cleared when full
 #: (a countdown's values change with every move, so old entries are never asked for again).

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from django.utils.translation import gettext as _
-
 from games.engine.codec import events_from_json
 from games.engine.events import (
     Answered,
@@ -35,6 +33,7 @@ from games.engine.events import (
 )
 from games.engine.views import event_for
 from games.live.cards import card_text
+from games.live.speech import gettext as _
 from games.live.teams import team_name
 from games.models import Match, Move, Seat
 

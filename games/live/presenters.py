@@ -123,12 +123,12 @@ def table_context(
     last = public["last"]
     return TableContext(
         seats=[
-            {
-                **row,
-                "is_me": row["number"] == seat,
-                "pos": seat_position(row["number"], seat, table.players),
-                "last": last.get(row["number"]),
-            }
+            public_part.SeatRow(
+                row,
+                is_me=row["number"] == seat,
+                pos=seat_position(row["number"], seat, table.players),
+                last=last.get(row["number"]),
+            )
             for row in public["rows"]
         ],
         version=view.version,
@@ -156,7 +156,7 @@ def table_context(
         hand=hand_groups(view.hand, view.level, view.options) if seat is not None else [],
         hand_size=len(view.hand),
         play_phase=view.phase in (PLAY, WINDOW),
-        tracker=unseen_cards(view) if seat is not None else None,
+        tracker=unseen_cards(view, public["played"]) if seat is not None else None,
         seat_menu=_seat_menu(table, seats, seat, view),
         # The rematch's countdown is a clock, apart from the offer it counts down.
         rematch=rematch and {k: v for k, v in rematch.items() if k != "countdown"},
@@ -200,14 +200,15 @@ for _card in DECK:
     _CARDS_OF_FACE.setdefault(FACE[_card], []).append(_card)
 
 
-def unseen_cards(view: View) -> list[dict[str, Any]]:
+def unseen_cards(view: View, played: Counter[int] | None = None) -> list[dict[str, Any]]:
     """The cards that matter most that this seat has not seen yet this round, counted from its
     own view only: the decks minus its hand and the cards played (``view.played``) — never
     from another seat's hand. ``[{"face": "BJ", "left": 2, "level": False}, …]`` for the
-    black and red jokers, the level rank, the 4s and the As, in that order."""
-    # Counted by face in one pass over the two (C's Counter over the faces of ~100 cards).
+    black and red jokers, the level rank, the 4s and the As, in that order. ``played``:
+    ``played_faces(view)``, which every view of one state shares (``public_part``)."""
+    # Counted by face (C's Counter over the faces of ~100 cards).
     seen = Counter(map(FACE.__getitem__, view.hand))
-    seen.update(map(FACE.__getitem__, view.played))
+    seen.update(public_part.played_faces(view) if played is None else played)
     rows = []
     for face in dict.fromkeys([BLACK_JOKER, RED_JOKER, view.level, 4, 14]):  # level 4 or A: once
         left = view.options.decks * len(_CARDS_OF_FACE[face]) - seen[face]

@@ -11,20 +11,21 @@ push and language (``public``) and each view adds only its own part
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
 from django.utils import timezone
-from django.utils.translation import get_language
 
-from games.engine.cards import face_name
+from games.engine.cards import FACE, face_name
 from games.engine.options import Options
 from games.engine.state import PLAY, State
 from games.engine.views import View, seat_view, spectator_view
 from games.live.cards import card_face, cards_faces
 from games.live.explain import RoundFacts, explain_round
 from games.live.log import seat_name, seat_names
+from games.live.speech import get_language
 from games.models import Match, Seat, Table
 
 
@@ -36,7 +37,7 @@ class SharedParts:
     language and delay (``public``) and the text of some of it (``texts``). Nothing in it
     depends on the viewer."""
 
-    __slots__ = ("parts", "projections", "texts")
+    __slots__ = ("hashes", "parts", "projections", "row_texts", "texts")
 
     def __init__(self) -> None:
         self.projections: dict[int, tuple[State, View]] = {}
@@ -44,6 +45,21 @@ class SharedParts:
         #: The summaries' texts of shared values (``frames.summarize``: a trick's entries), by
         #: the identity of the value, kept beside it.
         self.texts: dict[int, tuple[object, tuple[str, ...]]] = {}
+        #: Each state's ``hash`` (a frozen dataclass hashes every field at every call: a push
+        #: asks it twice per audience, ``frames._summary_key``).
+        self.hashes: dict[int, tuple[State, int]] = {}
+        #: The text (``repr``) of each public seat row and seat's last step, by identity
+        #: (``row_text``).
+        self.row_texts: dict[int, tuple[object, str]] = {}
+
+    def hash(self, state: State) -> int:
+        """``hash(state)``, worked out once per state."""
+        kept = self.hashes.get(id(state))
+        if kept is not None and kept[0] is state:
+            return kept[1]
+        value = hash(state)
+        self.hashes[id(state)] = (state, value)
+        return value
 
     def view(self, state: State, seat: int | None) -> View:
         """``seat``'s view of ``state`` (None: a spectator's), the public part projected once
@@ -111,10 +127,65 @@ def public(
         "levels": [face_name(x) for x in view.levels],
         "round_level": face_name(level),
         "countdown": None if delay else _countdown(match),
+        # for each seat's tracker (``presenters.unseen_cards``)
+        "played": played_faces(view),
     }
     if shared is not None:
         shared.parts[key] = (state, parts)
     return parts
+
+
+class SeatRow(dict[str, Any]):
+    """A seat's row in one view of a running match: the public row every view of the push
+    shares (``public``: ``public()``'s, never changed) with this view's ``is_me``, ``pos`` and
+    ``last`` put in — nothing else (``presenters.table_context``). Its text (``row_text``) is
+    the public row's, written once per push, and those three's."""
+
+    __slots__ = ("public",)
+
+    def __init__(self, public: dict[str, Any], is_me: bool, pos: int, last: Any) -> None:
+        super().__init__(public)
+        self["is_me"] = is_me
+        self["pos"] = pos
+        self["last"] = last
+        self.public = public
+
+
+def row_text(
+    row: dict[str, Any], shared: SharedParts | None, is_me: bool | None = None, pos: object = None
+) -> str:
+    """A text of seat row ``row`` that two rows share only when they are equal (the seat's key,
+    ``frames``): the plain ``repr`` of a row, or, for a ``SeatRow``, its public row's and its
+    last step's texts (each written once per push) and its own entries. ``is_me`` and ``pos``
+    stand in for the row's own (a row rendered for every viewer, ``seat_frames.placed_seat``)."""
+    public = getattr(row, "public", None)
+    if public is None or shared is None:
+        if is_me is None and pos is None:
+            return repr(row)
+        return repr(
+            {
+                **row,
+                "is_me": row["is_me"] if is_me is None else is_me,
+                "pos": row["pos"] if pos is None else pos,
+            }
+        )
+    own = (row["is_me"] if is_me is None else is_me, row["pos"] if pos is None else pos)
+    return f"{_text(public, shared)}+{own!r}{_text(row['last'], shared)}"
+
+
+def _text(value: object, shared: SharedParts) -> str:
+    """``repr(value)``, once per push for a value every view shares (kept by identity)."""
+    kept = shared.row_texts.get(id(value))
+    if kept is not None and kept[0] is value:
+        return kept[1]
+    text = repr(value)
+    shared.row_texts[id(value)] = (value, text)
+    return text
+
+
+def played_faces(view: View) -> Counter[int]:
+    """How many cards of each face were played this round (``view.played``: public)."""
+    return Counter(map(FACE.__getitem__, view.played))
 
 
 def seat_row(seat: Seat, view: View | None, me: int | None) -> dict[str, Any]:
@@ -132,7 +203,7 @@ def seat_row(seat: Seat, view: View | None, me: int | None) -> dict[str, Any]:
     }
     if view is None:
         # Before the match: "Sit here" or "Move here" (not part of a running match's rows,
-        # which every viewer but the seat's own shares: ``frames._placed_seat``).
+        # which every viewer but the seat's own shares: ``seat_frames.placed_seat``).
         row["viewer_seated"] = me is not None
     else:
         finished = list(view.finished)

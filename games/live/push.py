@@ -16,10 +16,12 @@ the spectator count once per language.
 from __future__ import annotations
 
 import functools
+import itertools
 import logging
 import threading
 import time
 from collections.abc import Callable, Sequence
+from operator import attrgetter
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -30,7 +32,16 @@ from accounts.models import User
 from games.engine.codec import events_from_json
 from games.engine.events import Event
 from games.engine.state import State
-from games.live import audiences, frames, notify, regions, replay, spectating, visibility
+from games.live import (
+    audiences,
+    frames,
+    notify,
+    regions,
+    replay,
+    spectating,
+    speech,
+    visibility,
+)
 from games.live.log import recent_moves
 from games.live.presenters import spectators_context, table_context
 from games.live.public_part import SharedParts
@@ -73,19 +84,22 @@ def publish_move(
     # frames go out, as it always was: a heartbeat then finds any frame lost on the way.
     latest = (revision, new.version, None if delayed else new.version)
     live = audiences.live(table.pk, latest)
-    for audience in live:
-        if audience.seat is None and delayed:
-            continue
-        with translation.override(audience.language):
-            text = frames.delta(
-                table, match, seats, old, new, events, audience.seat, revision, renders=renders
-            )
-        messages.append(
-            (
-                audiences.group(table.pk, audience),
-                _frame_message(text, new.version, revision, old.version),
-            )
-        )
+    # One switch of language per run of audiences speaking it (``audiences.live`` lists the
+    # seats first, then the spectators: most tables' seats share one language).
+    for language, run in itertools.groupby(live, key=attrgetter("language")):
+        with speech.speaking(language):
+            for audience in run:
+                if audience.seat is None and delayed:
+                    continue
+                text = frames.delta(
+                    table, match, seats, old, new, events, audience.seat, revision, renders=renders
+                )
+                messages.append(
+                    (
+                        audiences.group(table.pk, audience),
+                        _frame_message(text, new.version, revision, old.version),
+                    )
+                )
     messages.append((audiences.bot_group(table.pk), audiences.bot_message(new.version)))
     notify.send_many(messages)
     turns.notify_if_away(match.pk, seats, old, new, live)  # "your turn" for a page not open
@@ -198,7 +212,7 @@ def _snapshots(table: Table, match: Match, seats: list[Seat]) -> list[tuple[str,
     shared = SharedParts()  # what every audience of one state sees alike, built once
     for audience in audiences.live(table.pk):
         state = watched if audience.seat is None else live
-        with translation.override(audience.language):
+        with speech.speaking(audience.language):
             context = table_context(
                 table,
                 match,
@@ -274,7 +288,7 @@ def snapshot(
         match.table = table
         state = visibility.visible_state(table, match, seat)
         behind = match.version - state.version
-    with translation.override(language):
+    with speech.speaking(language):
         context = table_context(
             table,
             match,

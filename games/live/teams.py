@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from django.utils.functional import lazy
-from django.utils.translation import gettext
+
+from games.live.speech import gettext
 
 
 def team_name(team: int) -> str:

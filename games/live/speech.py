@@ -1,0 +1,71 @@
+"""The language a push renders in, asked of Django once per run of audiences, not at every word.
+
+Django's ``gettext`` finds the active translation in an ``asgiref`` ``Local`` at every call
+(~1 µs: a lock and a context lookup); a push asks it ~40 times per move — the partials' words,
+card and seat names. Inside ``speaking(language)`` (``translation.override`` and, beside it, the
+active translation kept in a ``ContextVar``) this module's ``gettext`` and ``pgettext`` read
+that translation straight, and ``get_language`` its language; anywhere else they are Django's.
+Their answers are Django's, word for word (the same code on the same translation object).
+
+Inside ``speaking`` no code may switch the language itself (``translation.override`` or
+``activate``): these functions would go on speaking the outer language.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+from django.conf import settings
+from django.utils import translation
+from django.utils.safestring import SafeData, mark_safe
+from django.utils.translation import trans_real
+
+#: The active translation inside ``speaking`` (None: ask Django).
+_SPOKEN: ContextVar[Any] = ContextVar("spoken_translation", default=None)
+
+
+@contextmanager
+def speaking(language: str | None) -> Iterator[None]:
+    """``translation.override(language)``, with the translation kept for ``gettext``."""
+    with translation.override(language):
+        token = _SPOKEN.set(trans_real.catalog() if settings.USE_I18N else None)
+        try:
+            yield
+        finally:
+            _SPOKEN.reset(token)
+
+
+def gettext(message: str) -> str:
+    """Django's ``gettext``: inside ``speaking``, on the translation it keeps."""
+    spoken = _SPOKEN.get()
+    if spoken is None:
+        return translation.gettext(message)
+    # trans_real.gettext's own steps, on the kept translation object
+    eol_message = message.replace("\r\n", "\n").replace("\r", "\n")
+    result = spoken.gettext(eol_message) if eol_message else type(message)("")
+    if isinstance(message, SafeData):
+        return mark_safe(result)
+    return result
+
+
+def get_language() -> str | None:
+    """Django's ``get_language``: inside ``speaking``, the kept translation's language."""
+    spoken = _SPOKEN.get()
+    if spoken is None:
+        return translation.get_language()
+    return spoken.to_language()  # type: ignore[no-any-return]
+
+
+def pgettext(context: str, message: str) -> str:
+    """Django's ``pgettext``: inside ``speaking``, on the translation it keeps."""
+    if _SPOKEN.get() is None:
+        return translation.pgettext(context, message)
+    result = gettext(f"{context}{trans_real.CONTEXT_SEPARATOR}{message}")
+    if trans_real.CONTEXT_SEPARATOR in result:  # not translated
+        return message
+    if isinstance(message, SafeData):
+        return mark_safe(result)
+    return result

@@ -1,0 +1,58 @@
+"""A push's words read off one translation per run of audiences (``games.live.speech``): the
+same words as Django's ``gettext``, ``pgettext`` and ``get_language`` in every language, inside
+``speaking`` and outside it."""
+
+from __future__ import annotations
+
+import polib
+import pytest
+from django.conf import settings
+from django.utils import translation
+from django.utils.safestring import SafeString, mark_safe
+
+from games.live import speech
+
+LANGUAGES = ["en", "es", "id", "vi"]
+
+
+def _catalogue() -> list[polib.POEntry]:
+    path = settings.BASE_DIR / "locale" / "es" / "LC_MESSAGES" / "django.po"
+    return [e for e in polib.pofile(str(path)) if e.msgstr and not e.msgid_plural]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_word_reads_as_djangos_inside_and_outside(language) -> None:
+    entries = _catalogue()
+    assert len(entries) > 100
+    with speech.speaking(language):
+        assert speech.get_language() == translation.get_language() == language
+        for entry in entries:
+            if entry.msgctxt:
+                ours = speech.pgettext(entry.msgctxt, entry.msgid)
+                assert ours == translation.pgettext(entry.msgctxt, entry.msgid)
+            else:
+                assert speech.gettext(entry.msgid) == translation.gettext(entry.msgid)
+        assert speech.gettext("") == ""
+        assert speech.pgettext("no such context", "Pass") == "Pass"
+        assert translation.pgettext("no such context", "Pass") == "Pass"
+    with translation.override(language):  # outside speaking: Django's own
+        assert speech.get_language() == language
+        assert speech.gettext("Pass") == translation.gettext("Pass")
+
+
+def test_speaking_translates_and_ends_with_its_block() -> None:
+    with translation.override("en"):
+        with speech.speaking("es"):
+            spoken = speech.gettext("Pass")
+            assert spoken != "Pass"  # Spanish
+            assert speech.get_language() == "es"
+            safe = speech.gettext(mark_safe("Pass"))
+            assert isinstance(safe, SafeString) and safe == spoken
+        assert speech.get_language() == "en"
+        assert speech.gettext("Pass") == "Pass"
+
+
+def test_speaking_nothing_is_djangos_no_translation() -> None:
+    with speech.speaking(None):
+        assert speech.get_language() == translation.get_language()
+        assert speech.gettext("Pass") == translation.gettext("Pass") == "Pass"
