@@ -66,8 +66,9 @@ def send_many(messages: Iterable[tuple[str, dict[str, Any]]]) -> None:
     messages = list(messages)
     if layer is None or not messages:
         return
-    can_publish_sync = getattr(layer, "can_publish_sync", None)
-    if can_publish_sync is not None and can_publish_sync():
+    # Looked up on the class: channels-redis's layers answer an unknown attribute from the
+    # running loop's layer, and raise outside a loop.
+    if getattr(type(layer), "publish_many", None) is not None and layer.can_publish_sync():
         layer.publish_many(messages)
         return
     send_all = getattr(layer, "group_send_many", None)
