@@ -79,7 +79,10 @@ async def test_publish_many_sends_from_the_calling_thread_what_group_send_many_s
     groups = ["seat-1", "seat-2", "spect-en", "bot"]
     for group in groups:
         await layer.group_add(group, listener)
-    pairs = [(g, {"type": "table.frame", "n": n, "text": "é" * n}) for n, g in enumerate(groups * 2)]
+    pairs = [
+        (group, {"type": "table.frame", "n": n, "text": "é" * n})
+        for n, group in enumerate(groups * 2)
+    ]
     assert layer.can_publish_sync()
     client = layer._sync_client(0)
     trips = []

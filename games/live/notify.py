@@ -22,6 +22,7 @@ from typing import Any
 from channels.layers import get_channel_layer
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from config.channel_layer import SharedDecodeLayer
 from games.live import lobby_cache
 
 LOBBY_GROUP = "lobby"
@@ -66,9 +67,9 @@ def send_many(messages: Iterable[tuple[str, dict[str, Any]]]) -> None:
     messages = list(messages)
     if layer is None or not messages:
         return
-    # Looked up on the class: channels-redis's layers answer an unknown attribute from the
-    # running loop's layer, and raise outside a loop.
-    if getattr(type(layer), "publish_many", None) is not None and layer.can_publish_sync():
+    # By class (not getattr: channels-redis's layers answer an unknown attribute from the
+    # running loop's layer, and raise outside a loop).
+    if isinstance(layer, SharedDecodeLayer) and layer.can_publish_sync():
         layer.publish_many(messages)
         return
     send_all = getattr(layer, "group_send_many", None)
