@@ -67,9 +67,11 @@ def send_many(messages: Iterable[tuple[str, dict[str, Any]]]) -> None:
     messages = list(messages)
     if layer is None or not messages:
         return
-    # By class (not getattr: channels-redis's layers answer an unknown attribute from the
-    # running loop's layer, and raise outside a loop).
-    if isinstance(layer, SharedDecodeLayer) and layer.can_publish_sync():
+    # By class, not getattr: channels-redis's layers answer an unknown attribute from the
+    # running loop's layer, and raise outside a loop. (hasattr: bench/load.py --app-rev's own
+    # process runs this module beside another revision's layer, without publish_many.)
+    sync = isinstance(layer, SharedDecodeLayer) and hasattr(type(layer), "publish_many")
+    if sync and layer.can_publish_sync():
         layer.publish_many(messages)
         return
     send_all = getattr(layer, "group_send_many", None)
