@@ -70,8 +70,11 @@ def send_many(messages: Iterable[tuple[str, dict[str, Any]]]) -> None:
     # By class, not getattr: channels-redis's layers answer an unknown attribute from the
     # running loop's layer, and raise outside a loop. (hasattr: bench/load.py --app-rev's own
     # process runs this module beside another revision's layer, without publish_many.)
-    sync = isinstance(layer, SharedDecodeLayer) and hasattr(type(layer), "publish_many")
-    if sync and layer.can_publish_sync():
+    if (
+        isinstance(layer, SharedDecodeLayer)
+        and hasattr(type(layer), "publish_many")
+        and layer.can_publish_sync()
+    ):
         layer.publish_many(messages)
         return
     send_all = getattr(layer, "group_send_many", None)
