@@ -61,7 +61,6 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
     """``/ws/table/<id>/``: pushes this viewer's frames; takes a seat's actions."""
 
     session_runner = staticmethod(in_pool)  # the session checks run in the socket pool
-    page_messages_beside = True  # a pushed frame is not held behind this page's own action
 
     async def connect(self) -> None:
         self.table_id = int(self.scope["url_route"]["kwargs"]["table_id"])

@@ -3,8 +3,6 @@ consumer base class that keeps every message off the process's one sync thread."
 
 from __future__ import annotations
 
-import asyncio
-import logging
 from collections.abc import Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any
@@ -21,8 +19,6 @@ from games.sockets import socket_limits
 if TYPE_CHECKING:
     # The stubs' scope of a Channels consumer (a WebSocket scope plus url_route, session, user).
     from channels.consumer import _ChannelScope
-
-log = logging.getLogger(__name__)
 
 WRITER_POOL = ThreadPoolExecutor(
     max_workers=settings.GAMES_SOCKET_THREADS, thread_name_prefix="club414-socket"
@@ -57,10 +53,6 @@ class PooledConsumer(AsyncWebsocketConsumer):
 
     #: Set once this side closed the socket: what the page still sends is ignored.
     closing = False
-    #: Whether the page's messages are handled beside the layer's (``dispatch``).
-    page_messages_beside = False
-    #: The last page message's handling (``page_messages_beside``), None before the first.
-    _inbox: asyncio.Future[None] | None = None
 
     async def __call__(
         self, scope: _ChannelScope, receive: ASGIReceiveCallable, send: ASGISendCallable
@@ -73,36 +65,7 @@ class PooledConsumer(AsyncWebsocketConsumer):
         await super().close(code=code, reason=reason)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
-        """Run the message's handler. With ``page_messages_beside``, the page's messages
-        (``websocket.receive``) are handled one after another, in the order received, on a task
-        of their own, so the layer's messages are not held behind them: a table's pushed frame
-        reaches the page whose action is still being answered (the writer's job ends after its
-        push) without waiting for that answer to return. The page's disconnection waits for its
-        messages before it is handled, as before."""
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
             raise ValueError(f"No handler for message type {message['type']}")
-        if self.page_messages_beside:
-            kind = message["type"]
-            if kind == "websocket.receive":
-                self._inbox = asyncio.ensure_future(self._in_turn(self._inbox, handler, message))
-                return
-            if kind == "websocket.disconnect" and self._inbox is not None:
-                await self._inbox
         await handler(message)
-
-    async def _in_turn(
-        self,
-        previous: asyncio.Future[None] | None,
-        handler: Callable[[dict[str, Any]], Coroutine[Any, Any, None]],
-        message: dict[str, Any],
-    ) -> None:
-        """``handler(message)`` once ``previous`` is done. What it raises is logged and closes
-        the socket (1011), as an exception out of ``dispatch`` would have ended it."""
-        if previous is not None:
-            await previous  # never raises: its own failure was handled here
-        try:
-            await handler(message)
-        except Exception:
-            log.exception("socket %s: a page message's handling failed", self.channel_name)
-            await self.close(code=1011)

@@ -10,7 +10,6 @@ import functools
 import html
 import json
 import re
-import threading
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -396,36 +395,4 @@ async def test_a_double_click_is_not_told_that_the_table_moved_on(make_user):
     assert all(header(r)["v"] == 1 for r in rest if not is_spectator_count(r))
     moves = await sync_to_async(lambda: Move.objects.filter(match=match).count())()
     assert moves == 1
-    await bo.disconnect()
-
-
-async def test_a_page_gets_its_own_move_while_its_action_is_still_being_answered(
-    make_user, monkeypatch
-):
-    """The frame of a page's own move is forwarded as soon as the writer pushed it, not after
-    the writer's job and its answer returned: the job here is held after its push (at its
-    ``game.action`` line) until the frame came. The page's next message still waits for that
-    answer (one page's messages are handled in order)."""
-    match, users = await sync_to_async(setup_match)(make_user)
-    bo = await connect(match.table_id, users["bo"])
-    await frame(bo)
-    held, pushed = threading.Event(), threading.Event()
-    log_action = services.log_action
-
-    def held_log_action(*args, **kwargs) -> None:
-        pushed.set()
-        held.wait(30)
-        log_action(*args, **kwargs)
-
-    monkeypatch.setattr(services, "log_action", held_log_action)
-    try:
-        await bo.send_to(json.dumps({"action": "play", "cards": ["5H"], "version": 0}))
-        await bo.send_to("{not json")  # answered (a flash) only after the play's answer
-        move = header(await frame(bo))  # the push's delta, not a snapshot of a later resync
-        assert move == {"v": 1, "b": 0, "r": move["r"], "full": False} and not held.is_set()
-        assert await sync_to_async(pushed.wait)(10)  # the job is held, after its push
-        assert await nothing_but_counts(bo, timeout=0.5)  # no flash: the answer is not back
-    finally:
-        held.set()
-    assert 'id="flash"' in await frame(bo)
     await bo.disconnect()
