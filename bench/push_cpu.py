@@ -75,6 +75,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         help="forget the views of the previous push before each action (another process sent it)",
     )
     parser.add_argument("--profile", default="", help="write a cProfile of the measured calls")
+    parser.add_argument(
+        "--seasoned",
+        action="store_true",
+        help="players past their first claim windows (no claim help, their rows unchanged), "
+        "as most live players are; default: new players",
+    )
     parser.add_argument("--against", default="", help="another commit, measured alternately")
     parser.add_argument("--rounds", type=int, default=2, help="runs of each with --against")
     return parser.parse_args(argv)
@@ -179,6 +185,14 @@ def measure(args: argparse.Namespace) -> dict:
     users = [
         User.objects.create_user(f"pc{stamp}-{n}", password=None) for n in range(4 * args.tables)
     ]
+    if args.seasoned:
+        from games.play.first_windows import EXPLAINED_WINDOWS
+
+        User.objects.filter(pk__in=[u.pk for u in users]).update(
+            claim_windows_explained=EXPLAINED_WINDOWS
+        )
+        for user in users:
+            user.claim_windows_explained = EXPLAINED_WINDOWS
     watchers = [w for w in args.watchers.split(",") if w]
 
     def open_table(n: int) -> dict:
@@ -343,6 +357,7 @@ def against(args: argparse.Namespace) -> dict:
             f"--warmup={args.warmup}",
             f"--watchers={args.watchers}",
             *(["--cold"] if args.cold else []),
+            *(["--seasoned"] if args.seasoned else []),
             f"--seed={args.seed}",
             f"--db={args.db}",
             "--no-migrate",

@@ -4,9 +4,11 @@ The table's pages get their frames through ``games.live.push`` (rendered per aud
 ``table_group`` — every page of one table, seats and spectators alike — is only what is public:
 the seating (who sits where) and the spectator count. Never a card.
 
-Sync code sends on one event loop per process kept for it (``_publisher_loop``): asgiref's
-``async_to_sync`` outside a server would make a new loop, and with it a new Redis connection,
-for every push.
+With the site's layer, sync code sends from its own thread (``SharedDecodeLayer.publish_many``:
+a redis-py sync pipeline, the layer's own message bytes and group channels). With another layer
+(a test's in-memory one, a Sentinel host) it sends on one event loop per process kept for it
+(``_publisher_loop``): asgiref's ``async_to_sync`` outside a server would make a new loop, and
+with it a new Redis connection, for every push.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import Any
 from channels.layers import get_channel_layer
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from config.channel_layer import SharedDecodeLayer
 from games.live import lobby_cache
 
 LOBBY_GROUP = "lobby"
@@ -51,15 +54,28 @@ def send_many(messages: Iterable[tuple[str, dict[str, Any]]]) -> None:
     """Send ``(group, message)`` pairs in order, waiting until the channel layer took them.
 
     With the site's layer (``config.channel_layer.SharedDecodeLayer``) they go out in one Redis
-    round trip (a pipeline per shard), not one each. A send that fails with a Redis connection
-    error is sent once more: after a Redis restart the first command on this process's old
-    connection fails (redis-py then drops it) and the second goes out on a new one, so a restart
-    costs no push. Raises TimeoutError if Redis does not answer within ``SEND_TIMEOUT_SECONDS``,
+    round trip (a pipeline per shard), not one each, from the calling thread; the call returns
+    once Redis answered, so the messages of one call reach every subscriber before those of a
+    call made after it returned (a table's pushes keep their order). A send that fails with a
+    Redis connection error is sent once more: after a Redis restart the first command on this
+    process's old connection fails (redis-py then drops it) and the second goes out on a new
+    one, so a restart costs no push. Raises TimeoutError (redis's, or the builtin one on the
+    publisher loop's path) if Redis does not answer within ``SEND_TIMEOUT_SECONDS``,
     redis.ConnectionError if the second try fails too (Redis is down).
     """
     layer = get_channel_layer()
     messages = list(messages)
     if layer is None or not messages:
+        return
+    # By class, not getattr: channels-redis's layers answer an unknown attribute from the
+    # running loop's layer, and raise outside a loop. (hasattr: bench/load.py --app-rev's own
+    # process runs this module beside another revision's layer, without publish_many.)
+    if (
+        isinstance(layer, SharedDecodeLayer)
+        and hasattr(type(layer), "publish_many")
+        and layer.can_publish_sync()
+    ):
+        layer.publish_many(messages)
         return
     send_all = getattr(layer, "group_send_many", None)
     if send_all is None:  # another layer (a test's in-memory one): one send per message

@@ -152,30 +152,38 @@ def _submit_locked(
         return result
 
 
-#: Seats read in the last moments, by (table, revision): the seating changes only with the
-#: table's revision (bumped under its lock), so a push needs no query for it. A seat's person
-#: (preferences, name) is at most this many seconds old.
+#: Seats read last, by (table, revision), with when and their rows' stamp
+#: (``writes.seats_stamp``). A match locked by ``writes.lock_match`` comes with the stamp of its
+#: seats as locked: the seats kept are reused while that stamp is theirs, however old (the rows
+#: have not changed since, a person's name and preferences included). A match read otherwise
+#: (the worker's ORM reads) reuses the seats kept at the table's revision for this many seconds:
+#: a seat's person is then at most that old.
 SEATS_REUSE_SECONDS = 2.0
-_recent_seats: dict[tuple[int, int], tuple[float, list[Seat]]] = {}
+_recent_seats: dict[tuple[int, int], tuple[float, str | None, list[Seat]]] = {}
 _seats_lock = threading.Lock()
 
 
 def seats_of(match: Match) -> list[Seat]:
     """The match's seats with their users, shared by the checks and the push: one query (a fixed
-    statement, ``writes.read_seats``: 0.23 ms of CPU against the ORM's 0.86), or none when this
-    process read them at the table's current revision a moment ago.
+    statement, ``writes.read_seats``: 0.23 ms of CPU against the ORM's 0.86), or none when the
+    seats this process kept are the rows as ``lock_match`` found them (its stamp), or, for a
+    match read otherwise, were read at the table's current revision a moment ago.
     ``match.table`` must be loaded (it is, with the lock)."""
     key = (match.table_id, match.table.revision)
+    stamp = writes.seats_stamp(match)
     now = time.monotonic()
     with _seats_lock:
-        read_at, seats = _recent_seats.get(key, (0.0, []))
-    if now - read_at < SEATS_REUSE_SECONDS:
+        read_at, kept_stamp, seats = _recent_seats.get(key, (0.0, None, []))
+    if stamp is not None:
+        if stamp == kept_stamp:
+            return seats
+    elif now - read_at < SEATS_REUSE_SECONDS:
         return seats
-    seats = writes.read_seats(match.table_id)
+    seats, read_stamp = writes.read_seats_stamped(match.table_id)
     with _seats_lock:
         if len(_recent_seats) > 4096:
             _recent_seats.clear()
-        _recent_seats[key] = (now, seats)
+        _recent_seats[key] = (now, read_stamp, seats)
     return seats
 
 

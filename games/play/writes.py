@@ -14,8 +14,16 @@ prepared text:
   other columns whose value differs from the one read with the lock (``Match.from_db`` keeps
   those values, ``loaded_values``).
 
-and ``read_seats``, a table's seats with their people, for ``services.seats_of`` when its reuse
-lapses (~every other action at one action a second per table).
+and ``read_seats``, a table's seats with their people, for ``services.seats_of`` when the ones
+it kept are not the rows' current versions. On PostgreSQL ``lock_match`` also reads the seats'
+*stamp* (``seats_stamp``): each seat row's id, its version's ``xmin`` and ``ctid``, and its
+person's row's, by seat number. ``xmin`` is the transaction that wrote a row's current version
+and ``ctid`` where it is stored: every write of a row (a save, ``QuerySet.update``, raw SQL) makes
+a new version at another place, and a place freed later is only reused by another transaction's
+version, so a row's (``xmin``, ``ctid``) names its content; a rolled-back write leaves the old
+version current. Seats read with a stamp are the rows' current content exactly as long as the
+stamp is the same. Reading the stamp costs the lock's statement a subquery, no
+round trip; ``read_seats_stamped`` reads the same stamp with the rows.
 
 Values go through each field's own ``get_db_prep_save`` (JSON, aware datetimes), so the rows
 equal what ``Model.save`` writes, on PostgreSQL and on SQLite (``make run``). Every function
@@ -74,7 +82,7 @@ _LOCK: tuple[list[Any], list[Any], _Converters, str] | None = None
 
 def _lock_statement() -> tuple[list[Any], list[Any], _Converters, str]:
     """The fields read, their converters and the statement, built once (the backend is known
-    by then)."""
+    by then). On PostgreSQL a last column, after the converted ones: the seats' stamp."""
     global _LOCK
     if _LOCK is None:
         quote = connection.ops.quote_name
@@ -84,8 +92,30 @@ def _lock_statement() -> tuple[list[Any], list[Any], _Converters, str]:
             (Table, "t"),
             f"JOIN {{}} t ON t.{quote('id')} = m.{quote('table_id')}",
             f"WHERE m.{quote('id')} = %s{lock}",
+            extra=_stamp_subquery("t"),
         )
     return _LOCK
+
+
+def _stamped() -> bool:
+    return connection.vendor == "postgresql"
+
+
+def _stamp_subquery(table_alias: str) -> str:
+    """The seats' stamp of the table ``table_alias`` as one text: ``<seat id>:<xmin>:<ctid>:<its
+    person's xmin>:<ctid>`` (``-`` for no person) by seat number, ``;``-separated (NULL without
+    seats); "" off PostgreSQL."""
+    if not _stamped():
+        return ""
+    quote = connection.ops.quote_name
+    return (
+        f"(SELECT string_agg(s.{quote('id')}::text || ':' || s.xmin::text || ':' || "
+        f"s.ctid::text || ':' || COALESCE(u.xmin::text, '-') || ':' || "
+        f"COALESCE(u.ctid::text, '-'), ';' ORDER BY s.{quote('number')}) "
+        f"FROM {quote(Seat._meta.db_table)} s LEFT JOIN {quote(User._meta.db_table)} u "
+        f"ON u.{quote('id')} = s.{quote('user_id')} "
+        f"WHERE s.{quote('table_id')} = {table_alias}.{quote('id')})"
+    )
 
 
 def _joined_statement(
@@ -93,16 +123,18 @@ def _joined_statement(
     joined: tuple[type[Table | User], str],
     join: str,
     tail: str,
+    extra: str = "",
 ) -> tuple[list[Any], list[Any], _Converters, str]:
     """Every column of two models in one SELECT: ``rows`` (model, alias) in FROM, ``joined``
-    by ``join`` (its ``{}`` is the joined table's quoted name), then ``tail`` (WHERE…). Gives
-    both models' fields, the converters of every column in order, and the statement."""
+    by ``join`` (its ``{}`` is the joined table's quoted name), then ``tail`` (WHERE…); the
+    ``extra`` expressions (unconverted) after the columns. Gives both models' fields, the
+    converters of every column in order, and the statement."""
     quote = connection.ops.quote_name
     (first, first_alias), (second, second_alias) = rows, joined
     first_fields, first_columns = _columns(first, first_alias)
     second_fields, second_columns = _columns(second, second_alias)
     sql = (
-        f"SELECT {first_columns}, {second_columns} "
+        f"SELECT {first_columns}, {second_columns}{', ' + extra if extra else ''} "
         f"FROM {quote(first._meta.db_table)} {first_alias} "
         f"{join.format(quote(second._meta.db_table))} {tail}"
     )
@@ -133,22 +165,37 @@ def _converted(converters: _Converters, values: tuple[Any, ...]) -> list[Any]:
 
 def lock_match(match_id: int) -> Match:
     """The match ``match_id`` with its table (``match.table``), both rows locked until the
-    transaction ends. Raises ``Match.DoesNotExist``. Precondition: inside a transaction."""
+    transaction ends, and (PostgreSQL) its seats' stamp as they were then (``seats_stamp``).
+    Raises ``Match.DoesNotExist``. Precondition: inside a transaction."""
     match_fields, table_fields, converters, sql = _lock_statement()
     with connection.cursor() as cursor:
         cursor.execute(sql, [match_id])
         row = cursor.fetchone()
     if row is None:
         raise Match.DoesNotExist(f"no match {match_id}")
-    split = len(match_fields)
+    split, end = len(match_fields), len(converters)
     db = connection.alias
     match = Match.from_db(
         db, [f.attname for f in match_fields], _converted(converters[:split], row[:split])
     )
     match.table = Table.from_db(
-        db, [f.attname for f in table_fields], _converted(converters[split:], row[split:])
+        db, [f.attname for f in table_fields], _converted(converters[split:], row[split:end])
     )
+    if len(row) > end:
+        match._seats_stamp = (match.table.revision, row[end])  # type: ignore[attr-defined]
     return match
+
+
+def seats_stamp(match: Match) -> str | None:
+    """The seats' stamp ``lock_match`` read with ``match``, once: None on a second call, for a
+    match read otherwise, on SQLite, at a table without seats, or once the table's revision
+    moved since the lock (its seating changed in this transaction). Taken once because this
+    transaction's own later writes to the seats do not change it."""
+    locked = match.__dict__.pop("_seats_stamp", None)
+    if locked is None or locked[0] != match.table.revision:
+        return None
+    stamp: str | None = locked[1]
+    return stamp
 
 
 _SEATS: tuple[list[Any], list[Any], _Converters, str] | None = None
@@ -163,6 +210,7 @@ def _seats_statement() -> tuple[list[Any], list[Any], _Converters, str]:
             (User, "u"),
             f"LEFT JOIN {{}} u ON u.{quote('id')} = s.{quote('user_id')}",
             f"WHERE s.{quote('table_id')} = %s ORDER BY s.{quote('number')}",
+            extra="s.xmin::text, s.ctid::text, u.xmin::text, u.ctid::text" if _stamped() else "",
         )
     return _SEATS
 
@@ -171,11 +219,17 @@ def read_seats(table_id: int) -> list[Seat]:
     """The table's seats by number, each with its person (``seat.user``, None on an empty or
     AI seat) loaded: what ``Seat.objects.filter(table_id=…).select_related("user")`` returns,
     from one fixed statement (the ORM compiles that query again at every call)."""
+    return read_seats_stamped(table_id)[0]
+
+
+def read_seats_stamped(table_id: int) -> tuple[list[Seat], str | None]:
+    """``read_seats`` and the stamp of the rows read (as ``lock_match`` reads it; None on
+    SQLite or without seats)."""
     seat_fields, user_fields, converters, sql = _seats_statement()
     with connection.cursor() as cursor:
         cursor.execute(sql, [table_id])
         rows = cursor.fetchall()
-    split = len(seat_fields)
+    split, end = len(seat_fields), len(converters)
     db = connection.alias
     seat_names = [f.attname for f in seat_fields]
     user_names = [f.attname for f in user_fields]
@@ -185,10 +239,15 @@ def read_seats(table_id: int) -> list[Seat]:
         seat = Seat.from_db(db, seat_names, _converted(converters[:split], row[:split]))
         user = None
         if seat.user_id is not None:
-            user = User.from_db(db, user_names, _converted(converters[split:], row[split:]))
+            user = User.from_db(db, user_names, _converted(converters[split:], row[split:end]))
         cache_user(seat, user)
         seats.append(seat)
-    return seats
+    if not rows or len(rows[0]) == end:
+        return seats, None
+    return seats, ";".join(
+        f"{seat.pk}:{row[end]}:{row[end + 1]}:{row[end + 2] or '-'}:{row[end + 3] or '-'}"
+        for seat, row in zip(seats, rows, strict=True)
+    )
 
 
 def loaded_values(match: Match) -> dict[str, Any]:

@@ -60,7 +60,7 @@ def counting(monkeypatch):
 
     monkeypatch.setattr(regions, "render_jinja", counted_jinja)
     layer = get_channel_layer()
-    group_send, group_send_many = layer.group_send, layer.group_send_many
+    group_send, publish_many = layer.group_send, layer.publish_many
 
     def count(group: str, message: dict) -> None:
         _, _, audience = group.partition(".")  # table-<id>.<s2.en | w.en | api>, or table-wide
@@ -81,13 +81,13 @@ def counting(monkeypatch):
         count(group, message)
         await group_send(group, message)
 
-    async def counted_send_many(messages: list[tuple[str, dict]]) -> None:
+    def counted_publish_many(messages: list[tuple[str, dict]]) -> None:
         for group, message in messages:  # a push's messages: one pipeline, counted one by one
             count(group, message)
-        await group_send_many(messages)
+        publish_many(messages)
 
     monkeypatch.setattr(layer, "group_send", counted_send)
-    monkeypatch.setattr(layer, "group_send_many", counted_send_many)
+    monkeypatch.setattr(layer, "publish_many", counted_publish_many)
     template_rendered.connect(rendered, dispatch_uid="crowd-test")
     try:
         with StatementCounter() as counter:
@@ -96,7 +96,7 @@ def counting(monkeypatch):
     finally:
         template_rendered.disconnect(dispatch_uid="crowd-test")
         monkeypatch.setattr(layer, "group_send", group_send)
-        monkeypatch.setattr(layer, "group_send_many", group_send_many)
+        monkeypatch.setattr(layer, "publish_many", publish_many)
         monkeypatch.setattr(regions, "render_jinja", render_jinja)
 
 

@@ -161,3 +161,56 @@ def test_read_seats_reads_what_the_orm_reads(match, make_user):
     assert sum(s.user is None for s in fixed) == 3
     _same_seats(fixed, orm)
     assert writes.read_seats(table.pk + 1000) == []
+
+
+@pytest.mark.django_db
+def test_the_seats_stamp_changes_with_any_write_to_a_seat_or_its_person(match):
+    """The stamp ``lock_match`` reads with the lock is the one ``read_seats_stamped`` reads with
+    the rows, and any write to a seat or a seated person's row gives another: a save, a
+    ``QuerySet.update``, a write rolled back undone — here all in the test's one transaction
+    (one ``xmin``): each write a new row version elsewhere."""
+
+    def locked() -> str | None:
+        with transaction.atomic():
+            return writes.seats_stamp(writes.lock_match(match.pk))
+
+    first = locked()
+    seats, read = writes.read_seats_stamped(match.table_id)
+    assert first is not None and read == first and len(first.split(";")) == 4
+    person = seats[1].user
+    User.objects.filter(pk=person.pk).update(first_name="Renamed")
+    renamed = locked()
+    assert renamed != first and writes.read_seats_stamped(match.table_id)[1] == renamed
+    with pytest.raises(RuntimeError), transaction.atomic():
+        User.objects.filter(pk=person.pk).update(first_name="Undone")
+        raise RuntimeError
+    assert locked() == renamed
+    seat = Seat.objects.get(pk=seats[2].pk)
+    seat.stand_in_seq += 1
+    seat.save(update_fields=["stand_in_seq"])
+    assert locked() not in (first, renamed)
+    with transaction.atomic():  # taken once: a second call (this transaction's writes) has none
+        again = writes.lock_match(match.pk)
+        assert writes.seats_stamp(again) is not None and writes.seats_stamp(again) is None
+
+
+@pytest.mark.django_db
+def test_seats_of_a_locked_match_shows_a_change_to_a_person_at_once(match):
+    """The seats kept for a table are reused only while their rows are unchanged: a person's
+    name changed with ``QuerySet.update`` (no signal) shows in the very next locked read, where
+    a time-based reuse showed it up to seconds later."""
+
+    def seats() -> tuple[list[Seat], int]:
+        with CaptureQueriesContext(connection) as queries, transaction.atomic():
+            read = services.seats_of(writes.lock_match(match.pk))
+        return read, sum(q["sql"].startswith("SELECT") for q in queries.captured_queries)
+
+    first, _ = seats()
+    unchanged, selects = seats()
+    assert unchanged is first and selects == 1  # unchanged rows: the lock's statement only
+    person = first[3].user
+    User.objects.filter(pk=person.pk).update(first_name="Renamed")
+    renamed, selects = seats()
+    assert renamed is not first and renamed[3].user.first_name == "Renamed" and selects == 2
+    again, selects = seats()
+    assert again is renamed and selects == 1
