@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.conf import settings
@@ -54,12 +54,7 @@ class SharedParts:
 
     def hash(self, state: State) -> int:
         """``hash(state)``, worked out once per state."""
-        kept = self.hashes.get(id(state))
-        if kept is not None and kept[0] is state:
-            return kept[1]
-        value = hash(state)
-        self.hashes[id(state)] = (state, value)
-        return value
+        return _once(self.hashes, state, hash)
 
     def view(self, state: State, seat: int | None) -> View:
         """``seat``'s view of ``state`` (None: a spectator's), the public part projected once
@@ -175,12 +170,18 @@ def row_text(
 
 def _text(value: object, shared: SharedParts) -> str:
     """``repr(value)``, once per push for a value every view shares (kept by identity)."""
-    kept = shared.row_texts.get(id(value))
-    if kept is not None and kept[0] is value:
-        return kept[1]
-    text = repr(value)
-    shared.row_texts[id(value)] = (value, text)
-    return text
+    return _once(shared.row_texts, value, repr)
+
+
+def _once[K, V](kept: dict[int, tuple[K, V]], value: K, compute: Callable[[K], V]) -> V:
+    """``compute(value)``, kept in ``kept`` by the value's identity for as long as ``kept``
+    lives (one push): the value itself is kept beside it, so its id cannot be reused meanwhile."""
+    found = kept.get(id(value))
+    if found is not None and found[0] is value:
+        return found[1]
+    result = compute(value)
+    kept[id(value)] = (value, result)
+    return result
 
 
 def played_faces(view: View) -> Counter[int]:
