@@ -181,9 +181,9 @@ def test_a_forged_round_or_team_id_is_a_404(client, staff, action, field, forged
     assert response.status_code == 404
 
 
-def test_a_refused_replacement_comes_back_in_its_team_row_with_what_was_typed(
-    client, staff, make_user
-):
+def _replace_in_team_of_ana_and_bo(client, staff, make_user, old: str, new: str):
+    """A cup open for registration with one confirmed team (ana and bo); the staff, signed in,
+    asks to replace ``old`` with ``new``. Gives the team and the response."""
     t = tournaments.do_create_tournament(staff, name="Cup", table_options=QUICK)
     tournaments.do_open_registration(t, staff)
     make_user("bo")
@@ -191,8 +191,15 @@ def test_a_refused_replacement_comes_back_in_its_team_row_with_what_was_typed(
     client.force_login(staff)
     response = client.post(
         reverse("tournaments:act", args=[t.pk, "replace_player"]),
-        {"team": team.pk, "old": "ana", "new": "nobody-here"},
+        {"team": team.pk, "old": old, "new": new},
     )
+    return team, response
+
+
+def test_a_refused_replacement_comes_back_in_its_team_row_with_what_was_typed(
+    client, staff, make_user
+):
+    team, response = _replace_in_team_of_ana_and_bo(client, staff, make_user, "ana", "nobody-here")
     assert response.status_code == 200
     html = response.content.decode()
     row = html.split('id="replace-errors"')[0].rsplit("<tr>", 1)[1]
@@ -204,16 +211,8 @@ def test_a_refused_replacement_comes_back_in_its_team_row_with_what_was_typed(
 def test_a_replacement_finds_both_players_in_any_case(client, staff, make_user):
     """The staff's "Player leaving" was looked up case-sensitively ("ANA" was nobody) while
     "Player coming in" was not: both now find the player whatever the case."""
-    t = tournaments.do_create_tournament(staff, name="Cup", table_options=QUICK)
-    tournaments.do_open_registration(t, staff)
-    make_user("bo")
     make_user("Cy")
-    team = register_confirmed(t, make_user("ana"), ["bo"])
-    client.force_login(staff)
-    response = client.post(
-        reverse("tournaments:act", args=[t.pk, "replace_player"]),
-        {"team": team.pk, "old": "ANA", "new": "cY"},
-    )
+    team, response = _replace_in_team_of_ana_and_bo(client, staff, make_user, "ANA", "cY")
     assert response.status_code == 302, response.content.decode()[-2000:]
     assert set(team.members.values_list("user__username", flat=True)) == {"Cy", "bo"}
 
