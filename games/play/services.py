@@ -112,7 +112,8 @@ def _submit_locked(
     match_id: int, user: User, payload: dict[str, Any], client_id: str, found_seat: list[int]
 ) -> Result:
     with transaction.atomic():
-        match = writes.lock_match(match_id)  # with its table, both rows locked
+        # With its table, both rows locked; and whether the client id was seen (one statement).
+        match = writes.lock_match(match_id, client_id)
         if match.table.status == Table.Status.ABANDONED:
             return Result(False, "abandoned", "this match was stopped", match.version)
         seats = seats_of(match)
@@ -123,7 +124,7 @@ def _submit_locked(
         refused = standins.refusal(seat, payload["action"])  # the AI plays this seat now
         if refused:
             return Result(False, refused, "an AI plays this seat", match.version)
-        if client_id and writes.client_id_seen(match.pk, client_id):
+        if client_id and writes.seen_at_lock(match, client_id):
             return Result(False, "duplicate", "already applied", match.version)
         state = load_state(match)
         try:

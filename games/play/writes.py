@@ -9,6 +9,8 @@ prepared text:
 - ``lock_match``: the match and its table in one ``SELECT … FOR UPDATE`` (both rows locked, as
   ``select_for_update().select_related("table")`` locks them), built with ``from_db``;
 - ``client_id_seen``: was a move with this client id logged for the match (a resent message);
+  on PostgreSQL ``lock_match(…, client_id)`` answers it in the lock's own statement when that
+  answer is the one a statement after the lock would give (``seen_at_lock``);
 - ``insert_move``: one ``Move`` row;
 - ``save_match``: ``UPDATE`` of the locked match by primary key, with ``state`` and only the
   other columns whose value differs from the one read with the lock (``Match.from_db`` keeps
@@ -77,24 +79,53 @@ def _columns(model: type[Match | Table | Seat | User], alias: str) -> tuple[list
 
 
 type _Converters = list[tuple[Any, list[Any]]]
-_LOCK: tuple[list[Any], list[Any], _Converters, str] | None = None
+#: The lock's statement without (False) and with (True) the client id's two columns.
+_LOCK: dict[bool, tuple[list[Any], list[Any], _Converters, str]] = {}
 
 
-def _lock_statement() -> tuple[list[Any], list[Any], _Converters, str]:
+def _lock_statement(with_client_id: bool = False) -> tuple[list[Any], list[Any], _Converters, str]:
     """The fields read, their converters and the statement, built once (the backend is known
-    by then). On PostgreSQL a last column, after the converted ones: the seats' stamp."""
-    global _LOCK
-    if _LOCK is None:
+    by then). On PostgreSQL a column after the converted ones: the seats' stamp; and, with
+    ``with_client_id``, two more (``_client_id_columns``: its first parameter is the client id,
+    the match id comes after)."""
+    if with_client_id not in _LOCK:
         quote = connection.ops.quote_name
         lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
-        _LOCK = _joined_statement(
+        extra = _stamp_subquery("t")
+        if with_client_id:
+            extra = f"{extra}, {_client_id_columns('m')}"
+        _LOCK[with_client_id] = _joined_statement(
             (Match, "m"),
             (Table, "t"),
             f"JOIN {{}} t ON t.{quote('id')} = m.{quote('table_id')}",
             f"WHERE m.{quote('id')} = %s{lock}",
-            extra=_stamp_subquery("t"),
+            extra=extra,
         )
-    return _LOCK
+    return _LOCK[with_client_id]
+
+
+def _client_id_columns(match_alias: str) -> str:
+    """Two boolean columns (PostgreSQL only): whether the move log holds a move of the match
+    with the client id (the statement's first parameter), as this statement's snapshot sees it;
+    and whether the match row locked is the version that snapshot sees (same ``xmin`` and
+    ``ctid``: no transaction changed the row between the statement's start and its lock).
+
+    In READ COMMITTED a ``FOR UPDATE`` that waited behind another writer returns the row's
+    newest version, but its subqueries still read the snapshot taken before the wait: a move
+    committed meanwhile is not in it. Every transaction that logs a move (``insert_move``, only
+    from ``services.apply_locked``) holds this row's lock and writes this row too
+    (``save_match``), so when the row locked is the snapshot's version, no move of the match was
+    committed between the snapshot and the lock, and the first column is what a statement run
+    after the lock would read (``seen_at_lock``)."""
+    quote = connection.ops.quote_name
+    return (
+        f"EXISTS (SELECT 1 FROM {quote(Move._meta.db_table)} mv "
+        f"WHERE mv.{quote('match_id')} = {match_alias}.{quote('id')} "
+        f"AND mv.{quote('client_id')} = %s), "
+        f"(SELECT m0.xmin = {match_alias}.xmin AND m0.ctid = {match_alias}.ctid "
+        f"FROM {quote(Match._meta.db_table)} m0 "
+        f"WHERE m0.{quote('id')} = {match_alias}.{quote('id')})"
+    )
 
 
 def _stamped() -> bool:
@@ -163,13 +194,16 @@ def _converted(converters: _Converters, values: tuple[Any, ...]) -> list[Any]:
     return out
 
 
-def lock_match(match_id: int) -> Match:
+def lock_match(match_id: int, client_id: str = "") -> Match:
     """The match ``match_id`` with its table (``match.table``), both rows locked until the
     transaction ends, and (PostgreSQL) its seats' stamp as they were then (``seats_stamp``).
-    Raises ``Match.DoesNotExist``. Precondition: inside a transaction."""
-    match_fields, table_fields, converters, sql = _lock_statement()
+    With a ``client_id`` (not empty, PostgreSQL), the same statement also reads whether a move
+    with it was logged (``seen_at_lock``). Raises ``Match.DoesNotExist``. Precondition: inside
+    a transaction."""
+    folded = bool(client_id) and _stamped()
+    match_fields, table_fields, converters, sql = _lock_statement(folded)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [match_id])
+        cursor.execute(sql, [client_id, match_id] if folded else [match_id])
         row = cursor.fetchone()
     if row is None:
         raise Match.DoesNotExist(f"no match {match_id}")
@@ -183,6 +217,12 @@ def lock_match(match_id: int) -> Match:
     )
     if len(row) > end:
         match._seats_stamp = (match.table.revision, row[end])  # type: ignore[attr-defined]
+    if folded:
+        seen, unchanged = row[end + 1], row[end + 2]
+        # Seen in the snapshot: committed, so seen after the lock too. Not seen: the answer
+        # holds only when no writer changed the row between the snapshot and the lock.
+        if seen or unchanged:
+            match._client_id_seen = (client_id, bool(seen))  # type: ignore[attr-defined]
     return match
 
 
@@ -307,6 +347,19 @@ def insert_move(
     params = [f.get_db_prep_save(v, connection) for f, v in zip(_MOVE_FIELDS, values, strict=True)]
     with connection.cursor() as cursor:
         cursor.execute(_INSERT_MOVE, params)
+
+
+def seen_at_lock(match: Match, client_id: str) -> bool:
+    """Whether the match's move log holds a move with ``client_id`` (not empty), as a statement
+    run now, after ``lock_match``, would read it: the answer ``lock_match(match.pk, client_id)``
+    read with the lock when it holds (``_client_id_columns``), else ``client_id_seen`` (another
+    client id, SQLite, or a row another writer changed while this one waited for its lock).
+    Precondition: the caller holds the match row lock."""
+    folded = match.__dict__.pop("_client_id_seen", None)
+    if folded is not None and folded[0] == client_id:
+        seen: bool = folded[1]
+        return seen
+    return client_id_seen(match.pk, client_id)
 
 
 def client_id_seen(match_id: int, client_id: str) -> bool:

@@ -31,7 +31,8 @@ HANDS = [
     ("JS", "JH", "7D", "8D", "4H"),
     ("4C", "4D", "10S", "2C", "5S"),
 ]
-#: The writer's statements (lock, seats, client id, move, match) and none for the push.
+#: The writer's statements (the lock, which checks the client id, seats, move, match), none for
+#: the push.
 MAX_PER_ACTION = 12
 
 

@@ -3,6 +3,9 @@ move's row, and the match's state with exactly the columns a move changed."""
 
 from __future__ import annotations
 
+import threading
+import time
+
 import pytest
 from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
@@ -214,3 +217,96 @@ def test_seats_of_a_locked_match_shows_a_change_to_a_person_at_once(match):
     assert renamed is not first and renamed[3].user.first_name == "Renamed" and selects == 2
     again, selects = seats()
     assert again is renamed and selects == 1
+
+
+def _selects(queries: CaptureQueriesContext) -> int:
+    return sum(q["sql"].startswith("SELECT") for q in queries.captured_queries)
+
+
+@pytest.mark.django_db
+def test_the_lock_reads_whether_a_client_id_was_seen_in_its_own_statement(match):
+    """``lock_match(…, client_id)`` answers ``seen_at_lock`` without another statement, yes
+    and no; a client id other than the lock's is asked of the database again."""
+    writes.insert_move(match.pk, 99, 1, 2, {"type": "pass"}, [], "c-1", timezone.now())
+    for client_id, seen in (("c-1", True), ("c-2", False)):
+        with CaptureQueriesContext(connection) as queries, transaction.atomic():
+            locked = writes.lock_match(match.pk, client_id)
+            assert writes.seen_at_lock(locked, client_id) is seen
+        assert _selects(queries) == 1  # the lock's statement
+    with CaptureQueriesContext(connection) as queries, transaction.atomic():
+        locked = writes.lock_match(match.pk, "c-2")
+        assert writes.seen_at_lock(locked, "c-1") is True
+    assert _selects(queries) == 2
+    with transaction.atomic():  # a match locked without a client id: asked again
+        assert writes.seen_at_lock(writes.lock_match(match.pk), "c-1") is True
+
+
+@pytest.mark.django_db
+def test_an_action_with_a_client_id_takes_no_statement_of_its_own(match):
+    """The resent-move check rides the lock's statement: a move with a client id takes as many
+    statements as one without (the lock, the move, the match: one fewer than before)."""
+    state = load_state(match)
+    person = match.table.seats.get(number=state.turn).user
+    plays = [a for a in legal_actions(state, state.turn) if isinstance(a, Play)]
+    payload = {"action": "play", "cards": list(plays[0].cards), "version": 0, "client_id": "c"}
+    with CaptureQueriesContext(connection) as queries:
+        assert services.submit(match.pk, person, payload).ok
+    log_reads = [
+        q["sql"] for q in queries if q["sql"].startswith("SELECT") and "games_move" in q["sql"]
+    ]
+    assert len(log_reads) == 1 and "FOR UPDATE" in log_reads[0]  # the lock, the client id inside
+    assert services.submit(match.pk, person, payload).code == "duplicate"
+    assert Move.objects.filter(match=match).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_client_id_logged_while_the_writer_waited_for_its_lock_is_seen(match):
+    """In READ COMMITTED the lock's statement, which waited behind another writer, returns the
+    newest row but reads the move log as it was before the wait: the move that writer logged
+    with the same client id is not in that read. The writer must still answer ``duplicate``
+    (as a statement after the lock does), not judge the action anew."""
+    state = load_state(match)
+    seat = state.turn
+    person = match.table.seats.get(number=seat).user
+    plays = [a for a in legal_actions(state, seat) if isinstance(a, Play)]
+    holding, done = threading.Event(), threading.Event()
+    errors: list[BaseException] = []
+
+    def other_writer() -> None:
+        """Logs a move with the client id ``resent`` (not the one resent below: it is not
+        ``_resent``'s match either) and moves the version on, holding the lock until the
+        submission below waits for it."""
+        try:
+            with transaction.atomic():
+                writes.lock_match(match.pk)
+                writes.insert_move(
+                    match.pk, 1, 1, seat, {"type": "pass"}, [], "resent", timezone.now()
+                )
+                Match.objects.filter(pk=match.pk).update(version=1)
+                holding.set()
+                with connection.cursor() as cursor:
+                    for _ in range(500):  # until the submission waits for the row lock
+                        cursor.execute(
+                            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = "
+                            "'Lock' AND datname = current_database()"
+                        )
+                        if cursor.fetchone()[0]:
+                            break
+                        time.sleep(0.01)
+                    else:
+                        raise AssertionError("the submission never waited for the lock")
+        except BaseException as e:
+            errors.append(e)
+        finally:
+            connection.close()
+            done.set()
+
+    thread = threading.Thread(target=other_writer)
+    thread.start()
+    assert holding.wait(10)
+    payload = {"action": "play", "cards": list(plays[-1].cards), "version": 0}
+    result = services.submit(match.pk, person, {**payload, "client_id": "resent"})
+    thread.join(10)
+    assert done.is_set() and not errors, errors
+    assert (result.ok, result.code, result.version) == (False, "duplicate", 1)
+    assert Move.objects.filter(match=match).count() == 1
