@@ -283,9 +283,15 @@ def apply_locked(
         return Result(False, outcome.code, outcome.message, match.version)
     new = outcome.state
     now = writer_now() if now is None else now
-    # No savepoint: under the match's row lock the sequence and the client id are checked
-    # already; should the constraint fire all the same, the caller's transaction rolls back.
-    writes.insert_move(
+    summaries.record(match, new, outcome.events, now)
+    old_token = match.deadline_token
+    _set_timer(match, state, new, outcome.events, now)
+    match.state = state_to_json(new)
+    match.version = new.version
+    match.phase = new.phase
+    match.round_no = new.round_no
+    match.level_team0, match.level_team1 = new.levels
+    move = writes.MoveRow(
         match.pk,
         new.version,
         state.round_no,
@@ -296,15 +302,11 @@ def apply_locked(
         now,
         by_ai,
     )
-    summaries.record(match, new, outcome.events, now)
-    old_token = match.deadline_token
-    _set_timer(match, state, new, outcome.events, now)
-    match.state = state_to_json(new)
-    match.version = new.version
-    match.phase = new.phase
-    match.round_no = new.round_no
-    match.level_team0, match.level_team1 = new.levels
-    writes.save_match(match)  # state and the changed columns only, by primary key
+    # The move logged and the match saved (state and the changed columns only, by primary
+    # key) in one statement. No savepoint: under the match's row lock the sequence and the
+    # client id are checked already; should a constraint fire all the same, the caller's
+    # transaction rolls back.
+    writes.save_match(match, move)
     seats = seats_of(match) if seats is None else seats
     after_commit.schedule(
         match,

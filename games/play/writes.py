@@ -14,7 +14,7 @@ prepared text:
 - ``insert_move``: one ``Move`` row;
 - ``save_match``: ``UPDATE`` of the locked match by primary key, with ``state`` and only the
   other columns whose value differs from the one read with the lock (``Match.from_db`` keeps
-  those values, ``loaded_values``).
+  those values, ``loaded_values``); on PostgreSQL the move's ``INSERT`` rides in it.
 
 and ``read_seats``, a table's seats with their people, for ``services.seats_of`` when the ones
 it kept are not the rows' current versions. On PostgreSQL ``lock_match`` also reads the seats'
@@ -35,9 +35,10 @@ runs inside the writer's transaction, under the match row lock (DESIGN.md rule 1
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 
 from accounts.models import User
 from games.models import Match, Move, Seat, Table
@@ -312,19 +313,40 @@ def changed_columns(match: Match) -> list[str]:
     ]
 
 
-def save_match(match: Match) -> int:
-    """``UPDATE`` the match row by primary key: ``state`` and the changed tracked columns.
-    Returns the number of columns written (≥ 1). Precondition: the row is locked."""
+class MoveRow(NamedTuple):
+    """One ``Move`` row, as ``insert_move`` takes it."""
+
+    match_id: int
+    seq: int
+    round_no: int
+    seat: int | None
+    action: dict[str, Any]
+    events: list[dict[str, Any]]
+    client_id: str
+    created_at: datetime
+    by_ai: bool = False
+
+
+def save_match(match: Match, move: MoveRow | None = None) -> int:
+    """``UPDATE`` the match row by primary key: ``state`` and the changed tracked columns; with
+    ``move``, log it first (``insert_move``, same errors) — on PostgreSQL in the same statement
+    (the ``INSERT`` in a ``WITH``, run to completion whatever the ``UPDATE`` reads: one round
+    trip). Returns the number of columns written (≥ 1). Precondition: the row is locked."""
+    db = connections[DEFAULT_DB_ALIAS]  # (``connection`` looks the thread's up at every use)
     names = ["state", *changed_columns(match)]
     fields = [_MATCH_FIELDS[name] for name in names]
-    assignments = ", ".join(f"{connection.ops.quote_name(f.column)} = %s" for f in fields)
-    params = [f.get_db_prep_save(getattr(match, f.attname), connection) for f in fields]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"UPDATE {connection.ops.quote_name(Match._meta.db_table)} SET {assignments} WHERE "
-            f"{connection.ops.quote_name('id')} = %s",
-            [*params, match.pk],
-        )
+    quote = db.ops.quote_name
+    assignments = ", ".join(f"{quote(f.column)} = %s" for f in fields)
+    params = [f.get_db_prep_save(getattr(match, f.attname), db) for f in fields]
+    sql = f"UPDATE {quote(Match._meta.db_table)} SET {assignments} WHERE {quote('id')} = %s"
+    params.append(match.pk)
+    if move is not None and db.vendor == "postgresql":  # (SQLite has no INSERT in a WITH)
+        sql = f"WITH logged AS ({_INSERT_MOVE}) {sql}"
+        params[:0] = _move_params(move, db)
+    elif move is not None:
+        insert_move(*move)
+    with db.cursor() as cursor:
+        cursor.execute(sql, params)
     remember(match)
     return len(names)
 
@@ -343,10 +365,16 @@ def insert_move(
     """Log one move (``Move``: ``seq`` is the version it made; ``action``/``events`` engine
     JSON; ``by_ai``: an AI policy chose it). A second move with the same ``seq`` or client id
     raises ``IntegrityError`` (the constraints), which rolls the writer's transaction back."""
-    values = (match_id, seq, round_no, seat, action, events, client_id, by_ai, created_at)
-    params = [f.get_db_prep_save(v, connection) for f, v in zip(_MOVE_FIELDS, values, strict=True)]
-    with connection.cursor() as cursor:
-        cursor.execute(_INSERT_MOVE, params)
+    db = connections[DEFAULT_DB_ALIAS]
+    row = MoveRow(match_id, seq, round_no, seat, action, events, client_id, created_at, by_ai)
+    with db.cursor() as cursor:
+        cursor.execute(_INSERT_MOVE, _move_params(row, db))
+
+
+def _move_params(row: MoveRow, db: BaseDatabaseWrapper) -> list[Any]:
+    """``_INSERT_MOVE``'s parameters for ``row``, as ``Model.save`` prepares them for ``db``."""
+    values = (*row[:7], row.by_ai, row.created_at)  # the statement's column order
+    return [f.get_db_prep_save(v, db) for f, v in zip(_MOVE_FIELDS, values, strict=True)]
 
 
 def seen_at_lock(match: Match, client_id: str) -> bool:

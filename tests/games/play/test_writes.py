@@ -90,6 +90,34 @@ def test_insert_move_writes_the_row_and_the_constraints_still_hold(match):
 
 
 @pytest.mark.django_db
+def test_save_match_with_a_move_logs_it_in_the_same_statement(match):
+    """On PostgreSQL the move's ``INSERT`` rides in the match's ``UPDATE``: one statement writes
+    both rows as ``insert_move`` and ``save_match`` do; its constraints still hold."""
+    fresh = Match.objects.get(pk=match.pk)
+    fresh.state, fresh.version = {**fresh.state, "note": "y"}, 7
+    now = timezone.now()
+    move = writes.MoveRow(match.pk, 7, 1, 2, {"type": "pass"}, [{"type": "x"}], "c-9", now)
+    with CaptureQueriesContext(connection) as queries:
+        assert writes.save_match(fresh, move) == 2
+    assert len(queries) == 1 and queries[0]["sql"].startswith("WITH")
+    logged = Move.objects.get(match=match, seq=7)
+    assert (logged.round_no, logged.seat, logged.action, logged.events) == (
+        1,
+        2,
+        {"type": "pass"},
+        [{"type": "x"}],
+    )
+    assert (logged.client_id, logged.created_at, logged.by_ai) == ("c-9", now, False)
+    again = Match.objects.get(pk=match.pk)
+    assert (again.state["note"], again.version) == ("y", 7)
+    fresh.version = 8
+    for resent in (move._replace(seq=8), move._replace(client_id="")):  # same client id; seq
+        with pytest.raises(IntegrityError), transaction.atomic():
+            writes.save_match(fresh, resent)
+    assert Match.objects.get(pk=match.pk).version == 7  # rolled back with the move
+
+
+@pytest.mark.django_db
 def test_a_move_through_the_writer_is_logged_once_and_saved(match):
     table = match.table
     state = load_state(match)
@@ -242,9 +270,9 @@ def test_the_lock_reads_whether_a_client_id_was_seen_in_its_own_statement(match)
 
 
 @pytest.mark.django_db
-def test_an_action_with_a_client_id_takes_no_statement_of_its_own(match):
-    """The resent-move check rides the lock's statement: a move with a client id takes as many
-    statements as one without (the lock, the move, the match: one fewer than before)."""
+def test_an_action_takes_the_lock_and_one_write(match):
+    """The resent-move check rides the lock's statement and the move's row the match's
+    ``UPDATE``: the writer's own statements are the lock and one write."""
     state = load_state(match)
     person = match.table.seats.get(number=state.turn).user
     plays = [a for a in legal_actions(state, state.turn) if isinstance(a, Play)]
@@ -255,6 +283,8 @@ def test_an_action_with_a_client_id_takes_no_statement_of_its_own(match):
         q["sql"] for q in queries if q["sql"].startswith("SELECT") and "games_move" in q["sql"]
     ]
     assert len(log_reads) == 1 and "FOR UPDATE" in log_reads[0]  # the lock, the client id inside
+    written = [q["sql"] for q in queries if q["sql"].startswith(("INSERT", "UPDATE", "WITH"))]
+    assert len(written) == 1 and "games_move" in written[0]  # the move and the match: one
     assert services.submit(match.pk, person, payload).code == "duplicate"
     assert Move.objects.filter(match=match).count() == 1
 
