@@ -3,8 +3,8 @@ model instance built only to be saved and thrown away.
 
 The ORM compiles every statement again on every call (``Match.save``: ~1.0 ms of CPU on this
 box; the same ``UPDATE`` as a fixed statement: ~0.4 ms). A move takes four statements whose
-shape never changes, so the writer (``games.play.services.apply_locked``) sends them as
-prepared text:
+shape never changes (two on PostgreSQL, where the third rides in the first and the fourth in
+the last), so the writer (``games.play.services.apply_locked``) sends them as prepared text:
 
 - ``lock_match``: the match and its table in one ``SELECT … FOR UPDATE`` (both rows locked, as
   ``select_for_update().select_related("table")`` locks them), built with ``from_db``;
