@@ -32,10 +32,16 @@ def sign_up_in(page, username: str, language: str = "en") -> None:
 
 
 def wait_until_live(page) -> None:
-    """The table page's scripts have run and its socket is open. Its forms are htmx forms: a
+    """The table page's scripts have run, its socket is open and the snapshot every socket is
+    sent on connect (``TableConsumer.connect``) has been applied. Its forms are htmx forms: a
     click before htmx is ready posts the form as a page load, and a push can show the next
-    state on the old page while the new one loads (a click there is lost with it)."""
-    page.wait_for_function("() => window.htmx && window.club414 && window.club414.socketOpens > 0")
+    state on the old page while the new one loads (a click there is lost with it). The
+    connect's snapshot swaps the whole table in again, the hand included, even at the version
+    the page shows: a card picked up or a button pressed before it is swapped away."""
+    page.wait_for_function(
+        "() => window.htmx && window.club414 && window.club414.socketOpens > 0"
+        " && window.club414.snapshots > 0"
+    )
 
 
 def fill_with_ai_and_start(page) -> None:
@@ -61,19 +67,77 @@ def fill_with_ai_and_start(page) -> None:
     expect(page.locator('#status:not([data-phase=""])')).to_have_count(1)
 
 
-def open_started_table(page, claim_seconds: int = 3, turn_seconds: int = 30) -> str:
-    """Create a 4-seat table, fill the other seats with AI players, start it; its URL."""
-    page.goto("/tables/new/")
-    page.fill("#id_name", "414 ★")
-    page.select_option("#id_seats", "4")
-    page.fill("#id_claim_window_seconds", str(claim_seconds))
-    page.fill("#id_turn_seconds", str(turn_seconds))
-    page.click("#create-table-form button[type=submit]")
+def open_started_table(
+    page, claim_seconds: int = 3, turn_seconds: int = 30, players: int = 4, name: str = "414 ★"
+) -> str:
+    """The signed-in person of ``page`` opens a table of ``players`` seats, fills the others
+    with AI players and starts it, by the calls the create-table form, "Fill with AI" and
+    Start make (``started_table``); then ``page`` shows it, live, its hand dealt. Its URL.
+
+    Not through the pages: their walk is test_play_round's first test, and opening the form,
+    posting it and the two pushes cost chromium, Daphne and the workers some CPU in each of the
+    ~35 tests that only need a table in play."""
+    from accounts.models import User
+
+    user = User.objects.get(pk=session_user_id(page))
+    table = started_table(
+        user, claim_seconds=claim_seconds, turn_seconds=turn_seconds, players=players, name=name
+    )
+    page.goto(f"/tables/{table.pk}/")
     expect(page.locator("#seats")).to_be_visible()
     wait_until_live(page)
-    fill_with_ai_and_start(page)
     expect(page.locator("#hand-form")).to_be_visible()
     return page.url
+
+
+def started_table(user, *, claim_seconds: int, turn_seconds: int, players: int = 4, name: str):
+    """A started table of ``user`` with AI players in the other seats: the create-table form's
+    defaults and these values, validated by the form (``CreateTableForm.options``), then
+    ``tables.create_table``, ``tables.fill_with_ai`` and ``tables.start`` as their views call
+    them. The ``Table``."""
+    from games.forms import CreateTableForm
+    from games.play import tables
+
+    data = {
+        field: value
+        for field, value in (
+            (field, form_field.initial) for field, form_field in CreateTableForm.base_fields.items()
+        )
+        if value not in (None, False)
+    }
+    data |= {
+        "name": name,
+        "seats": players,
+        "claim_window_seconds": claim_seconds,
+        "turn_seconds": turn_seconds,
+    }
+    form = CreateTableForm(data)
+    assert form.is_valid(), form.errors
+    table = tables.create_table(
+        user,
+        name=form.cleaned_data["name"],
+        players=form.cleaned_data["seats"],
+        options=form.options(),
+        rated=form.cleaned_data["rated"],
+        visibility=form.cleaned_data["visibility"],
+        spectator_delay=form.cleaned_data["spectator_delay"] or 0,
+    )
+    tables.fill_with_ai(table.pk, user)
+    tables.start(table.pk, user)
+    return table
+
+
+def session_user_id(page) -> int:
+    """The id of the user whose session cookie ``page``'s browser context holds."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import SESSION_KEY
+
+    key = next(
+        c["value"] for c in page.context.cookies() if c["name"] == settings.SESSION_COOKIE_NAME
+    )
+    return int(import_module(settings.SESSION_ENGINE).SessionStore(key)[SESSION_KEY])
 
 
 def start_with_a_guest(

@@ -22,10 +22,8 @@ from games.models import Seat, Table
 from .helpers import (
     axe_violations,
     describe,
-    fill_with_ai_and_start,
     log_in_as,
     open_started_table,
-    wait_until_live,
 )
 from .phases import (
     BUTTONS,
@@ -124,14 +122,7 @@ def test_six_and_eight_seats_fit_one_screen(new_page, players) -> None:
     """Six and eight seats around the oval, on the own turn: the same one screen."""
     page = new_page(1280, 800)
     log_in_as(page, f"one_screen_{players}")
-    page.goto("/tables/new/")
-    page.fill("#id_name", f"oval {players}")
-    page.select_option("#id_seats", str(players))
-    page.fill("#id_turn_seconds", "60")
-    page.click("#create-table-form button[type=submit]")
-    wait_until_live(page)
-    fill_with_ai_and_start(page)
-    expect(page.locator("#hand-form")).to_be_visible()
+    open_started_table(page, turn_seconds=60, players=players, name=f"oval {players}")
     table = Table.objects.get(host__username=f"one_screen_{players}")
     show_phase(page, table, your_turn)
     problems = {}

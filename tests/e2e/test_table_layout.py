@@ -290,16 +290,9 @@ def test_six_and_eight_seats_sit_around_an_oval(new_page, players) -> None:
     at 375 px, and the desktop shows the same places."""
     page = new_page(375, 740)
     log_in_as(page, f"oval_{players}")
-    page.goto("/tables/new/")
-    page.fill("#id_name", f"oval {players}")
-    page.select_option("#id_seats", str(players))
-    page.fill("#id_claim_window_seconds", "0")
-    page.fill("#id_turn_seconds", "60")
-    page.click("#create-table-form button[type=submit]")
-    expect(page.locator("#fill-ai")).to_be_visible()
-    wait_until_live(page)
-    fill_with_ai_and_start(page)
-    expect(page.locator("#hand-form")).to_be_visible(timeout=15_000)
+    open_started_table(
+        page, claim_seconds=0, turn_seconds=60, players=players, name=f"oval {players}"
+    )
     for width in (375, 1280):
         page.set_viewport_size({"width": width, "height": 900})
         page.wait_for_timeout(200)
