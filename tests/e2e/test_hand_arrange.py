@@ -25,12 +25,11 @@ from tests.e2e.helpers import (  # noqa: F401 - stop_tables_after_the_test is an
     stop_tables_after_the_test,
 )
 
-# Known flaky, and so at d34c280 before the house was rebuilt: on an idle box three runs of this
-# module there failed 2 (a drag, the animations preference), and of five runs after it 3 (a
-# finger slide, sounds in a hidden tab). Each failure was a running match moving under the
-# gesture or stalling a round; to be found and fixed with the table's layout (issue 18). Until
-# then a test gets two more tries, and three failures in a row still fail the run.
-pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.flaky(reruns=2)]
+# Without reruns: its failures (a drag, a finger slide, the animations preference, sounds in a
+# hidden tab) were a gesture started before the socket's connect snapshot swapped the hand
+# (``wait_until_live`` now waits for that snapshot), or a round stalled by a stale clock token
+# of an earlier run in the same Redis namespace (tests/conftest_worker.py: a namespace per run).
+pytestmark = pytest.mark.django_db(transaction=True)
 
 # The hand as the player sees it: row by row, left to right (layout boxes: a selected card's
 # lift does not move them), as card codes or as the labels' ids.
