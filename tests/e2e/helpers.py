@@ -84,6 +84,7 @@ def open_started_table(
         user, claim_seconds=claim_seconds, turn_seconds=turn_seconds, players=players, name=name
     )
     page.goto(f"/tables/{table.pk}/")
+    assert_signed_in(page, user.language or "en")  # for a page signed in without a landing
     expect(page.locator("#seats")).to_be_visible()
     wait_until_live(page)
     expect(page.locator("#hand-form")).to_be_visible()
@@ -278,7 +279,7 @@ def stop_tables_after_the_test(transactional_db):
     time.sleep(0.5)
 
 
-def log_in_as(page, username: str, language: str = "en") -> None:
+def log_in_as(page, username: str, language: str = "en", *, landing: str | None = "/") -> None:
     """Sign ``page``'s browser context in as a new account ``username`` without the forms: the
     account is made in the test database (what the sign-up form makes: ``language`` the
     account's unless "en", as when picked with the switcher first), then ``log_in_user``. For
@@ -289,13 +290,15 @@ def log_in_as(page, username: str, language: str = "en") -> None:
     user = User.objects.create_user(
         username=username, password=PASSWORD, language="" if language == "en" else language
     )
-    log_in_user(page, user, language)
+    log_in_user(page, user, language, landing=landing)
 
 
-def log_in_user(page, user, language: str = "en") -> None:
+def log_in_user(page, user, language: str = "en", *, landing: str | None = "/") -> None:
     """Sign ``page``'s browser context in as ``user`` (an account in the test database) without
     the forms: a session made by Django's test client, its cookie put into the context; then
-    the lobby, signed in."""
+    ``landing`` (the lobby), signed in and in ``language``. ``landing=None``: no page yet, for
+    a test whose next step opens one that checks the same (``open_started_table``), so no
+    lobby is rendered, connected and laid out for nothing."""
     from django.conf import settings
     from django.test import Client
 
@@ -307,7 +310,13 @@ def log_in_user(page, user, language: str = "en") -> None:
         cookies.append({"name": settings.LANGUAGE_COOKIE_NAME, "value": language})
     # The live server is on 127.0.0.1 (a cookie's domain has no port).
     page.context.add_cookies([{**cookie, "domain": "127.0.0.1", "path": "/"} for cookie in cookies])
-    page.goto("/")
+    if landing is not None:
+        page.goto(landing)
+        assert_signed_in(page, language)
+
+
+def assert_signed_in(page, language: str = "en") -> None:
+    """``page`` is a signed-in person's (its header offers to log out), in ``language``."""
     expect(page.locator("form[action$='/logout/']")).to_have_count(1)
     if language != "en":
         expect(page.locator("html")).to_have_attribute("lang", language)

@@ -108,7 +108,7 @@ def test_drag_with_the_mouse_and_move_with_keys(new_page) -> None:
     """1280 px: drag the first card behind the sixth, then Shift+arrows; pushes, a snapshot and
     a reload keep the order."""
     page = new_page(1280, 900)
-    log_in_as(page, "arrange_mouse")
+    log_in_as(page, "arrange_mouse", landing=None)
     open_started_table(page, claim_seconds=0, turn_seconds=60)
     expect(page.locator("#hand input[name=cards]")).to_have_count(27)
     expect(page.locator(".hand-sort [data-sort=custom]")).to_be_hidden()
@@ -188,7 +188,7 @@ def test_slide_and_hold_with_a_finger_on_a_phone(browser, live_url) -> None:
     context.set_default_timeout(15_000)
     try:
         page = context.new_page()
-        log_in_as(page, "arrange_touch")
+        log_in_as(page, "arrange_touch", landing=None)
         open_started_table(page, claim_seconds=0, turn_seconds=60)
         expect(page.locator("#hand input[name=cards]")).to_have_count(27)
         wait_for_a_still_table(page)
@@ -272,7 +272,7 @@ def test_sounds_play_in_a_used_tab_only(new_page) -> None:
     """The player's tab (clicked in) sounds each play; a spectator's tab nobody touched stays
     silent; a tab out of view stays silent."""
     page = new_page(1280, 900)
-    log_in_as(page, "loud_player")
+    log_in_as(page, "loud_player", landing=None)
     url = open_started_table(page, claim_seconds=1, turn_seconds=60)
     assert page.get_attribute("#table-page", "data-effect-sounds") == "on"
     watcher = new_page(1280, 900)
@@ -319,7 +319,7 @@ def test_no_audio_is_started_before_a_gesture(new_page) -> None:
     ("The AudioContext was not allowed to start"): the player's second tab, alerted of its
     turns while the first tab plays, and a spectator's tab. A click wakes the sound up."""
     page = new_page(1280, 900)
-    log_in_as(page, "hushed_player")
+    log_in_as(page, "hushed_player", landing=None)
     url = open_started_table(page, claim_seconds=1, turn_seconds=60)
     tab = page.context.new_page()  # the same player, in a tab never clicked in
     watcher = new_page(1280, 900)
