@@ -70,32 +70,49 @@ def fill_with_ai_and_start(page) -> None:
 def open_started_table(
     page, claim_seconds: int = 3, turn_seconds: int = 30, players: int = 4, name: str = "414 ★"
 ) -> str:
-    """The signed-in person of ``page`` opens a table of ``players`` seats, fills the others
-    with AI players and starts it, by the calls the create-table form, "Fill with AI" and
-    Start make (``started_table``); then ``page`` shows it, live, its hand dealt. Its URL.
+    """The signed-in person of ``page`` opens a table of ``players`` seats and fills the others
+    with AI players, by the calls the create-table form and "Fill with AI" make
+    (``started_table``); ``page`` shows it, live; then the match starts (``tables.start``, as
+    the Start button), so the page sees it from the deal on (its first turn read out, every
+    play sounded), as when the host presses Start. The hand dealt; the table's URL.
 
     Not through the pages: their walk is test_play_round's first test, and opening the form,
-    posting it and the two pushes cost chromium, Daphne and the workers some CPU in each of the
-    ~35 tests that only need a table in play."""
+    posting it and the fill's push cost chromium, Daphne and the workers some CPU in each of
+    the ~30 tests that only need a table in play."""
     from accounts.models import User
+    from games.play import tables
 
     user = User.objects.get(pk=session_user_id(page))
     table = started_table(
-        user, claim_seconds=claim_seconds, turn_seconds=turn_seconds, players=players, name=name
+        user,
+        claim_seconds=claim_seconds,
+        turn_seconds=turn_seconds,
+        players=players,
+        name=name,
+        start=False,
     )
     page.goto(f"/tables/{table.pk}/")
     assert_signed_in(page, user.language or "en")  # for a page signed in without a landing
-    expect(page.locator("#seats")).to_be_visible()
+    expect(page.locator("#seats .seat.empty")).to_have_count(0)
     wait_until_live(page)
+    tables.start(table.pk, user)
     expect(page.locator("#hand-form")).to_be_visible()
     return page.url
 
 
-def started_table(user, *, claim_seconds: int, turn_seconds: int, players: int = 4, name: str):
-    """A started table of ``user`` with AI players in the other seats: the create-table form's
-    defaults and these values, validated by the form (``CreateTableForm.options``), then
-    ``tables.create_table``, ``tables.fill_with_ai`` and ``tables.start`` as their views call
-    them. The ``Table``."""
+def started_table(
+    user,
+    *,
+    claim_seconds: int,
+    turn_seconds: int,
+    players: int = 4,
+    name: str,
+    start: bool = True,
+):
+    """A table of ``user`` with AI players in the other seats, started unless ``start`` is
+    False: the create-table form's defaults and these values, validated by the form
+    (``CreateTableForm.options``), then ``tables.create_table``, ``tables.fill_with_ai`` and
+    ``tables.start`` as their views call them. The ``Table``."""
     from games.forms import CreateTableForm
     from games.play import tables
 
@@ -124,7 +141,8 @@ def started_table(user, *, claim_seconds: int, turn_seconds: int, players: int =
         spectator_delay=form.cleaned_data["spectator_delay"] or 0,
     )
     tables.fill_with_ai(table.pk, user)
-    tables.start(table.pk, user)
+    if start:
+        tables.start(table.pk, user)
     return table
 
 
