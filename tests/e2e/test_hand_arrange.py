@@ -25,10 +25,10 @@ from tests.e2e.helpers import (  # noqa: F401 - stop_tables_after_the_test is an
     stop_tables_after_the_test,
 )
 
-# Without reruns: its failures (a drag, a finger slide, the animations preference, sounds in a
-# hidden tab) were a gesture started before the socket's connect snapshot swapped the hand
-# (``wait_until_live`` now waits for that snapshot), or a round stalled by a stale clock token
-# of an earlier run in the same Redis namespace (tests/conftest_worker.py: a namespace per run).
+# No reruns (a rerun hides a flaky test). The failures once seen here had two causes, both
+# fixed: a drag past the card's identical twin (2ed8674), and rounds stalled by a stale clock
+# token an earlier run left in the same Redis namespace (docs/PERFORMANCE.md, session 31: a
+# namespace per run now). 2026-12-06: ten runs of this module at load 3-10, none failed.
 pytestmark = pytest.mark.django_db(transaction=True)
 
 # The hand as the player sees it: row by row, left to right (layout boxes: a selected card's
