@@ -32,10 +32,16 @@ def sign_up_in(page, username: str, language: str = "en") -> None:
 
 
 def wait_until_live(page) -> None:
-    """The table page's scripts have run and its socket is open. Its forms are htmx forms: a
+    """The table page's scripts have run, its socket is open and the snapshot every socket is
+    sent on connect (``TableConsumer.connect``) has been applied. Its forms are htmx forms: a
     click before htmx is ready posts the form as a page load, and a push can show the next
-    state on the old page while the new one loads (a click there is lost with it)."""
-    page.wait_for_function("() => window.htmx && window.club414 && window.club414.socketOpens > 0")
+    state on the old page while the new one loads (a click there is lost with it). The
+    connect's snapshot swaps the whole table in again, the hand included, even at the version
+    the page shows: a card picked up or a button pressed before it is swapped away."""
+    page.wait_for_function(
+        "() => window.htmx && window.club414 && window.club414.socketOpens > 0"
+        " && window.club414.snapshots > 0"
+    )
 
 
 def fill_with_ai_and_start(page) -> None:
@@ -61,19 +67,96 @@ def fill_with_ai_and_start(page) -> None:
     expect(page.locator('#status:not([data-phase=""])')).to_have_count(1)
 
 
-def open_started_table(page, claim_seconds: int = 3, turn_seconds: int = 30) -> str:
-    """Create a 4-seat table, fill the other seats with AI players, start it; its URL."""
-    page.goto("/tables/new/")
-    page.fill("#id_name", "414 ★")
-    page.select_option("#id_seats", "4")
-    page.fill("#id_claim_window_seconds", str(claim_seconds))
-    page.fill("#id_turn_seconds", str(turn_seconds))
-    page.click("#create-table-form button[type=submit]")
-    expect(page.locator("#seats")).to_be_visible()
+def open_started_table(
+    page, claim_seconds: int = 3, turn_seconds: int = 30, players: int = 4, name: str = "414 ★"
+) -> str:
+    """The signed-in person of ``page`` opens a table of ``players`` seats and fills the others
+    with AI players, by the calls the create-table form and "Fill with AI" make
+    (``started_table``); ``page`` shows it, live; then the match starts (``tables.start``, as
+    the Start button), so the page sees it from the deal on (its first turn read out, every
+    play sounded), as when the host presses Start. The hand dealt; the table's URL.
+
+    Not through the pages: their walk is test_play_round's first test, and opening the form,
+    posting it and the fill's push cost chromium, Daphne and the workers some CPU in each of
+    the ~30 tests that only need a table in play."""
+    from accounts.models import User
+    from games.play import tables
+
+    user = User.objects.get(pk=session_user_id(page))
+    table = started_table(
+        user,
+        claim_seconds=claim_seconds,
+        turn_seconds=turn_seconds,
+        players=players,
+        name=name,
+        start=False,
+    )
+    page.goto(f"/tables/{table.pk}/")
+    assert_signed_in(page, user.language or "en")  # for a page signed in without a landing
+    expect(page.locator("#seats .seat.empty")).to_have_count(0)
     wait_until_live(page)
-    fill_with_ai_and_start(page)
+    tables.start(table.pk, user)
     expect(page.locator("#hand-form")).to_be_visible()
     return page.url
+
+
+def started_table(
+    user,
+    *,
+    claim_seconds: int,
+    turn_seconds: int,
+    players: int = 4,
+    name: str,
+    start: bool = True,
+):
+    """A table of ``user`` with AI players in the other seats, started unless ``start`` is
+    False: the create-table form's defaults and these values, validated by the form
+    (``CreateTableForm.options``), then ``tables.create_table``, ``tables.fill_with_ai`` and
+    ``tables.start`` as their views call them. The ``Table``."""
+    from games.forms import CreateTableForm
+    from games.play import tables
+
+    data = {
+        field: value
+        for field, value in (
+            (field, form_field.initial) for field, form_field in CreateTableForm.base_fields.items()
+        )
+        if value not in (None, False)
+    }
+    data |= {
+        "name": name,
+        "seats": players,
+        "claim_window_seconds": claim_seconds,
+        "turn_seconds": turn_seconds,
+    }
+    form = CreateTableForm(data)
+    assert form.is_valid(), form.errors
+    table = tables.create_table(
+        user,
+        name=form.cleaned_data["name"],
+        players=form.cleaned_data["seats"],
+        options=form.options(),
+        rated=form.cleaned_data["rated"],
+        visibility=form.cleaned_data["visibility"],
+        spectator_delay=form.cleaned_data["spectator_delay"] or 0,
+    )
+    tables.fill_with_ai(table.pk, user)
+    if start:
+        tables.start(table.pk, user)
+    return table
+
+
+def session_user_id(page) -> int:
+    """The id of the user whose session cookie ``page``'s browser context holds."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import SESSION_KEY
+
+    key = next(
+        c["value"] for c in page.context.cookies() if c["name"] == settings.SESSION_COOKIE_NAME
+    )
+    return int(import_module(settings.SESSION_ENGINE).SessionStore(key)[SESSION_KEY])
 
 
 def start_with_a_guest(
@@ -214,7 +297,7 @@ def stop_tables_after_the_test(transactional_db):
     time.sleep(0.5)
 
 
-def log_in_as(page, username: str, language: str = "en") -> None:
+def log_in_as(page, username: str, language: str = "en", *, landing: str | None = "/") -> None:
     """Sign ``page``'s browser context in as a new account ``username`` without the forms: the
     account is made in the test database (what the sign-up form makes: ``language`` the
     account's unless "en", as when picked with the switcher first), then ``log_in_user``. For
@@ -225,13 +308,15 @@ def log_in_as(page, username: str, language: str = "en") -> None:
     user = User.objects.create_user(
         username=username, password=PASSWORD, language="" if language == "en" else language
     )
-    log_in_user(page, user, language)
+    log_in_user(page, user, language, landing=landing)
 
 
-def log_in_user(page, user, language: str = "en") -> None:
+def log_in_user(page, user, language: str = "en", *, landing: str | None = "/") -> None:
     """Sign ``page``'s browser context in as ``user`` (an account in the test database) without
     the forms: a session made by Django's test client, its cookie put into the context; then
-    the lobby, signed in."""
+    ``landing`` (the lobby), signed in and in ``language``. ``landing=None``: no page yet, for
+    a test whose next step opens one that checks the same (``open_started_table``), so no
+    lobby is rendered, connected and laid out for nothing."""
     from django.conf import settings
     from django.test import Client
 
@@ -243,7 +328,13 @@ def log_in_user(page, user, language: str = "en") -> None:
         cookies.append({"name": settings.LANGUAGE_COOKIE_NAME, "value": language})
     # The live server is on 127.0.0.1 (a cookie's domain has no port).
     page.context.add_cookies([{**cookie, "domain": "127.0.0.1", "path": "/"} for cookie in cookies])
-    page.goto("/")
+    if landing is not None:
+        page.goto(landing)
+        assert_signed_in(page, language)
+
+
+def assert_signed_in(page, language: str = "en") -> None:
+    """``page`` is a signed-in person's (its header offers to log out), in ``language``."""
     expect(page.locator("form[action$='/logout/']")).to_have_count(1)
     if language != "en":
         expect(page.locator("html")).to_have_attribute("lang", language)

@@ -176,6 +176,10 @@ PHASES = {
 }
 
 
+#: The one screen: a laptop, two desktops, a phone upright and on its side (width, height).
+ONE_SCREEN_SIZES = [(1280, 800), (1366, 768), (1920, 1080), (375, 740), (740, 375)]
+
+
 def shoot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"))

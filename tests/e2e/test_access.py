@@ -64,6 +64,6 @@ def test_axe_finds_no_serious_problem_on_the_main_pages(new_page, language: str)
 
 def test_axe_on_the_table_at_phone_size(new_page) -> None:
     page = new_page(375, 740)
-    log_in_as(page, "axe_phone")
+    log_in_as(page, "axe_phone", landing=None)
     open_started_table(page)
     assert_accessible(page, "table at 375 px")

@@ -165,7 +165,7 @@ def test_four_bots_play_a_quick_match_to_its_end(live_url, make_user, new_page):
     through a whole round and the next deal's tribute, until one resigns; every byte they were
     sent is scanned for other seats' cards."""
     person = new_page()
-    log_in_as(person, "human")
+    log_in_as(person, "human", landing=None)
     open_started_table(person, claim_seconds=3, turn_seconds=60)
     table, bot_tokens = _bots_at_a_table(make_user, QUICK, ["b0", "b1", "b2", "b3"])
     bots = [RecordingBot(live_url, t, table.pk) for t in bot_tokens]

@@ -106,7 +106,7 @@ def test_playing_a_few_moves_reports_no_policy_violation(new_page) -> None:
     (QA). base.html now settles no style."""
     player = new_page()
     heard = watch(player)
-    log_in_as(player, "csp_bo")
+    log_in_as(player, "csp_bo", landing=None)
     open_started_table(player, claim_seconds=0, turn_seconds=60)
     cards = player.locator("#hand input[name=cards]")
     expect(cards).to_have_count(27)

@@ -36,7 +36,7 @@ YOU = """() => {
 
 def test_a_very_long_name_widens_no_page(new_page) -> None:
     page = new_page(1280, 800)
-    log_in_as(page, LONG)
+    log_in_as(page, LONG, landing=None)
     url = open_started_table(page, claim_seconds=10, turn_seconds=60)
     table = Table.objects.get(host__username=LONG)
     problems: dict[str, list[str]] = {}
@@ -73,7 +73,7 @@ def test_a_spectator_reads_the_claim_window_as_a_fact(new_page) -> None:
     from playwright.sync_api import expect
 
     page = new_page(1280, 800)
-    log_in_as(page, "window_host")
+    log_in_as(page, "window_host", landing=None)
     url = open_started_table(page, claim_seconds=10, turn_seconds=60)
     table = Table.objects.get(host__username="window_host")
     show_phase(page, table, claim_window)
@@ -132,7 +132,7 @@ def test_words_break_only_between_words(new_page) -> None:
     from games.models import Match
 
     page = new_page(375, 740)
-    log_in_as(page, "palabras", "es")
+    log_in_as(page, "palabras", "es", landing=None)
     open_started_table(page, claim_seconds=10, turn_seconds=60)
     table = Table.objects.get(host__username="palabras")
     show_phase(page, table, claim_window)

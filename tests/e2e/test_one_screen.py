@@ -22,14 +22,12 @@ from games.models import Seat, Table
 from .helpers import (
     axe_violations,
     describe,
-    fill_with_ai_and_start,
     log_in_as,
     open_started_table,
-    wait_until_live,
 )
 from .phases import (
-    BUTTONS,
     MEASURE,
+    ONE_SCREEN_SIZES,
     PHASES,
     WHOLE,
     claim_window,
@@ -43,12 +41,13 @@ from .phases import (
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SIZES = [(1280, 800), (1366, 768), (1920, 1080), (375, 740), (740, 375)]
+#: The screens every phase is measured on: the one screen (``ONE_SCREEN_SIZES``).
+SIZES = ONE_SCREEN_SIZES
 
 
 def test_the_table_and_the_hand_fit_one_screen_in_every_phase(new_page) -> None:
     page = new_page(1280, 800)
-    log_in_as(page, "one_screen", "id")  # Indonesian: the longest labels
+    log_in_as(page, "one_screen", "id", landing=None)  # Indonesian: the longest labels
     open_started_table(page, claim_seconds=10, turn_seconds=60)
     table = Table.objects.get(host__username="one_screen")
     problems: dict[str, list[str]] = {}
@@ -78,7 +77,7 @@ def test_the_panel_is_beside_the_table_or_a_drawer(new_page) -> None:
     behind a button (aria-expanded), which moves the focus in and Escape closes, giving the
     focus back. After the match the hand and the tracker are gone."""
     page = new_page(1280, 800)
-    log_in_as(page, "panel_player")
+    log_in_as(page, "panel_player", landing=None)
     open_started_table(page, claim_seconds=0, turn_seconds=60)
     toggle, panel = page.locator("#panel-toggle"), page.locator("#table-panel")
     expect(toggle).to_be_hidden()
@@ -117,33 +116,6 @@ def test_the_panel_is_beside_the_table_or_a_drawer(new_page) -> None:
     expect(page.locator("#hand")).to_be_hidden()
     expect(page.locator(".tracker-box")).to_be_hidden()
     shoot(page, "match-over-1280x800")
-
-
-@pytest.mark.parametrize("players", [6, 8])
-def test_six_and_eight_seats_fit_one_screen(new_page, players) -> None:
-    """Six and eight seats around the oval, on the own turn: the same one screen."""
-    page = new_page(1280, 800)
-    log_in_as(page, f"one_screen_{players}")
-    page.goto("/tables/new/")
-    page.fill("#id_name", f"oval {players}")
-    page.select_option("#id_seats", str(players))
-    page.fill("#id_turn_seconds", "60")
-    page.click("#create-table-form button[type=submit]")
-    wait_until_live(page)
-    fill_with_ai_and_start(page)
-    expect(page.locator("#hand-form")).to_be_visible()
-    table = Table.objects.get(host__username=f"one_screen_{players}")
-    show_phase(page, table, your_turn)
-    problems = {}
-    for width, height in SIZES:
-        page.set_viewport_size({"width": width, "height": height})
-        settle(page)
-        shoot(page, f"seats{players}-{width}x{height}")
-        need = {"cards": 27, "shown": [".top-play", *BUTTONS], "seats": players}
-        found = page.evaluate(MEASURE, need)
-        if found:
-            problems[f"{width}x{height}"] = found
-    assert not problems, "\n".join(f"{k}: {v[:6]}" for k, v in problems.items())
 
 
 # A chat that has run on: its lines scroll in their own box (the page never grows).
@@ -198,7 +170,7 @@ def test_a_long_chat_and_the_result_keep_one_screen(new_page) -> None:
     screen's height; after a resignation the result ends above the own seat, whole (no edge
     cut by the felt's middle), its last link in view."""
     page = new_page(1280, 800)
-    log_in_as(page, "long_chat")
+    log_in_as(page, "long_chat", landing=None)
     open_started_table(page, claim_seconds=0, turn_seconds=60)
     page.evaluate(ADD_CHAT_LINES, 14)
     page.focus("#chat-text")
@@ -253,7 +225,7 @@ def test_the_round_result_sheet_sits_above_the_stand_in_banner_on_a_phone(new_pa
     the bottom of the result sheet (finish order, caught, levels) and nothing scrolled them
     out from under it. Every line of the sheet is readable, the banner's button too."""
     page = new_page(375, 740)
-    log_in_as(page, "sheet_banner")
+    log_in_as(page, "sheet_banner", landing=None)
     open_started_table(page, claim_seconds=0, turn_seconds=60)
     table = Table.objects.get(host__username="sheet_banner")
     Seat.objects.filter(table=table, number=0).update(stand_in=Seat.StandIn.ASKED)
@@ -276,7 +248,7 @@ def test_a_refusal_shows_by_the_hand_not_over_the_header(new_page) -> None:
     """1280×800, an invalid play: the refusal floats at the foot of the felt, just above the
     hand, and covers none of the header's links (it sat over Tournaments and Leaderboard)."""
     page = new_page(1280, 800)
-    log_in_as(page, "refused_flash")
+    log_in_as(page, "refused_flash", landing=None)
     open_started_table(page, claim_seconds=0, turn_seconds=60)
     table = Table.objects.get(host__username="refused_flash")
     show_phase(page, table, your_turn)
@@ -379,7 +351,7 @@ def test_the_claim_help_is_readable_on_a_phone(new_page, language) -> None:
     fixed Hook and Pass buttons after its first line. Every line of it can be read (scrolled
     into view in its own box, nothing over it), the buttons still whole and reachable."""
     page = new_page(375, 740)
-    log_in_as(page, f"help_{language}", language)
+    log_in_as(page, f"help_{language}", language, landing=None)
     open_started_table(page, claim_seconds=10, turn_seconds=60)
     table = Table.objects.get(host__username=f"help_{language}")
     show_phase(page, table, claim_window)
@@ -449,7 +421,7 @@ def test_the_stand_in_banner_covers_neither_the_hand_nor_the_drawer(new_page, la
     with the banner below it; in the open drawer every part down to its last one can be
     scrolled clear of the banner, whose button stays in view."""
     page = new_page(375, 740)
-    log_in_as(page, f"banner_{language}", language)
+    log_in_as(page, f"banner_{language}", language, landing=None)
     open_started_table(page, claim_seconds=0, turn_seconds=60)
     table = Table.objects.get(host__username=f"banner_{language}")
     Seat.objects.filter(table=table, number=0).update(stand_in=Seat.StandIn.ASKED)

@@ -67,7 +67,7 @@ MIN_STRIP = 32  # px, a card's visible width in the fanned hand (WCAG 2.5.8 asks
 
 def test_table_on_a_phone(new_page) -> None:
     page = new_page(375, 740)
-    log_in_as(page, "phone_player", "id")  # Indonesian: the longest button labels
+    log_in_as(page, "phone_player", "id", landing=None)  # Indonesian: the longest button labels
     open_started_table(page, claim_seconds=4)
     expect(page.locator("#hand input[name=cards]")).to_have_count(27)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -184,7 +184,7 @@ RECORD = """() => {
 
 def test_a_round_with_the_keyboard_alone(new_page) -> None:
     page = new_page()
-    log_in_as(page, "keys_player")
+    log_in_as(page, "keys_player", landing=None)
     open_started_table(page, claim_seconds=3, turn_seconds=30)
     page.evaluate(RECORD)
     page.locator("body").focus()
@@ -297,7 +297,7 @@ def test_turn_alerts_follow_the_preferences(new_page) -> None:
 def _my_turn_read_out(page, name: str):
     """``name`` signs in and opens a started table; returns the assertive live region once it
     has read out their turn (the status marks it theirs)."""
-    log_in_as(page, name)
+    log_in_as(page, name, landing=None)
     open_started_table(page, claim_seconds=2, turn_seconds=60)
     alert = page.locator("#alert-announcer")
     expect(alert).to_contain_text("Press H for a hint", timeout=60000)

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
-from .helpers import fill_with_ai_and_start, log_in_as, wait_until_live
+from .helpers import fill_with_ai_and_start, log_in_as, open_started_table, wait_until_live
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -119,7 +119,7 @@ def test_an_illegal_move_is_refused_with_a_message(new_page):
     """Playing two unrelated cards is refused with a clear message and changes nothing."""
     page = new_page()
     log_in(page, "e2e_refused")
-    open_ai_table(page)
+    open_started_table(page, claim_seconds=1, turn_seconds=20)
     end = time.monotonic() + 60
     while not page.locator("#status.my-turn").count():
         assert time.monotonic() < end, "our turn never came"
@@ -146,7 +146,7 @@ def test_a_page_that_loses_a_push_catches_up(new_page):
     loaded afresh shows — never a delta applied over the wrong state."""
     page = new_page()
     log_in(page, "e2e_lossy")
-    table_url = open_ai_table(page)
+    table_url = open_started_table(page, claim_seconds=1, turn_seconds=20)
     spectator = new_page()
     spectator.goto(table_url)
     expect(spectator.locator("#status")).to_contain_text("Round 1")

@@ -63,7 +63,7 @@ def assert_fits(page, width: int) -> None:
 @pytest.mark.parametrize("width,height", [(375, 740), (1280, 900)])
 def test_the_table_fits_the_screen(new_page, width, height) -> None:
     page = new_page(width, height)
-    log_in_as(page, f"fit_{width}", "id")  # Indonesian: the longest labels
+    log_in_as(page, f"fit_{width}", "id", landing=None)  # Indonesian: the longest labels
     open_started_table(page, claim_seconds=10, turn_seconds=60)
     expect(page.locator("#hand input[name=cards]")).to_have_count(27)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
@@ -193,7 +193,7 @@ def test_partners_sit_opposite_and_each_seat_shows_its_play(new_page, width, hei
     from tests.e2e.helpers import play_until
 
     page = new_page(width, height)
-    log_in_as(page, f"square_{width}")
+    log_in_as(page, f"square_{width}", landing=None)
     open_started_table(page, claim_seconds=0, turn_seconds=120)  # no timeout while measured
     # The hand can show before the start's whole frame has settled (CI once measured a hidden
     # trick, and once the trick of the waiting room): measure once the table is laid out.
@@ -285,24 +285,23 @@ def test_partners_sit_opposite_and_each_seat_shows_its_play(new_page, width, hei
 
 
 @pytest.mark.parametrize("players", [6, 8])
-def test_six_and_eight_seats_sit_around_an_oval(new_page, players) -> None:
+def test_six_and_eight_seats_sit_around_an_oval_and_fit_one_screen(new_page, players) -> None:
     """You at the bottom, the seat opposite at the top, the others around; nothing overflows
-    at 375 px, and the desktop shows the same places."""
+    at 375 px, and the desktop shows the same places. Then, on the own turn, the one screen of
+    test_one_screen (every card, the play to beat, the buttons and every seat inside the
+    viewport) at each of its sizes: one table for both walks (they were two tests)."""
+    from games.models import Table
+
+    from .phases import BUTTONS, MEASURE, ONE_SCREEN_SIZES, settle, shoot, show_phase, your_turn
+
     page = new_page(375, 740)
-    log_in_as(page, f"oval_{players}")
-    page.goto("/tables/new/")
-    page.fill("#id_name", f"oval {players}")
-    page.select_option("#id_seats", str(players))
-    page.fill("#id_claim_window_seconds", "0")
-    page.fill("#id_turn_seconds", "60")
-    page.click("#create-table-form button[type=submit]")
-    expect(page.locator("#fill-ai")).to_be_visible()
-    wait_until_live(page)
-    fill_with_ai_and_start(page)
-    expect(page.locator("#hand-form")).to_be_visible(timeout=15_000)
+    log_in_as(page, f"oval_{players}", landing=None)
+    open_started_table(
+        page, claim_seconds=0, turn_seconds=60, players=players, name=f"oval {players}"
+    )
     for width in (375, 1280):
         page.set_viewport_size({"width": width, "height": 900})
-        page.wait_for_timeout(200)
+        settle(page)  # the layout at the new width, no transition half-way
         seats = seats_by_pos(page)
         assert len(seats) == players and seats["pos-0"]["me"]
         top = seats[f"pos-{players // 2}"]
@@ -314,6 +313,18 @@ def test_six_and_eight_seats_sit_around_an_oval(new_page, players) -> None:
         assert max(s["x"] for s in left) < top["x"] < min(s["x"] for s in right), seats
         assert_fits(page, width)
         page.screenshot(path=str(SCREENSHOTS / f"oval-{players}-{width}.png"), full_page=True)
+
+    show_phase(page, Table.objects.get(host__username=f"oval_{players}"), your_turn)
+    problems = {}
+    for width, height in ONE_SCREEN_SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        settle(page)
+        shoot(page, f"seats{players}-{width}x{height}")
+        need = {"cards": 27, "shown": [".top-play", *BUTTONS], "seats": players}
+        found = page.evaluate(MEASURE, need)
+        if found:
+            problems[f"{width}x{height}"] = found
+    assert not problems, "\n".join(f"{k}: {v[:6]}" for k, v in problems.items())
 
 
 # Each AI seat's badge as drawn: its visible text (what a part hidden from sight, read out only,
@@ -344,7 +355,7 @@ def test_every_ai_seat_wears_the_same_whole_badge_on_a_phone(new_page, language)
     from .phases import settle, show_phase, your_turn
 
     page = new_page(375, 740)
-    log_in_as(page, f"badges_{language}", language)
+    log_in_as(page, f"badges_{language}", language, landing=None)
     open_started_table(page, claim_seconds=0, turn_seconds=60)
     table = Table.objects.get(host__username=f"badges_{language}")
     show_phase(page, table, your_turn)

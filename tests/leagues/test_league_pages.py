@@ -8,6 +8,8 @@ import datetime
 import pytest
 from django.utils import translation
 from django.utils.formats import date_format
+from lxml import html as lxml_html
+from lxml.html import HtmlElement
 
 from games.play import tables
 from leagues import services
@@ -212,3 +214,54 @@ def test_league_and_season_pages_show_season_dates_in_one_short_format(client, m
     for page in (league_page, season_page):
         assert f'lang="{language}"' in page
         assert start in page and long_start not in page
+
+
+def _form(page: str, form_id: str) -> HtmlElement:
+    """The form ``form_id`` of ``page`` as lxml reads it: ``form_values()`` is what a browser
+    posts (the fields as rendered, checked boxes and selected options only)."""
+    (form,) = lxml_html.fromstring(page).xpath(f'//form[@id="{form_id}"]')
+    return form
+
+
+def test_staff_create_a_league_with_the_rules_fields_and_a_player_is_told_who_can(
+    client, make_user
+):
+    """The new-league page has the create-table form's rules fields (no JSON box), the rarer
+    ones folded under "Advanced rules"; what it posts, as rendered and changed as a person
+    would, is the league's rules, and its Organise page links to the options page that edits
+    them; a player at /leagues/new/ reads who creates leagues. (Was a browser test: no script
+    takes part, the ``<details>`` fold is the browser's own.)"""
+    client.force_login(make_user("hopeful"))
+    refused = lxml_html.fromstring(client.get("/leagues/new/").content)
+    assert refused.xpath('string(//*[@id="league-create-refused"]//h1)') == (
+        "Who can create a league"
+    )
+
+    client.force_login(make_user("organiser_boss", is_staff=True))
+    page = client.get("/leagues/new/").content.decode()
+    form = _form(page, "league-form")
+    assert not form.xpath('.//*[@id="id_table_options"]')
+    advanced = form.xpath('.//details[contains(@class, "advanced")]')
+    assert len(advanced) == 1 and advanced[0].xpath('.//*[@id="id_options-joker_hook"]')
+    assert form.xpath(".//summary") and not advanced[0].get("open")
+    form.fields["name"] = "Thursday Club"
+    form.fields["options-target_level"] = "5"
+    form.fields["options-turn_seconds"] = "25"
+    form.inputs["options-joker_hook"].checked = True
+    response = client.post("/leagues/new/", dict(form.form_values()), follow=True)
+    assert lxml_html.fromstring(response.content).xpath("string(//h1)") == "Thursday Club"
+    league = League.objects.get(name="Thursday Club")
+    assert league.table_options["target_level"] == "5"
+    assert (league.table_options["turn_seconds"], league.table_options["joker_hook"]) == (25, True)
+
+    manage = lxml_html.fromstring(client.get(f"/leagues/{league.slug}/manage/").content)
+    (edit,) = manage.xpath('//*[@id="edit-league-options"]')
+    options_url = edit.get("href")
+    form = _form(client.get(options_url).content.decode(), "options-form")
+    assert form.fields["options-target_level"] == "5"
+    form.fields["options-target_level"] = "A"
+    response = client.post(options_url, dict(form.form_values()), follow=True)
+    messages = lxml_html.fromstring(response.content).xpath('string(//*[@class="messages"])')
+    assert "The table options are saved" in messages
+    league.refresh_from_db()
+    assert league.table_options["target_level"] == "A"
