@@ -70,6 +70,8 @@ class Renders:
         self.language: str | None = None
         #: A move's new log lines and their render, by language and the events as shown.
         self._lines: dict[tuple[str | None, tuple[Event | None, ...]], str] = {}
+        #: Other seats' rows as every viewer but their own gets them (``seat_frames.placed_seat``).
+        self.placed: dict[tuple[object, ...], tuple[object, object, str]] = {}
 
     def speak(self, language: str | None) -> None:
         """The renders that follow are for an audience in ``language`` (the active one)."""
