@@ -23,15 +23,28 @@ from django.utils import translation
 from django.utils.safestring import SafeData, mark_safe
 from django.utils.translation import trans_real
 
+class _Spoken:
+    """The translation a ``speaking`` block keeps, and the words it translated so far (a plain
+    ``str`` message → its translation: the same few dozen words at every push, each found in
+    the translation's catalogues through Python's ``gettext`` and its fallbacks otherwise).
+    Lives for one block: bounded by the words its renders ask."""
+
+    __slots__ = ("translation", "words")
+
+    def __init__(self, translation: Any) -> None:
+        self.translation = translation
+        self.words: dict[str, str] = {}
+
+
 #: The active translation inside ``speaking`` (None: ask Django).
-_SPOKEN: ContextVar[Any] = ContextVar("spoken_translation", default=None)
+_SPOKEN: ContextVar[_Spoken | None] = ContextVar("spoken_translation", default=None)
 
 
 @contextmanager
 def speaking(language: str | None) -> Iterator[None]:
     """``translation.override(language)``, with the translation kept for ``gettext``."""
     with translation.override(language):
-        token = _SPOKEN.set(trans_real.catalog() if settings.USE_I18N else None)
+        token = _SPOKEN.set(_Spoken(trans_real.catalog()) if settings.USE_I18N else None)
         try:
             yield
         finally:
@@ -39,15 +52,23 @@ def speaking(language: str | None) -> Iterator[None]:
 
 
 def gettext(message: str) -> str:
-    """Django's ``gettext``: inside ``speaking``, on the translation it keeps."""
+    """Django's ``gettext``: inside ``speaking``, on the translation it keeps (a plain
+    message's translation kept for the block)."""
     spoken = _SPOKEN.get()
     if spoken is None:
         return translation.gettext(message)
+    plain = type(message) is str
+    if plain:
+        known = spoken.words.get(message)
+        if known is not None:
+            return known
     # trans_real.gettext's own steps, on the kept translation object
     eol_message = message.replace("\r\n", "\n").replace("\r", "\n")
-    result = spoken.gettext(eol_message) if eol_message else type(message)("")
+    result = spoken.translation.gettext(eol_message) if eol_message else type(message)("")
     if isinstance(message, SafeData):
         return mark_safe(result)
+    if plain:
+        spoken.words[message] = result
     return result
 
 
@@ -56,7 +77,7 @@ def get_language() -> str | None:
     spoken = _SPOKEN.get()
     if spoken is None:
         return translation.get_language()
-    return spoken.to_language()  # type: ignore[no-any-return]
+    return spoken.translation.to_language()  # type: ignore[no-any-return]
 
 
 def pgettext(context: str, message: str) -> str:
