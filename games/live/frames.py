@@ -171,7 +171,10 @@ def delta(
     old_keys, new_keys = dict(before.regions), dict(now.regions)
     parts = [
         header(new.version, revision, base=old.version),
-        renders.region(regions.STATUS, after, oob=True),
+        # the status's key is the same objects for most seats of a push: written once
+        renders.region(
+            regions.STATUS, after, renders.views.key_text(regions.STATUS.key(after)), oob=True
+        ),
     ]
     whole_hand = False  # the hand region, which holds its buttons, went out whole
     for region in regions.DELTA:
@@ -246,6 +249,8 @@ def summarize(context: TableContext, shared: SharedParts | None = None) -> Summa
     )
 
 
+if regions.STATUS.holds:  # delta keys the status's render by its own key's text
+    raise ImportError("the status region holds no other region")
 if regions.TRICK.reads[0] != "trick":  # summarize puts the entries' texts in its place
     raise ImportError("the trick region's key must start with the trick")
 
