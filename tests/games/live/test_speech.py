@@ -56,3 +56,21 @@ def test_speaking_nothing_is_djangos_no_translation() -> None:
     with speech.speaking(None):
         assert speech.get_language() == translation.get_language()
         assert speech.gettext("Pass") == translation.gettext("Pass") == "Pass"
+
+
+def test_a_word_kept_for_a_block_is_that_block_s_language_only() -> None:
+    """A block keeps the words it translated (``_Spoken.words``): asked again they read as
+    Django's, a block inside it in another language reads its own, and the outer block's are
+    still its own after it."""
+    entries = [e for e in _catalogue() if not e.msgctxt][:200]
+    with speech.speaking("es"):
+        for _pass in range(2):  # the second pass reads the kept words
+            for entry in entries:
+                assert speech.gettext(entry.msgid) == translation.gettext(entry.msgid)
+        spanish = speech.gettext("Pass")
+        with speech.speaking("vi"):
+            vietnamese = speech.gettext("Pass")
+            assert vietnamese == translation.gettext("Pass") != spanish
+        assert speech.gettext("Pass") == spanish
+        safe = speech.gettext(mark_safe("Pass"))  # after the plain word was kept
+        assert isinstance(safe, SafeString) and safe == spanish
