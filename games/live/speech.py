@@ -23,17 +23,20 @@ from django.utils import translation
 from django.utils.safestring import SafeData, mark_safe
 from django.utils.translation import trans_real
 
+
 class _Spoken:
     """The translation a ``speaking`` block keeps, and the words it translated so far (a plain
     ``str`` message → its translation: the same few dozen words at every push, each found in
     the translation's catalogues through Python's ``gettext`` and its fallbacks otherwise).
     Lives for one block: bounded by the words its renders ask."""
 
-    __slots__ = ("translation", "words")
+    __slots__ = ("plurals", "translation", "words")
 
     def __init__(self, translation: Any) -> None:
         self.translation = translation
         self.words: dict[str, str] = {}
+        #: ``ngettext``'s answers by (singular, plural, count): a seat's "13 cards".
+        self.plurals: dict[tuple[str, str, int], str] = {}
 
 
 #: The active translation inside ``speaking`` (None: ask Django).
@@ -70,6 +73,21 @@ def gettext(message: str) -> str:
     if plain:
         spoken.words[message] = result
     return result
+
+
+def ngettext(singular: str, plural: str, number: int) -> str:
+    """Django's ``ngettext``: inside ``speaking``, on the translation it keeps (an answer for
+    plain messages and an ``int`` count kept for the block)."""
+    spoken = _SPOKEN.get()
+    if spoken is None:
+        return translation.ngettext(singular, plural, number)
+    if type(singular) is not str or type(plural) is not str or type(number) is not int:
+        return spoken.translation.ngettext(singular, plural, number)  # type: ignore[no-any-return]
+    key = (singular, plural, number)
+    known = spoken.plurals.get(key)
+    if known is None:
+        known = spoken.plurals[key] = spoken.translation.ngettext(singular, plural, number)
+    return known
 
 
 def get_language() -> str | None:

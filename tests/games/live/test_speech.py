@@ -74,3 +74,21 @@ def test_a_word_kept_for_a_block_is_that_block_s_language_only() -> None:
         assert speech.gettext("Pass") == spanish
         safe = speech.gettext(mark_safe("Pass"))  # after the plain word was kept
         assert isinstance(safe, SafeString) and safe == spanish
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_plural_reads_as_djangos_and_again_from_the_block(language) -> None:
+    path = settings.BASE_DIR / "locale" / "es" / "LC_MESSAGES" / "django.po"
+    plurals = [e for e in polib.pofile(str(path)) if e.msgid_plural and not e.msgctxt]
+    assert plurals
+    with speech.speaking(language):
+        for _pass in range(2):  # the second pass reads the block's kept answers
+            for entry in plurals:
+                for count in (0, 1, 2, 5, 27):
+                    ours = speech.ngettext(entry.msgid, entry.msgid_plural, count)
+                    assert ours == translation.ngettext(entry.msgid, entry.msgid_plural, count)
+    with translation.override(language):
+        entry = plurals[0]
+        assert speech.ngettext(entry.msgid, entry.msgid_plural, 2) == translation.ngettext(
+            entry.msgid, entry.msgid_plural, 2
+        )
