@@ -103,9 +103,10 @@ class HandGroups(list[dict[str, Any]]):
     (``games.live.regions``) is compared as its ``repr`` at every push (``frames.summarize``),
     and a hand stays the same over most pushes (the groups are kept, never changed). The text is
     what the plain list's ``repr`` is. ``slots``: each card's ``(face, slot)``, in order, which
-    a delta compares to remove just the cards played (``frames.Summary.slots``)."""
+    a delta compares to remove just the cards played (``frames.Summary.slots``); ``counts``:
+    the cards of each face."""
 
-    __slots__ = ("_text", "slots")
+    __slots__ = ("_text", "counts", "slots")
 
     def __init__(self, groups: Iterable[dict[str, Any]]) -> None:
         super().__init__(groups)
@@ -113,6 +114,8 @@ class HandGroups(list[dict[str, Any]]):
         self.slots = tuple(
             (group["face"], slot) for group in self for _card, slot in group["entries"]
         )
+        #: How many cards of each face the hand holds (its tracker, ``presenters.unseen_cards``).
+        self.counts: dict[int, int] = {group["face"]: len(group["cards"]) for group in self}
 
     def __repr__(self) -> str:
         return self._text

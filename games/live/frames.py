@@ -70,6 +70,8 @@ class Renders:
         self.language: str | None = None
         #: A move's new log lines and their render, by language and the events as shown.
         self._lines: dict[tuple[str | None, tuple[Event | None, ...]], str] = {}
+        #: Other seats' rows as every viewer but their own gets them (``seat_frames.placed_seat``).
+        self.placed: dict[tuple[object, ...], tuple[object, object, str]] = {}
 
     def speak(self, language: str | None) -> None:
         """The renders that follow are for an audience in ``language`` (the active one)."""
@@ -169,7 +171,10 @@ def delta(
     old_keys, new_keys = dict(before.regions), dict(now.regions)
     parts = [
         header(new.version, revision, base=old.version),
-        renders.region(regions.STATUS, after, oob=True),
+        # the status's key is the same objects for most seats of a push: written once
+        renders.region(
+            regions.STATUS, after, renders.views.key_text(regions.STATUS.key(after)), oob=True
+        ),
     ]
     whole_hand = False  # the hand region, which holds its buttons, went out whole
     for region in regions.DELTA:
@@ -244,6 +249,8 @@ def summarize(context: TableContext, shared: SharedParts | None = None) -> Summa
     )
 
 
+if regions.STATUS.holds:  # delta keys the status's render by its own key's text
+    raise ImportError("the status region holds no other region")
 if regions.TRICK.reads[0] != "trick":  # summarize puts the entries' texts in its place
     raise ImportError("the trick region's key must start with the trick")
 

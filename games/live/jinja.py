@@ -42,7 +42,7 @@ from django.template.defaultfilters import floatformat, stringformat
 from django.urls import get_resolver, get_script_prefix, get_urlconf, reverse
 from django.utils.html import strip_spaces_between_tags
 from django.utils.safestring import mark_safe
-from django.utils.translation import ngettext, npgettext
+from django.utils.translation import npgettext
 from jinja2 import ChainableUndefined, Environment, Undefined, pass_context
 from jinja2.runtime import Context
 from jinja2.utils import missing
@@ -50,7 +50,7 @@ from markupsafe import Markup
 
 from games.live import kept, regions
 from games.live.context import FIELDS
-from games.live.speech import gettext, pgettext
+from games.live.speech import gettext, ngettext, pgettext
 from games.live.teams import team_name
 
 _FIELD_NAMES = frozenset(FIELDS)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
@@ -25,7 +26,7 @@ from games.engine.power import table_for
 from games.engine.state import MATCH_OVER, PLAY, TRIBUTE, WINDOW, State
 from games.engine.views import View, seat_view, spectator_view
 from games.live import public_part, rematch_view
-from games.live.cards import card_face, hand_groups
+from games.live.cards import HandGroups, card_face, hand_groups
 from games.live.claim_help import claim_help
 from games.live.context import TableContext
 from games.live.log import log_for
@@ -121,6 +122,7 @@ def table_context(
     match_over = view.phase == MATCH_OVER
     rematch = rematch_view.rematch_context(table, match_over, seat, seats, names)
     last = public["last"]
+    hand = hand_groups(view.hand, view.level, view.options) if seat is not None else []
     return TableContext(
         seats=[
             public_part.SeatRow(
@@ -153,10 +155,10 @@ def table_context(
         in_tribute=view.phase == TRIBUTE,
         result=public["result"],
         match_over=match_over,
-        hand=hand_groups(view.hand, view.level, view.options) if seat is not None else [],
+        hand=hand,
         hand_size=len(view.hand),
         play_phase=view.phase in (PLAY, WINDOW),
-        tracker=unseen_cards(view, public["played"]) if seat is not None else None,
+        tracker=unseen_cards(view, public["played"], hand) if seat is not None else None,
         seat_menu=_seat_menu(table, seats, seat, view),
         # The rematch's countdown is a clock, apart from the offer it counts down.
         rematch=rematch and {k: v for k, v in rematch.items() if k != "countdown"},
@@ -200,18 +202,25 @@ for _card in DECK:
     _CARDS_OF_FACE.setdefault(FACE[_card], []).append(_card)
 
 
-def unseen_cards(view: View, played: Counter[int] | None = None) -> list[dict[str, Any]]:
+def unseen_cards(
+    view: View, played: Counter[int] | None = None, hand: list[dict[str, Any]] | None = None
+) -> list[dict[str, Any]]:
     """The cards that matter most that this seat has not seen yet this round, counted from its
     own view only: the decks minus its hand and the cards played (``view.played``) — never
     from another seat's hand. ``[{"face": "BJ", "left": 2, "level": False}, …]`` for the
     black and red jokers, the level rank, the 4s and the As, in that order. ``played``:
-    ``played_faces(view)``, which every view of one state shares (``public_part``)."""
+    ``played_faces(view)``, which every view of one state shares (``public_part``); ``hand``:
+    the view's ``hand_groups``, whose counts by face are kept with the hand (``HandGroups``)."""
     # Counted by face (C's Counter over the faces of ~100 cards).
-    seen = Counter(map(FACE.__getitem__, view.hand))
-    seen.update(public_part.played_faces(view) if played is None else played)
+    mine: Mapping[int, int] = (
+        hand.counts if isinstance(hand, HandGroups) else Counter(map(FACE.__getitem__, view.hand))
+    )
+    if played is None:
+        played = public_part.played_faces(view)
+    decks = view.options.decks
     rows = []
     for face in dict.fromkeys([BLACK_JOKER, RED_JOKER, view.level, 4, 14]):  # level 4 or A: once
-        left = view.options.decks * len(_CARDS_OF_FACE[face]) - seen[face]
+        left = decks * len(_CARDS_OF_FACE[face]) - mine.get(face, 0) - played[face]
         rows.append({"face": face_name(face), "left": left, "level": face == view.level})
     return rows
 

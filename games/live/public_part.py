@@ -10,6 +10,7 @@ push and language (``public``) and each view adds only its own part
 
 from __future__ import annotations
 
+import operator
 import time
 from collections import Counter
 from collections.abc import Callable, Mapping
@@ -37,7 +38,7 @@ class SharedParts:
     language and delay (``public``) and the text of some of it (``texts``). Nothing in it
     depends on the viewer."""
 
-    __slots__ = ("hashes", "parts", "projections", "row_texts", "texts")
+    __slots__ = ("hashes", "key_texts", "parts", "projections", "row_texts", "texts")
 
     def __init__(self) -> None:
         self.projections: dict[int, tuple[State, View]] = {}
@@ -51,10 +52,29 @@ class SharedParts:
         #: The text (``repr``) of each public seat row and seat's last step, by identity
         #: (``row_text``).
         self.row_texts: dict[int, tuple[object, str]] = {}
+        #: The text (``repr``) of region keys, by the identities of their values
+        #: (``key_text``).
+        self.key_texts: dict[tuple[int, ...], tuple[tuple[object, ...], str]] = {}
 
     def hash(self, state: State) -> int:
         """``hash(state)``, worked out once per state."""
         return _once(self.hashes, state, hash)
+
+    def key_text(self, key: tuple[object, ...]) -> str:
+        """``repr(key)``, once per push for a key whose values are the very objects of another
+        key's (kept beside: their ids are not reused meanwhile): the status's key is the public
+        part, ``True``, ``None`` and small numbers in every seat's view of a push, written once
+        or twice (``frames.delta``). The values must not change while the push lasts (a view's
+        values never do). A key with a view's own objects in it (a seat's window, hand,
+        tracker) is only written at a lookup's cost more: measured, the delta regions' keys in
+        ``frames.summarize`` cost more this way than with ``repr``."""
+        ids = tuple(map(id, key))
+        found = self.key_texts.get(ids)
+        if found is not None and all(map(operator.is_, found[0], key)):
+            return found[1]
+        text = repr(key)
+        self.key_texts[ids] = (key, text)
+        return text
 
     def view(self, state: State, seat: int | None) -> View:
         """``seat``'s view of ``state`` (None: a spectator's), the public part projected once

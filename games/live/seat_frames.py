@@ -20,6 +20,10 @@ class Renders(Protocol):
     """What these functions use of a push's ``frames.Renders`` (which imports this module)."""
 
     views: SharedParts
+    #: The language of the audience being rendered for (``frames.Renders.speak``).
+    language: str | None
+    #: Other seats' rows with ``POS_MARK`` for their place, by public row (``placed_seat``).
+    placed: dict[tuple[object, ...], tuple[object, object, str]]
 
     def render(
         self,
@@ -66,7 +70,23 @@ def placed_seat(
     table (``pos``, the root's last class), so it is rendered once per push and language with
     ``POS_MARK`` there, and each viewer's place put in. The root tag comes first and holds
     only fixed words before it, so the first match is the class."""
-    text = seat_alone(row, context, renders, is_me, POS_MARK)
+    public = getattr(row, "public", None)
+    if public is None:
+        text = seat_alone(row, context, renders, is_me, POS_MARK)
+    else:
+        # A running match's row: the public row and its last step, which every view of the push
+        # shares (kept beside the text, so that their ids are not reused meanwhile), the row's
+        # ``is_me`` as shown, and what else the row's render reads (the seat region's inputs;
+        # the table and match are the push's own) give the text without writing its key.
+        last = row["last"]
+        shown_me = row["is_me"] if is_me is None else is_me
+        slot = (id(public), id(last), shown_me, renders.language, regions.SEAT.key(context))
+        kept = renders.placed.get(slot)
+        if kept is not None and kept[0] is public and kept[1] is last:
+            text = kept[2]
+        else:
+            text = seat_alone(row, context, renders, is_me, POS_MARK)
+            renders.placed[slot] = (public, last, text)
     return text.replace(f' pos-{POS_MARK}"', f' pos-{row["pos"]}"', 1)
 
 

@@ -23,15 +23,31 @@ from django.utils import translation
 from django.utils.safestring import SafeData, mark_safe
 from django.utils.translation import trans_real
 
+
+class _Spoken:
+    """The translation a ``speaking`` block keeps, and the words it translated so far (a plain
+    ``str`` message → its translation: the same few dozen words at every push, each found in
+    the translation's catalogues through Python's ``gettext`` and its fallbacks otherwise).
+    Lives for one block: bounded by the words its renders ask."""
+
+    __slots__ = ("plurals", "translation", "words")
+
+    def __init__(self, translation: Any) -> None:
+        self.translation = translation
+        self.words: dict[str, str] = {}
+        #: ``ngettext``'s answers by (singular, plural, count): a seat's "13 cards".
+        self.plurals: dict[tuple[str, str, int], str] = {}
+
+
 #: The active translation inside ``speaking`` (None: ask Django).
-_SPOKEN: ContextVar[Any] = ContextVar("spoken_translation", default=None)
+_SPOKEN: ContextVar[_Spoken | None] = ContextVar("spoken_translation", default=None)
 
 
 @contextmanager
 def speaking(language: str | None) -> Iterator[None]:
     """``translation.override(language)``, with the translation kept for ``gettext``."""
     with translation.override(language):
-        token = _SPOKEN.set(trans_real.catalog() if settings.USE_I18N else None)
+        token = _SPOKEN.set(_Spoken(trans_real.catalog()) if settings.USE_I18N else None)
         try:
             yield
         finally:
@@ -39,16 +55,39 @@ def speaking(language: str | None) -> Iterator[None]:
 
 
 def gettext(message: str) -> str:
-    """Django's ``gettext``: inside ``speaking``, on the translation it keeps."""
+    """Django's ``gettext``: inside ``speaking``, on the translation it keeps (a plain
+    message's translation kept for the block)."""
     spoken = _SPOKEN.get()
     if spoken is None:
         return translation.gettext(message)
+    plain = type(message) is str
+    if plain:
+        known = spoken.words.get(message)
+        if known is not None:
+            return known
     # trans_real.gettext's own steps, on the kept translation object
     eol_message = message.replace("\r\n", "\n").replace("\r", "\n")
-    result = spoken.gettext(eol_message) if eol_message else type(message)("")
+    result = spoken.translation.gettext(eol_message) if eol_message else type(message)("")
     if isinstance(message, SafeData):
         return mark_safe(result)
+    if plain:
+        spoken.words[message] = result
     return result
+
+
+def ngettext(singular: str, plural: str, number: int) -> str:
+    """Django's ``ngettext``: inside ``speaking``, on the translation it keeps (an answer for
+    plain messages and an ``int`` count kept for the block)."""
+    spoken = _SPOKEN.get()
+    if spoken is None:
+        return translation.ngettext(singular, plural, number)
+    if type(singular) is not str or type(plural) is not str or type(number) is not int:
+        return spoken.translation.ngettext(singular, plural, number)  # type: ignore[no-any-return]
+    key = (singular, plural, number)
+    known = spoken.plurals.get(key)
+    if known is None:
+        known = spoken.plurals[key] = spoken.translation.ngettext(singular, plural, number)
+    return known
 
 
 def get_language() -> str | None:
@@ -56,7 +95,7 @@ def get_language() -> str | None:
     spoken = _SPOKEN.get()
     if spoken is None:
         return translation.get_language()
-    return spoken.to_language()  # type: ignore[no-any-return]
+    return spoken.translation.to_language()  # type: ignore[no-any-return]
 
 
 def pgettext(context: str, message: str) -> str:

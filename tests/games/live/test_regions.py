@@ -111,3 +111,25 @@ def test_a_hands_groups_write_the_text_of_a_plain_list():
     groups = hand_groups(("9H", "9H", "3C", "RJ", "10S"), 9, Options(players=4))
     assert repr(groups) == list.__repr__(groups) == repr(list(groups))
     assert repr((1, groups)) == repr((1, list(groups)))
+
+
+def test_a_jinja_partial_is_kept_only_while_its_environment_does_not_reload(monkeypatch) -> None:
+    """``regions._jinja_template`` keeps a compiled partial beside the environment that loaded
+    it, and only when that environment does not reload changed templates (production)."""
+    env = regions._jinja()
+    name = "games/partials/trick.jinja"
+    monkeypatch.setattr(regions, "_jinja_templates", {})
+    # environments of their own (no Jinja cache: each get_template loads anew)
+    steady = env.overlay(auto_reload=False, cache_size=0)
+    monkeypatch.setattr(regions, "_jinja", lambda: steady)
+    first = regions._jinja_template(name)
+    assert first.environment is steady
+    assert regions._jinja_template(name) is first
+    other = env.overlay(auto_reload=False, cache_size=0)  # a settings change: another one
+    monkeypatch.setattr(regions, "_jinja", lambda: other)
+    assert regions._jinja_template(name).environment is other
+    reloading = env.overlay(auto_reload=True, cache_size=0)
+    monkeypatch.setattr(regions, "_jinja", lambda: reloading)
+    regions._jinja_templates.clear()
+    assert regions._jinja_template(name) is not regions._jinja_template(name)
+    assert regions._jinja_templates == {}

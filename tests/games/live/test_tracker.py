@@ -130,3 +130,24 @@ def test_a_joker_face_names_its_colour_as_the_tracker_does() -> None:
     faces = {card_face(code, state.level).rank for code in ("BJ", "RJ")}
     tracked = {row["face"] for row in unseen_cards(spectator_view(state))}
     assert faces == {"BJ", "RJ"} <= tracked
+
+
+def test_a_seat_s_tracker_counts_its_hand_from_the_kept_hand_groups() -> None:
+    """``table_context`` counts the seat's cards off its kept ``HandGroups`` (their ``counts``):
+    the same figures as the cards themselves, after plays, for every seat."""
+    table, seats, match = in_memory_table({"claim_window_seconds": 0})
+    options = Options.from_dict({"claim_window_seconds": 0}, players=4)
+    state = new_match(options, 5)
+    played: list[str] = []
+    for _ in range(6):
+        seat = state.turn
+        play = next(a for a in legal_actions(state, seat) if getattr(a, "cards", ()))
+        played += play.cards
+        state = apply(state, play).state
+    assert played
+    for seat in range(4):
+        context = table_context(table, match, state, seat, seats=seats, recent_moves=[])
+        assert counts(context.tracker) == {
+            face: faces_left(state.hands[seat], played, face)
+            for face in ("BJ", "RJ", "2", "4", "A")
+        }, seat
