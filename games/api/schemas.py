@@ -19,6 +19,7 @@ from ninja.streaming import StreamFormat
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 from games.play.outcomes import PlayerAction
+from games.play.services import CLIENT_ID_MAX
 
 #: Seats and teams count from 0 on the wire (bots depend on it); the table page counts from 1.
 SEAT = (
@@ -118,7 +119,12 @@ class ActionIn(StrictIn):
     cards: list[str] | None = None
     card: str | None = None
     version: Integer
-    client_id: str | None = None
+    client_id: str | None = Field(
+        None,
+        max_length=CLIENT_ID_MAX,
+        description=f"Your own id for this action (up to {CLIENT_ID_MAX} characters; longer is "
+        "refused `malformed`): a resend with an id already applied is answered `duplicate`.",
+    )
 
 
 # --- answers -----------------------------------------------------------------------------------

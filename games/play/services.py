@@ -82,6 +82,10 @@ def do_start_match(table: Table, seed: int | None = None) -> Match:
     return match
 
 
+#: The longest ``client_id`` a move may carry (``Move.client_id``'s column).
+CLIENT_ID_MAX: int = Move._meta.get_field("client_id").max_length or 64
+
+
 # --- the one writer -----------------------------------------------------------------------------
 
 
@@ -98,8 +102,12 @@ def submit(match_id: int, user: User, payload: object) -> Result:
         result = Result(False, "malformed", "unknown action")
     elif not isinstance(payload.get("client_id"), str | None):  # as the bot API's schema
         result = Result(False, "malformed", "the client_id is not a string")
+    elif len(payload.get("client_id") or "") > CLIENT_ID_MAX:
+        # Refused, not cut: two ids alike in their first characters would be one id, and the
+        # second move answered "duplicate" without being applied.
+        result = Result(False, "malformed", f"the client_id is over {CLIENT_ID_MAX} characters")
     else:
-        client_id = str(payload.get("client_id") or "")[:64]
+        client_id = payload.get("client_id") or ""
         try:
             result = _submit_locked(match_id, user, payload, client_id, seat)
         except IntegrityError:  # a move logged twice: the whole transaction rolled back

@@ -67,6 +67,7 @@ def test_a_whole_number_written_with_a_point_is_that_integer(api, make_user, ope
         ({"cards": [True]}, "0"),
         ({"client_id": 7}, "client_id"),
         ({"client_id": True}, "client_id"),
+        ({"client_id": "Y" * 65}, "client_id"),  # was cut to 64: a distinct move went "duplicate"
         ({"action": 1}, "action"),
         ({"action": "fly"}, "action"),
     ],

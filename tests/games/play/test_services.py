@@ -114,6 +114,20 @@ def test_a_repeated_client_id_is_never_applied_twice(make_table, start_with_hand
     assert Move.objects.filter(match=match).count() == 1
 
 
+def test_client_ids_alike_in_their_first_64_characters_are_two_ids(make_table, start_with_hands):
+    """An id past the column's 64 characters is refused, never cut: cut, a second move whose id
+    shared the first 64 characters was answered "duplicate" and lost. Ids of 64 are taken."""
+    table = make_table(["ana", "bo", "cy", "di"])
+    match = start_with_hands(table, HANDS_4, leader=0)
+    play = {"action": "play", "cards": ["3C"], "version": 0}
+    long_id = services.submit(match.pk, table.host, {**play, "client_id": "Y" * 65})
+    assert (long_id.ok, long_id.code) == (False, "malformed")
+    assert "64" in long_id.message
+    assert not Move.objects.filter(match=match).exists()
+    assert submit(match, table.host, action="play", cards=["3C"], client_id="Y" * 63 + "1").ok
+    assert Move.objects.get(match=match).client_id == "Y" * 63 + "1"
+
+
 def test_a_double_clicked_move_is_a_duplicate_not_a_stale_action(make_table, start_with_hands):
     """A double click sends the same play twice against the same version, each with its own
     client id: the second is recognised as the move the first applied ("duplicate", which the
