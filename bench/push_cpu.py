@@ -29,7 +29,8 @@ the cost of spreading a table's sockets over several processes.
 ``--profile FILE`` writes a cProfile of the measured calls (``python -m pstats FILE``).
 ``--against REV`` measures another commit too: it exports REV with ``git archive`` into a
 temporary folder and runs this script there and here alternately (``--rounds`` times each,
-in child processes, on one database), then prints both and the ratio of their medians.
+the first side swapped every round, in child processes, on one database), then prints
+both and the ratio of their medians.
 
 Run from the repository root with the project's venv::
 
@@ -362,8 +363,11 @@ def against(args: argparse.Namespace) -> dict:
             f"--db={args.db}",
             "--no-migrate",
         ]
-        for _round in range(args.rounds):
-            for name, app_dir in (("old", old), ("new", REPO_DIR)):
+        sides = (("old", old), ("new", REPO_DIR))
+        for round_no in range(args.rounds):
+            # Which side goes first alternates (old-new, new-old, …): on a box that drifts
+            # faster or slower as the run goes, a fixed order counts the drift against one side.
+            for name, app_dir in sides if round_no % 2 == 0 else sides[::-1]:
                 out = subprocess.run(
                     [sys.executable, __file__, *common, f"--app-dir={app_dir}"],
                     check=True,
