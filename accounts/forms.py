@@ -79,7 +79,6 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
         field.widget.attrs["maxlength"] = str(usernames.MAX_LENGTH)
         # One limit, one message, whatever the length: Django's field (150, the column's) said
         # "at most 150 characters" to a 300-character name, the help and a 100-character name 30.
-        field.max_length = usernames.MAX_LENGTH
         field.validators = [
             v for v in field.validators if not isinstance(v, MaxLengthValidator)
         ] + [usernames.check_length]

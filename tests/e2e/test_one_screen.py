@@ -31,7 +31,6 @@ from .phases import (
     ONE_SCREEN_SIZES,
     PHASES,
     WHOLE,
-    claim_window,
     early_claim_window,
     install,
     round_over,
