@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib.admin.forms import AdminAuthenticationForm
 from django.contrib.auth.forms import AuthenticationForm, UserCreationForm
 from django.core.exceptions import ValidationError
+from django.core.validators import MaxLengthValidator
 from django.utils.translation import gettext_lazy as _
 
 from accounts import throttle, usernames
@@ -76,6 +77,11 @@ class SignUpForm(UserCreationForm):  # type: ignore[type-arg]
         # The browser stops at the limit the model's clean enforces (accounts.usernames).
         field = self.fields["username"]
         field.widget.attrs["maxlength"] = str(usernames.MAX_LENGTH)
+        # One limit, one message, whatever the length: Django's field (150, the column's) said
+        # "at most 150 characters" to a 300-character name, the help and a 100-character name 30.
+        field.validators = [
+            v for v in field.validators if not isinstance(v, MaxLengthValidator)
+        ] + [usernames.check_length]
         field.help_text = _("Up to %(limit)d characters: letters, digits and @ . + - _ only.") % {
             "limit": usernames.MAX_LENGTH
         }

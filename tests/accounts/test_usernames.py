@@ -329,3 +329,19 @@ def test_a_name_longer_than_thirty_characters_is_refused_at_sign_up(client, pass
         {"username": "W" * 30, "password1": password, "password2": password},
     )
     assert response.status_code == 302 and User.objects.get().username == "W" * 30
+
+
+@pytest.mark.parametrize("length", [31, 100, 150, 151, 300])
+def test_the_sign_up_form_states_one_limit_whatever_the_length(client, password, length):
+    """A 300-character name was refused "at most 150 characters" (Django's field, the column's
+    length) while the help and a 100-character name said 30: every name over 30 reads the one
+    limit, once, and makes no account."""
+    response = client.post(
+        "/accounts/signup/",
+        {"username": "W" * length, "password1": password, "password2": password},
+    )
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert text.count("A username may have at most 30 characters.") == 1
+    assert "150" not in text
+    assert not User.objects.exists()

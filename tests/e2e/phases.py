@@ -19,7 +19,7 @@ from games.engine.codec import state_to_json
 from games.engine.deal import deal_hands, new_match, round_rng, start_round
 from games.engine.rules import legal_actions
 from games.engine.simulate import play_round, step
-from games.engine.state import PLAY, TRIBUTE, WINDOW, State
+from games.engine.state import PLAY, ROUND_OVER, TRIBUTE, WINDOW, State
 from games.engine.tribute import pay_tributes, plan_tributes
 from games.models import Match, Table
 
@@ -59,6 +59,24 @@ def claim_window(options) -> State:
     raise AssertionError("no claim window for seat 0")
 
 
+def early_claim_window(options) -> State:
+    """A claim window seat 0 can answer with a hook while it still holds 24 cards or more: the
+    hand in three rows on a phone, the felt's middle at its smallest (a new user's walk found
+    the play to beat cut there, behind the own seat)."""
+    for seed in range(400):
+        state, rng = new_match(options, seed), random.Random(seed)
+        for _ in range(400):
+            if len(state.hands[0]) < 24:
+                break
+            if state.phase == WINDOW and state.window and state.window.answers[0] is None:
+                if any(isinstance(a, Hook) for a in legal_actions(state, 0)):
+                    return state
+            if state.phase != PLAY and state.phase != WINDOW:
+                break
+            state, _ = step(state, _policies(), rng)
+    raise AssertionError("no early claim window for seat 0")
+
+
 def tribute(options) -> State:
     """Round 2: team 1 (seats 0 and 2) went out first and second, both opponents pay; seat 0
     received a tribute and chooses its return (28 cards in hand)."""
@@ -73,9 +91,18 @@ def round_over(options) -> State:
     return play_round(new_match(options, 3), _policies(), random.Random(3))
 
 
+_DEADLINE_KINDS = {
+    PLAY: Match.Deadline.TURN,
+    WINDOW: Match.Deadline.WINDOW,
+    TRIBUTE: Match.Deadline.TRIBUTE,
+    ROUND_OVER: Match.Deadline.NEXT_ROUND,
+}
+
+
 def install(table: Table, state: State) -> None:
     """``state`` as the match's, past every move so far (no earlier timer applies to it), with
-    a deadline far enough for the measurements."""
+    a deadline far enough for the measurements, of the phase's kind (its countdown's label: a
+    claim window's, "Thời gian móc", is the longest)."""
     with transaction.atomic():
         match = Match.objects.select_for_update().get(table=table)
         state = state._replace(version=match.version + 1)
@@ -84,6 +111,7 @@ def install(table: Table, state: State) -> None:
         match.phase = state.phase
         match.level_team0, match.level_team1 = state.levels
         match.deadline = timezone.now() + timedelta(minutes=10)
+        match.deadline_kind = _DEADLINE_KINDS.get(state.phase, match.deadline_kind)
         match.save()
 
 
@@ -154,6 +182,27 @@ WHOLE = """() => {
     if (r.bottom > centre.bottom + 0.5 || r.top < centre.top - 0.5)
       out.push(`the status's ${part.className} is cut: ${Math.round(r.top)}-${Math.round(r.bottom)}`
                + ` in ${Math.round(centre.top)}-${Math.round(centre.bottom)}`);
+  }
+  return out;
+}"""
+
+# The claim bar's countdown says its seconds: the number and its unit whole inside the bar (a
+# long label, "Thời gian móc", gives way with an ellipsis; it pushed the seconds out of the bar).
+COUNTDOWN_SECONDS = """() => {
+  const out = [], bars = document.querySelectorAll('#claim-bar .countdown');
+  if (!bars.length) out.push('no countdown in the claim bar');
+  for (const bar of bars) {
+    const b = bar.getBoundingClientRect(), seconds = bar.querySelector('.countdown-seconds');
+    const text = bar.querySelector('.countdown-text'), range = document.createRange();
+    range.setStartBefore(seconds);
+    range.setEndAfter(text.lastChild);
+    const r = range.getBoundingClientRect();
+    if (b.width < 1 || r.width < 1) { out.push('the countdown is not shown'); continue; }
+    if (r.left < b.left - 0.5 || r.right > b.right + 0.5 || r.top < b.top - 0.5
+        || r.bottom > b.bottom + 0.5 || r.right > innerWidth + 0.5)
+      out.push(`the countdown's seconds "${range.toString()}" are cut: `
+               + `${Math.round(r.left)}-${Math.round(r.right)} in ${Math.round(b.left)}-`
+               + `${Math.round(b.right)}`);
   }
   return out;
 }"""

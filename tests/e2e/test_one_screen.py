@@ -26,11 +26,12 @@ from .helpers import (
     open_started_table,
 )
 from .phases import (
+    COUNTDOWN_SECONDS,
     MEASURE,
     ONE_SCREEN_SIZES,
     PHASES,
     WHOLE,
-    claim_window,
+    early_claim_window,
     install,
     round_over,
     settle,
@@ -354,10 +355,11 @@ def test_the_claim_help_is_readable_on_a_phone(new_page, language) -> None:
     log_in_as(page, f"help_{language}", language, landing=None)
     open_started_table(page, claim_seconds=10, turn_seconds=60)
     table = Table.objects.get(host__username=f"help_{language}")
-    show_phase(page, table, claim_window)
+    show_phase(page, table, early_claim_window)
     expect(page.locator("#claim-help")).to_be_visible()
     settle(page)
     shoot(page, f"claim-help-{language}-375x740")
+    assert page.evaluate(COUNTDOWN_SECONDS) == []
     assert page.evaluate(HELP_LINES_WHOLE) == []
     assert page.evaluate(HELP_READABLE) == []
     need = {"cards": 27, "shown": ["#claim-button", "#claim-pass-button"], "seats": 4}
