@@ -102,7 +102,10 @@ def pgettext(context: str, message: str) -> str:
     """Django's ``pgettext``: inside ``speaking``, on the translation it keeps."""
     if _SPOKEN.get() is None:
         return translation.pgettext(context, message)
-    result = gettext(f"{context}{trans_real.CONTEXT_SEPARATOR}{message}")
+    # The catalogue's key for a message in a context (a variable: makemessages would take a
+    # literal in the call for a message of its own).
+    key = f"{context}{trans_real.CONTEXT_SEPARATOR}{message}"
+    result = gettext(key)
     if trans_real.CONTEXT_SEPARATOR in result:  # not translated
         return message
     if isinstance(message, SafeData):

@@ -133,3 +133,26 @@ def test_a_jinja_partial_is_kept_only_while_its_environment_does_not_reload(monk
     regions._jinja_templates.clear()
     assert regions._jinja_template(name) is not regions._jinja_template(name)
     assert regions._jinja_templates == {}
+
+
+@pytest.mark.parametrize(
+    ("hints", "can_pass", "told"),
+    [
+        ("[]", True, True),  # following, and nothing in the hand beats the table
+        ('[["9H"]]', True, False),  # a play beats it: Hint shows it
+        ("[]", False, False),  # not this seat's turn: no buttons to explain
+    ],
+)
+def test_the_seat_is_told_why_play_and_hint_are_greyed(hints, can_pass, told):
+    """Play and Hint greyed with nothing to say why read as broken (a new player's walk): when
+    the seat follows and nothing it holds beats the table, a note says so, and the Hint button
+    points to it for a screen reader."""
+    from django.utils import translation
+
+    inputs = {"hand_size": 5, "play_phase": True, "hints": hints, "can_pass": can_pass}
+    with translation.override("es"):
+        html = regions.render("games/partials/hand_actions.jinja", inputs, "hand_actions")
+    note = "Nada de tu mano gana a las cartas de la mesa: pasa."
+    assert (note in html) is told
+    assert ('aria-describedby="nothing-beats"' in html) is told
+    assert ('id="nothing-beats"' in html) is told
