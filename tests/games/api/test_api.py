@@ -384,8 +384,13 @@ def test_a_body_over_the_limit_is_413_before_parsing(api, table_with_bot, start_
     response = api(bot).post(f"/tables/{table.pk}/sit", raw=json.dumps({"pad": "x" * 5000}))
     assert response.status_code == 413
     assert _snapshot(match) == before
-    ok = api(bot).post(f"/matches/{match.pk}/actions", {**action, "client_id": "c" * 3000})
-    assert ok.status_code == 200 and ok.json() == {"ok": True, "version": 1}  # under 4 KB
+    # Under 4 KB the body is read and judged: a 3,000-character id is malformed (ids are 64
+    # characters at most), not too large; a 64-character one is taken.
+    long_id = api(bot).post(f"/matches/{match.pk}/actions", {**action, "client_id": "c" * 3000})
+    assert long_id.status_code == 400 and long_id.json()["code"] == "malformed"
+    assert _snapshot(match) == before
+    ok = api(bot).post(f"/matches/{match.pk}/actions", {**action, "client_id": "c" * 64})
+    assert ok.status_code == 200 and ok.json() == {"ok": True, "version": 1}
 
 
 def test_a_body_without_a_declared_length_is_measured():
