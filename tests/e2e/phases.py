@@ -45,36 +45,27 @@ def your_turn(options) -> State:
     raise AssertionError("no deal gave seat 0 the fourth turn of the first trick")
 
 
-def claim_window(options) -> State:
-    """A claim window seat 0 can answer with a hook."""
-    for seed in range(200):
+def claim_window(options, min_cards: int = 0) -> State:
+    """A claim window seat 0 can answer with a hook (while it holds ``min_cards`` or more)."""
+    for seed in range(400):
         state, rng = new_match(options, seed), random.Random(seed)
         for _ in range(400):
+            if len(state.hands[0]) < min_cards:
+                break
             if state.phase == WINDOW and state.window and state.window.answers[0] is None:
                 if any(isinstance(a, Hook) for a in legal_actions(state, 0)):
                     return state
             if state.phase != PLAY and state.phase != WINDOW:
                 break
             state, _ = step(state, _policies(), rng)
-    raise AssertionError("no claim window for seat 0")
+    raise AssertionError(f"no claim window for seat 0 holding {min_cards} cards or more")
 
 
 def early_claim_window(options) -> State:
     """A claim window seat 0 can answer with a hook while it still holds 24 cards or more: the
     hand in three rows on a phone, the felt's middle at its smallest (a new user's walk found
     the play to beat cut there, behind the own seat)."""
-    for seed in range(400):
-        state, rng = new_match(options, seed), random.Random(seed)
-        for _ in range(400):
-            if len(state.hands[0]) < 24:
-                break
-            if state.phase == WINDOW and state.window and state.window.answers[0] is None:
-                if any(isinstance(a, Hook) for a in legal_actions(state, 0)):
-                    return state
-            if state.phase != PLAY and state.phase != WINDOW:
-                break
-            state, _ = step(state, _policies(), rng)
-    raise AssertionError("no early claim window for seat 0")
+    return claim_window(options, min_cards=24)
 
 
 def tribute(options) -> State:
