@@ -16,6 +16,7 @@ import pytest
 from django.conf import settings
 from django.template import Template
 from django.test import override_settings
+from django.utils import translation
 
 from games.engine.options import Options
 from games.live import regions
@@ -147,8 +148,6 @@ def test_the_seat_is_told_why_play_and_hint_are_greyed(hints, can_pass, told):
     """Play and Hint greyed with nothing to say why read as broken (a new player's walk): when
     the seat follows and nothing it holds beats the table, a note says so, and the Hint button
     points to it for a screen reader."""
-    from django.utils import translation
-
     inputs = {"hand_size": 5, "play_phase": True, "hints": hints, "can_pass": can_pass}
     with translation.override("es"):
         html = regions.render("games/partials/hand_actions.jinja", inputs, "hand_actions")
