@@ -136,6 +136,14 @@ else:
     _default_db = {"ENGINE": "django.db.backends.sqlite3", "NAME": str(BASE_DIR / "db.sqlite3")}
 if _default_db["ENGINE"] == "django.db.backends.sqlite3":
     _default_db["OPTIONS"] = {**_SQLITE_OPTIONS, **_default_db.get("OPTIONS", {})}
+
+
+def _prepare_threshold(value: str) -> int | None:
+    """psycopg's ``prepare_threshold``: None (never prepare) for 0 or less."""
+    threshold = int(value)
+    return threshold if threshold > 0 else None
+
+
 # Threads per Daphne process for the sockets' database work and renders (games.sockets.consumers).
 GAMES_SOCKET_THREADS = int(os.environ.get("GAMES_SOCKET_THREADS", "8"))
 if _default_db["ENGINE"] == "django.db.backends.postgresql":
@@ -146,6 +154,14 @@ if _default_db["ENGINE"] == "django.db.backends.postgresql":
             "max_size": int(os.environ.get("DATABASE_POOL_MAX", str(GAMES_SOCKET_THREADS + 4))),
             "timeout": 10,
         },
+        # Parameters sent apart from the statement, and a statement run often on a connection
+        # prepared once there (psycopg's own threshold): PostgreSQL parses and plans the
+        # writer's and the session check's fixed statements once per connection, not per move,
+        # and nothing quotes a match's state into the SQL text (docs/PERFORMANCE.md, issue 19).
+        # A pooler in front must pass prepared statements through (PgBouncer ≥ 1.21,
+        # max_prepared_statements); DATABASE_PREPARE_THRESHOLD=0 turns preparing off.
+        "server_side_binding": True,
+        "prepare_threshold": _prepare_threshold(os.environ.get("DATABASE_PREPARE_THRESHOLD", "5")),
         **_default_db.get("OPTIONS", {}),
     }
 DATABASES = {"default": _default_db}
