@@ -57,10 +57,13 @@ class Match(models.Model):
     class Meta:
         verbose_name_plural = "matches"
         indexes = [
-            # The sweep: running matches whose deadline passed.
+            # The sweeps: the running matches (then whose deadline passed). Not the deadline
+            # itself: a move moves it, and an indexed column changed makes PostgreSQL write
+            # the row's new version to every index (no HOT update); the running matches are
+            # few, their deadlines read from the rows (issue 19).
             models.Index(
-                fields=["deadline"],
-                name="match_running_deadline_idx",
+                fields=["id"],
+                name="match_running_idx",
                 condition=models.Q(winner_team__isnull=True),
             ),
             # The lobby's and history's latest finished matches.
@@ -226,7 +229,9 @@ class Move(models.Model):
     not that person's decision (their round review leaves it out, issue 20).
     """
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves")
+    # No index of its own: ``unique_move_seq`` (match, seq) leads with it, and every move
+    # logged wrote a second one (issue 19).
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="moves", db_index=False)
     seq = models.PositiveIntegerField()
     round_no = models.PositiveSmallIntegerField()
     seat = models.PositiveSmallIntegerField(null=True, blank=True)
