@@ -340,3 +340,44 @@ def test_a_client_id_logged_while_the_writer_waited_for_its_lock_is_seen(match):
     assert done.is_set() and not errors, errors
     assert (result.ok, result.code, result.version) == (False, "duplicate", 1)
     assert Move.objects.filter(match=match).count() == 1
+
+
+def _table_counts(cursor, name: str) -> tuple[int, int]:
+    """This transaction's (updates, HOT updates) of the table ``name`` so far."""
+    cursor.execute(
+        "SELECT n_tup_upd, n_tup_hot_upd FROM pg_stat_xact_user_tables WHERE relname = %s",
+        [name],
+    )
+    row = cursor.fetchone()
+    return (row[0], row[1]) if row else (0, 0)
+
+
+@pytest.mark.django_db
+def test_a_move_that_moves_the_deadline_rewrites_no_index_of_the_match(match):
+    """No index holds a column a move changes (the deadline above all), so PostgreSQL writes
+    the row's new version beside the old one (a HOT update) and no index entry for it."""
+    table = Match._meta.db_table
+    with connection.cursor() as cursor:
+        before = _table_counts(cursor, table)
+        locked = writes.lock_match(match.pk)
+        locked.deadline = timezone.now() + timezone.timedelta(seconds=40)
+        locked.deadline_token += 1
+        writes.save_match(locked)
+        after = _table_counts(cursor, table)
+    assert (after[0] - before[0], after[1] - before[1]) == (1, 1)
+
+
+@pytest.mark.django_db
+def test_the_writers_statement_is_prepared_once_on_its_connection(match, settings):
+    """Past psycopg's threshold a fixed statement is a prepared one on its connection:
+    PostgreSQL parses and plans the lock once, not at every move."""
+    threshold = settings.DATABASES["default"]["OPTIONS"]["prepare_threshold"]
+    assert threshold is not None
+    for _ in range(threshold + 1):
+        writes.lock_match(match.pk)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s",
+            ["%FOR UPDATE%"],
+        )
+        assert cursor.fetchone()[0] == 1
