@@ -5,6 +5,31 @@
 (function () {
   "use strict";
 
+  // Another tab of this browser signed in or out (body[data-session]: the person's id, "" when
+  // signed out): every page writes whose it is to localStorage as it loads, and the other open
+  // pages hear it (the storage event). A page of the old session would send its old CSRF token
+  // and keep its old socket: it says so and offers a reload rather than reloading under the
+  // person's hands (a half-written chat line).
+  var SESSION_KEY = "club414.session";
+  document.addEventListener("DOMContentLoaded", function () {
+    var mine = document.body.dataset.session;
+    if (mine === undefined) return;
+    try {
+      window.localStorage.setItem(SESSION_KEY, mine);
+    } catch (e) {
+      return;  // no storage (a private window's settings): nothing to compare with
+    }
+    var notice = document.getElementById("session-changed");
+    var reload = document.getElementById("session-reload");
+    if (!notice || !reload) return;
+    reload.addEventListener("click", function () { window.location.reload(); });
+    window.addEventListener("storage", function (evt) {
+      if (evt.key === SESSION_KEY && evt.newValue !== null && evt.newValue !== mine) {
+        notice.hidden = false;
+      }
+    });
+  });
+
   function setOpen(nav, button, open) {
     nav.classList.toggle("open", open);
     button.setAttribute("aria-expanded", open ? "true" : "false");

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from tests.e2e.helpers import (  # noqa: F401 - stop_tables_after_the_test is an autouse fixture
     SCREENSHOTS,
     log_in_as,
+    log_in_user,
     open_started_table,
     stop_tables_after_the_test,
 )
@@ -93,3 +94,26 @@ def test_confirm_before_playing_asks_and_no_sends_nothing(new_page) -> None:
     page.click("#play-button")
     assert len(asked) == 2
     expect(page.locator("#hand-form .card-check")).not_to_have_count(before)
+
+
+def test_a_page_says_so_when_another_tab_signs_in(new_page) -> None:
+    """Two tabs of one browser: while the second moves about signed out, the first says
+    nothing; when the second signs in, the first (still the signed-out session's page: its old
+    CSRF token, its old socket) says so and offers a reload, which shows it signed in."""
+    from accounts.models import User
+
+    first = new_page(1280, 800)
+    first.goto("/")
+    expect(first.locator("form[action$='/logout/']")).to_have_count(0)
+    second = first.context.new_page()
+    second.goto("/rules/")
+    notice = first.locator("#session-changed")
+    expect(notice).to_be_hidden()  # the same session: nothing changed
+    user = User.objects.create_user(username="two_tabs", password="x-Password-414")
+    log_in_user(second, user)
+    expect(notice).to_be_visible()
+    expect(notice).to_contain_text("another tab")
+    first.locator("#session-reload").click()
+    first.wait_for_load_state()
+    expect(first.locator("form[action$='/logout/']")).to_have_count(1)
+    expect(first.locator("#session-changed")).to_be_hidden()
