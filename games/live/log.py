@@ -38,8 +38,12 @@ from games.live.teams import team_name
 from games.models import Match, Move, Seat
 
 #: Log lines a table shows; table.js keeps as many when lines are appended, and a fresh render
-#: reads twice as many moves (some make no line) so that both show the same.
+#: reads ``LOG_MOVES`` moves so that both show the same.
 LOG_LENGTH = 40
+#: Moves a fresh render reads for ``LOG_LENGTH`` lines: a window's answers make no line of
+#: their own (``log_lines``), so at 8 seats a play and its window's seven answers make two
+#: lines in eight moves — one in four at worst.
+LOG_MOVES = 4 * LOG_LENGTH
 
 
 def seat_names(seats: list[Seat]) -> dict[int, str]:
@@ -57,8 +61,8 @@ def seat_name(seat: Seat) -> str:
 
 
 def recent_moves(match: Match, until: int) -> list[Move]:
-    """The last ``2 * LOG_LENGTH`` moves up to version ``until``, newest first (one query)."""
-    return list(Move.objects.filter(match=match, seq__lte=until).order_by("-seq")[: 2 * LOG_LENGTH])
+    """The last ``LOG_MOVES`` moves up to version ``until``, newest first (one query)."""
+    return list(Move.objects.filter(match=match, seq__lte=until).order_by("-seq")[:LOG_MOVES])
 
 
 def log_for(
@@ -75,15 +79,19 @@ def log_for(
 
 
 def log_lines(events: Iterable[Event], seat: int | None, names: Mapping[int, str]) -> list[str]:
-    """One move's events as log lines for this viewer: filtered by ``event_for`` (a pending
-    claim's cards only for its seat), events not worth a line left out."""
+    """One move's events as the table's log lines for this viewer: filtered by ``event_for`` (a
+    pending claim's cards only for its seat), events not worth a line left out. A window's
+    answers make no line — the seats show who answered while it is open (``seat.jinja``), and
+    three "answered" lines per play buried the plays — and its close makes one: its claim won
+    (``Hooked``, ``Unhooked``) or "Claim window closed, no claim"."""
     lines = []
     for event in events:
         shown = event_for(event, seat)
-        if shown is not None:
-            line = describe_event(shown, names)
-            if line:
-                lines.append(line)
+        if shown is None or isinstance(shown, Answered | HiddenAnswer):
+            continue
+        line = describe_event(shown, names)
+        if line:
+            lines.append(line)
     return lines
 
 
@@ -114,6 +122,9 @@ def describe_event(event: Event, names: Mapping[int, str]) -> str:
             return _("Your claim was outranked by %(by)s") % {"by": who(by)}
         case Finished(seat=seat, place=place):
             return _("%(who)s is out (place %(place)s)") % {"who": who(seat), "place": place}
+        case WindowClosed(bombed=False):
+            # The clock closing a window, or every seat passing it (a bomb's line says so).
+            return _("Claim window closed, no claim")
         case TrickWon(seat=seat):
             return _("%(who)s won the trick") % {"who": who(seat)}
         case TimedOut(seat=seat):
@@ -154,9 +165,6 @@ def describe(event: Event, names: Mapping[int, str], reveal: bool) -> str:
             "who": names.get(event.seat, ""),
             "by": names.get(event.by, ""),
         }
-    if isinstance(event, WindowClosed) and not event.bombed:
-        # The clock closing a window (or every seat passing it): say so, or the line is empty.
-        return _("Claim window closed, no claim")
     return describe_event(event, names)
 
 

@@ -25,7 +25,7 @@ from games.engine.rules import legal_actions, seats_to_act
 from games.engine.state import MATCH_OVER, PLAY, ROUND_OVER, TRIBUTE, WINDOW
 from games.engine.views import seat_view
 from games.live import frames
-from games.live.log import LOG_LENGTH
+from games.live.log import LOG_MOVES
 from games.live.presenters import table_context
 from games.models import Match, Move, Seat, Table
 from tests.games.pages import Page
@@ -60,7 +60,7 @@ def set_deadline(match: Match, state) -> None:
 
 def fresh(table, match, seats, state, seat, moves) -> dict:
     context = table_context(
-        table, match, state, seat, seats=seats, recent_moves=moves[::-1][: 2 * LOG_LENGTH]
+        table, match, state, seat, seats=seats, recent_moves=moves[::-1][:LOG_MOVES]
     )
     page = Page()
     page.apply(frames.full(context, table.revision))
