@@ -108,3 +108,27 @@ def test_an_answer_counts_and_got_it_ends_the_help(window):
     assert helps(table, 2, cy) == [None, None]
     plain = client.post("/tables/claim-help/done/", headers={"Referer": "http://evil.example/"})
     assert plain.status_code == 302 and plain["Location"] == "/"
+
+
+def test_the_claim_bar_asks_those_who_may_answer_and_tells_the_owner_and_spectators(window):
+    """Only a seat that may answer is asked ("Hook ana's 9?"); the seat whose 9 it is is told
+    its card can be hooked (a question there asked her to hook her own card), a spectator
+    reads the window as a fact. The page and the pushed snapshot alike."""
+    table, match, people = window
+    spectator = User.objects.create_user("watcher")
+    titles = {}
+    for seat, user in ((0, people[0]), (1, people[1]), (None, spectator)):
+        client = Client()
+        client.force_login(user)
+        frame, _, _ = push.snapshot(table.pk, seat, User.objects.get(pk=user.pk), "en")
+        shown = {
+            by_id(parsed(html), "claim-bar").xpath('.//*[@class="claim-title"]')[0].text_content()
+            for html in (page(client, table), frame)
+        }
+        assert len(shown) == 1, shown
+        titles[seat] = shown.pop()
+    assert titles == {
+        0: "Your 9 can be hooked",
+        1: "Hook ana's 9?",
+        None: "ana's 9 can be hooked",
+    }
