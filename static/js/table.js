@@ -323,13 +323,14 @@
   // clock (so a skewed client clock does not matter); data-deadline-ms is the fallback. The page
   // is drawn only when a bar moves by a whole pixel or its seconds change: a redraw at every
   // frame (requestAnimationFrame) kept a third of a core busy per open table page for a bar
-  // that moves a few pixels a second. Bars a push brings are picked up at the next tick.
+  // that moves a few pixels a second. No bar counting: no timer at all (a 250 ms one woke an
+  // idle page four times a second to find none); a bar comes only with the page or with a
+  // swap, and each swap ticks at once.
   var MIN_TICK_MS = 16;
-  var IDLE_TICK_MS = 250;  // no bar moving: how soon a new one starts
   var tickTimer = 0;
   function tick() {
     var now = performance.now();
-    var wait = IDLE_TICK_MS;
+    var wait = Infinity;
     document.querySelectorAll(".countdown").forEach(function (bar) {
       if (!bar.dataset.localDeadline) {
         var remaining = parseFloat(bar.dataset.remaining);
@@ -354,15 +355,16 @@
       if (seconds && seconds.textContent !== text) seconds.textContent = text;
       if (leftMs > 0) wait = Math.min(wait, (leftMs % 1000) || 1000);
     });
-    tickTimer = window.setTimeout(tick, Math.max(MIN_TICK_MS, wait));
+    tickTimer = wait === Infinity ? 0 : window.setTimeout(tick, Math.max(MIN_TICK_MS, wait));
   }
   function tickNow() {
     window.clearTimeout(tickTimer);
     tickTimer = window.setTimeout(tick, 0);
   }
-  // The page's own bars at once, and a pushed bar rather than at the next idle tick.
+  // The page's own bars at once, and a bar a swap brings (a push's or a form's answer).
   document.addEventListener("DOMContentLoaded", tickNow);
   document.addEventListener("htmx:oobAfterSwap", tickNow);
+  document.addEventListener("htmx:afterSwap", tickNow);
   tickNow();
 
   // --- hand: keep the selection and focus across pushes ---------------------------------------

@@ -181,6 +181,25 @@ def assert_suits_together(page) -> None:
     assert len(runs) == len(set(runs)) <= 4, f"the suits are not together: {suits}"
 
 
+# The glow of this player's seat while it is their turn (``.seat.turn::after``): its timing,
+# and what it shows once jumped to its end; kept in ``window.lastGlow`` for GLOW_IS_NEW.
+GLOW_TO_ITS_END = """() => { const seat = document.querySelector('#seats .seat.me.turn');
+  const glow = document.getAnimations().find(a => a.animationName === 'turn-glow'
+    && a.effect.target === seat);
+  if (!glow) return null;
+  const t = glow.effect.getComputedTiming();
+  window.lastGlow = glow;
+  if (t.iterations !== Infinity) glow.finish();
+  return {timing: [t.iterations, Math.round(t.endTime), t.direction, t.fill], state: glow.playState,
+          opacity: getComputedStyle(seat, '::after').opacity}; }"""
+# This player's turn again, and its seat's glow is another animation than ``window.lastGlow``.
+GLOW_IS_NEW = """() => { const seat = document.querySelector('#status.my-turn')
+    && document.querySelector('#seats .seat.me.turn');
+  const glow = seat && document.getAnimations().find(a => a.animationName === 'turn-glow'
+    && a.effect.target === seat);
+  return !!glow && glow !== window.lastGlow; }"""
+
+
 def seats_by_pos(page) -> dict[str, dict]:
     return {s["pos"]: s for s in page.evaluate(SEATS)}
 
@@ -223,10 +242,11 @@ def test_partners_sit_opposite_and_each_seat_shows_its_play(new_page, width, hei
     assert play_until(page, mid_trick, seconds=120), "no trick with a play and a pass came"
     # Measured at rest: a play that just came in still slides up into its seat (play-in), and
     # a frame landing while the animations are awaited starts another; so the seats are read
-    # until no animation runs (CI once read a seat mid-slide on a busy machine).
+    # until no animation runs (CI once read a seat mid-slide on a busy machine). The turn's glow
+    # is not awaited: it moves no seat (the opacity of a pseudo-element), and lasts 4.8 s.
     at_rest = f"""async () => {{ for (let i = 0; i < 20; i++) {{
           const running = document.getAnimations().filter(a => a.effect
-            && a.effect.getComputedTiming().iterations !== Infinity && a.playState !== 'finished');
+            && a.animationName !== 'turn-glow' && a.playState !== 'finished');
           if (!running.length) return ({SEATS})();
           await Promise.all(running.map(a => a.finished.catch(() => null))); }}
         return null; }}"""
@@ -260,6 +280,19 @@ def test_partners_sit_opposite_and_each_seat_shows_its_play(new_page, width, hei
     page.emulate_media(reduced_motion="reduce")
     assert page.evaluate(motion + ".animationName") == "none"
     page.emulate_media(reduced_motion="no-preference")
+    # The turn's glow breathes three times, 4.8 s (WCAG 2.2.2: under 5 s, so it needs no pause
+    # control), then stays lit: an endless one kept an idle page at a tenth of a core. Jumped
+    # to its end rather than waited for.
+    glow = page.evaluate(GLOW_TO_ITS_END)
+    assert glow == {
+        "timing": [3, 4800, "alternate", "forwards"],
+        "state": "finished",
+        "opacity": "1",
+    }, glow
+    if width == 1280:  # once: it walks a trick
+        # A new turn breathes again: the turn moves on and comes back, and the seat (a new
+        # element, hx-swap-oob) has a glow of its own, not the finished one.
+        assert play_until(page, lambda p: p.evaluate(GLOW_IS_NEW), seconds=60), "no new glow"
 
     # The hand sorted by suit, remembered across a reload.
     page.click(".hand-sort [data-sort=suit]")
