@@ -82,6 +82,13 @@ def round_over(options) -> State:
     return play_round(new_match(options, 3), _policies(), random.Random(3))
 
 
+def round_over_out(options) -> State:
+    """Round 1 played to its end by four AI players, seat 0 (the page's own) out of cards."""
+    state = play_round(new_match(options, 4), _policies(), random.Random(4))
+    assert not state.hands[0], "seed 4 no longer puts seat 0 out: pick another"
+    return state
+
+
 _DEADLINE_KINDS = {
     PLAY: Match.Deadline.TURN,
     WINDOW: Match.Deadline.WINDOW,

@@ -34,6 +34,7 @@ from .phases import (
     early_claim_window,
     install,
     round_over,
+    round_over_out,
     settle,
     shoot,
     show_phase,
@@ -455,3 +456,23 @@ def test_the_stand_in_banner_covers_neither_the_hand_nor_the_drawer(new_page, la
         "#invite-send",
     ]
     assert page.evaluate(DRAWER_UNCOVERED, parts) == []
+
+
+def test_a_round_over_for_a_seat_that_went_out_shows_the_whole_result(new_page) -> None:
+    """Round over, this person out of cards: no empty hand (and its sort buttons) under the
+    felt, so the result gets its room. At 1280x800 the result's last fact and the next round's
+    seconds were cut by the own seat's row; on a phone the sheet held two lines above its fold.
+    Every line of the result is readable, the countdown in view, at both sizes."""
+    page = new_page(1280, 800)
+    log_in_as(page, "out_at_round_end", landing=None)
+    open_started_table(page, claim_seconds=0, turn_seconds=60)
+    table = Table.objects.get(host__username="out_at_round_end")
+    show_phase(page, table, round_over_out)
+    for width, height in ((1280, 800), (375, 740)):
+        page.set_viewport_size({"width": width, "height": height})
+        settle(page)
+        shoot(page, f"round-over-out-{width}x{height}")
+        expect(page.locator("#result")).to_be_visible()
+        assert page.evaluate(SHEET_LINES) == [], (width, height)
+        expect(page.locator("#result .countdown")).to_be_in_viewport(ratio=1)
+        expect(page.locator("#hand")).to_be_hidden()
