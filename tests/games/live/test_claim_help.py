@@ -55,12 +55,18 @@ def window(make_table):
     return table, match, people
 
 
-def helps(table, seat: int, user) -> list:
-    """The seat's claim help on its table page and in its pushed snapshot (None where absent)."""
+def shown(table, seat: int | None, user) -> list[HtmlElement]:
+    """What ``user`` is shown at ``seat`` (None: as a spectator): the table page and the
+    pushed snapshot, parsed."""
     client = Client()
     client.force_login(user)
     frame, _, _ = push.snapshot(table.pk, seat, User.objects.get(pk=user.pk), "en")
-    return [by_id(parsed(html), "claim-help") for html in (page(client, table), frame)]
+    return [parsed(html) for html in (page(client, table), frame)]
+
+
+def helps(table, seat: int, user) -> list:
+    """The seat's claim help on its table page and in its pushed snapshot (None where absent)."""
+    return [by_id(tree, "claim-help") for tree in shown(table, seat, user)]
 
 
 def explained(user, count: int) -> None:
@@ -118,15 +124,12 @@ def test_the_claim_bar_asks_those_who_may_answer_and_tells_the_owner_and_spectat
     spectator = User.objects.create_user("watcher")
     titles = {}
     for seat, user in ((0, people[0]), (1, people[1]), (None, spectator)):
-        client = Client()
-        client.force_login(user)
-        frame, _, _ = push.snapshot(table.pk, seat, User.objects.get(pk=user.pk), "en")
-        shown = {
-            by_id(parsed(html), "claim-bar").xpath('.//*[@class="claim-title"]')[0].text_content()
-            for html in (page(client, table), frame)
+        seen = {
+            by_id(tree, "claim-bar").xpath('.//*[@class="claim-title"]')[0].text_content()
+            for tree in shown(table, seat, user)
         }
-        assert len(shown) == 1, shown
-        titles[seat] = shown.pop()
+        assert len(seen) == 1, seen  # the page and the snapshot alike
+        titles[seat] = seen.pop()
     assert titles == {
         0: "Your 9 can be hooked",
         1: "Hook ana's 9?",
