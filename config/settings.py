@@ -54,7 +54,6 @@ for _origin in CSRF_TRUSTED_ORIGINS:
         )
 
 INSTALLED_APPS = [
-    "daphne",  # first, so `runserver` is Daphne's ASGI server
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",

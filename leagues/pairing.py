@@ -27,9 +27,10 @@ from __future__ import annotations
 import enum
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-import networkx as nx
+if TYPE_CHECKING:
+    import networkx as nx
 
 
 class _Bye(enum.Enum):
@@ -86,6 +87,11 @@ def swiss_round[T: Hashable](
     repeat_unit = half * (spread * spread * score_unit + n * n) + 1
     bye_unit = half * (repeat_unit + spread * spread * score_unit + n * n) + 1
     base = bye_unit + repeat_unit + spread * spread * score_unit + n * n + 1
+
+    # Imported here, not at the top: the admin imports this module in every process (each
+    # Celery worker, Daphne, manage.py command), and networkx costs ~0.18 s of CPU to import,
+    # which only a Swiss round needs.
+    import networkx as nx
 
     graph: nx.Graph[T | _Bye] = nx.Graph()
     graph.add_nodes_from(nodes)
