@@ -59,9 +59,16 @@ TEST_WORKERS ?= 4
 # once before the workers start.
 test test-fast: export PYTHONDONTWRITEBYTECODE =
 COMPILE := $(PY) -m compileall -q -j 0 accounts config games leagues scripts
+# The xdist workers start together and each imports every test module and the libraries they
+# use: in a fresh clone nothing of that is compiled yet (uv writes no bytecode; pytest rewrites
+# each test module's asserts into its own cached bytecode), so each worker would compile it all,
+# ~9 s of CPU a worker, four times over on two cores. One collection first writes it for all
+# (~12 s cold, ~3 s warm; docs/PERFORMANCE.md, "A fresh clone's cold start").
+WARM := $(PY) -m pytest -p no:cacheprovider --collect-only -q
 test: $(VENV)/.installed-test
 	$(PY) scripts/check_test_env.py
 	$(COMPILE)
+	@echo "$(WARM)"; $(WARM) > $(VENV)/collect.log || { cat $(VENV)/collect.log; exit 1; }
 	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 # The tests that start no process (no Daphne, Celery worker, Redis or browser) and take seconds,
