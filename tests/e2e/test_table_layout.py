@@ -495,3 +495,40 @@ def test_a_waiting_table_gives_the_host_every_control_whole(new_page) -> None:
     assert not controls["out"], controls
     assert page.evaluate(OVERFLOW)[0] <= 375
 
+
+# A side seat's name beside its last step: cut or not, the room its name has beside its badges,
+# and the width of the first eight letters of a long name in its font.
+SIDE_NAMES = """() => [...document.querySelectorAll('#seats .seat:is(.pos-1, .pos-3)')].map(s => {
+  const name = s.querySelector('.name'), row = s.querySelector('.seat-name');
+  const badges = [...row.querySelectorAll('.badge')]
+    .reduce((w, b) => w + b.getBoundingClientRect().width, 0);
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = getComputedStyle(name).font;
+  const play = s.querySelector('.seat-play');
+  return {seat: s.id, text: name.textContent, play: play && play.className,
+          cut: name.scrollWidth > name.clientWidth + 1,
+          room: row.getBoundingClientRect().width - badges,
+          eight: ctx.measureText('Máximili').width}; })"""
+
+
+def test_a_side_seats_name_stays_readable_beside_its_hook(new_page) -> None:
+    """375×740 in Vietnamese: a side seat's hook ("móc" above its cards) sat beside its name
+    and cut "Máy 4" to "Má…". The name keeps its line: whole, with room for eight letters of a
+    long name, and the status in the felt's middle stays whole."""
+    from games.models import Table
+
+    from .phases import WHOLE, settle, show_phase, side_hook
+
+    page = new_page(375, 740)
+    log_in_as(page, "hook_side", "vi", landing=None)
+    open_started_table(page, claim_seconds=5, turn_seconds=60)  # claim windows, so hooks
+    show_phase(page, Table.objects.get(host__username="hook_side"), side_hook)
+    settle(page)
+    page.screenshot(path=str(SCREENSHOTS / "side-hook-375.png"))
+    seats = page.evaluate(SIDE_NAMES)
+    hooked = [s for s in seats if s["play"] and "kind-hook" in s["play"]]
+    assert hooked, seats
+    for seat in hooked:
+        assert not seat["cut"] and seat["room"] >= seat["eight"], seat
+    assert page.evaluate(OVERFLOW)[0] <= 375
+    assert page.evaluate(WHOLE) == []
