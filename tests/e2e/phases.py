@@ -68,6 +68,25 @@ def early_claim_window(options) -> State:
     return claim_window(options, min_cards=24)
 
 
+def side_hook(options) -> State:
+    """A side seat's (1 or 3, beside the page's seat 0) last step of the trick is a hook of
+    fewer than four cards, while seat 0 still holds 15 cards or more: the play beside that
+    seat's name on a phone, with its word ("móc") above its cards."""
+    for seed in range(400):
+        state, rng = new_match(options, seed), random.Random(seed)
+        for _ in range(400):
+            if state.phase != PLAY and state.phase != WINDOW or len(state.hands[0]) < 15:
+                break
+            last = {entry.seat: entry for entry in state.trick}
+            if any(
+                seat in last and last[seat].kind == "hook" and len(last[seat].cards) < 4
+                for seat in (1, 3)
+            ):
+                return state
+            state, _ = step(state, _policies(), rng)
+    raise AssertionError("no hook by a side seat while seat 0 holds 15 cards or more")
+
+
 def tribute(options) -> State:
     """Round 2: team 1 (seats 0 and 2) went out first and second, both opponents pay; seat 0
     received a tribute and chooses its return (28 cards in hand)."""

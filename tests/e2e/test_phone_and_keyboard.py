@@ -182,6 +182,12 @@ RECORD = """() => {
 }"""
 
 
+# The ids an element's aria-describedby names, and those of them no element on the page has.
+DESCRIBED_BY = """id => { const el = document.getElementById(id);
+  const ids = ((el && el.getAttribute('aria-describedby')) || '').split(/\\s+/).filter(Boolean);
+  return {ids, missing: ids.filter(d => !document.getElementById(d))}; }"""
+
+
 def test_a_round_with_the_keyboard_alone(new_page) -> None:
     page = new_page()
     log_in_as(page, "keys_player", landing=None)
@@ -189,7 +195,7 @@ def test_a_round_with_the_keyboard_alone(new_page) -> None:
     page.evaluate(RECORD)
     page.locator("body").focus()
 
-    counts = {"selected": 0, "hint": 0, "pass": 0, "claim": 0, "claim_pass": 0}
+    counts = {"selected": 0, "hint": 0, "pass": 0, "claim": 0, "claim_pass": 0, "described": 0}
     end = time.monotonic() + 240
     moves = 0
     while time.monotonic() < end and moves < 60:
@@ -234,6 +240,12 @@ def test_a_round_with_the_keyboard_alone(new_page) -> None:
                 # Nothing beats the top play. Wait for the pass's frame, not for the turn to
                 # leave: the AI seats can bring it back within a poll's interval.
                 version = page.get_attribute("#status", "data-version") or ""
+                # The greyed Hint button is described by the note saying why, which is on the
+                # page (a report said its aria-describedby pointed to no element).
+                described = page.evaluate(DESCRIBED_BY, "hint-button")
+                if described["ids"]:
+                    assert not described["missing"], described
+                    counts["described"] += 1
                 page.keyboard.press("p")
                 counts["pass"] += 1
                 moves += 1

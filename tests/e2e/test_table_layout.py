@@ -400,3 +400,135 @@ def test_every_ai_seat_wears_the_same_whole_badge_on_a_phone(new_page, language)
         assert len(badges) == 3, badges
         assert len({b["text"] for b in badges}) == 1 and all(b["shown"] for b in badges), badges
         assert not [b for b in badges if b["cut"] or b["lines"] > 1], badges
+
+
+# The waiting table's controls a host needs, each as drawn: inside the viewport and reachable at
+# its middle; and each seat's AI picker at least as wide as its longest choice (a copy of it at
+# its own width, beside it, measures that width).
+HOST_CONTROLS = """() => {
+  const out = [], W = innerWidth;
+  const controls = [...document.querySelectorAll('#seats .seat-controls :is(select, button),'
+                                                 + ' #table-controls :is(select, button, summary)')]
+    .filter(el => el.checkVisibility());  // not the closed "close the table?" form's
+  for (const el of controls) {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (r.width < 1 || r.left < -0.5 || r.right > W + 0.5)
+      out.push(`${el.id} outside: ${r.left}-${r.right}`);
+    else if (!hit || !el.contains(hit))
+      out.push(`${el.id} covered by ${hit && (hit.id || hit.className)}`);
+  }
+  for (const select of document.querySelectorAll('#seats select')) {
+    const copy = select.cloneNode(true);
+    copy.removeAttribute('id');
+    copy.style.cssText = 'position: absolute; visibility: hidden; width: auto; min-width: 0;'
+                         + ' max-width: none; flex: none';
+    select.parentElement.appendChild(copy);
+    const need = copy.getBoundingClientRect().width, has = select.getBoundingClientRect().width;
+    copy.remove();
+    if (has < need - 0.5)
+      out.push(`${select.id} cuts its choices: ${Math.round(has)} < ${Math.round(need)}`);
+  }
+  return {out, controls: controls.length};
+}"""
+
+# The table's name whole: no ellipsis, inside the viewport.
+TITLE = """() => { const h = document.querySelector('.table-head h1');
+  const r = h.getBoundingClientRect();
+  return {cut: h.scrollWidth > h.clientWidth + 1, right: r.right, text: h.textContent}; }"""
+
+# The invite box's input and button, and its form, as drawn.
+INVITE = """() => {
+  const box = el => { const r = document.querySelector(el).getBoundingClientRect();
+    return {left: r.left, right: r.right, top: r.top, bottom: r.bottom, width: r.width,
+            height: r.height}; };
+  const input = document.getElementById('invite-username');
+  return {input: box('#invite-username'), button: box('#invite-send'), form: box('#invite-form'),
+          font: [getComputedStyle(input).fontSize, getComputedStyle(input.form).fontSize],
+          padding: parseFloat(getComputedStyle(input).paddingLeft)}; }"""
+
+
+def test_a_waiting_table_gives_the_host_every_control_whole(new_page) -> None:
+    """A new player's walk (Vietnamese: the longest words): at 1280×800 the box to invite a
+    friend by name was the browser's small input beside its label; at 375×740 the side seats'
+    AI picker was cut ("Không có m") and the table's name too ("Friday ni…"). Every control
+    the host needs to fill and start the table is whole and usable, nothing scrolls sideways."""
+    from tests.e2e.helpers import htmx_settled
+
+    page = new_page(1280, 800)
+    log_in_as(page, "waiting_host", "vi", landing=None)
+    page.goto("/tables/new/")
+    page.fill("#id_name", "Friday night table of the club")
+    page.select_option("#id_seats", "4")
+    page.click("#create-table-form button[type=submit]")
+    expect(page.locator("#seats .seat.empty")).to_have_count(3)
+    wait_until_live(page)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / "waiting-1280.png"), full_page=True)
+
+    # The invite box: as the site's forms (the label above, an input of the form's font with
+    # room inside), the input taking the row beside "Invite" and as tall as it.
+    invite = page.evaluate(INVITE)
+    field, button, form = invite["input"], invite["button"], invite["form"]
+    assert invite["font"][0] == invite["font"][1] and invite["padding"] >= 6, invite
+    assert field["width"] >= 0.55 * form["width"], invite
+    assert abs(field["height"] - button["height"]) <= 1 and field["height"] >= 36, invite
+    assert field["top"] < button["bottom"] and button["top"] < field["bottom"], invite  # one row
+    assert form["left"] - 0.5 <= field["left"] and button["right"] <= form["right"] + 0.5, invite
+
+    page.set_viewport_size({"width": 375, "height": 740})
+    page.wait_for_timeout(300)  # the layout at the new width
+    page.screenshot(path=str(SCREENSHOTS / "waiting-375.png"), full_page=True)
+    scroll_width, inner = page.evaluate(OVERFLOW)
+    assert scroll_width <= inner == 375, f"the page scrolls sideways: {scroll_width} > {inner}"
+    title = page.evaluate(TITLE)
+    assert not title["cut"] and title["right"] <= 375, title
+    controls = page.evaluate(HOST_CONTROLS)
+    assert controls["controls"] >= 10 and not controls["out"], controls
+
+    # Usable: the side seat's picker seats an AI, and then offers to remove it, still whole.
+    page.select_option("#ai-policy-1", index=1)
+    page.click("#set-ai-1")
+    expect(page.locator("#seat-1 .badge.ai")).to_have_count(1)
+    htmx_settled(page)
+    controls = page.evaluate(HOST_CONTROLS)
+    assert not controls["out"], controls
+    assert page.evaluate(OVERFLOW)[0] <= 375
+
+
+# A side seat's name beside its last step: cut or not, the room its name has beside its badges,
+# and the width of the first eight letters of a long name in its font.
+SIDE_NAMES = """() => [...document.querySelectorAll('#seats .seat:is(.pos-1, .pos-3)')].map(s => {
+  const name = s.querySelector('.name'), row = s.querySelector('.seat-name');
+  const badges = [...row.querySelectorAll('.badge')]
+    .reduce((w, b) => w + b.getBoundingClientRect().width, 0);
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = getComputedStyle(name).font;
+  const play = s.querySelector('.seat-play');
+  return {seat: s.id, text: name.textContent, play: play && play.className,
+          cut: name.scrollWidth > name.clientWidth + 1,
+          room: row.getBoundingClientRect().width - badges,
+          eight: ctx.measureText('Máximili').width}; })"""
+
+
+def test_a_side_seats_name_stays_readable_beside_its_hook(new_page) -> None:
+    """375×740 in Vietnamese: a side seat's hook ("móc" above its cards) sat beside its name
+    and cut "Máy 4" to "Má…". The name keeps its line: whole, with room for eight letters of a
+    long name, and the status in the felt's middle stays whole."""
+    from games.models import Table
+
+    from .phases import WHOLE, settle, show_phase, side_hook
+
+    page = new_page(375, 740)
+    log_in_as(page, "hook_side", "vi", landing=None)
+    open_started_table(page, claim_seconds=5, turn_seconds=60)  # claim windows, so hooks
+    show_phase(page, Table.objects.get(host__username="hook_side"), side_hook)
+    settle(page)
+    page.screenshot(path=str(SCREENSHOTS / "side-hook-375.png"))
+    seats = page.evaluate(SIDE_NAMES)
+    hooked = [s for s in seats if s["play"] and "kind-hook" in s["play"]]
+    assert hooked, seats
+    for seat in hooked:
+        assert not seat["cut"] and seat["room"] >= seat["eight"], seat
+    assert page.evaluate(OVERFLOW)[0] <= 375
+    assert page.evaluate(WHOLE) == []
