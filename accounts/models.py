@@ -10,7 +10,7 @@ password hash would only slow every request down.
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
@@ -186,7 +186,9 @@ class AccessToken(models.Model):
     # A scope's short name, the one the profile shows in its token list and on the button that
     # makes a token (the choice's label above describes it): one translation for both, where
     # the list showed the stored "play" beside a translated button.
-    SCOPE_NAMES = {Scope.PLAY: pgettext_lazy("access token scope", "play")}
+    SCOPE_NAMES: ClassVar[dict[str, Any]] = {
+        Scope.PLAY: pgettext_lazy("access token scope", "play")
+    }
 
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="access_tokens"

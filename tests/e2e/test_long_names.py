@@ -234,7 +234,7 @@ def test_league_and_tournament_tables_scroll_in_their_own_box(new_page, language
 # Each number input of the tables as drawn: its value wider than its box (a digit cut off).
 VALUES_CUT = """() => [...document.querySelectorAll('table.data input[type="number"]')]
   .filter(input => input.scrollWidth > input.clientWidth + 1)
-  .map(input => `${input.name} cuts "${input.value}": ${input.scrollWidth} > ${input.clientWidth}`)"""
+  .map(i => `${i.name} cuts "${i.value}": ${i.scrollWidth} > ${i.clientWidth}`)"""
 
 
 def test_organising_pages_break_words_and_buttons_only_between_words(new_page) -> None:
@@ -246,6 +246,7 @@ def test_organising_pages_break_words_and_buttons_only_between_words(new_page) -
     from datetime import date, timedelta
 
     from accounts.models import User
+    from games.forms import TableOptionsForm
     from leagues import services as leagues
     from leagues.tournaments import (
         do_answer_partner,
@@ -254,8 +255,6 @@ def test_organising_pages_break_words_and_buttons_only_between_words(new_page) -
         do_register_team,
         do_start,
     )
-
-    from games.forms import TableOptionsForm
 
     # Every option listed (as once "Change the table options" is saved): "no" and "their
     # teammate" among the values.
@@ -299,7 +298,8 @@ def test_organising_pages_break_words_and_buttons_only_between_words(new_page) -
     page.goto(f"/leagues/{league.slug}/manage/")
     check("league-manage-1280", options, buttons, "table.data button")
     fixture = page.locator("table.data tbody tr").first
-    for field, value in (("levels_team0", "999"), ("caught_team0", "99999"), ("caught_team1", "999")):
+    refused = (("levels_team0", "999"), ("caught_team0", "99999"), ("caught_team1", "999"))
+    for field, value in refused:
         fixture.locator(f'input[name="{field}"]').fill(value)
     # The server's refusal (the browser's own checks stepped over, as an old browser would).
     fixture.locator("form[action$='/manage/result/']").evaluate("f => { f.noValidate = true; }")

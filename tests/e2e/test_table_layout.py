@@ -425,7 +425,8 @@ def test_a_side_seats_ai_badge_names_its_difficulty_whole_at_1280(new_page, lang
         page.screenshot(path=str(SCREENSHOTS / f"ai-badges-{language}-1280-{key}.png"))
         badges = page.evaluate(AI_BADGES)
         with translation.override(language):
-            whole = f"{translation.gettext('AI')} · {translation.gettext(registry.difficulty(key).label)}"
+            label = translation.gettext(registry.difficulty(key).label)
+            whole = f"{translation.gettext('AI')} · {label}"
         assert len(badges) == 3 and all(b["shown"] for b in badges), badges
         assert [b for b in badges if b["text"] != whole or b["cut"]] == [], (whole, badges)
 
