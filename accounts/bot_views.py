@@ -75,4 +75,6 @@ def bot_context(request: HttpRequest, owner: User) -> dict[str, Any]:
         "tokens": list(AccessToken.objects.filter(user=owner)),
         "new_token": new_token_of(request),
         "bot_locked": bots.has_played_rated(owner),
+        # The scope a new token has (tokens.create's default), named as the list names it.
+        "new_token_scope": AccessToken.SCOPE_NAMES[AccessToken.Scope.PLAY],
     }

@@ -10,7 +10,7 @@ password hash would only slow every request down.
 from __future__ import annotations
 
 from collections.abc import Collection
-from typing import Any, Self
+from typing import Any, ClassVar, Self
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
@@ -19,6 +19,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.db.models.fetch_modes import FetchMode
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from accounts import usernames
 
@@ -182,6 +183,13 @@ class AccessToken(models.Model):
     class Scope(models.TextChoices):
         PLAY = "play", _("play: sit, read my seat, act for my seat")
 
+    # A scope's short name, the one the profile shows in its token list and on the button that
+    # makes a token (the choice's label above describes it): one translation for both, where
+    # the list showed the stored "play" beside a translated button.
+    SCOPE_NAMES: ClassVar[dict[str, Any]] = {
+        Scope.PLAY: pgettext_lazy("access token scope", "play")
+    }
+
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="access_tokens"
     )
@@ -202,3 +210,7 @@ class AccessToken(models.Model):
     @property
     def active(self) -> bool:
         return self.revoked_at is None
+
+    @property
+    def scope_name(self) -> str:
+        return str(self.SCOPE_NAMES.get(self.scope, self.scope))

@@ -73,7 +73,8 @@ def decision_row(
         "same": d["played"] == d["best"],
         "played_value": _value(d.get("played_value")),
         "best_value": _value(d.get("best_value")),
-        "loss": f"{float(d.get('loss', 0.0)):.2f}",
+        # A number, as both values: the template formats it in the reader's language.
+        "loss": float(d.get("loss", 0.0)),
         "mark": mark,
         "mark_label": MARK_LABELS.get(mark, FORCED_LABEL),
         "listed": mark in LISTED,

@@ -93,3 +93,18 @@ def test_a_bearer_token_with_any_case_scheme_is_read(user):
     for scheme in ("Bearer", "bearer", "BEARER"):
         response = Client().get("/api/v1/me", HTTP_AUTHORIZATION=f"{scheme} {raw}")
         assert response.status_code == 200, scheme
+
+
+def test_the_token_list_names_the_scope_as_the_button_does(user, password):
+    """Vietnamese: the list read "phạm vi: play" (the stored value) under a button reading
+    "phạm vi: chơi"; both take the scope's one translated name."""
+    from django.conf import settings
+
+    client = Client()
+    client.login(username=user.username, password=password)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "vi"
+    client.post("/accounts/tokens/new/", {"name": "robot"})
+    html = client.get(f"/accounts/{user.username}/").content.decode()
+    listed = html.split('id="tokens">')[1].split("</ul>")[0]
+    assert "phạm vi: chơi ·" in listed and "phạm vi: play" not in listed, listed
+    assert "Tạo token (phạm vi: chơi)" in html

@@ -229,3 +229,87 @@ def test_league_and_tournament_tables_scroll_in_their_own_box(new_page, language
         if found:
             problems[path] = found
     assert not problems, problems
+
+
+# Each number input of the tables as drawn: its value wider than its box (a digit cut off).
+VALUES_CUT = """() => [...document.querySelectorAll('table.data input[type="number"]')]
+  .filter(input => input.scrollWidth > input.clientWidth + 1)
+  .map(i => `${i.name} cuts "${i.value}": ${i.scrollWidth} > ${i.clientWidth}`)"""
+
+
+def test_organising_pages_break_words_and_buttons_only_between_words(new_page) -> None:
+    """The league's Organise page and the tournament's manage page at 1280 px, the tournament's
+    page at 375 px: the table options read "n/o" and "teamma/te", the buttons "Recor/d",
+    "Repl/ace", "With/draw", and a result refused (99999 caught) stood its Record button on end
+    beside inputs too narrow for their values. Words, buttons and values stay whole; a table
+    wider than its card scrolls in its own box."""
+    from datetime import date, timedelta
+
+    from accounts.models import User
+    from games.forms import TableOptionsForm
+    from leagues import services as leagues
+    from leagues.tournaments import (
+        do_answer_partner,
+        do_create_tournament,
+        do_open_registration,
+        do_register_team,
+        do_start,
+    )
+
+    # Every option listed (as once "Change the table options" is saved): "no" and "their
+    # teammate" among the values.
+    initial = {name: field.initial for name, field in TableOptionsForm.base_fields.items()}
+    form = TableOptionsForm(
+        {name: "on" if value is True else value for name, value in initial.items()
+         if value is not False and value is not None} | {"target_level": "3"}, players=4
+    )  # fmt: skip
+    assert form.is_valid(), form.errors
+    every = form.options()
+    page = new_page(1280, 800)
+    log_in_as(page, "organiser_words")
+    organiser = User.objects.get(username="organiser_words")
+    organiser.is_staff = True
+    organiser.save(update_fields=["is_staff"])
+    players = [User.objects.create(username=f"words_{i}") for i in range(4)]
+    league = leagues.do_create_league(organiser, name="Words", table_options=every)
+    season = leagues.do_create_season(league, organiser, name="S1", starts_on=date.today(),
+                                      ends_on=date.today() + timedelta(days=30))  # fmt: skip
+    for user in players:
+        leagues.do_add_member(league, organiser, user)
+    leagues.do_create_fixture(season, organiser, [players[0:2], players[2:4]])
+    tournament = do_create_tournament(organiser, name="Words Cup", table_options=every)
+    do_open_registration(tournament, organiser)
+    for a, b in (players[0:2], players[2:4]):
+        do_answer_partner(do_register_team(tournament, a, [b.username]), b, True)
+    do_start(tournament, organiser)
+    options = ".record-options :is(dt, dd)"
+    buttons = "main :is(button, .button)"
+    problems: dict[str, list[str]] = {}
+
+    def check(name: str, *selectors: str) -> None:
+        settle(page)
+        page.evaluate(f"() => document.querySelector('{selectors[-1]}')?.scrollIntoView()")
+        shoot(page, f"words-{name}")
+        found = [p for s in selectors for p in page.evaluate(WORDS_WHOLE, s)]
+        found += page.evaluate(TABLES_IN_THEIR_BOX) + page.evaluate(VALUES_CUT)
+        if found:
+            problems[name] = found
+
+    page.goto(f"/leagues/{league.slug}/manage/")
+    check("league-manage-1280", options, buttons, "table.data button")
+    fixture = page.locator("table.data tbody tr").first
+    refused = (("levels_team0", "999"), ("caught_team0", "99999"), ("caught_team1", "999"))
+    for field, value in refused:
+        fixture.locator(f'input[name="{field}"]').fill(value)
+    # The server's refusal (the browser's own checks stepped over, as an old browser would).
+    fixture.locator("form[action$='/manage/result/']").evaluate("f => { f.noValidate = true; }")
+    fixture.get_by_role("button", name="Record").click()
+    page.wait_for_load_state()
+    assert page.locator("table.data .errors").count() == 1
+    check("league-manage-refused-1280", options, buttons, "table.data button")
+    page.goto(f"/tournaments/{tournament.pk}/manage/")
+    check("tournament-manage-1280", options, buttons, "#teams button")
+    page.set_viewport_size({"width": 375, "height": 740})
+    page.goto(f"/tournaments/{tournament.pk}/")
+    check("tournament-375", buttons, options)
+    assert not problems, "\n".join(f"{k}: {v[:8]}" for k, v in problems.items())

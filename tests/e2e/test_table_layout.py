@@ -402,6 +402,35 @@ def test_every_ai_seat_wears_the_same_whole_badge_on_a_phone(new_page, language)
         assert not [b for b in badges if b["cut"] or b["lines"] > 1], badges
 
 
+@pytest.mark.parametrize("language", ["es", "vi"])
+def test_a_side_seats_ai_badge_names_its_difficulty_whole_at_1280(new_page, language) -> None:
+    """1280×800: a side seat's badge read "IA · Interme…" in Spanish. Every AI seat's badge
+    names its difficulty whole, each difficulty in turn (the longest: "IA · Principiante",
+    "Máy · Trung bình"), under the name where the line beside it is too short."""
+    from django.utils import translation
+
+    from games.engine.ai import registry
+    from games.models import Seat, Table
+
+    from .phases import settle, show_phase, your_turn
+
+    page = new_page(1280, 800)
+    log_in_as(page, f"badge_1280_{language}", language, landing=None)
+    open_started_table(page, claim_seconds=0, turn_seconds=60)
+    table = Table.objects.get(host__username=f"badge_1280_{language}")
+    for key in registry.KEYS:
+        Seat.objects.filter(table=table, number__gt=0).update(ai_policy=key)
+        show_phase(page, table, your_turn)
+        settle(page)
+        page.screenshot(path=str(SCREENSHOTS / f"ai-badges-{language}-1280-{key}.png"))
+        badges = page.evaluate(AI_BADGES)
+        with translation.override(language):
+            label = translation.gettext(registry.difficulty(key).label)
+            whole = f"{translation.gettext('AI')} · {label}"
+        assert len(badges) == 3 and all(b["shown"] for b in badges), badges
+        assert [b for b in badges if b["text"] != whole or b["cut"]] == [], (whole, badges)
+
+
 # The waiting table's controls a host needs, each as drawn: inside the viewport and reachable at
 # its middle; and each seat's AI picker at least as wide as its longest choice (a copy of it at
 # its own width, beside it, measures that width).

@@ -132,6 +132,34 @@ def test_staff_set_tournament_options_with_the_fields_and_new_rounds_use_them(
     assert '<div data-option="target_level"><dt>Play to level</dt>' in rules
 
 
+@pytest.mark.parametrize(
+    ("language", "none", "one"),
+    [
+        ("en", "0 rounds planned", "1 round planned"),
+        ("es", "0 rondas previstas", "1 ronda prevista"),
+        ("id", "0 ronde direncanakan", "1 ronde direncanakan"),
+        ("vi", "Dự kiến 0 vòng", "Dự kiến 1 vòng"),
+    ],
+)
+def test_the_manage_page_counts_the_planned_rounds_in_the_right_number(
+    client, staff, players, language, none, one
+):
+    """Two teams play one round: the page read "1 rounds planned" ("1 rondas previstas")."""
+    from django.conf import settings
+
+    t = tournaments.do_create_tournament(staff, name="Cup", table_options=QUICK)
+    client.force_login(staff)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    url = f"/tournaments/{t.pk}/manage/"
+    assert none in client.get(url).content.decode()
+    tournaments.do_open_registration(t, staff)
+    register_confirmed(t, players["ana"], ["bo"])
+    register_confirmed(t, players["cy"], ["di"])
+    assert tournaments.planned_rounds(t) == 1
+    html = client.get(url).content.decode()
+    assert one in html
+
+
 # --- who can create a league --------------------------------------------------------------------
 
 

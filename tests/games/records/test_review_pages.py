@@ -105,6 +105,33 @@ def test_an_old_review_row_without_values_still_renders(finished_match):
     assert 'id="review-chart-1-0"' not in section  # nothing to chart, the table stays
 
 
+def test_the_loss_is_written_as_the_values_are_in_the_readers_language(finished_match):
+    """Spanish: the Loss column and the replay's loss read "1,25" as the value columns read
+    "0,83" (the loss came out as "1.25", formatted before the template saw it)."""
+    from django.conf import settings
+
+    match = finished_match
+    reviews.make(match.pk, 1, samples=SAMPLES)
+    row = RoundReview.objects.get(match=match, round_no=1, seat=0)
+    first = row.data["decisions"][0]
+    first["loss"] = 1.25
+    row.save()
+    client = client_for(None)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "es"
+    url = reverse("games:match_record", args=[match.pk]) + "?round=1"
+    section = _section(client.get(url).content.decode())
+    cells = re.search(r'id="review-1-0-1".*?</tr>', section, re.S)
+    assert cells is not None
+    assert '<td class="num">1,25</td>' in cells.group(0), cells.group(0)
+    assert "1.25" not in cells.group(0)
+    replay_url = reverse("games:match_replay", args=[match.pk])
+    step = first["version"] + 1
+    fragment = client.get(f"{replay_url}?step={step}&seat=0", HTTP_HX_REQUEST="true")
+    box = fragment.content.decode()
+    box = box[box.index('id="replay-review"') :]
+    assert "<dd>1,25" in box[: box.index("</dl>")]
+
+
 def test_a_live_match_shows_a_player_only_their_own_decisions(finished_match):
     match = finished_match
     reviews.make(match.pk, 1, samples=SAMPLES)
