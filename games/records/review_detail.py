@@ -61,6 +61,14 @@ def decision_row(
     in the replay (``replay_url`` None: the match has no replay yet)."""
     mark = d.get("mark", "")
     step = step_of(d)
+    played_value, best_value = _value(d.get("played_value")), _value(d.get("best_value"))
+    loss = float(d.get("loss", 0.0))
+    same = d["played"] == d["best"]
+    # The judge counts a gap inside the samples' noise as no loss (``Judgement.loss``), so a
+    # different expert's move with no loss is one the move played is as good as, whichever of
+    # the two means came out higher: the row says so rather than show the expert's move as the
+    # better one (a walk's player read 0.81 against 0.83 played as a broken review).
+    even = not same and loss <= 0 and played_value is not None and best_value is not None
     return {
         "n": n,
         "id": row_id(review, n),
@@ -70,14 +78,27 @@ def decision_row(
         "hand": " ".join(card_text(c) for c in d.get("hand", [])),
         "played": move_text(d["played"]),
         "best": move_text(d["best"]),
-        "same": d["played"] == d["best"],
-        "played_value": _value(d.get("played_value")),
-        "best_value": _value(d.get("best_value")),
-        "loss": f"{float(d.get('loss', 0.0)):.2f}",
+        "same": same,
+        "even": even,
+        "even_note": even_note(d.get("noise")) if even else "",
+        "played_value": played_value,
+        "best_value": best_value,
+        "loss": f"{loss:.2f}",
         "mark": mark,
         "mark_label": MARK_LABELS.get(mark, FORCED_LABEL),
         "listed": mark in LISTED,
         "patterns": [PATTERNS[p] for p in d.get("patterns", []) if p in PATTERNS],
+    }
+
+
+def even_note(noise: Any) -> str:
+    """The row's note when the move played is as good as the expert's different move: the gap
+    between their values is inside the samples' ``noise`` (the stored margin; rows reviewed
+    before it was stored have none, and the note then goes without it)."""
+    if noise is None:
+        return _("The move played is as good: the gap is within the samples' noise.")
+    return _("The move played is as good: the gap is within the samples' noise (±%(noise)s).") % {
+        "noise": f"{float(noise):.2f}"
     }
 
 
