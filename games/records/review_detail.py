@@ -80,7 +80,7 @@ def decision_row(
         "best": move_text(d["best"]),
         "same": same,
         "even": even,
-        "even_note": even_note(d.get("noise")) if even else "",
+        "even_note": even_note(played_value, best_value, d.get("noise")) if even else "",
         "played_value": played_value,
         "best_value": best_value,
         "loss": f"{loss:.2f}",
@@ -91,11 +91,14 @@ def decision_row(
     }
 
 
-def even_note(noise: Any) -> str:
-    """The row's note when the move played is as good as the expert's different move: the gap
+def even_note(played: float | None, best: float | None, noise: Any) -> str:
+    """The row's note when the move played is as good as the expert's different move: valued
+    no lower (the expert keeps its own move unless another's gain is clear), or the gap
     between their values is inside the samples' ``noise`` (the stored margin; rows reviewed
-    before it was stored have none, and the note then goes without it)."""
-    if noise is None:
+    before it was stored have none, nor has a margin of 0, and the note then goes without)."""
+    if played is not None and best is not None and played >= best:
+        return _("The move played is as good: valued no lower than the expert's move.")
+    if not noise:
         return _("The move played is as good: the gap is within the samples' noise.")
     return _("The move played is as good: the gap is within the samples' noise (±%(noise)s).") % {
         "noise": f"{float(noise):.2f}"

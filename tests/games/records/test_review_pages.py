@@ -264,14 +264,16 @@ def test_an_expert_move_no_better_than_the_one_played_is_shown_as_no_better(fini
     reviews.make(match.pk, 1, samples=SAMPLES)
     row = RoundReview.objects.get(match=match, round_no=1, seat=0)
     decisions = row.data["decisions"]
-    plays = [d for d in decisions if d["played"]["type"] == "play"]
-    assert len(plays) >= 3
-    higher, lower, lost = plays[:3]
+    plays = [d for d in decisions if d["played"]["type"] != "pass"]
+    assert len(plays) >= 4
+    higher, lower, old, lost = plays[:4]
     passing = {"type": "pass", "seat": 0}
     higher.update(best=passing, played_value=0.83, best_value=0.81, loss=0.0, mark="good")
-    higher["noise"] = 0.1234
+    higher["noise"] = 0.05
     lower.update(best=passing, played_value=0.46, best_value=0.74, loss=0.0, mark="good")
-    lower.pop("noise", None)  # a row reviewed before the margin was stored
+    lower["noise"] = 0.3012
+    old.update(best=passing, played_value=0.46, best_value=0.74, loss=0.0, mark="good")
+    old.pop("noise", None)  # a row reviewed before the margin was stored
     lost.update(best=passing, played_value=0.1, best_value=0.6, loss=0.5, mark="mistake")
     lost["noise"] = 0.2
     row.save()
@@ -279,8 +281,10 @@ def test_an_expert_move_no_better_than_the_one_played_is_shown_as_no_better(fini
     ids = {id(d): f"review-1-0-{n}" for n, d in enumerate(decisions, start=1)}
     html = _row(section, ids[id(higher)])
     assert "pass" in html and "0.83" in html and "0.81" in html
-    assert "The move played is as good: the gap is within the samples&#x27; noise (±0.12)." in html
+    assert "The move played is as good: valued no lower than the expert&#x27;s move." in html
     html = _row(section, ids[id(lower)])
+    assert "The move played is as good: the gap is within the samples&#x27; noise (±0.30)." in html
+    html = _row(section, ids[id(old)])
     assert "The move played is as good: the gap is within the samples&#x27; noise." in html
     html = _row(section, ids[id(lost)])
     assert "review-even" not in html and "0.50" in html  # a clear gap stays a loss, unexplained
@@ -288,7 +292,7 @@ def test_an_expert_move_no_better_than_the_one_played_is_shown_as_no_better(fini
     assert "a round won" in section and "noise is no loss" in section
     # The replay's box for that move says the same.
     url = reverse("games:match_replay", args=[match.pk])
-    fragment = _page(f"{url}?step={higher['version'] + 1}&seat=0", HTTP_HX_REQUEST="true")
+    fragment = _page(f"{url}?step={lower['version'] + 1}&seat=0", HTTP_HX_REQUEST="true")
     box = fragment[fragment.index('id="replay-review"') :]
     box = box[: box.index("</div>")]
-    assert "The move played is as good" in box and "(±0.12)" in box
+    assert "The move played is as good" in box and "(±0.30)" in box
