@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -101,7 +102,7 @@ def even_note(played: float | None, best: float | None, noise: Any) -> str:
     if not noise:
         return _("The move played is as good: the gap is within the samples' noise.")
     return _("The move played is as good: the gap is within the samples' noise (±%(noise)s).") % {
-        "noise": f"{float(noise):.2f}"
+        "noise": number_format(float(noise), 2)  # as the values beside it: 0,31 in es
     }
 
 

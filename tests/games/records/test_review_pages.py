@@ -13,6 +13,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import translation
 
 from accounts.models import User
 from accounts.review_trend import accuracy_trend
@@ -20,6 +21,7 @@ from games.live import replay
 from games.live.cards import card_text
 from games.models import Match, RoundReview, Table
 from games.records import review_page, reviews
+from games.records.review_detail import even_note
 from tests.games.records.matches import REVIEW_SAMPLES, client_for
 
 pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("finished_match")]
@@ -296,3 +298,12 @@ def test_an_expert_move_no_better_than_the_one_played_is_shown_as_no_better(fini
     box = fragment[fragment.index('id="replay-review"') :]
     box = box[: box.index("</div>")]
     assert "The move played is as good" in box and "(±0.30)" in box
+
+
+def test_the_noise_margin_is_written_like_the_values_beside_it():
+    """In Spanish the values read 0,46 and 0,74 (floatformat): the margin too, and a margin of
+    0 (one sample, or no spread) is left out rather than shown as ±0.00."""
+    with translation.override("es"):
+        assert "(±0,30)" in even_note(0.46, 0.74, 0.3012)
+        assert "±" not in even_note(0.46, 0.74, 0.0) and "±" not in even_note(0.46, 0.74, None)
+        assert "±" not in even_note(0.83, 0.81, 0.05)  # valued no lower: no gap to explain
