@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 
 from games.engine.ai import STAND_IN
 from games.forms import TableOptionsForm
-from leagues import players, tournaments
+from leagues import players, tournament_log, tournaments
 from leagues.models import Pairing, Tournament, TournamentRound, TournamentTeam
 from leagues.tournament_forms import (
     STAND_IN_CHOICES,
@@ -119,7 +119,7 @@ def _manage_page(
             "tournament": tournament,
             "rounds": rounds_with_pairings(tournament),
             "teams": tournament.teams.prefetch_related("members__user"),
-            "log": tournament.log.select_related("actor")[:100],
+            "log": tournament_log.entries(tournament.log.select_related("actor")[:100]),
             "generate_form": failed if action == "generate_round" else GenerateRoundForm(),
             "failed": failed,
             "failed_action": action,

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.urls import reverse
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -61,6 +62,14 @@ def decision_row(
     in the replay (``replay_url`` None: the match has no replay yet)."""
     mark = d.get("mark", "")
     step = step_of(d)
+    played_value, best_value = _value(d.get("played_value")), _value(d.get("best_value"))
+    loss = float(d.get("loss", 0.0))
+    same = d["played"] == d["best"]
+    # The judge counts a gap inside the samples' noise as no loss (``Judgement.loss``), so a
+    # different expert's move with no loss is one the move played is as good as, whichever of
+    # the two means came out higher: the row says so rather than show the expert's move as the
+    # better one (a walk's player read 0.81 against 0.83 played as a broken review).
+    even = not same and loss <= 0 and played_value is not None and best_value is not None
     return {
         "n": n,
         "id": row_id(review, n),
@@ -70,15 +79,31 @@ def decision_row(
         "hand": " ".join(card_text(c) for c in d.get("hand", [])),
         "played": move_text(d["played"]),
         "best": move_text(d["best"]),
-        "same": d["played"] == d["best"],
-        "played_value": _value(d.get("played_value")),
-        "best_value": _value(d.get("best_value")),
+        "same": same,
+        "even": even,
+        "even_note": even_note(played_value, best_value, d.get("noise")) if even else "",
+        "played_value": played_value,
+        "best_value": best_value,
         # A number, as both values: the template formats it in the reader's language.
-        "loss": float(d.get("loss", 0.0)),
+        "loss": loss,
         "mark": mark,
         "mark_label": MARK_LABELS.get(mark, FORCED_LABEL),
         "listed": mark in LISTED,
         "patterns": [PATTERNS[p] for p in d.get("patterns", []) if p in PATTERNS],
+    }
+
+
+def even_note(played: float | None, best: float | None, noise: Any) -> str:
+    """The row's note when the move played is as good as the expert's different move: valued
+    no lower (the expert keeps its own move unless another's gain is clear), or the gap
+    between their values is inside the samples' ``noise`` (the stored margin; rows reviewed
+    before it was stored have none, nor has a margin of 0, and the note then goes without)."""
+    if played is not None and best is not None and played >= best:
+        return _("The move played is as good: valued no lower than the expert's move.")
+    if not noise:
+        return _("The move played is as good: the gap is within the samples' noise.")
+    return _("The move played is as good: the gap is within the samples' noise (±%(noise)s).") % {
+        "noise": number_format(float(noise), 2)  # as the values beside it: 0,31 in es
     }
 
 

@@ -118,6 +118,7 @@ def to_json(review: RoundReview) -> dict[str, Any]:
                 "patterns": list(d.patterns),
                 "options": d.options,
                 "samples": d.samples,
+                "noise": None if d.noise is None else round(d.noise, 4),
             }
             for d in review.decisions
         ],

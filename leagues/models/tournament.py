@@ -293,12 +293,16 @@ class Pairing(PlayedAtTable, models.Model):
 
 
 class TournamentLog(models.Model):
-    """Every admin action on a tournament: who, what, when, and the details."""
+    """Every admin action on a tournament: who, what, when, and the details: ``detail`` a line
+    of English for the admin, ``data`` the same facts as fields (team, user, round, ...) from
+    which ``leagues.tournament_log`` writes the entry's sentence in the reader's language
+    (rows written before ``data`` have ``{}``)."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="log")
     actor = models.ForeignKey(USER, null=True, on_delete=models.SET_NULL, related_name="+")
     action = models.CharField(max_length=40)
     detail = models.TextField(blank=True)
+    data = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

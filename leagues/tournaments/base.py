@@ -6,7 +6,7 @@ the status check, the log line, and usernames to players. For the rooms of
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from django.utils.translation import gettext as _
 
@@ -23,8 +23,13 @@ class TournamentError(Exception):
     """A tournament action that cannot be done now (the message says why)."""
 
 
-def _log(tournament: Tournament, by: User, action: str, detail: str = "") -> None:
-    TournamentLog.objects.create(tournament=tournament, actor=by, action=action, detail=detail)
+def _log(tournament: Tournament, by: User, action: str, detail: str = "", **data: Any) -> None:
+    """Log ``action``: ``detail`` in English for the admin, ``data`` (names, numbers, lists of
+    them: JSON) for the sentence the manage page writes in the reader's language
+    (``leagues.tournament_log``)."""
+    TournamentLog.objects.create(
+        tournament=tournament, actor=by, action=action, detail=detail, data=data
+    )
 
 
 def _locked(tournament: Tournament) -> Tournament:

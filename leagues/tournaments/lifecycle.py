@@ -40,7 +40,13 @@ def do_set_table_options(tournament: Tournament, by: User, options: dict[str, An
         check_table_options(options, tournament.team_size)
         tournament.table_options = dict(options)
         tournament.save(update_fields=["table_options"])
-        _log(tournament, by, "table_options", ", ".join(f"{k}={v}" for k, v in options.items()))
+        _log(
+            tournament,
+            by,
+            "table_options",
+            ", ".join(f"{k}={v}" for k, v in options.items()),
+            options=dict(options),
+        )
     return tournament
 
 
@@ -57,7 +63,14 @@ def do_create_tournament(
         raise TournamentError(" ".join(problems.values()))
     with transaction.atomic():
         tournament.save()
-        _log(tournament, by, "create", f"{format}, teams of {team_size}")
+        _log(
+            tournament,
+            by,
+            "create",
+            f"{format}, teams of {team_size}",
+            format=str(format),
+            team_size=team_size,
+        )
     return tournament
 
 
@@ -86,10 +99,11 @@ def do_start(tournament: Tournament, by: User) -> Tournament:
         dropped = list(unconfirmed.values_list("name", flat=True))
         if dropped:
             TournamentTeam.objects.filter(pk__in=unconfirmed.values("pk")).delete()
-            _log(tournament, by, "drop_unconfirmed", ", ".join(dropped))
+            _log(tournament, by, "drop_unconfirmed", ", ".join(dropped), teams=dropped)
         tournament.status = Status.RUNNING
         tournament.save(update_fields=["status"])
-        _log(tournament, by, "start", f"{tournament.teams.count()} teams")
+        teams = tournament.teams.count()
+        _log(tournament, by, "start", f"{teams} teams", teams=teams)
     return tournament
 
 
@@ -137,5 +151,11 @@ def do_close(tournament: Tournament, by: User) -> Tournament:
             m.user for m in TeamMember.objects.filter(tournament=tournament).select_related("user")
         ]
         do_notify(players, Notice.Kind.TOURNAMENT_CLOSED, tournament=tournament, team=winner)
-        _log(tournament, by, "close", f"winner: {winner.name}" if winner else "no winner")
+        _log(
+            tournament,
+            by,
+            "close",
+            f"winner: {winner.name}" if winner else "no winner",
+            team=winner.name if winner else None,
+        )
     return tournament

@@ -47,7 +47,15 @@ def do_forfeit(p: Pairing, by: User, forfeiting: int) -> Pairing:
         p.save()
         results.close_round_if_done(rnd)
         loser = p.team_a if forfeiting == 0 else p.team_b
-        _log(tournament, by, "forfeit", f"round {rnd.number}, board {p.board}: {loser} forfeits")
+        _log(
+            tournament,
+            by,
+            "forfeit",
+            f"round {rnd.number}, board {p.board}: {loser} forfeits",
+            round=rnd.number,
+            board=p.board,
+            team=str(loser),
+        )
     return p
 
 
@@ -95,6 +103,9 @@ def do_replace_player(
             by,
             "replace_player",
             f"{team.name}: {old_user.username} → {new_user.username}",
+            team=team.name,
+            user=old_user.username,
+            new_user=new_user.username,
         )
     return team
 
@@ -122,5 +133,8 @@ def do_stand_in(team: TournamentTeam, by: User, user: User, policy: str) -> int:
             by,
             "stand_in",
             f"{team.name}: {user.username} → {policy or 'back to the player'}",
+            team=team.name,
+            user=user.username,
+            policy=policy,
         )
     return len(seats)

@@ -148,6 +148,9 @@ def do_register_team(
             "register",
             f"{name}: {', '.join(p.username for p in players)} "
             f"(waiting for {', '.join(p.username for p in partners)})",
+            team=name,
+            players=[p.username for p in players],
+            waiting=[p.username for p in partners],
         )
     return team
 
@@ -177,11 +180,25 @@ def do_answer_partner(team: TournamentTeam, user: User, accept: bool) -> Tournam
             name = team.name
             team.delete()  # its members and the notices naming it go with it
             do_notify(others, Notice.Kind.PARTNER_DECLINED, tournament=tournament, about=user)
-            _log(tournament, user, "partner_decline", f"{name}: {user.username} declined")
+            _log(
+                tournament,
+                user,
+                "partner_decline",
+                f"{name}: {user.username} declined",
+                team=name,
+                user=user.username,
+            )
             return None
         member.pending = False
         member.save(update_fields=["pending"])
-        _log(tournament, user, "partner_accept", f"{team.name}: {user.username} accepted")
+        _log(
+            tournament,
+            user,
+            "partner_accept",
+            f"{team.name}: {user.username} accepted",
+            team=team.name,
+            user=user.username,
+        )
         if not team.members.filter(pending=True).exists():
             do_notify([*others, user], Notice.Kind.TEAM_CONFIRMED, tournament=tournament, team=team)
     return team
@@ -197,5 +214,5 @@ def do_withdraw_team(team: TournamentTeam, by: User) -> TournamentTeam:
             raise TournamentError(_("This team has already withdrawn."))
         team.withdrawn = True
         team.save(update_fields=["withdrawn"])
-        _log(tournament, by, "withdraw", team.name)
+        _log(tournament, by, "withdraw", team.name, team=team.name)
     return team

@@ -54,12 +54,26 @@ def do_generate_round(
             raise TournamentError(_("Every planned round has been played."))
         rnd = TournamentRound.objects.create(tournament=tournament, number=number)
         _pair_round(tournament, rnd, by, start=start, stand_in=stand_in)
-        _log(tournament, by, "generate_round", _describe(rnd))
+        _log(
+            tournament,
+            by,
+            "generate_round",
+            _describe(rnd),
+            round=rnd.number,
+            pairings=_pairs(rnd),
+        )
     return rnd
 
 
 def _describe(rnd: TournamentRound) -> str:
     return f"round {rnd.number}: " + "; ".join(str(p).split(": ", 1)[1] for p in rnd.pairings.all())
+
+
+def _pairs(rnd: TournamentRound) -> list[list[str | None]]:
+    """The round's pairings for the log's data: [team A, team B] by board, team B None for a
+    bye."""
+    pairings = rnd.pairings.select_related("team_a", "team_b")
+    return [[p.team_a.name, p.team_b.name if p.team_b else None] for p in pairings]
 
 
 def _pair_round(
@@ -150,7 +164,7 @@ def do_start_round(rnd: TournamentRound, by: User) -> TournamentRound:
                 raise TournamentError(str(e)) from None
         rnd.status = TournamentRound.Status.PLAYING
         rnd.save(update_fields=["status"])
-        _log(tournament, by, "start_round", f"round {rnd.number}")
+        _log(tournament, by, "start_round", f"round {rnd.number}", round=rnd.number)
     return rnd
 
 
@@ -171,7 +185,7 @@ def do_repair_round(
         if tournament.rounds.filter(number__gt=rnd.number).exists():
             raise TournamentError(_("Only the latest round can be re-paired."))
         old = list(rnd.pairings.values_list("team_a_id", "team_b_id"))
-        before = _describe(rnd)
+        before, pairs_before = _describe(rnd), _pairs(rnd)
         table_ids = [t for t in rnd.pairings.values_list("table_id", flat=True) if t]
         rnd.pairings.all().delete()
         Notice.objects.filter(table_id__in=table_ids).delete()
@@ -184,5 +198,13 @@ def do_repair_round(
             stand_in=stand_in,
             avoid=[(a, b) for a, b in old if b is not None],
         )
-        _log(tournament, by, "repair_round", f"{before} → {_describe(rnd)}")
+        _log(
+            tournament,
+            by,
+            "repair_round",
+            f"{before} → {_describe(rnd)}",
+            round=rnd.number,
+            before=pairs_before,
+            pairings=_pairs(rnd),
+        )
     return rnd

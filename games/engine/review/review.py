@@ -46,7 +46,8 @@ class Reviewed:
     cards), the move ``played`` and the expert's ``best``, their expected round values for the
     seat's team (None when nothing was weighed), ``loss`` (≥ 0), ``mark`` (good, inaccuracy,
     mistake, blunder, or forced), ``patterns`` (``patterns.PATTERNS`` names), the number of
-    moves weighed and of sampled deals."""
+    moves weighed and of sampled deals, and the samples' ``noise`` on the gap between the two
+    values (``Judgement.noise``; None when nothing was weighed)."""
 
     index: int
     version: int
@@ -61,6 +62,7 @@ class Reviewed:
     patterns: tuple[str, ...]
     options: int
     samples: int
+    noise: float | None = None
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,7 @@ def review_round(
                 patterns=patterns(view, legal, action, best, loss, later) if searched else (),
                 options=len(j.options),
                 samples=j.samples,
+                noise=j.noise if searched else None,
             )
         )
     weighed = [d.loss for d in found if d.mark != FORCED]

@@ -13,6 +13,7 @@ from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import translation
 
 from accounts.models import User
 from accounts.review_trend import accuracy_trend
@@ -20,6 +21,7 @@ from games.live import replay
 from games.live.cards import card_text
 from games.models import Match, RoundReview, Table
 from games.records import review_page, reviews
+from games.records.review_detail import even_note
 from tests.games.records.matches import REVIEW_SAMPLES, client_for
 
 pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("finished_match")]
@@ -275,3 +277,60 @@ def test_the_match_list_shows_the_players_accuracy_in_one_statement(finished_mat
     for viewer in (None, User.objects.get(username="ana")):
         page = client_for(viewer).get(url).content.decode()
         assert "#record-reviews" not in page
+
+
+def _row(section: str, row_id: str) -> str:
+    start = section.index(f'id="{row_id}"')
+    return section[start : section.index("</tr>", start)]
+
+
+def test_an_expert_move_no_better_than_the_one_played_is_shown_as_no_better(finished_match):
+    """The judge counts a gap inside the samples' noise as no loss. A walk's player saw the
+    expert's "pass" at 0.81 against 0.83 played (and 0.74 against 0.46) with loss 0 and "good",
+    and read the review as broken: such a row now says the move played is as good, with the
+    noise margin when the row has it, and the page says once what the values are."""
+    match = finished_match
+    reviews.make(match.pk, 1, samples=SAMPLES)
+    row = RoundReview.objects.get(match=match, round_no=1, seat=0)
+    decisions = row.data["decisions"]
+    plays = [d for d in decisions if d["played"]["type"] != "pass"]
+    assert len(plays) >= 4
+    higher, lower, old, lost = plays[:4]
+    passing = {"type": "pass", "seat": 0}
+    higher.update(best=passing, played_value=0.83, best_value=0.81, loss=0.0, mark="good")
+    higher["noise"] = 0.05
+    lower.update(best=passing, played_value=0.46, best_value=0.74, loss=0.0, mark="good")
+    lower["noise"] = 0.3012
+    old.update(best=passing, played_value=0.46, best_value=0.74, loss=0.0, mark="good")
+    old.pop("noise", None)  # a row reviewed before the margin was stored
+    lost.update(best=passing, played_value=0.1, best_value=0.6, loss=0.5, mark="mistake")
+    lost["noise"] = 0.2
+    row.save()
+    section = _section(_record(match, round_no=1))
+    ids = {id(d): f"review-1-0-{n}" for n, d in enumerate(decisions, start=1)}
+    html = _row(section, ids[id(higher)])
+    assert "pass" in html and "0.83" in html and "0.81" in html
+    assert "The move played is as good: valued no lower than the expert&#x27;s move." in html
+    html = _row(section, ids[id(lower)])
+    assert "The move played is as good: the gap is within the samples&#x27; noise (±0.30)." in html
+    html = _row(section, ids[id(old)])
+    assert "The move played is as good: the gap is within the samples&#x27; noise." in html
+    html = _row(section, ids[id(lost)])
+    assert "review-even" not in html and "0.50" in html  # a clear gap stays a loss, unexplained
+    assert section.count('id="review-legend"') == 1
+    assert "a round won" in section and "noise is no loss" in section
+    # The replay's box for that move says the same.
+    url = reverse("games:match_replay", args=[match.pk])
+    fragment = _page(f"{url}?step={lower['version'] + 1}&seat=0", HTTP_HX_REQUEST="true")
+    box = fragment[fragment.index('id="replay-review"') :]
+    box = box[: box.index("</div>")]
+    assert "The move played is as good" in box and "(±0.30)" in box
+
+
+def test_the_noise_margin_is_written_like_the_values_beside_it():
+    """In Spanish the values read 0,46 and 0,74 (floatformat): the margin too, and a margin of
+    0 (one sample, or no spread) is left out rather than shown as ±0.00."""
+    with translation.override("es"):
+        assert "(±0,30)" in even_note(0.46, 0.74, 0.3012)
+        assert "±" not in even_note(0.46, 0.74, 0.0) and "±" not in even_note(0.46, 0.74, None)
+        assert "±" not in even_note(0.83, 0.81, 0.05)  # valued no lower: no gap to explain

@@ -211,3 +211,22 @@ def test_a_record_that_does_not_replay_is_refused():
         review_round(RoundRecord(start, (Pass(0),)), 0)
     with pytest.raises(ValueError):
         review_round(RoundRecord(start, ()), 4)
+
+
+def test_each_decision_carries_the_noise_its_loss_was_judged_against():
+    """``noise`` is the bar the judge's gap must clear to be a loss (``clear_gain``): a
+    decision has a loss exactly when the expert's move's value exceeds the played one's by more
+    than it, so a review page can show how close "no loss" was."""
+    policies = [HeuristicPolicy(), RandomPolicy(), HeuristicPolicy(), RandomPolicy()]
+    start = new_match(Options(players=4), 1000)
+    record = play_round(start, policies, random.Random("review:1000"))
+    review = review_round(record, 1, samples=SAMPLES, budget=None)
+    weighed = [d for d in review.decisions if d.mark != FORCED]
+    assert weighed and all(d.noise is not None and d.noise >= 0 for d in weighed)
+    assert all(d.noise is None for d in review.decisions if d.mark == FORCED)
+    for d in weighed:
+        gap = d.best_value - d.played_value
+        if abs(gap - d.noise) > 1e-9:  # off the bar itself, where rounding could decide
+            assert (d.loss > 0) == (gap > 0 and gap > d.noise), (gap, d.noise, d.loss)
+    assert any(d.loss == 0 and d.best != d.played for d in weighed)  # the case the pages explain
+    assert any(d.loss > 0 for d in weighed)
