@@ -7,6 +7,7 @@ import datetime
 
 import pytest
 from django.utils import timezone
+from lxml import html as lxml_html
 
 from games.models import Match, Seat, Table
 from leagues import results, tournaments
@@ -303,6 +304,20 @@ def test_close_waits_for_every_result(staff_client, running):
     assert TournamentRound.objects.get(pk=rnd.pk).status == "finished"
     staff_client.post(url)
     assert Tournament.objects.get(pk=running.pk).status == "closed"
+
+
+def test_the_manage_page_asks_before_closing(staff_client, running):
+    """Closing cannot be undone: the one form that posts it sits inside a "Close" disclosure,
+    beside what closing does, behind a "Yes, close it" button; the page alone closes nothing."""
+    close_url = f"/tournaments/{running.pk}/manage/close/"
+    page = lxml_html.fromstring(staff_client.get(f"/tournaments/{running.pk}/manage/").content)
+    [form] = page.xpath(f'//form[@action="{close_url}"]')
+    [confirm] = form.xpath('ancestor::details[@id="close-tournament-confirm"]')
+    assert confirm.get("open") is None
+    assert confirm.xpath("./summary")[0].text_content().strip() == "Close"
+    assert "the standings as they are name the winner" in form.text_content()
+    assert form.xpath(".//button")[0].text_content().strip() == "Yes, close it"
+    assert Tournament.objects.get(pk=running.pk).status == "running"
 
 
 def test_registration_enforces_the_entry_conditions_with_clear_messages(
