@@ -14,7 +14,7 @@ passes ran every 700 allocations: 3.8 s of a worker's 38 s of test CPU went to t
   ``gc.collect()`` itself (tests/games/live/test_frames.py does).
 - At the end of the collection, one full pass and ``gc.freeze()``: what exists then (the imports,
   the items) moves to the permanent generation, which later passes skip (as config.heap does
-  for Daphne and the workers). tests/test_heap.py unfreezes it to test ``heap.settle``.
+  for Daphne and the workers). tests/test_heap.py tests ``heap.settle`` on that frozen heap.
 
 The same three directories: the collector's CPU 3.8 -> 1.4 s (load 2.9-3.8); the collection
 of the fast tests 3.3-3.8 -> 3.0-3.2 s of CPU.
