@@ -288,7 +288,8 @@ class ReviewedOut(Schema):
     made in, `kind` (play, pass, hook, unhook, window_pass, return), the seat's own `hand`
     then, the move `played` and the expert's `best`, their expected round values for the
     seat's team (null: nothing weighed), `loss`, `mark` (good, inaccuracy, mistake, blunder,
-    forced), named `patterns`, moves weighed (`options`) and sampled deals (`samples`)."""
+    forced), named `patterns`, moves weighed (`options`), sampled deals (`samples`) and the
+    `noise` margin (null in reviews made before it was stored)."""
 
     index: int
     version: int
@@ -303,6 +304,12 @@ class ReviewedOut(Schema):
     patterns: list[str]
     options: int
     samples: int
+    noise: float | None = Field(
+        default=None,
+        description="The gap between the two values the judge needs before it counts a loss:"
+        " a smaller gap is the sampled deals' noise, and the move played is as good as the"
+        " expert's (loss 0). Null in reviews made before it was stored.",
+    )
 
 
 class RoundReviewOut(Schema):

@@ -70,6 +70,11 @@ def test_a_player_reads_their_own_reviews_only_while_the_match_is_on(
         mine = body["reviews"][0]
         stored = RoundReview.objects.get(match=match, seat=seat)
         assert len(mine["decisions"]) == len(stored.data["decisions"]) > 0
+        # The judge's noise margin, as the match page shows it beside a loss of 0.
+        assert [d["noise"] for d in mine["decisions"]] == [
+            d["noise"] for d in stored.data["decisions"]
+        ]
+        assert any(isinstance(d["noise"], float) for d in mine["decisions"])
         # No card but those of the reader's own hand: nobody else's, hidden or played.
         held = set(start.hands[seat])
         assert _cards(body) <= held, _cards(body) - held
