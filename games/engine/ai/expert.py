@@ -80,21 +80,32 @@ def team_value(winner: int, caught: int, team: int) -> float:
     return value if winner == team else -value
 
 
+def gain_noise(gains: list[float], margin: float = MARGIN) -> float:
+    """``margin`` standard errors of the mean of ``gains``: the bar a mean gain must clear to be
+    a real one (``clear_gain``); the review shows it as the samples' noise on a gap. 0 with
+    fewer than two samples, where no gain is ever clear."""
+    n = len(gains)
+    if n < 2:
+        return 0.0
+    mean = sum(gains) / n
+    variance = sum((g - mean) ** 2 for g in gains) / (n - 1)
+    return margin * math.sqrt(variance / n)
+
+
 def clear_gain(gains: list[float], margin: float = MARGIN) -> bool:
     """Whether ``gains`` (one candidate's value minus the heuristic's choice's value, sample by
     sample on the same deals) show a real gain: their mean exceeds ``margin`` times its standard
-    error. One sample, or no spread at all with a mean of 0 or less, is never a clear gain.
+    error (``gain_noise``). One sample, or no spread at all with a mean of 0 or less, is never a
+    clear gain.
 
     Why: the search picks the best of several noisy means, and the best of noisy means is biased
     upwards (a candidate that had a lucky set of deals wins). Taking a move other than the
     heuristic's only when its paired gain is clear keeps a lucky mean from replacing a sound play
     (issue 18: the expert bombed its own partner's winning play on such luck)."""
-    n = len(gains)
-    if n < 2:
+    if len(gains) < 2:
         return False
-    mean = sum(gains) / n
-    variance = sum((g - mean) ** 2 for g in gains) / (n - 1)
-    return mean > 0 and mean > margin * math.sqrt(variance / n)
+    mean = sum(gains) / len(gains)
+    return mean > 0 and mean > gain_noise(gains, margin)
 
 
 def candidates(view: View, legal: list[Action], first: Action) -> list[Action]:

@@ -7,7 +7,6 @@ depend only on its hand and the public table), the move it played and the random
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from collections.abc import Callable
@@ -15,7 +14,7 @@ from typing import NamedTuple
 
 from ..actions import Action, Rejection, Return, Timeout
 from ..ai.base import HeuristicPolicy, seat_of
-from ..ai.expert import MARGIN, candidates, clear_gain, team_value
+from ..ai.expert import candidates, clear_gain, gain_noise, team_value
 from ..ai.rollout import claim_choice, outcome
 from ..ai.sampling import sample_hands, sample_state
 from ..cards import FACE
@@ -29,8 +28,8 @@ class Judgement(NamedTuple):
     the seat's team (``values``, same order), the index of the move played and of the expert's
     choice, how many sampled deals scored them (0: nothing was weighed), whether the
     expert's choice is clearly better than the move played, deal by deal, and the samples'
-    noise on that gap (``noise``: ``MARGIN`` standard errors of the paired gains, the bar a
-    gain must clear; 0 with fewer than two samples), so a review can say how close is close."""
+    noise on that gap (``noise``: ``ai.expert.gain_noise``, the bar a gain must clear; 0 with
+    fewer than two samples), so a review can say how close is close."""
 
     options: tuple[Action, ...]
     values: tuple[float, ...]
@@ -159,15 +158,4 @@ def judge(
     best = max(clear, key=lambda i: (totals[i], -i))
     means = tuple(t / done for t in totals)
     gains = [b - p for b, p in zip(values[best], values[index], strict=True)]
-    return Judgement(tuple(options), means, index, best, done, clear_gain(gains), noise_of(gains))
-
-
-def noise_of(gains: list[float]) -> float:
-    """``MARGIN`` standard errors of the mean of ``gains``: the gap ``clear_gain`` asks a mean
-    gain to exceed (0 with fewer than two samples, where no gain is ever clear)."""
-    n = len(gains)
-    if n < 2:
-        return 0.0
-    mean = sum(gains) / n
-    variance = sum((g - mean) ** 2 for g in gains) / (n - 1)
-    return MARGIN * math.sqrt(variance / n)
+    return Judgement(tuple(options), means, index, best, done, clear_gain(gains), gain_noise(gains))
