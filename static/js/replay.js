@@ -5,18 +5,28 @@
 
   var KEYS = { ArrowLeft: "replay-prev", ArrowRight: "replay-next", Home: "replay-first",
                End: "replay-last" };
+  // A step's request is under way until its content has settled: htmx wires the swapped-in
+  // links only in its settle step, a moment after the new position shows, and a click on a
+  // link it has not wired yet is a whole page load. A key pressed meanwhile waits (the last
+  // one pressed), so none is dropped.
   var busy = false;
+  var pending = null;
+
+  function step(id) {
+    var link = document.getElementById(id);
+    if (!link || link.tagName !== "A") return;
+    busy = true;
+    link.click();
+  }
 
   document.addEventListener("keydown", function (evt) {
     var id = KEYS[evt.key];
     if (!id || evt.altKey || evt.ctrlKey || evt.metaKey) return;
     var tag = evt.target && evt.target.tagName;
     if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
-    var link = document.getElementById(id);
     evt.preventDefault();
-    if (busy || !link || link.tagName !== "A") return;
-    busy = true;
-    link.click();
+    if (busy) { pending = id; return; }
+    step(id);
   });
 
   // After a step is swapped in, keep the focus on the same control (the old one is gone).
@@ -25,13 +35,15 @@
     var el = document.activeElement;
     focusedId = el && el.id ? el.id : null;
   });
-  // Free the keys as soon as the new step is in the page (same task as the swap), so a key
-  // pressed the moment the position changes is not dropped.
-  document.addEventListener("htmx:afterSwap", function () { busy = false; });
   document.addEventListener("htmx:afterSettle", function () {
     var again = focusedId && document.getElementById(focusedId);
     if (again && again.focus) again.focus({ preventScroll: true });
+    busy = false;
+    var next = pending;
+    pending = null;
+    if (next) step(next);
   });
-  document.addEventListener("htmx:responseError", function () { busy = false; });
-  document.addEventListener("htmx:sendError", function () { busy = false; });
+  function failed() { busy = false; pending = null; }
+  document.addEventListener("htmx:responseError", failed);
+  document.addEventListener("htmx:sendError", failed);
 })();

@@ -191,9 +191,11 @@ def htmx_settled(page) -> None:
     """Wait until htmx has no request, swap or settle under way. htmx wires the triggers of
     swapped-in content (``hx-trigger="change"`` on a form) in its settle step, a moment after
     the new HTML shows: a test that acts on a control as soon as it appears can beat it (its
-    change then reaches no listener), where a person never does."""
+    change then reaches no listener), where a person never does. A page still loading is not
+    settled either: htmx wires the page's own content once it has loaded."""
     page.wait_for_function(
-        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+        "() => document.readyState === 'complete' && !document.querySelector("
+        "'.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')"
     )
 
 

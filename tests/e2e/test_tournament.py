@@ -186,11 +186,20 @@ def test_staff_run_a_tournament_round_that_ai_stand_ins_play_to_the_standings(ne
     expect(page.locator("#replay-position")).to_have_text(f"Move 0 of {moves}")
     expect(page.locator("#replay-hands .playing-card")).to_have_count(108)
     page.wait_for_load_state()  # replay.js (deferred) listens for the keys
+    page.evaluate("window.sameDocument = true")
     page.keyboard.press("ArrowRight")
     expect(page.locator("#replay-position")).to_have_text(f"Move 1 of {moves}")
     assert re.search(r"step=1\b", page.url)
+    # A key pressed while a step is still settling waits for it; one pressed while a step is on
+    # its way is not dropped either. Every step is htmx's, never a page load.
     page.keyboard.press("End")
     expect(page.locator("#replay-position")).to_have_text(f"Move {moves} of {moves}")
+    page.keyboard.press("Home")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#replay-position")).to_have_text(f"Move 1 of {moves}")
+    page.keyboard.press("End")
+    expect(page.locator("#replay-position")).to_have_text(f"Move {moves} of {moves}")
+    assert page.evaluate("window.sameDocument === true")
     expect(page.locator("#result")).to_contain_text("wins the match")
     htmx_settled(page)  # the swapped-in seat menu listens for its change once htmx settled it
     page.select_option("#replay-seat", "1")
