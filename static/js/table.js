@@ -128,10 +128,17 @@
     if (evt.target.closest(".flash-close")) clearFlash();
   });
 
-  // The newest move is the last line: keep it in view.
+  // The newest move is the last line: keep it in view. Scrolled in the next animation frame,
+  // once per frame: reading the log's height in the middle of a push's swaps made the browser
+  // lay the whole table out there, and again for the swaps after it (~2.6 ms a frame).
+  var scrollFrame = 0;
   function scrollLog() {
-    var lines = document.querySelector("#log .log-lines");
-    if (lines) lines.scrollTop = lines.scrollHeight;
+    if (scrollFrame) return;
+    scrollFrame = window.requestAnimationFrame(function () {
+      scrollFrame = 0;
+      var lines = document.querySelector("#log .log-lines");
+      if (lines) lines.scrollTop = lines.scrollHeight;
+    });
   }
   document.addEventListener("DOMContentLoaded", scrollLog);
   document.addEventListener("htmx:oobAfterSwap", function (evt) {
@@ -328,15 +335,21 @@
   // swap, and each swap ticks at once.
   var MIN_TICK_MS = 16;
   var tickTimer = 0;
+  var tickFrame = 0;
+  // A bar's deadline on this page's clock, taken when the bar arrives (the remaining time was
+  // rendered for that moment), not when it is first drawn: a hidden tab draws nothing.
+  function stampBars(now) {
+    document.querySelectorAll(".countdown:not([data-local-deadline])").forEach(function (bar) {
+      var remaining = parseFloat(bar.dataset.remaining);
+      if (isNaN(remaining)) remaining = (parseInt(bar.dataset.deadlineMs, 10) - Date.now()) / 1000;
+      bar.dataset.localDeadline = String(now + remaining * 1000);
+    });
+  }
   function tick() {
     var now = performance.now();
     var wait = Infinity;
+    stampBars(now);
     document.querySelectorAll(".countdown").forEach(function (bar) {
-      if (!bar.dataset.localDeadline) {
-        var remaining = parseFloat(bar.dataset.remaining);
-        if (isNaN(remaining)) remaining = (parseInt(bar.dataset.deadlineMs, 10) - Date.now()) / 1000;
-        bar.dataset.localDeadline = String(now + remaining * 1000);
-      }
       var total = parseFloat(bar.dataset.total) || 1;
       var leftMs = Math.max(0, parseFloat(bar.dataset.localDeadline) - now);
       var left = leftMs / 1000;
@@ -357,9 +370,18 @@
     });
     tickTimer = wait === Infinity ? 0 : window.setTimeout(tick, Math.max(MIN_TICK_MS, wait));
   }
+  // A swap's bars are drawn in the next animation frame, once however many regions the push
+  // swapped: a bar's width read right after the swaps laid the whole table out once more than
+  // the frame needs (~1.2 ms a frame).
   function tickNow() {
+    stampBars(performance.now());
     window.clearTimeout(tickTimer);
-    tickTimer = window.setTimeout(tick, 0);
+    tickTimer = 0;
+    if (tickFrame) return;
+    tickFrame = window.requestAnimationFrame(function () {
+      tickFrame = 0;
+      tick();
+    });
   }
   // The page's own bars at once, and a bar a swap brings (a push's or a form's answer).
   document.addEventListener("DOMContentLoaded", tickNow);
