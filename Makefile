@@ -7,7 +7,7 @@ PYTHON312 ?= $(shell p="$$(pyenv root 2>/dev/null)/versions/3.12.1/bin/python"; 
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test test-fast lint clean messages manage
+.PHONY: run test test-fast screenshots lint clean messages manage
 
 # uv installs the project into the venv: the test extras in ~7 s where pip took ~40 s, from
 # the same PyPI versions (docs/PERFORMANCE.md, "The venv"); the venv keeps its own pip too.
@@ -76,8 +76,10 @@ test: $(VENV)/.installed-test
 # duplicate simulations, matches driven to their end, the every-URL walk; `make test` runs them).
 # TEST_FAST_WORKERS: the fast tests are bound by CPU (~80 s of it on a quiet box, plus
 # PostgreSQL's), so on 2 cores more workers only add their start-up (~4 s of CPU each); three
-# leave room for the few waits left. Measured runs and how they came down: docs/PERFORMANCE.md,
-# "The fast tests' time" (a quiet box, 2026-12-06: 52-54 s at -n 3).
+# leave room for the few waits left. `--dist worksteal`: a worker that runs out takes tests
+# queued for another, so the three end together (~2 s sooner than `--dist load`'s tail).
+# Measured runs and how they came down: docs/PERFORMANCE.md, "The fast tests' time" (a quiet
+# box, 2026-12-06: 52-54 s at -n 3).
 TEST_FAST_WORKERS ?= 3
 test-fast: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 test-fast: export REDIS_URL ?= redis://127.0.0.1:6379/0
@@ -89,7 +91,14 @@ test-fast: export ENGINE_PROPERTY_SCALE ?= 0.25
 test-fast: $(VENV)/.installed-test
 	$(PY) scripts/check_test_env.py --no-browser
 	$(COMPILE)
-	$(PY) -m pytest -n $(TEST_FAST_WORKERS) -m "not live and not slow" $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_FAST_WORKERS) --dist worksteal -m "not live and not slow" $(PYTEST_ARGS)
+
+# The browser tests alone, saving screenshots of what they check into var/screenshots/ (a folder
+# per subject: one-screen/, review/; the rest at its top). `make test` takes none (each is a
+# render and a PNG: tests/e2e/helpers.py, SCREENSHOTS).
+screenshots: export E2E_SCREENSHOTS = var/screenshots
+screenshots:
+	$(MAKE) test PYTEST_ARGS='-m browser $(PYTEST_ARGS)'
 
 # Translations: gather the strings into locale/*/django.po, then compile the .mo files that are
 # committed beside them (so `make run` and `make test` need no gettext). Needs GNU gettext

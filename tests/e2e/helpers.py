@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import time
 from pathlib import Path
 
@@ -12,7 +13,21 @@ from playwright.sync_api import expect
 PASSWORD = "e2e-long-passphrase-414"
 AXE = Path(__file__).with_name("vendor") / "axe.min.js"
 ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOTS = ROOT / "var" / "screenshots"
+#: Where the browser tests save screenshots of what they check, when asked for them
+#: (``make screenshots``, or ``E2E_SCREENSHOTS=<folder>`` beside any test command; a relative
+#: folder is taken from the project's root). Unset, none is taken: a run takes some 180, each
+#: a full render and a PNG (~15 s of the box's CPU in all).
+SCREENSHOTS = (ROOT / os.environ["E2E_SCREENSHOTS"]) if os.environ.get("E2E_SCREENSHOTS") else None
+
+
+def screenshot(target, name: str, **options) -> None:
+    """Save a screenshot of ``target`` (a page or a locator) as ``<SCREENSHOTS>/<name>.png``,
+    with Playwright's ``options`` (``full_page=True``), when screenshots are asked for."""
+    if SCREENSHOTS is None:
+        return
+    path = SCREENSHOTS / f"{name}.png"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    target.screenshot(path=str(path), **options)
 
 
 def sign_up_in(page, username: str, language: str = "en") -> None:

@@ -4,10 +4,8 @@ mid-trick, a claim window, a tribute return, a round over."""
 
 from __future__ import annotations
 
-import os
 import random
 from datetime import timedelta
-from pathlib import Path
 
 from django.db import transaction
 from django.utils import timezone
@@ -23,9 +21,7 @@ from games.engine.state import PLAY, ROUND_OVER, TRIBUTE, WINDOW, State
 from games.engine.tribute import pay_tributes, plan_tributes
 from games.models import Match, Table
 
-from .helpers import wait_until_live
-
-SHOTS = Path(os.environ.get("ONESCREEN_SHOTS", "/tmp/onescreen-shots"))
+from .helpers import screenshot, wait_until_live
 
 # --- the phases, made by the engine -----------------------------------------------------------
 
@@ -247,8 +243,7 @@ ONE_SCREEN_SIZES = [(1280, 800), (1366, 768), (1920, 1080), (375, 740), (740, 37
 
 
 def shoot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}.png"))
+    screenshot(page, f"one-screen/{name}")
 
 
 def show_phase(page, table: Table, make) -> State:

@@ -5,7 +5,7 @@ shown as text) and a quick phrase each reader sees in their own language. ana fo
 cy's profile and invites her by name from the table; cy finds the invitation in her notices,
 opens the table as a spectator and talks in the spectators' room, which the players never see,
 while she never sees theirs. ana mutes bo: his next line is not sent to her page. Screenshots
-at 1280 and 375 px: var/screenshots/chat_*.png."""
+at 1280 and 375 px (``make screenshots``): chat_*.png."""
 
 from __future__ import annotations
 
@@ -15,10 +15,10 @@ from playwright.sync_api import expect
 from games.models import ChatLine, ChatMute
 
 from .helpers import (  # noqa: F401 - stop_tables_after_the_test is an autouse fixture
-    SCREENSHOTS,
     axe_violations,
     describe,
     log_in_as,
+    screenshot,
     start_with_a_guest,
     stop_tables_after_the_test,
     wait_until_live,
@@ -40,7 +40,6 @@ def no_overflow(page, width: int) -> None:
 
 
 def test_two_players_chat_and_invite_a_friend_by_name(new_page):
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     ana, bo, cy = new_page(), new_page(), new_page()
     log_in_as(ana, "ana_chat")
     log_in_as(bo, "bo_chat", language="es")
@@ -97,7 +96,7 @@ def test_two_players_chat_and_invite_a_friend_by_name(new_page):
     friend = ana.locator(".friend[data-username=cy_chat]")
     expect(friend).to_contain_text("online")
     expect(friend.locator(".friend-table a")).to_have_text("Chat table")
-    ana.screenshot(path=str(SCREENSHOTS / "chat_friends_1280.png"), full_page=True)
+    screenshot(ana, "chat_friends_1280", full_page=True)
     ana.goto(url)
     wait_until_live(ana)
     expect(ana.locator("#chat-lines")).to_contain_text("hola ana")  # kept for a reload
@@ -119,11 +118,11 @@ def test_two_players_chat_and_invite_a_friend_by_name(new_page):
 
     found = axe_violations(ana)
     assert not found, describe(found)
-    ana.screenshot(path=str(SCREENSHOTS / "chat_table_1280.png"), full_page=True)
+    screenshot(ana, "chat_table_1280", full_page=True)
     for page, name in ((ana, "chat_table_375"), (cy, "chat_spectator_375")):
         page.set_viewport_size({"width": 375, "height": 800})
         page.click("#panel-toggle")  # on a phone the chat is in the drawer with the moves
         page.locator("#chat").scroll_into_view_if_needed()
         expect(page.locator("#chat-text")).to_be_visible()
         no_overflow(page, 375)
-        page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=True)
+        screenshot(page, f"{name}", full_page=True)

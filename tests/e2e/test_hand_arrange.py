@@ -7,7 +7,7 @@
   had no gesture (the browser keeps it silent) or is out of view, and not at all with the
   preference off; the animations preference off stops every animation, as reduced motion does.
 
-Screenshots go to var/screenshots/ (arrange-<width>-dragging.png, arrange-<width>.png).
+Screenshots (``make screenshots``): arrange-<width>-dragging.png, arrange-<width>.png.
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.helpers import (  # noqa: F401 - stop_tables_after_the_test is an autouse fixture
-    SCREENSHOTS,
     log_in_as,
     open_started_table,
     play_until,
+    screenshot,
     stop_tables_after_the_test,
 )
 
@@ -122,8 +122,7 @@ def test_drag_with_the_mouse_and_move_with_keys(new_page) -> None:
     page.mouse.move(tx, ty, steps=8)
     expect(page.locator(f"#{ids[0]}.dragging")).to_have_count(1)
     expect(page.locator(f"#{ids[6]}.drop-before")).to_have_count(1)  # the gold bar
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "arrange-1280-dragging.png"))
+    screenshot(page, "arrange-1280-dragging")
     page.mouse.up()
     order = moved(codes, 0, 5)
     assert shown(page) == order
@@ -152,7 +151,7 @@ def test_drag_with_the_mouse_and_move_with_keys(new_page) -> None:
     # Plain arrows still move the focus through the cards in the order shown.
     page.keyboard.press("ArrowRight")
     expect(page.locator(f"#{shown(page, 'id')[1].replace('label-', 'card-')}")).to_be_focused()
-    page.screenshot(path=str(SCREENSHOTS / "arrange-1280.png"), full_page=True)
+    screenshot(page, "arrange-1280", full_page=True)
 
     # A card the order never had (a tribute received) goes right after the card rendered
     # before it; the others keep the own order.
@@ -227,8 +226,7 @@ def test_slide_and_hold_with_a_finger_on_a_phone(browser, live_url) -> None:
         for step in range(1, 9):
             touch("touchMove", x + (tx - x) * step / 8, y + (ty - y) * step / 8)
         expect(page.locator(f"#{ids[14]}.drop-before")).to_have_count(1)
-        SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SCREENSHOTS / "arrange-375-dragging.png"))
+        screenshot(page, "arrange-375-dragging")
         touch("touchEnd")
         order = moved(order, 0, 13)
         assert shown(page) == order
@@ -240,7 +238,7 @@ def test_slide_and_hold_with_a_finger_on_a_phone(browser, live_url) -> None:
         expect(page.locator(f"#{ids[20].replace('label-', 'card-')}")).not_to_be_checked()
         width = page.evaluate("() => document.scrollingElement.scrollWidth")
         assert width <= 375, width
-        page.screenshot(path=str(SCREENSHOTS / "arrange-375.png"), full_page=True)
+        screenshot(page, "arrange-375", full_page=True)
 
         survives_a_push_a_snapshot_and_a_reload(page, order)
     finally:
@@ -364,8 +362,7 @@ def test_sounds_and_animations_off_in_the_preferences(new_page) -> None:
     page.goto("/accounts/preferences/")
     expect(page.locator("#id_effect_sounds")).not_to_be_checked()
     expect(page.locator("#id_animations")).not_to_be_checked()
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "preferences-375.png"), full_page=True)
+    screenshot(page, "preferences-375", full_page=True)
     page.set_viewport_size({"width": 1280, "height": 900})
     open_started_table(page, claim_seconds=1, turn_seconds=60)
     assert page.get_attribute("#table-page", "data-effect-sounds") == "off"

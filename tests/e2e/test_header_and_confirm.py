@@ -1,7 +1,7 @@
 """The site header at 1280 px stays one line with a notice badge, in every language; and the
 "confirm before playing" preference asks before a play is sent (issue #10 item 9).
 
-Screenshots go to var/screenshots/ (header-1280-<lang>.png, confirm-play.png).
+Screenshots (``make screenshots``): header-1280-<lang>.png, confirm-play.png.
 """
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.helpers import (  # noqa: F401 - stop_tables_after_the_test is an autouse fixture
-    SCREENSHOTS,
     log_in_as,
     log_in_user,
     open_started_table,
+    screenshot,
     stop_tables_after_the_test,
 )
 
@@ -48,8 +48,7 @@ def test_the_header_is_one_line_at_1280_px_with_a_notice_badge(new_page, languag
     page.goto("/")
     badge = page.locator("#notices-link .badge")
     expect(badge).to_have_text("12")
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.locator(".site-header").screenshot(path=str(SCREENSHOTS / f"header-1280-{language}.png"))
+    screenshot(page.locator(".site-header"), f"header-1280-{language}")
     items = page.evaluate(HEADER_ITEMS)
     middles = [item["middle"] for item in items]
     assert max(middles) - min(middles) < 6, items  # one row: every item on the same line
@@ -89,7 +88,7 @@ def test_confirm_before_playing_asks_and_no_sends_nothing(new_page) -> None:
     assert page.locator("#hand-form .card-check").count() == before
     assert page.locator("#hand-form .card-check:checked").count() >= 1
     assert "/tables/" in page.url and "action=" not in page.url
-    page.screenshot(path=str(SCREENSHOTS / "confirm-play.png"))
+    screenshot(page, "confirm-play")
     page.once("dialog", lambda dialog: answer(dialog, accept=True))
     page.click("#play-button")
     assert len(asked) == 2

@@ -2,7 +2,7 @@
 page and hides no badge: the lobby (its live matches too), the profile, the tournaments and the
 table during the own turn fit 1280×800, 375×740 and 740×375 without sideways scrolling; at the
 table the name ends in an ellipsis with the whole of it in its title, and the seat's "you"
-badge is whole. Screenshots go to /tmp/onescreen-shots/long-*.png."""
+badge is whole. Screenshots (``make screenshots``): one-screen/long-*.png."""
 
 from __future__ import annotations
 

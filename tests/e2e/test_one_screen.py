@@ -8,7 +8,7 @@ tribute functions): the own turn mid-trick, a claim window, a tribute return, a 
 The log, chat, tracker and seat menu sit in a side panel on wide screens and in a drawer on
 narrow ones. After the match the hand and the tracker go.
 
-Screenshots go to /tmp/onescreen-shots/ (phase-width-height.png).
+Screenshots (``make screenshots``): one-screen/<phase>-<width>x<height>.png.
 """
 
 from __future__ import annotations

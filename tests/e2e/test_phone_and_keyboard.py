@@ -3,7 +3,7 @@
 Phone: no sideways scrolling of the page or the hand (its cards overlap and wrap), the hand
 grouped by rank, every card a tap target of at least 32×44 px, the Play dock and the claim
 bar's Hook button large, fixed, apart from each other and in the same place whatever the
-page's scroll. Screenshots go to var/screenshots/.
+page's scroll. Screenshots: ``make screenshots``.
 
 Keyboard: a round played with keys only (Y, arrows, Space, Enter, H, P, K), checking that the
 live regions announce plays, the turn and claim windows, and that the tab title and the beep
@@ -20,9 +20,9 @@ from playwright.sync_api import Error as PlaywrightError
 from playwright.sync_api import expect
 
 from tests.e2e.helpers import (  # noqa: F401 - stop_tables_after_the_test is an autouse fixture
-    SCREENSHOTS,
     log_in_as,
     open_started_table,
+    screenshot,
     stop_tables_after_the_test,
     take_turn,
 )
@@ -70,7 +70,6 @@ def test_table_on_a_phone(new_page) -> None:
     log_in_as(page, "phone_player", "id", landing=None)  # Indonesian: the longest button labels
     open_started_table(page, claim_seconds=4)
     expect(page.locator("#hand input[name=cards]")).to_have_count(27)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
 
     # Neither the page nor the hand scrolls sideways: the cards overlap and wrap.
     widths = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
@@ -102,7 +101,7 @@ def test_table_on_a_phone(new_page) -> None:
     for button in ("#hint-button", "#clear-button"):
         b = box(page, button)
         assert b["height"] >= MIN_TARGET and b["x"] + b["width"] <= 375
-    page.screenshot(path=str(SCREENSHOTS / "table-375x740.png"))
+    screenshot(page, "table-375x740")
 
     # A claim window for this seat: the Hook button is large, fixed, above Play, never over it.
     end = time.monotonic() + 90
@@ -118,7 +117,7 @@ def test_table_on_a_phone(new_page) -> None:
                 assert not overlap(hook, play) and not overlap(pass_, play)
                 assert hook["y"] + hook["height"] <= play["y"] + 1
                 if not positions:
-                    page.screenshot(path=str(SCREENSHOTS / "table-375x740-claim.png"))
+                    screenshot(page, "table-375x740-claim")
                     page.mouse.wheel(0, 600)  # scroll the page: the bar must not move
                     page.wait_for_timeout(150)
                     moved = page.locator("#claim-button").bounding_box()

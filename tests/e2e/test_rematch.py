@@ -3,7 +3,7 @@
 set up so that their team wins in one trick, bo going out first. The result panel explains
 it; ana asks for a rematch, bo accepts, and both pages go by themselves to the new table,
 where the new match has started with the same seats; ana's profile counts the match. Screenshots
-in var/screenshots/rematch-*-{375,1280}.png."""
+(``make screenshots``): rematch-*-{375,1280}.png."""
 
 from __future__ import annotations
 
@@ -20,10 +20,10 @@ from games.engine.deal import start_round
 from games.models import Match, Rematch, Seat, Table
 
 from .helpers import (
-    SCREENSHOTS,
     axe_violations,
     describe,
     log_in_as,
+    screenshot,
     start_with_a_guest,
     stop_tables_after_the_test,  # noqa: F401 - autouse fixture: the rematch's match stops
     wait_until_live,
@@ -57,7 +57,6 @@ def no_overflow(page) -> None:
 
 
 def test_a_finished_match_is_explained_and_rematched_with_the_same_seats(new_page):
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     ana, bo = new_page(1280, 900), new_page(375, 800)
     log_in_as(ana, "ana_rm")
     log_in_as(bo, "bo_rm")
@@ -101,7 +100,7 @@ def test_a_finished_match_is_explained_and_rematched_with_the_same_seats(new_pag
     assert not violations, describe(violations)
     for page, width in ((ana, 1280), (bo, 375)):
         page.locator("#result").scroll_into_view_if_needed()
-        page.screenshot(path=str(SCREENSHOTS / f"rematch-result-{width}.png"), full_page=True)
+        screenshot(page, f"rematch-result-{width}", full_page=True)
         no_overflow(page)
 
     ana.click("#rematch-button")
@@ -111,7 +110,7 @@ def test_a_finished_match_is_explained_and_rematched_with_the_same_seats(new_pag
     expect(bo.locator("#rematch .countdown-rematch")).to_be_visible()
     for page, width in ((ana, 1280), (bo, 375)):
         page.locator("#rematch").scroll_into_view_if_needed()
-        page.screenshot(path=str(SCREENSHOTS / f"rematch-asked-{width}.png"), full_page=True)
+        screenshot(page, f"rematch-asked-{width}", full_page=True)
         no_overflow(page)
     violations = axe_violations(bo)
     assert not violations, describe(violations)
@@ -136,7 +135,7 @@ def test_a_finished_match_is_explained_and_rematched_with_the_same_seats(new_pag
     assert Match.objects.get(table=new).winner_team is None
     expect(bo.locator("#seat-2 .badge.you")).to_be_visible()
     for page, width in ((ana, 1280), (bo, 375)):
-        page.screenshot(path=str(SCREENSHOTS / f"rematch-new-table-{width}.png"))
+        screenshot(page, f"rematch-new-table-{width}")
         no_overflow(page)
 
     # The finished match was counted once it ended (games.records.player_stats): on ana's profile,
@@ -145,10 +144,10 @@ def test_a_finished_match_is_explained_and_rematched_with_the_same_seats(new_pag
     expect(ana.locator("#rounds-won")).to_have_text("1")
     expect(ana.locator("#levels-gained")).to_have_text("1")
     expect(ana.locator("#favourite-partners")).to_contain_text("bo_rm")
-    ana.screenshot(path=str(SCREENSHOTS / "rematch-profile-1280.png"), full_page=True)
+    screenshot(ana, "rematch-profile-1280", full_page=True)
     bo.goto("/leaderboard/")
     expect(bo.locator("#leaderboard")).to_contain_text("No rated match")  # AI seats: casual
-    bo.screenshot(path=str(SCREENSHOTS / "rematch-leaderboard-375.png"), full_page=True)
+    screenshot(bo, "rematch-leaderboard-375", full_page=True)
     no_overflow(bo)
 
     # Back on the finished table, nobody is sent away again; the way to the rematch is shown.

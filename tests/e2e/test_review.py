@@ -5,14 +5,12 @@ expert's review of it; the profile shows the accuracy trend. At 1280×800 and 37
 clean. The finished match is driven in-process (``tests.games.drivers.drive``) and its rounds
 reviewed by the real review (``games.records.reviews.make``), not played through the UI.
 
-Screenshots go to /tmp/review-shots/ (page-width.png).
+Screenshots (``make screenshots``): review/<page>-<width>.png.
 """
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 from django.db import transaction
@@ -26,11 +24,10 @@ from games.records import reviews
 from tests.e2e.test_csp import assert_no_violation, watch
 from tests.games.drivers import drive
 
-from .helpers import axe_violations, describe, log_in_user
+from .helpers import axe_violations, describe, log_in_user, screenshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-SHOTS = Path(os.environ.get("REVIEW_SHOTS", "/tmp/review-shots"))
 SIZES = [(1280, 800), (375, 740)]
 SAMPLES = 8
 
@@ -56,8 +53,7 @@ def _finished_match_with_reviews() -> tuple[Match, User]:
 
 
 def _shot(page, name: str, width: int, full_page: bool = True) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}-{width}.png"), full_page=full_page)
+    screenshot(page, f"review/{name}-{width}", full_page=full_page)
 
 
 def _axe_clean(page, what: str) -> None:

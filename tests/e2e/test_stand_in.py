@@ -1,7 +1,7 @@
 """A player drops out and comes back (issue #10 item 1), in chromium against Daphne and the live
 worker: bo closes his page mid-match; after two of his turns time out the AI plays his seat and
 every page marks it; he opens the table again, reads "The AI is playing for you", presses "I'm
-back" and plays his next move himself. Screenshots in var/screenshots/stand_in_*.png."""
+back" and plays his next move himself. Screenshots (``make screenshots``): stand_in_*.png."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from games.engine.views import played_cards
 from games.models import Match, Move, Seat
 from games.play import services
 
-from .helpers import SCREENSHOTS, log_in_as, play_until, start_with_a_guest, take_turn
+from .helpers import log_in_as, play_until, screenshot, start_with_a_guest, take_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,7 +36,6 @@ def secret_cards_shown(page, table, viewer: int) -> set[str]:
 
 
 def test_a_player_who_drops_is_stood_in_and_takes_the_seat_back(new_page):
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     ana, bo = new_page(), new_page()
     log_in_as(ana, "ana_si")
     log_in_as(bo, "bo_si")
@@ -58,7 +57,7 @@ def test_a_player_who_drops_is_stood_in_and_takes_the_seat_back(new_page):
     assert (seat.user.username, seat.stand_in, seat.ai_policy) == ("bo_si", "away", "expert")
     table = seat.table
     assert secret_cards_shown(ana, table, 0) == set()
-    ana.screenshot(path=str(SCREENSHOTS / "stand_in_marked_for_everyone.png"), full_page=True)
+    screenshot(ana, "stand_in_marked_for_everyone", full_page=True)
 
     # The stand-in makes bo's decisions meanwhile (ana keeps playing hers).
 
@@ -78,11 +77,11 @@ def test_a_player_who_drops_is_stood_in_and_takes_the_seat_back(new_page):
     expect(bo.locator("#claim-form")).to_have_count(0)
     expect(bo.locator("#pass-button")).to_have_count(0)
     assert secret_cards_shown(bo, table, 1) == set()
-    bo.screenshot(path=str(SCREENSHOTS / "stand_in_banner_on_return.png"), full_page=True)
+    screenshot(bo, "stand_in_banner_on_return", full_page=True)
     bo.set_viewport_size({"width": 375, "height": 800})  # a phone: the banner fits, no scroll
     expect(bo.locator("#im-back")).to_be_visible()
     assert bo.evaluate("() => document.scrollingElement.scrollWidth") <= 375
-    bo.screenshot(path=str(SCREENSHOTS / "stand_in_banner_on_return_375.png"), full_page=True)
+    screenshot(bo, "stand_in_banner_on_return_375", full_page=True)
     bo.set_viewport_size({"width": 1280, "height": 900})
 
     bo.click("#im-back")
@@ -92,7 +91,7 @@ def test_a_player_who_drops_is_stood_in_and_takes_the_seat_back(new_page):
     expect(ana.locator("#stand-in-1")).to_have_count(0)
     seat.refresh_from_db()
     assert (seat.stand_in, seat.ai_policy) == ("", "")
-    bo.screenshot(path=str(SCREENSHOTS / "stand_in_taken_back.png"), full_page=True)
+    screenshot(bo, "stand_in_taken_back", full_page=True)
 
     # bo's next decision is his own: both people play until he has made a move himself.
     def bo_moved(_page) -> bool:

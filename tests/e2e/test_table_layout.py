@@ -2,7 +2,7 @@
 whole 27-card hand inside the viewport and selectable (a tapped card lifts), the header's links
 folded behind a Menu button on the phone, teams told by a label and a shape, not colour alone.
 
-Screenshots go to var/screenshots/ (layout-<width>.png, layout-375-menu.png).
+Screenshots (``make screenshots``): layout-<width>.png, layout-375-menu.png.
 """
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.helpers import (  # noqa: F401 - stop_tables_after_the_test is an autouse fixture
-    SCREENSHOTS,
     fill_with_ai_and_start,
     log_in_as,
     open_started_table,
+    screenshot,
     stop_tables_after_the_test,
     wait_until_live,
 )
@@ -66,8 +66,7 @@ def test_the_table_fits_the_screen(new_page, width, height) -> None:
     log_in_as(page, f"fit_{width}", "id", landing=None)  # Indonesian: the longest labels
     open_started_table(page, claim_seconds=10, turn_seconds=60)
     expect(page.locator("#hand input[name=cards]")).to_have_count(27)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"layout-{width}.png"), full_page=True)
+    screenshot(page, f"layout-{width}", full_page=True)
     assert_fits(page, width)
 
     # Every card is reachable where it shows, and at least 44 px tall and 32 px wide (WCAG
@@ -88,7 +87,7 @@ def test_the_table_fits_the_screen(new_page, width, height) -> None:
         page.wait_for_timeout(200)  # the lift's transition
         after = label.bounding_box()
         assert after["y"] <= before["y"] - 8, (before, after)
-    page.screenshot(path=str(SCREENSHOTS / f"layout-{width}-selected.png"), full_page=True)
+    screenshot(page, f"layout-{width}-selected", full_page=True)
     label = page.locator("#hand .hand-cards label").nth(13)
     label.click()
     expect(page.locator("#hand .card-check").nth(13)).not_to_be_checked()
@@ -135,7 +134,7 @@ def test_the_table_fits_the_screen(new_page, width, height) -> None:
     scroll_width, inner = page.evaluate(OVERFLOW)
     assert scroll_width <= inner, f"the open menu scrolls sideways: {scroll_width} > {inner}"
     if width == 375:
-        page.screenshot(path=str(SCREENSHOTS / "layout-375-menu.png"))
+        screenshot(page, "layout-375-menu")
         page.keyboard.press("Escape")
         expect(toggle).to_have_attribute("aria-expanded", "false")
         expect(links.first).to_be_hidden()
@@ -273,7 +272,7 @@ def test_partners_sit_opposite_and_each_seat_shows_its_play(new_page, width, hei
     expect(page.locator("#seats .seat.me.turn")).to_have_count(1)
     expect(page.locator("#seats .seat-play.top")).to_have_count(1)  # the play to beat glows
     assert_fits(page, width)
-    page.screenshot(path=str(SCREENSHOTS / f"square-{width}.png"), full_page=True)
+    screenshot(page, f"square-{width}", full_page=True)
     # A play slides in, unless the player asks for reduced motion.
     motion = "() => getComputedStyle(document.querySelector('#trick .trick-entry:last-child'))"
     assert page.evaluate(motion + ".animationName") == "play-in"
@@ -298,7 +297,7 @@ def test_partners_sit_opposite_and_each_seat_shows_its_play(new_page, width, hei
     page.click(".hand-sort [data-sort=suit]")
     assert_suits_together(page)
     assert_fits(page, width)
-    page.screenshot(path=str(SCREENSHOTS / f"square-{width}-by-suit.png"), full_page=True)
+    screenshot(page, f"square-{width}-by-suit", full_page=True)
     page.reload()
     expect(page.locator(".hand-sort [data-sort=suit]")).to_have_attribute("aria-pressed", "true")
     # The socket's first frame swaps the whole hand in again: the order survives it.
@@ -309,7 +308,7 @@ def test_partners_sit_opposite_and_each_seat_shows_its_play(new_page, width, hei
     page.click(".hand-sort [data-sort=combos]")
     expect(page.locator("#hand .hand-cards")).to_have_attribute("data-sort", "combos")
     assert_fits(page, width)
-    page.screenshot(path=str(SCREENSHOTS / f"square-{width}-combos.png"), full_page=True)
+    screenshot(page, f"square-{width}-combos", full_page=True)
 
     page.evaluate(WATCH_LAST_TRICK)
     assert play_until(page, lambda p: p.evaluate("() => window.__lastTricks") > 0, 120), (
@@ -345,7 +344,7 @@ def test_six_and_eight_seats_sit_around_an_oval_and_fit_one_screen(new_page, pla
         right = [seats[f"pos-{n}"] for n in range(players // 2 + 1, players)]
         assert max(s["x"] for s in left) < top["x"] < min(s["x"] for s in right), seats
         assert_fits(page, width)
-        page.screenshot(path=str(SCREENSHOTS / f"oval-{players}-{width}.png"), full_page=True)
+        screenshot(page, f"oval-{players}-{width}", full_page=True)
 
     show_phase(page, Table.objects.get(host__username=f"oval_{players}"), your_turn)
     problems = {}
@@ -395,7 +394,7 @@ def test_every_ai_seat_wears_the_same_whole_badge_on_a_phone(new_page, language)
     for width, height in ((375, 740), (740, 375)):
         page.set_viewport_size({"width": width, "height": height})
         settle(page)
-        page.screenshot(path=str(SCREENSHOTS / f"ai-badges-{language}-{width}x{height}.png"))
+        screenshot(page, f"ai-badges-{language}-{width}x{height}")
         badges = page.evaluate(AI_BADGES)
         assert len(badges) == 3, badges
         assert len({b["text"] for b in badges}) == 1 and all(b["shown"] for b in badges), badges
@@ -422,7 +421,7 @@ def test_a_side_seats_ai_badge_names_its_difficulty_whole_at_1280(new_page, lang
         Seat.objects.filter(table=table, number__gt=0).update(ai_policy=key)
         show_phase(page, table, your_turn)
         settle(page)
-        page.screenshot(path=str(SCREENSHOTS / f"ai-badges-{language}-1280-{key}.png"))
+        screenshot(page, f"ai-badges-{language}-1280-{key}")
         badges = page.evaluate(AI_BADGES)
         with translation.override(language):
             label = translation.gettext(registry.difficulty(key).label)
@@ -492,8 +491,7 @@ def test_a_waiting_table_gives_the_host_every_control_whole(new_page) -> None:
     page.click("#create-table-form button[type=submit]")
     expect(page.locator("#seats .seat.empty")).to_have_count(3)
     wait_until_live(page)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / "waiting-1280.png"), full_page=True)
+    screenshot(page, "waiting-1280", full_page=True)
 
     # The invite box: as the site's forms (the label above, an input of the form's font with
     # room inside), the input taking the row beside "Invite" and as tall as it.
@@ -507,7 +505,7 @@ def test_a_waiting_table_gives_the_host_every_control_whole(new_page) -> None:
 
     page.set_viewport_size({"width": 375, "height": 740})
     page.wait_for_timeout(300)  # the layout at the new width
-    page.screenshot(path=str(SCREENSHOTS / "waiting-375.png"), full_page=True)
+    screenshot(page, "waiting-375", full_page=True)
     scroll_width, inner = page.evaluate(OVERFLOW)
     assert scroll_width <= inner == 375, f"the page scrolls sideways: {scroll_width} > {inner}"
     title = page.evaluate(TITLE)
@@ -553,7 +551,7 @@ def test_a_side_seats_name_stays_readable_beside_its_hook(new_page) -> None:
     open_started_table(page, claim_seconds=5, turn_seconds=60)  # claim windows, so hooks
     show_phase(page, Table.objects.get(host__username="hook_side"), side_hook)
     settle(page)
-    page.screenshot(path=str(SCREENSHOTS / "side-hook-375.png"))
+    screenshot(page, "side-hook-375")
     seats = page.evaluate(SIDE_NAMES)
     hooked = [s for s in seats if s["play"] and "kind-hook" in s["play"]]
     assert hooked, seats
