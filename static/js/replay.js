@@ -35,7 +35,8 @@
     var el = document.activeElement;
     focusedId = el && el.id ? el.id : null;
   });
-  document.addEventListener("htmx:afterSettle", function () {
+  document.addEventListener("htmx:afterSettle", function (evt) {
+    if (!evt.target || evt.target.id !== "replay") return;  // once a step: the board's settle
     var again = focusedId && document.getElementById(focusedId);
     if (again && again.focus) again.focus({ preventScroll: true });
     busy = false;
