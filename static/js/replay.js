@@ -45,6 +45,6 @@
     if (next) step(next);
   });
   function failed() { busy = false; pending = null; }
-  document.addEventListener("htmx:responseError", failed);
-  document.addEventListener("htmx:sendError", failed);
+  ["htmx:responseError", "htmx:sendError", "htmx:timeout", "htmx:swapError"].forEach(
+    function (name) { document.addEventListener(name, failed); });
 })();
