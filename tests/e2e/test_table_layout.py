@@ -523,6 +523,41 @@ def test_a_waiting_table_gives_the_host_every_control_whole(new_page) -> None:
     assert page.evaluate(OVERFLOW)[0] <= 375
 
 
+@pytest.mark.parametrize("players", [6, 8])
+def test_a_waiting_table_of_six_or_eight_gives_the_host_every_control_whole_on_a_phone(
+    new_page, players
+) -> None:
+    """375 px, Vietnamese: three seats abreast left each ~90 px and cut the host's AI picker
+    ("Không c"). Until the match starts the seats go two abreast, round the table clockwise
+    (you at the bottom right, the next seat at the bottom left), every control whole."""
+    page = new_page(375, 740)
+    log_in_as(page, f"waiting_{players}", "vi", landing=None)
+    page.goto("/tables/new/")
+    page.fill("#id_name", "Friday night table of the club")
+    page.select_option("#id_seats", str(players))
+    page.click("#create-table-form button[type=submit]")
+    expect(page.locator("#seats .seat.empty")).to_have_count(players - 1)
+    wait_until_live(page)
+    screenshot(page, f"waiting-{players}-375", full_page=True)
+    scroll_width, inner = page.evaluate(OVERFLOW)
+    assert scroll_width <= inner == 375, f"the page scrolls sideways: {scroll_width} > {inner}"
+    seats = page.evaluate(
+        """() => [...document.querySelectorAll('#seats .seat')].map(s => {
+             const r = s.getBoundingClientRect();
+             return {pos: +s.className.match(/pos-(\\d)/)[1], x: r.left,
+                     y: r.top + r.height / 2}; })"""
+    )
+    assert len({round(s["x"]) for s in seats}) == 2, seats  # two abreast
+    at = {s["pos"]: s for s in seats}
+    assert at[0]["x"] > at[1]["x"] and abs(at[0]["y"] - at[1]["y"]) < 1, at  # the bottom row
+    assert at[players // 2]["x"] < at[players // 2 + 1]["x"], at  # the top row
+    assert all(at[n]["y"] < at[n - 1]["y"] for n in range(2, players // 2 + 1)), at  # up the left
+    # Every control in view at once (a tall screen), none cut or covered.
+    page.set_viewport_size({"width": 375, "height": 1400})
+    controls = page.evaluate(HOST_CONTROLS)
+    assert controls["controls"] >= 3 * (players - 1) and not controls["out"], controls
+
+
 # A side seat's name beside its last step: cut or not, the room its name has beside its badges,
 # and the width of the first eight letters of a long name in its font.
 SIDE_NAMES = """() => [...document.querySelectorAll('#seats .seat:is(.pos-1, .pos-3)')].map(s => {
