@@ -108,6 +108,13 @@
     });
   }
 
+  // A new version of the table frees the buttons locked for the last answer, also when the
+  // push left their region out as unchanged (the same controls: nothing beats the top play
+  // twice running), which kept Pass disabled for up to 2 s when the turn came back that fast.
+  document.addEventListener("htmx:oobAfterSwap", function (evt) {
+    if (evt.detail.target && evt.detail.target.id === "status") unlock(document);
+  });
+
   function clearFlash() {
     var flash = document.getElementById("flash");
     if (flash) flash.innerHTML = "";

@@ -197,12 +197,24 @@ def test_a_round_with_the_keyboard_alone(new_page) -> None:
     counts = {"selected": 0, "hint": 0, "pass": 0, "claim": 0, "claim_pass": 0, "described": 0}
     end = time.monotonic() + 240
     moves = 0
+    # A person's pace: a socket takes 5 messages a second (games.sockets.socket_limits), and
+    # this loop, answering the AI seats' 50-ms moves, sent up to eight: the one dropped never
+    # moved the table on, and the wait below for its version timed out.
+    last_sent = [0.0]
+
+    def pace() -> None:
+        wait = last_sent[0] + 0.25 - time.monotonic()
+        if wait > 0:
+            page.wait_for_timeout(wait * 1000)
+        last_sent[0] = time.monotonic()
+
     while time.monotonic() < end and moves < 60:
         try:
             if page.locator("#result").is_visible():
                 break
             if page.locator("#claim-form").is_visible():
                 version = page.get_attribute("#status", "data-version") or ""
+                pace()
                 if page.locator("#claim-button:not([disabled])").count():
                     page.keyboard.press("k")
                     counts["claim"] += 1
@@ -220,6 +232,7 @@ def test_a_round_with_the_keyboard_alone(new_page) -> None:
                 hints = json.loads(page.get_attribute("#hand-actions", "data-hints") or "[]")
                 leading = page.locator("#pass-button").count() == 0
                 version = page.get_attribute("#status", "data-version")
+                pace()
                 if not leading and counts["pass"] < 3 and moves % 2:
                     page.keyboard.press("p")
                     counts["pass"] += 1
@@ -245,6 +258,7 @@ def test_a_round_with_the_keyboard_alone(new_page) -> None:
                 if described["ids"]:
                     assert not described["missing"], described
                     counts["described"] += 1
+                pace()
                 page.keyboard.press("p")
                 counts["pass"] += 1
                 moves += 1
