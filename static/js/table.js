@@ -14,6 +14,17 @@
 (function () {
   "use strict";
 
+  // One htmx:oobAfterSwap per swapped region. htmx 2 fires it, after each out-of-band swap, on
+  // every element the same message swapped in so far (oobSwap's settleInfo.elts), each time with
+  // that swap's details: a push of six regions made ~24 events, and every listener of this page
+  // ran for each. The first event of a swap goes on; its repeats (the same details object) stop
+  // here, in the capture phase, before any listener of the page sees them.
+  var lastOobSwap = null;
+  window.addEventListener("htmx:oobAfterSwap", function (evt) {
+    if (evt.detail === lastOobSwap) evt.stopImmediatePropagation();
+    lastOobSwap = evt.detail;
+  }, true);
+
   // Reconnect quickly after a drop or a server restart: a turn lasts seconds, so the
   // extension's default exponential backoff (up to a minute) would time the seat out.
   if (window.htmx) {

@@ -15,6 +15,13 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 PASSWORD = "e2e-long-passphrase-414"
 HIDDEN_REGIONS = "#trick, #tribute, #log, #result"
+#: Counts the out-of-band swaps htmx makes and the ``htmx:oobAfterSwap`` events a listener of
+#: the page's document hears (added before the page's own scripts run).
+SWAPS_HEARD = """
+window.swapsMade = 0; window.swapsHeard = 0;
+document.addEventListener('htmx:oobBeforeSwap', () => { window.swapsMade += 1; });
+document.addEventListener('htmx:oobAfterSwap', () => { window.swapsHeard += 1; });
+"""
 
 
 def sign_up(page, username: str) -> None:
@@ -143,11 +150,14 @@ def test_an_illegal_move_is_refused_with_a_message(new_page):
 def test_a_page_that_loses_a_push_catches_up(new_page):
     """A spectator page drops a push on purpose (table.js's test hook): it notices the gap at
     the next delta (or its heartbeat), asks for a snapshot, and then shows exactly what a page
-    loaded afresh shows — never a delta applied over the wrong state."""
+    loaded afresh shows — never a delta applied over the wrong state. Meanwhile the page's
+    listeners hear of each region a push swaps once (htmx itself repeats ``oobAfterSwap`` for
+    every region the same message swapped before: table.js stops the repeats)."""
     page = new_page()
     log_in(page, "e2e_lossy")
     table_url = open_started_table(page, claim_seconds=1, turn_seconds=20)
     spectator = new_page()
+    spectator.add_init_script(SWAPS_HEARD)
     spectator.goto(table_url)
     expect(spectator.locator("#status")).to_contain_text("Round 1")
     # The page's HTML already shows round 1: wait for the socket's connect snapshot too, or the
@@ -172,3 +182,5 @@ def test_a_page_that_loses_a_push_catches_up(new_page):
     expect(fresh.locator("#status")).to_have_attribute("data-version", version)
     for region in ("#seats", "#trick", "#claim-bar", "#tribute"):
         assert spectator.locator(region).inner_text() == fresh.locator(region).inner_text()
+    swaps, heard = spectator.evaluate("() => [window.swapsMade, window.swapsHeard]")
+    assert swaps > 10 and heard == swaps, (swaps, heard)
