@@ -78,8 +78,9 @@ test: $(VENV)/.installed-test
 # PostgreSQL's), so on 2 cores more workers only add their start-up (~4 s of CPU each); three
 # leave room for the few waits left. `--dist worksteal`: a worker that runs out takes tests
 # queued for another, so the three end together (~2 s sooner than `--dist load`'s tail).
-# Measured runs and how they came down: docs/PERFORMANCE.md, "The fast tests' time" (a quiet
-# box, 2026-12-06: 52-54 s at -n 3).
+# `--ignore=tests/e2e`: every test there drives the browser (`live`); not even collected, its
+# modules and Playwright are not imported by each worker. Measured runs and how they came down:
+# docs/PERFORMANCE.md, "The fast tests' time" (a quiet box, 2026-12-06: 52-54 s at -n 3).
 TEST_FAST_WORKERS ?= 3
 test-fast: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/test
 test-fast: export REDIS_URL ?= redis://127.0.0.1:6379/0
@@ -91,7 +92,8 @@ test-fast: export ENGINE_PROPERTY_SCALE ?= 0.25
 test-fast: $(VENV)/.installed-test
 	$(PY) scripts/check_test_env.py --no-browser
 	$(COMPILE)
-	$(PY) -m pytest -n $(TEST_FAST_WORKERS) --dist worksteal -m "not live and not slow" $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_FAST_WORKERS) --dist worksteal -m "not live and not slow" \
+		--ignore=tests/e2e $(PYTEST_ARGS)
 
 # The browser tests alone, saving screenshots of what they check into var/screenshots/ (a folder
 # per subject: one-screen/, review/; the rest at its top). `make test` takes none (each is a
