@@ -113,13 +113,16 @@ def _watchable(request: HttpRequest, table_id: int) -> Table:
 def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     table = _watchable(request, table_id)
     match = Match.objects.filter(table=table).first()
-    seat = None
+    seat, left = None, False
     if request.user.is_authenticated:
-        seat = (
+        mine = (
             Seat.objects.filter(table=table, user=request.user)
-            .values_list("number", flat=True)
+            .only("number", "user", "stand_in")
             .first()
         )
+        # Who left their seat for good watches as the spectators do (Seat.holder_id).
+        left = mine is not None and mine.holder_id is None
+        seat = mine.number if mine is not None and not left else None
     # A spectator of a delayed table sees it as it was ``spectator_delay`` moves ago.
     state = visibility.visible_state(table, match, seat) if match else None
     context = table_context(
@@ -133,6 +136,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     ).as_dict()
     context["summary"] = options_summary(table)
     context["staff_start"] = tables.staff_may_start(table, request.user)
+    context["left_match"] = left
     context["table_strings"] = table_strings()
     context.update(mutes.table_page_context(request.user, table, seat))  # chat, invitations
     return render(request, "games/table.html", context)

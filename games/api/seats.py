@@ -22,18 +22,23 @@ class NotSeated(Exception):
     """The person may watch the match but has no seat at it."""
 
 
+class LeftSeat(NotSeated):
+    """The person left their seat at the match for good: the AI plays it, and its hand is not
+    theirs to see any more (``Seat.held_by``)."""
+
+
 def my_seat(match_id: int, user: User) -> tuple[Match, Seat]:
-    """The match ``match_id`` (its table loaded) and ``user``'s seat at it. Raises NotFound
-    when there is no such match or the user may not watch it, NotSeated when they have no
-    seat there."""
+    """The match ``match_id`` (its table loaded) and the seat ``user`` holds at it. Raises
+    NotFound when there is no such match or the user may not watch it, NotSeated when they
+    have no seat there, LeftSeat when they left theirs for good."""
     match = Match.objects.select_related("table").filter(pk=match_id).first()
     if match is None:
         raise NotFound
     seat = Seat.objects.filter(table_id=match.table_id, user=user).first()
-    if seat is None:
+    if seat is None or seat.holder_id is None:
         if not access.can_watch(user, match.table):
             raise NotFound
-        raise NotSeated
+        raise NotSeated if seat is None else LeftSeat
     return match, seat
 
 

@@ -73,6 +73,8 @@ def _open(request: HttpRequest, match_id: int) -> tuple[int, int, int, int] | Js
         match, seat = seats.my_seat(match_id, token.user)
     except seats.NotFound:
         return _error(404, "not_found", "no such match or table")
+    except seats.LeftSeat:
+        return _error(403, "forbidden", "you left this match: the AI plays your seat")
     except seats.NotSeated:
         return _error(403, "forbidden", "you have no seat at this match")
     return token.pk, token.user_id, match.table_id, seat.number
@@ -86,7 +88,7 @@ def _lines_now(
     if not tokens.still_active(token_id):
         return [{"type": "end", "reason": "revoked"}], True
     match = Match.objects.select_related("table").get(pk=match_id)
-    seat = Seat.objects.filter(table_id=match.table_id, number=number, user_id=user_id).first()
+    seat = Seat.objects.filter(table_id=match.table_id, number=number).held_by(user_id).first()
     if seat is None:
         return [{"type": "end", "reason": "unseated"}], True
     lines: list[dict[str, Any]] = []

@@ -50,13 +50,18 @@ from games.models import Match, Move, Seat, Table
 log = logging.getLogger(__name__)
 
 
-def _frame_message(text: str, version: int, revision: int, base: int | None) -> dict[str, Any]:
+def _frame_message(
+    text: str, version: int, revision: int, base: int | None, seat: int | None
+) -> dict[str, Any]:
+    """A frame for the audience of ``seat`` (None: spectators): ``s`` names it, so a socket that
+    left that audience while the frame was on its way drops it (``TableConsumer.table_frame``)."""
     message = {
         "type": "table.frame",
         "text": text,
         "v": version,
         "r": revision,
         "full": base is None,
+        "s": seat,
     }
     if base is not None:
         message["b"] = base
@@ -97,7 +102,7 @@ def publish_move(
                 messages.append(
                     (
                         audiences.group(table.pk, audience),
-                        _frame_message(text, new.version, revision, old.version),
+                        _frame_message(text, new.version, revision, old.version, audience.seat),
                     )
                 )
     messages.append((audiences.bot_group(table.pk), audiences.bot_message(new.version)))
@@ -126,7 +131,7 @@ def publish_watched(match_id: int, old_version: int, new_version: int) -> tuple[
         messages.append(
             (
                 audiences.group(table.pk, audience),
-                _frame_message(text, version, table.revision, base),
+                _frame_message(text, version, table.revision, base, None),
             )
         )
     audiences.set_latest_watched(table.pk, table.revision, new_version)
@@ -176,17 +181,22 @@ def _delayed_frame(
 
 def publish_table(table_id: int) -> None:
     """After a seating or status change commits: send every page the seating (public: user id
-    → seat number) and, if a match exists, every registered audience a full snapshot."""
+    → seat number held, and the ids of those who left their seat for good) and, if a match
+    exists, every registered audience a full snapshot."""
     table = Table.objects.get(pk=table_id)
     seats = list(table.seats.select_related("user"))
     match = Match.objects.filter(table=table).first()
-    seating = {str(s.user_id): s.number for s in seats if s.user_id}
+    # A person who left a seat for good holds it no more (``Seat.holder_id``): their pages
+    # follow the spectators from now on, told why (``left``).
+    seating = {str(s.holder_id): s.number for s in seats if s.holder_id}
+    left = [str(s.user_id) for s in seats if s.user_id and s.holder_id is None]
     messages = [
         (
             notify.table_group(table_id),
             {
                 "type": "table.seating",
                 "seating": seating,
+                "left": left,
                 "r": table.revision,
                 "has_match": match is not None,
             },
@@ -228,7 +238,7 @@ def _snapshots(table: Table, match: Match, seats: list[Seat]) -> list[tuple[str,
         messages.append(
             (
                 audiences.group(table.pk, audience),
-                _frame_message(text, state.version, table.revision, None),
+                _frame_message(text, state.version, table.revision, None, audience.seat),
             )
         )
     audiences.set_latest(table.pk, table.revision, live.version, watched.version)

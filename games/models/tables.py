@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -80,6 +81,16 @@ class Table(models.Model):
         return Options.from_dict(self.options, players=self.players)
 
 
+class SeatQuerySet(models.QuerySet["Seat"]):
+    def held_by(self, user: Any) -> SeatQuerySet:
+        """The seats ``user`` (a user or a user id) holds: theirs, unless they left it for good
+        (``Seat.StandIn.LEFT``). Whoever left a match sees it from then on as its spectators
+        do — pages, sockets, the bot API — never the seat's hand the AI now plays (which they
+        could otherwise pass to a partner still at the table). The row keeps their name: the
+        record says who played, and the writer still answers their actions "you left"."""
+        return self.filter(user=user).exclude(stand_in=Seat.StandIn.LEFT)
+
+
 class Seat(models.Model):
     """One place at a table: a person, an AI policy, or empty. Team = number mod 2 (§0)."""
 
@@ -120,6 +131,8 @@ class Seat(models.Model):
     #: names the one it answers, so a resent or outdated one changes nothing.
     stand_in_seq = models.PositiveIntegerField(default=0)
 
+    objects = SeatQuerySet.as_manager()
+
     class Meta:
         ordering = ["number"]
         constraints = [
@@ -145,3 +158,9 @@ class Seat(models.Model):
     @property
     def is_empty(self) -> bool:
         return self.user_id is None and not self.ai_policy
+
+    @property
+    def holder_id(self) -> int | None:
+        """The id of the person who holds the seat (``SeatQuerySet.held_by``): its user's,
+        None when empty, an AI's, or left for good."""
+        return None if self.stand_in == self.StandIn.LEFT else self.user_id

@@ -128,7 +128,8 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         if self.user is None or not self.user.is_authenticated:
             return None
         return (
-            Seat.objects.filter(table_id=self.table_id, user=self.user)
+            Seat.objects.filter(table_id=self.table_id)
+            .held_by(self.user)
             .values_list("number", flat=True)
             .first()
         )
@@ -207,7 +208,12 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         asyncio.ensure_future(later())
 
     async def table_frame(self, event: dict[str, Any]) -> None:
-        """A frame rendered for this page's audience: forward it in order, or resync."""
+        """A frame rendered for this page's audience: forward it in order, or resync. One
+        rendered for another audience — sent before this page changed audience (its person
+        left their seat for good, a seat was handed over) and delivered after — is dropped:
+        it may show a hand that is not this page's to see."""
+        if event["s"] != self.seat:
+            return
         version, revision = event["v"], event["r"]
         if event["full"]:
             if (revision, version) < (self.revision, self.version):
@@ -221,19 +227,23 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         await self.send(text_data=event["text"])
 
     async def table_seating(self, event: dict[str, Any]) -> None:
-        """Someone sat down, stood up or the table started: follow this user's seat. Before a
-        match every page renders its own (its buttons depend on who is looking); during one,
-        the audience's snapshot is on its way unless this page changed audience."""
+        """Someone sat down, stood up, left for good or the table started: follow the seat this
+        user holds (``Seat.holder_id``). Before a match every page renders its own (its buttons
+        depend on who is looking); during one, the audience's snapshot is on its way unless this
+        page changed audience."""
         seat = None
         if self.user is not None and self.user.is_authenticated:
             seat = event["seating"].get(str(self.user.pk))
         changed = seat != self.seat
         room_changed = rooms.room_for(seat) != rooms.room_for(self.seat)
+        left = changed and self.user_id is not None and str(self.user_id) in event["left"]
         await self.take_audience(seat)
         if changed or not event["has_match"]:
             await self.send_snapshot()
         if room_changed:
             await self.send_chat_room()
+        if left:  # this person left their seat for good: the page now shows the spectators' view
+            await self.send_flash(f"{_('You left this match.')} {_('The AI finishes it for you.')}")
 
     # --- chat (games.chat.rooms): not a frame of the match, no version, never a card ------------
 

@@ -210,6 +210,26 @@ def test_an_ai_stand_in_plays_the_seat_not_the_bot(api, table_with_bot, start_wi
     assert response.status_code == 409 and response.json()["code"] == "stand_in"
 
 
+def test_a_seat_left_for_good_is_no_longer_the_bots(api, table_with_bot, start_with_hands):
+    """The bot leaves the match for good (the AI plays its seat to the end): its token reads
+    neither the seat's view (the hand the AI now holds) nor its stream, and acts for it no
+    more: 403, nothing changed."""
+    table, bot = table_with_bot
+    match = start_with_hands(table, HANDS, leader=1)
+    assert standins.control(match.pk, bot, {"action": "leave", "stand_in_seq": "0"}).ok
+    before = _snapshot(match)
+    for response in (
+        api(bot).get(f"/matches/{match.pk}/view"),
+        api(bot).get(f"/matches/{match.pk}/stream"),
+        api(bot).post(f"/matches/{match.pk}/actions", {"action": "pass", "version": before[0]}),
+    ):
+        assert response.status_code == 403, response.content
+        body = response.json()
+        assert body["code"] == "forbidden" and "you left this match" in body["message"]
+        assert not any(card in response.content.decode() for card in HANDS[1])
+    assert _snapshot(match) == before
+
+
 def test_floods_are_refused_per_token(api, table_with_bot, start_with_hands, settings):
     settings.BOTAPI_RATE = "5/m"
     table, bot = table_with_bot

@@ -162,6 +162,7 @@ async def test_a_socket_forwards_a_pushed_frame_without_a_query(make_user):
                 "b": version,
                 "r": revision,
                 "full": False,
+                "s": 0,
             },
         ),
         (
@@ -173,6 +174,7 @@ async def test_a_socket_forwards_a_pushed_frame_without_a_query(make_user):
                 "b": version,
                 "r": revision,
                 "full": False,
+                "s": None,
             },
         ),
     ]

@@ -167,6 +167,26 @@ def test_leaving_a_casual_table_is_for_good(duel):
     assert now(match).winner_team is None
 
 
+def test_who_left_for_good_opens_the_table_as_a_spectator(duel):
+    """bo leaves: his table page shows none of the cards the AI now plays for him, no seat
+    menu to act with, and says that he left; ana's page still shows her hand."""
+    match, ana, bo = duel
+    assert standins.control(match.pk, bo, {"action": "leave", "stand_in_seq": 0}).ok
+    pages = {}
+    for person in (ana, bo):
+        client = Client()
+        client.force_login(person)
+        pages[person.username] = client.get(reverse("games:table", args=[match.table_id]))
+    bo_page = pages["bo"].content.decode()
+    assert pages["bo"].status_code == 200 and 'id="left-note"' in bo_page
+    assert "You left this match." in bo_page
+    assert not any(f'value="{card}"' in bo_page for card in HANDS[1])
+    assert 'name="stand_in_seq"' not in bo_page
+    ana_page = pages["ana"].content.decode()
+    assert all(f'value="{card}"' in ana_page for card in HANDS[0])
+    assert 'id="left-note"' not in ana_page
+
+
 def test_leaving_a_rated_table_is_refused(make_table):
     """At a rated table the seat stays its player's: leaving is refused, nothing changes."""
     table = make_table(["ana", "bo"], OPTIONS, rated=True)

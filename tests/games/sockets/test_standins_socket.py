@@ -10,6 +10,8 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
 
+from games.live import audiences, notify
+from games.live.audiences import Audience
 from games.models import Match, Seat, Table
 from tests.games.pages import Page, header
 from tests.games.sockets.test_consumers import HANDS, cards_in, connect, frame, setup_match
@@ -134,3 +136,59 @@ async def test_the_form_path_takes_the_same_requests(make_user):
     status, _body = await sync_to_async(post)({"action": "resign"})
     assert status == 204
     assert (await sync_to_async(Match.objects.get)(pk=match.pk)).winner_team == 1
+
+
+async def test_who_leaves_for_good_watches_as_the_spectators_do(make_user):
+    """bo leaves for good: from the seating push on, his page is a spectator's (the hand the AI
+    now plays for him is in none of its frames, nor in a snapshot queued for his old seat's
+    audience before he left), it says why, and a page he opens later connects as a spectator.
+    ana's page keeps her hand."""
+    match, users = await sync_to_async(setup_match)(make_user)
+    sockets = {name: await connect(match.table_id, users[name]) for name in users}
+    pages = {name: Page() for name in sockets}
+    own_cards_only(await everyone(sockets, pages))
+
+    await sockets["bo"].send_to(
+        json.dumps({"action": "leave", "stand_in_seq": "0", "version": 0, "client_id": "l1"})
+    )
+    got = await everyone(sockets, pages)
+    assert await sync_to_async(seat_row)(match.pk, 1) == ("left", "expert", 1)
+    assert header(got["bo"])["full"]
+    assert cards_in(got["bo"]) == set() and cards_in(got["ana"]) <= set(HANDS[0])
+    for region in ("hand", "seat-menu", "seats"):
+        assert pages["bo"].region(region) == pages["watcher"].region(region), region
+    said = []  # then his chat room changes (the spectators') and a flash says why
+    while not any('id="flash"' in text for text in said):
+        said.append(await sockets["bo"].receive_from(timeout=30))
+    assert "You left this match." in said[-1] and "The AI finishes it for you." in said[-1]
+    assert all(cards_in(text) == set() for text in said)
+
+    later = await connect(match.table_id, users["bo"])
+    assert cards_in(await frame(later)) == set()
+    for ws in (*sockets.values(), later):
+        await ws.disconnect()
+
+
+async def test_a_frame_for_another_audience_is_never_forwarded(make_user):
+    """A frame labelled for seat 1's audience that reaches a spectator's socket (as one sent to
+    bo's seat before he left for good can reach his socket after it moved to the spectators) is
+    dropped; the spectators' own frame after it goes through."""
+    match, users = await sync_to_async(setup_match)(make_user)
+    watcher = await connect(match.table_id, users["watcher"])
+    first = await frame(watcher)
+    version, revision = header(first)["v"], header(first)["r"]
+    group = audiences.group(match.table_id, Audience(None, "en"))
+
+    def sent(text: str, seat: int | None) -> tuple[str, dict]:
+        return group, {
+            "type": "table.frame",
+            "text": f'<!--frame {{"v": {version}, "r": {revision}, "full": true}}-->{text}',
+            "v": version,
+            "r": revision,
+            "full": True,
+            "s": seat,
+        }
+
+    await sync_to_async(notify.send_many)([sent("bo's hand", 1), sent("the spectators'", None)])
+    assert (await frame(watcher)).endswith("the spectators'")
+    await watcher.disconnect()
