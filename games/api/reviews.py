@@ -29,8 +29,9 @@ def reviews_json(match_id: int, user: User) -> dict[str, Any]:
     match = Match.objects.select_related("table").filter(pk=match_id).first()
     if match is None or not access.can_watch(user, match.table):
         raise NotFound
-    seat = (
-        Seat.objects.filter(table_id=match.table_id, user=user)
+    seat = (  # one left for good is no longer theirs (Seat.held_by): read as a spectator
+        Seat.objects.filter(table_id=match.table_id)
+        .held_by(user)
         .values_list("number", flat=True)
         .first()
     )

@@ -39,8 +39,9 @@ def _watchable_match(request: HttpRequest, match_id: int) -> Match:
 def _seat_of(request: HttpRequest, match: Match) -> int | None:
     if not request.user.is_authenticated:
         return None
-    return (
-        Seat.objects.filter(table=match.table, user=request.user)
+    return (  # one left for good is no longer theirs (Seat.held_by): read as a spectator
+        Seat.objects.filter(table=match.table)
+        .held_by(request.user)
         .values_list("number", flat=True)
         .first()
     )

@@ -13,7 +13,7 @@ import pytest
 from django.core.cache import cache
 
 from accounts.models import User
-from games.models import Match, RoundReview, Table
+from games.models import Match, RoundReview, Seat, Table
 from games.records import reviews
 from tests.built_once import built_once
 from tests.conftest import PASSWORD
@@ -129,3 +129,22 @@ def test_a_delayed_match_shows_others_reviews_once_its_spectators_reach_the_end(
     bo = RoundReview.objects.get(match=match, seat=2).user
     body = assert_declared(api(bo).get(path), PATH, "get")
     assert body["over"] is True and [r["seat"] for r in body["reviews"]] == [0, 2]
+
+
+def test_who_left_for_good_reads_the_reviews_as_a_spectator(api, reviewed, assert_declared):
+    """bo leaves the delayed match for good, then it ends: while its spectators' view has not
+    reached the end, he reads no review, his own of the rounds he played included (they hold
+    that seat's hands), as any reader without a seat; ana, seated, reads them all."""
+    match = reviewed
+    bo = RoundReview.objects.get(match=match, seat=2).user
+    Seat.objects.filter(table_id=match.table_id, user=bo).update(stand_in=Seat.StandIn.LEFT)
+    Table.objects.filter(pk=match.table_id).update(spectator_delay=10_000)
+    Match.objects.filter(pk=match.pk).update(winner_team=0)
+    path = PATH.format(match_id=match.pk)
+    assert assert_declared(api(bo).get(path), PATH, "get") == {
+        "match": match.pk,
+        "over": False,
+        "reviews": [],
+    }
+    ana = RoundReview.objects.get(match=match, seat=0).user
+    assert [r["seat"] for r in api(ana).get(path).json()["reviews"]] == [0, 2]
