@@ -1,6 +1,7 @@
 """A 150-character username without a space (the longest the account model holds) widens no
 page and hides no badge: the lobby (its live matches too), the profile, the tournaments and the
-table during the own turn fit 1280×800, 375×740 and 740×375 without sideways scrolling; at the
+table during the own turn and the round's result naming it fit 1280×800, 375×740 and 740×375
+without sideways scrolling; at the
 table the name ends in an ellipsis with the whole of it in its title, and the seat's "you"
 badge is whole. Screenshots (``make screenshots``): one-screen/long-*.png."""
 
@@ -13,7 +14,16 @@ import pytest
 from games.models import Table
 
 from .helpers import axe_violations, log_in_as, open_started_table
-from .phases import BUTTONS, MEASURE, claim_window, settle, shoot, show_phase, your_turn
+from .phases import (
+    BUTTONS,
+    MEASURE,
+    claim_window,
+    round_over,
+    settle,
+    shoot,
+    show_phase,
+    your_turn,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -23,6 +33,20 @@ SIZES = [(1280, 800), (375, 740), (740, 375)]
 SIDEWAYS = """() => {
   const se = document.scrollingElement;
   return se.scrollWidth > innerWidth + 1 ? [`the page scrolls sideways: ${se.scrollWidth}`] : [];
+}"""
+
+# Every line of the round's result inside the screen and its sheet (a caught player's name is
+# in its sentences): a 30-letter name once pushed them past a phone's right edge, cut.
+RESULT_FITS = """() => {
+  const result = document.querySelector('#result');
+  if (!result || result.hidden) return ['no result shown'];
+  const out = [];
+  if (result.scrollWidth > result.clientWidth + 1) out.push(`it scrolls: ${result.scrollWidth}`);
+  for (const el of result.querySelectorAll('h2, p, li, dd')) {
+    const r = el.getBoundingClientRect();
+    if (r.width && r.right > innerWidth + 1) out.push(`${el.tagName} ends at ${r.right}`);
+  }
+  return out;
 }"""
 
 YOU = """() => {
@@ -49,6 +73,15 @@ def test_a_very_long_name_widens_no_page(new_page) -> None:
         found = page.evaluate(MEASURE, need) + page.evaluate(YOU)
         if found:
             problems[f"table {width}x{height}"] = found
+    state = show_phase(page, table, round_over)
+    assert state.hands[0], "seed 3 no longer leaves seat 0 caught: pick another"
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        settle(page)
+        shoot(page, f"long-result-{width}x{height}")
+        found = page.evaluate(RESULT_FITS) + page.evaluate(SIDEWAYS)
+        if found:
+            problems[f"result {width}x{height}"] = found
     other = new_page(1280, 800)
     log_in_as(other, "a_visitor")
     for path in ("/", f"/accounts/{LONG}/", "/tournaments/", url):
