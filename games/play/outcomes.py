@@ -57,7 +57,7 @@ class Refusal:
 
 
 REFUSALS: dict[str, Refusal] = {
-    "malformed": Refusal(_("That move is not allowed now."), 400),
+    "malformed": Refusal(_("That message could not be read."), 400),
     "not_your_turn": Refusal(_("It is not your turn.")),
     "not_in_hand": Refusal(_("You do not hold those cards.")),
     "invalid_combination": Refusal(_("Those cards are not a valid combination.")),

@@ -251,11 +251,13 @@ def _close(table: Table) -> None:
 
 
 def set_ai(table_id: int, host: User, number: int, policy: str) -> None:
-    """The host seats an AI (``policy``) at an empty seat, or clears an AI seat (policy "")."""
-    if policy and policy not in Seat.Policy.values:
-        raise TableError(_("Unknown AI player."))
+    """The host seats an AI (``policy``) at an empty seat, or clears an AI seat (policy "").
+    Raises TableError: not the host (first: a stranger learns nothing of the policies), an
+    unknown policy, a seat that is not empty nor an AI's."""
     with transaction.atomic():
         table = _hosted(table_id, host)
+        if policy and policy not in Seat.Policy.values:
+            raise TableError(_("Unknown AI player."))
         seat = Seat.objects.select_for_update().filter(table=table, number=number).first()
         if seat is None or seat.user_id is not None:
             raise TableError(_("Only an empty seat or an AI seat can change."))

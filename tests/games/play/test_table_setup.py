@@ -184,6 +184,7 @@ def test_host_only_actions_are_refused_for_others(client, make_user, open_table)
     client.force_login(ana)
     for name, data in (
         ("set_ai", {"seat": "2", "policy": "heuristic"}),
+        ("set_ai", {"seat": "2", "policy": "no-such-policy"}),  # the host check comes first
         ("fill_with_ai", {"policy": "random"}),
         ("start", {}),
     ):

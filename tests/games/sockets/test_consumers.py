@@ -217,7 +217,8 @@ async def test_a_client_id_that_is_not_a_string_is_refused_changing_nothing(make
     """A ``client_id`` sent as an object, a list, a number or a boolean was stored as its
     ``str()`` and the move applied (issue 17 item 8). The socket now refuses the message as the
     bot API refuses that body (400 ``malformed``: a string or null): the sender alone is told,
-    no move is stored, the version stays. A null client id and a string one still play."""
+    no move is stored, the version stays (so is an action that is a list: "could not be read",
+    not "not allowed now"). A null client id and a string one still play."""
     monkeypatch.setattr(
         socket_limits, "Bucket", functools.partial(socket_limits.Bucket, rate=100)
     )  # eight messages at once, none throttled
@@ -231,6 +232,9 @@ async def test_a_client_id_that_is_not_a_string_is_refused_changing_nothing(make
         await bo.send_to(json.dumps({**play, "client_id": bad}))
         answer = await frame(bo)
         assert 'id="flash"' in answer and "could not be read" in answer, bad
+    await bo.send_to(json.dumps({**play, "action": ["play"]}))  # the writer's ``malformed``
+    answer = await frame(bo)
+    assert 'id="flash"' in answer and "could not be read" in answer
     await handled(bo)
     assert await nothing_before_a_push(ana, match.table_id)
     assert header(await frame(bo))["full"]  # bo's page got the barrier's snapshot too
