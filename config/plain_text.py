@@ -26,13 +26,21 @@ _JOINED_AFTER = ("So", "Sk")
 _EMOJI_PRESENTATION = "\ufe0f"
 
 
-def visible(text: str) -> str:
+def visible(text: str, lines: bool = False) -> str:
     """``text`` without its category-C characters (controls, format characters such as bidi
-    overrides and zero-width marks; the plain space is kept), stripped at both ends. A
-    zero-width joiner between two emoji is kept (the module's docstring says why)."""
+    overrides and zero-width marks; the plain space is kept, and with ``lines`` the line
+    breaks of a text of several lines, as "\n"), stripped at both ends. A zero-width joiner
+    between two emoji is kept (the module's docstring says why)."""
+    if lines:
+        text = text.replace("\r\n", "\n")
     kept: list[str] = []
     for i, char in enumerate(text):
-        if unicodedata.category(char)[0] != "C" or char == " " or _joins_emoji(kept, text, i):
+        if (
+            unicodedata.category(char)[0] != "C"
+            or char == " "
+            or (lines and char == "\n")
+            or _joins_emoji(kept, text, i)
+        ):
             kept.append(char)
     return "".join(kept).strip()
 
@@ -51,6 +59,15 @@ class VisibleTextField(forms.CharField):
     """A ``CharField`` that keeps only ``visible`` text: a name made only of invisible
     characters is empty (so "This field is required" where it is required)."""
 
+    lines = False  # a name is one line
+
     def to_python(self, value: Any) -> str | None:
         text = super().to_python(value)
-        return visible(text) if isinstance(text, str) else text
+        return visible(text, self.lines) if isinstance(text, str) else text
+
+
+class VisibleLinesField(VisibleTextField):
+    """``VisibleTextField`` for a text of several lines (a league's or tournament's
+    description): its line breaks stay."""
+
+    lines = True

@@ -13,7 +13,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import gettext_noop
 
-from config.plain_text import VisibleTextField
+from config.plain_text import VisibleLinesField, VisibleTextField
 from games.live.teams import team_name_lazy, team_text_lazy
 from games.play.tables import SEAT_COUNTS
 from leagues import players
@@ -62,7 +62,7 @@ class LeagueForm(forms.ModelForm):  # type: ignore[type-arg]
     class Meta:
         model = League
         fields = ["name", "slug", "description", "visibility", "join_policy", "players", "rated"]
-        field_classes = {"name": VisibleTextField}
+        field_classes = {"name": VisibleTextField, "description": VisibleLinesField}
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)

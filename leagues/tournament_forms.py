@@ -10,7 +10,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from config.plain_text import VisibleTextField
+from config.plain_text import VisibleLinesField, VisibleTextField
 from games.engine.ai import STAND_IN
 from games.live.teams import team_name_lazy
 from games.models import Seat
@@ -38,6 +38,7 @@ class TournamentForm(forms.ModelForm):  # type: ignore[type-arg]
             "min_rating",
             "rated",
         ]
+        field_classes = {"name": VisibleTextField, "description": VisibleLinesField}
         widgets = {
             "registration_opens": forms.DateTimeInput(attrs={"type": "datetime-local"}),
             "registration_closes": forms.DateTimeInput(attrs={"type": "datetime-local"}),

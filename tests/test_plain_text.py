@@ -22,6 +22,27 @@ def test_visible_drops_controls_and_format_characters_and_keeps_letters_and_spac
     assert clean_text(f"hi{RLO} there") == "hi there"
 
 
+def test_a_text_of_several_lines_keeps_its_line_breaks_only():
+    text = f" {RLO}Liga{ZWSP} de\r\nlos viernes\n\n\tcada semana\x00 "
+    assert visible(text, lines=True) == "Liga de\nlos viernes\n\ncada semana"
+    assert visible(text) == "Liga delos viernescada semana"  # a name is one line
+
+
+@pytest.mark.django_db
+def test_league_and_tournament_texts_are_kept_without_invisible_characters():
+    from leagues.forms import LeagueForm
+    from leagues.tournament_forms import TournamentForm
+
+    league = LeagueForm({"name": f"{RLO}Liga", "description": f"{RLO}Liga\r\nde viernes"})
+    league.is_valid()
+    assert league.cleaned_data["name"] == "Liga"
+    assert league.cleaned_data["description"] == "Liga\nde viernes"
+    tournament = TournamentForm({"name": f"Copa{RLO}", "description": f"{RLO}otoño\n2026"})
+    tournament.is_valid()
+    assert tournament.cleaned_data["name"] == "Copa"
+    assert tournament.cleaned_data["description"] == "otoño\n2026"
+
+
 @pytest.mark.parametrize(
     "emoji",
     [
