@@ -211,8 +211,9 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         """A frame rendered for this page's audience: forward it in order, or resync. One
         rendered for another audience — sent before this page changed audience (its person
         left their seat for good, a seat was handed over) and delivered after — is dropped:
-        it may show a hand that is not this page's to see."""
-        if event["s"] != self.seat:
+        it may show a hand that is not this page's to see. (A frame without ``s``, from a
+        writer of the release before, is taken as before while a deploy rolls.)"""
+        if event.get("s", self.seat) != self.seat:
             return
         version, revision = event["v"], event["r"]
         if event["full"]:
