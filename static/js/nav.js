@@ -5,6 +5,27 @@
 (function () {
   "use strict";
 
+  // The lobby's "Open tables" is one list for everyone (rendered once per language); the
+  // viewer's own tables are under "Your tables" above it, so here they are not listed twice,
+  // and the list says it has none when only the viewer's own wait.
+  function hideOwnOpenTables() {
+    var open = document.querySelectorAll("#open-tables .table-row");
+    var none = document.getElementById("open-tables-none");
+    if (!none) return;
+    var mine = {};
+    document.querySelectorAll("#my-tables .table-row").forEach(function (row) {
+      mine[row.dataset.table] = true;
+    });
+    var shown = 0;
+    open.forEach(function (row) {
+      row.hidden = mine[row.dataset.table] === true;
+      if (!row.hidden) shown += 1;
+    });
+    none.hidden = shown > 0;
+  }
+  document.addEventListener("DOMContentLoaded", hideOwnOpenTables);
+  document.addEventListener("htmx:oobAfterSwap", hideOwnOpenTables);
+
   // Another tab of this browser signed in or out (body[data-session]: the person's id, "" when
   // signed out): every page writes whose it is to localStorage as it loads, and the other open
   // pages hear it (the storage event). A page of the old session would send its old CSRF token

@@ -221,7 +221,7 @@ class TestPush:
             return table
 
         table = await sync_to_async(open_private)()
-        marker = f'id="lobby-table-{table.pk}"'
+        marker = f'data-table="{table.pk}"'  # its row, in whichever list
         host_frames, *others = await settled(host, other, anonymous)
         mine = [f for f in host_frames if f.startswith(MINE)]
         assert len(mine) == 1 and marker in mine[0] and "Secret den" in mine[0]
