@@ -123,7 +123,7 @@ def test_play_again_after_a_scheduled_match_opens_a_private_unrated_table(kind, 
         if viewer is not None:
             other.force_login(viewer)
         lobby = other.get("/").content.decode()
-        assert f"lobby-table-{new.pk}" not in lobby
+        assert f'data-table="{new.pk}"' not in lobby  # in no list
         assert not [secret for secret in SECRETS if secret in lobby], lobby
         assert other.get(f"/tables/{new.pk}/").status_code == 404
     lists = public_context()

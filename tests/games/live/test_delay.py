@@ -197,7 +197,7 @@ PROGRESS = re.compile(r'<span class="progress">round (\d+)')
 
 
 def lobby_round(html: str, table_id: int) -> int | None:
-    row = html.split(f'id="lobby-table-{table_id}"', 1)
+    row = html.split(f'data-table="{table_id}"', 1)  # its row, in whichever list
     if len(row) < 2:
         return None
     found = PROGRESS.search(row[1].split("</li>", 1)[0])
@@ -282,12 +282,11 @@ def test_the_result_shows_only_when_the_view_reaches_the_end(make_table, make_us
     delay.advance(match.pk, now=at(10 * match.version))
     assert view(match).version == match.version and view(match).winner_team is not None
     assert (
-        f'id="lobby-table-{match.table_id}"'
-        not in lobby.mine_frames({olga.pk: ["en"]})[olga.pk, "en"]
+        f'data-table="{match.table_id}"' not in lobby.mine_frames({olga.pk: ["en"]})[olga.pk, "en"]
     )
     lobby_html = stranger.get("/").content.decode()
     assert f'id="lobby-finished-{match.pk}"' in lobby_html
-    assert f'id="lobby-table-{match.table_id}"' not in lobby_html
+    assert f'data-table="{match.table_id}"' not in lobby_html
     assert 'id="record-result"' in stranger.get(record).content.decode()
     assert stranger.get(replay_url).status_code == 200
     assert stranger.get(export).status_code == 200

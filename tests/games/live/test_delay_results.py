@@ -109,7 +109,7 @@ def test_a_rematch_table_is_hidden_until_the_spectators_see_the_end(make_table, 
     new = rematch.new_table
     assert new is not None and Match.objects.filter(table=new).exists()
     client = stranger(make_user)
-    row = f'id="lobby-table-{new.pk}"'
+    row = f'data-table="{new.pk}"'  # its row, in whichever list
     link = f"/tables/{new.pk}/"
     profile = reverse("profile", args=["bo"])
     matches = reverse("games:player_matches", args=["bo"])
