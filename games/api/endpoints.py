@@ -150,10 +150,8 @@ def _my_seat(request: TokenRequest, match_id: int) -> tuple[Match, Seat]:
         return seats.my_seat(match_id, request.auth.user)
     except seats.NotFound:
         raise Http404 from None
-    except seats.LeftSeat:
-        raise HttpError(403, "you left this match: the AI plays your seat") from None
-    except seats.NotSeated:
-        raise HttpError(403, "you have no seat at this match") from None
+    except seats.NotSeated as refused:
+        raise HttpError(403, refused.message) from None
 
 
 @router.get(

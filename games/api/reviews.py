@@ -29,12 +29,8 @@ def reviews_json(match_id: int, user: User) -> dict[str, Any]:
     match = Match.objects.select_related("table").filter(pk=match_id).first()
     if match is None or not access.can_watch(user, match.table):
         raise NotFound
-    seat = (  # one left for good is no longer theirs (Seat.held_by): read as a spectator
-        Seat.objects.filter(table_id=match.table_id)
-        .held_by(user)
-        .values_list("number", flat=True)
-        .first()
-    )
+    # One left for good is no longer theirs (Seat.held_by): read as a spectator.
+    seat = Seat.objects.number_held_by(match.table_id, user)
     return {
         "match": match.pk,
         "over": visibility.finished_for(match, seat),

@@ -19,12 +19,16 @@ class NotFound(Exception):
 
 
 class NotSeated(Exception):
-    """The person may watch the match but has no seat at it."""
+    """The person may watch the match but has no seat at it (``message``: the API's words)."""
+
+    message = "you have no seat at this match"
 
 
 class LeftSeat(NotSeated):
     """The person left their seat at the match for good: the AI plays it, and its hand is not
     theirs to see any more (``Seat.held_by``)."""
+
+    message = "you left this match: the AI plays your seat"
 
 
 def my_seat(match_id: int, user: User) -> tuple[Match, Seat]:

@@ -73,10 +73,8 @@ def _open(request: HttpRequest, match_id: int) -> tuple[int, int, int, int] | Js
         match, seat = seats.my_seat(match_id, token.user)
     except seats.NotFound:
         return _error(404, "not_found", "no such match or table")
-    except seats.LeftSeat:
-        return _error(403, "forbidden", "you left this match: the AI plays your seat")
-    except seats.NotSeated:
-        return _error(403, "forbidden", "you have no seat at this match")
+    except seats.NotSeated as no_seat:
+        return _error(403, "forbidden", no_seat.message)
     return token.pk, token.user_id, match.table_id, seat.number
 
 

@@ -90,6 +90,11 @@ class SeatQuerySet(models.QuerySet["Seat"]):
         record says who played, and the writer still answers their actions "you left"."""
         return self.filter(user=user).exclude(stand_in=Seat.StandIn.LEFT)
 
+    def number_held_by(self, table_id: int, user: Any) -> int | None:
+        """The number of the seat ``user`` holds at table ``table_id`` (``held_by``), or None:
+        the seat a page, a socket or a record of that table shows them. One query."""
+        return self.filter(table_id=table_id).held_by(user).values_list("number", flat=True).first()
+
 
 class Seat(models.Model):
     """One place at a table: a person, an AI policy, or empty. Team = number mod 2 (§0)."""

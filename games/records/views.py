@@ -39,12 +39,8 @@ def _watchable_match(request: HttpRequest, match_id: int) -> Match:
 def _seat_of(request: HttpRequest, match: Match) -> int | None:
     if not request.user.is_authenticated:
         return None
-    return (  # one left for good is no longer theirs (Seat.held_by): read as a spectator
-        Seat.objects.filter(table=match.table)
-        .held_by(request.user)
-        .values_list("number", flat=True)
-        .first()
-    )
+    # One left for good is no longer theirs (Seat.held_by): read as a spectator.
+    return Seat.objects.number_held_by(match.table_id, request.user)
 
 
 def _not_finished_message(match: Match) -> str:

@@ -127,12 +127,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
             return False
         if self.user is None or not self.user.is_authenticated:
             return None
-        return (
-            Seat.objects.filter(table_id=self.table_id)
-            .held_by(self.user)
-            .values_list("number", flat=True)
-            .first()
-        )
+        return Seat.objects.number_held_by(self.table_id, self.user)
 
     async def take_audience(self, seat: int | None) -> None:
         """Join the group of ``seat`` (None: the spectators) in this page's language, leaving
