@@ -117,6 +117,7 @@
       b.disabled = false;
       b.classList.remove("sent-lock");
     });
+    syncPlay();
   }
 
   // A new version of the table frees the buttons locked for the last answer, also when the
@@ -409,17 +410,38 @@
 
   // --- hand: keep the selection and focus across pushes ---------------------------------------
   // Every change at the table re-renders the hand; a card picked while waiting stays picked as
-  // long as the hand itself did not change (after this seat's own play it did: it clears).
+  // long as it is still in the hand. The cards a play took leave the pick (one copy per card
+  // played): the tab that played is left with nothing picked, and a second tab of the same
+  // seat keeps the cards it had picked and still holds (it lost its whole pick to the other
+  // tab's play, and Play then answered "Select the cards to play first"). A hand that gained a
+  // card (a new deal, a tribute) starts with nothing picked.
   var kept = null;
+
+  function codesOf(boxes) {
+    return Array.prototype.map.call(boxes, function (b) { return b.value; });
+  }
+  function checkedCodes(root) {
+    return codesOf(root.querySelectorAll(".card-check:checked"));
+  }
+  // ``from`` without ``taken``, copy by copy. ``strict``: null when ``taken`` holds a card
+  // ``from`` has not (the hand gained a card).
+  function without(from, taken, strict) {
+    var left = from.slice();
+    for (var i = 0; i < taken.length; i++) {
+      var at = left.indexOf(taken[i]);
+      if (at >= 0) left.splice(at, 1);
+      else if (strict) return null;
+    }
+    return left;
+  }
   document.addEventListener("htmx:oobBeforeSwap", function (evt) {
     var target = evt.detail.target;
     if (!target || target.id !== "hand") return;
     var boxes = target.querySelectorAll(".card-check");
     var focused = document.activeElement;
     kept = {
-      codes: Array.prototype.map.call(boxes, function (b) { return b.value; }).join(" "),
-      checked: Array.prototype.filter.call(boxes, function (b) { return b.checked; })
-        .map(function (b) { return b.value; }),
+      codes: codesOf(boxes),
+      checked: checkedCodes(target),
       focus: focused && target.contains(focused) ? focused.id : null,
     };
   });
@@ -428,26 +450,37 @@
     if (!kept || !target || target.id !== "hand") return;
     var form = document.getElementById("hand-form");
     if (form) {
-      var codes = Array.prototype.map.call(form.querySelectorAll(".card-check"),
-        function (b) { return b.value; }).join(" ");
-      if (codes === kept.codes) {
-        selectCards(form, kept.checked);
+      var lost = without(kept.codes, codesOf(form.querySelectorAll(".card-check")), true);
+      if (lost) {
+        selectCards(form, without(kept.checked, lost));
         var again = kept.focus && document.getElementById(kept.focus);
         if (again) again.focus({ preventScroll: true });
       }
     }
     kept = null;
+    syncPlay();
   });
 
-  // After this seat's own play the played cards are removed one by one (no new hand): clear
-  // what is still selected, as a fresh hand would be.
+  // After this seat's own play the played cards are removed one by one (no new hand): the
+  // pick as it was before the first removal, less the cards removed, once the push is in.
+  var removal = null;
   document.addEventListener("htmx:oobBeforeSwap", function (evt) {
     var target = evt.detail.target;
-    if (!target || !/^(card|label|rank)-/.test(target.id || "")) return;
-    setTimeout(function () {
-      var form = document.getElementById("hand-form");
-      if (form) selectCards(form, []);
-    }, 0);
+    var form = document.getElementById("hand-form");
+    if (!form || !target || !/^(card|rank)-/.test(target.id || "")) return;
+    if (!removal) {
+      removal = { checked: checkedCodes(form), played: [] };
+      setTimeout(function () {
+        var done = removal;
+        removal = null;
+        var now = document.getElementById("hand-form");
+        if (now) selectCards(now, without(done.checked, done.played));
+        syncPlay();
+      }, 0);
+    }
+    var boxes = target.classList.contains("card-check") ? [target]
+      : target.querySelectorAll(".card-check");
+    removal.played = removal.played.concat(codesOf(boxes));
   });
 
   // --- form controls: a push never undoes what the viewer chose --------------------------------
@@ -556,7 +589,28 @@
         box.checked = false;
       }
     });
+    syncPlay();
   }
+
+  // Play says whether it would do anything: off while this seat has nothing to play (the
+  // server renders it so: no hints) and while no card is picked, so a press never sends an
+  // empty play ("Select the cards to play first" came after a pick had been swept away). A
+  // press in flight keeps it locked until the answer (sent-lock).
+  function syncPlay() {
+    var play = document.getElementById("play-button");
+    if (!play || play.classList.contains("sent-lock")) return;
+    var actions = document.getElementById("hand-actions");
+    var hints = (actions && actions.dataset.hints) || "[]";
+    play.disabled = hints === "[]" || !document.querySelector("#hand-form .card-check:checked");
+  }
+  document.addEventListener("change", function (evt) {
+    if (evt.target.classList && evt.target.classList.contains("card-check")) syncPlay();
+  });
+  document.addEventListener("DOMContentLoaded", syncPlay);
+  document.addEventListener("htmx:oobAfterSwap", function (evt) {
+    var id = evt.detail.target && evt.detail.target.id;
+    if (id === "hand-actions" || id === "hand") syncPlay();
+  });
 
   document.addEventListener("click", function (evt) {
     var hint = evt.target.closest("#hint-button");

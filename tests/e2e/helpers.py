@@ -262,7 +262,7 @@ def take_turn(page) -> bool:
     Returns whether it was our turn."""
     if not page.locator("#status.my-turn").count():
         return False
-    if page.locator("#play-button").is_enabled():
+    if page.locator("#hint-button").is_enabled():
         page.click("#hint-button", timeout=2000)
         page.click("#play-button", timeout=2000)
     else:

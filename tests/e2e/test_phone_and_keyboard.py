@@ -227,7 +227,7 @@ def test_a_round_with_the_keyboard_alone(new_page) -> None:
                 )
             elif (
                 page.locator("#status.my-turn").count()
-                and page.locator("#play-button:not([disabled])").count()
+                and page.locator("#hint-button:not([disabled])").count()
             ):
                 hints = json.loads(page.get_attribute("#hand-actions", "data-hints") or "[]")
                 leading = page.locator("#pass-button").count() == 0
@@ -306,7 +306,7 @@ def test_turn_alerts_follow_the_preferences(new_page) -> None:
             if page.locator("#claim-form").is_visible():
                 page.click("#claim-pass-button", timeout=2000)
             elif page.locator("#status.my-turn").count():
-                if page.locator("#play-button").is_enabled():
+                if page.locator("#hint-button").is_enabled():
                     page.click("#hint-button", timeout=2000)
                     page.click("#play-button", timeout=2000)
                 else:

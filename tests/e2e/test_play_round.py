@@ -79,7 +79,7 @@ def play_until_round_over(page, spectator, seconds: float = 240) -> int:
                 claim.first.click(timeout=2000)
                 moves += 1
             elif page.locator("#status.my-turn").count():
-                if page.locator("#play-button").is_enabled():
+                if page.locator("#hint-button").is_enabled():
                     page.click("#hint-button", timeout=2000)
                     page.click("#play-button", timeout=2000)
                 else:  # nothing beats the top play: pass rather than wait out the turn
