@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.engine.state import MATCH_OVER
-from games.models import Seat, Table
+from games.models import Match, Seat, Table
 
 from .helpers import (
     axe_violations,
@@ -476,3 +476,51 @@ def test_a_round_over_for_a_seat_that_went_out_shows_the_whole_result(new_page) 
         assert page.evaluate(SHEET_LINES) == [], (width, height)
         expect(page.locator("#result .countdown")).to_be_in_viewport(ratio=1)
         expect(page.locator("#hand")).to_be_hidden()
+
+
+# The parts a player needs once the match is over, as the page opens (not scrolled): each one
+# whole inside the viewport, the seats' AI badges not cut either.
+AFTER_THE_MATCH = """() => {
+  const out = [], H = innerHeight, W = innerWidth;
+  const parts = ['#result h2', '#result-explained', '#result .result-facts', '#replay-link',
+                 '#record-link', '#result .result-links a:last-child', '#rematch-button',
+                 '#rematch .rematch-rule', '#seats .seat.pos-0', ...document.querySelectorAll(
+                   '#seats .seat .badge.ai')];
+  for (const part of parts) {
+    const el = typeof part === 'string' ? document.querySelector(part) : part;
+    const selector = typeof part === 'string' ? part : `${el.closest('.seat').id}'s AI badge`;
+    const r = el && el.getBoundingClientRect();
+    if (!r || r.height < 1) { out.push(`${selector} is not shown`); continue; }
+    if (el.scrollWidth > el.clientWidth + 1) out.push(`${selector} is cut`);
+    if (r.top < -0.5 || r.bottom > H + 0.5 || r.left < -0.5 || r.right > W + 0.5)
+      out.push(`${selector} is outside the ${W}x${H} screen: ${Math.round(r.top)}-`
+               + `${Math.round(r.bottom)}`);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("language", ["id", "es"])
+def test_the_match_result_the_rematch_and_the_own_seat_fit_one_screen(new_page, language) -> None:
+    """1280×800, the match just over (a new user's walk): the result, tall and narrow in the
+    felt's middle, and the rematch offer under it pushed the own seat below the fold. The
+    result with its links, Rematch with what it does, and the own seat are on the screen as the
+    page shows them, without scrolling (Indonesian and Spanish: the longest sentences)."""
+    page = new_page(1280, 800)
+    log_in_as(page, f"after_match_{language}", language, landing=None)
+    open_started_table(page, claim_seconds=0, turn_seconds=60)
+    table = Table.objects.get(host__username=f"after_match_{language}")
+    over = round_over(table.engine_options())
+    assert over.result is not None
+    result = over.result._replace(match_winner=over.result.team, next_level=None)
+    install(table, over._replace(phase=MATCH_OVER, result=result))
+    Match.objects.filter(table=table).update(deadline=None)  # as a match that ended has none
+    page.reload()
+    expect(page.locator("#status")).to_have_attribute("data-phase", MATCH_OVER)
+    expect(page.locator("#rematch-button")).to_be_visible()
+    settle(page)
+    shoot(page, f"match-over-rematch-{language}-1280x800")
+    assert page.evaluate("() => scrollY") == 0
+    assert page.evaluate(AFTER_THE_MATCH) == []
+    assert page.evaluate(OVERLAP) == []
+    assert page.evaluate(NO_INNER_SCROLL) == []
