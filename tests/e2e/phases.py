@@ -83,6 +83,28 @@ def side_hook(options) -> State:
     raise AssertionError("no hook by a side seat while seat 0 holds 15 cards or more")
 
 
+def side_triple(options) -> State:
+    """Seat 0's turn, a side seat's (1 or 3) last step of the trick a play of three cards
+    (beside that seat's name on a phone), seat 0 holding 15 cards or more."""
+    for seed in range(400):
+        state, rng = new_match(options, seed), random.Random(seed)
+        for _ in range(400):
+            if state.phase != PLAY and state.phase != WINDOW or len(state.hands[0]) < 15:
+                break
+            last = {entry.seat: entry for entry in state.trick}
+            if (
+                state.phase == PLAY
+                and state.turn == 0
+                and any(
+                    seat in last and last[seat].kind == "play" and len(last[seat].cards) == 3
+                    for seat in (1, 3)
+                )
+            ):
+                return state
+            state, _ = step(state, _policies(), rng)
+    raise AssertionError("no triple by a side seat before seat 0's turn")
+
+
 def tribute(options) -> State:
     """Round 2: team 1 (seats 0 and 2) went out first and second, both opponents pay; seat 0
     received a tribute and chooses its return (28 cards in hand)."""
