@@ -1,6 +1,7 @@
 """Details a new user met at 375 px, in each of the site's languages: an AI seat's badge went
 under the team's badge beside a side seat's play of three cards; another seat's "away: the AI
-plays" wrapped onto four lines in Indonesian. Each reads whole, on its line.
+plays" wrapped onto four lines in Indonesian; the replay cut every AI seat's name to "AI 2…".
+Each reads whole, on its line.
 
 Screenshots (``make screenshots``): phone-details/<what>-<language>.png.
 """
@@ -8,12 +9,15 @@ Screenshots (``make screenshots``): phone-details/<what>-<language>.png.
 from __future__ import annotations
 
 import pytest
+from django.db import transaction
 from playwright.sync_api import expect
 
 from accounts.models import User
-from games.models import Seat, Table
+from games.models import Match, Seat, Table
+from games.play import stewarding
+from tests.games.drivers import drive
 
-from .helpers import PASSWORD, log_in_as, open_started_table, screenshot
+from .helpers import PASSWORD, log_in_as, log_in_user, open_started_table, screenshot
 from .phases import WHOLE, settle, show_phase, side_triple
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -66,3 +70,41 @@ def test_a_side_seats_badges_and_away_marker_stay_whole(new_page, language) -> N
     screenshot(page, f"phone-details/seats-{language}")
     assert page.evaluate(SEAT_DETAILS) == []
     assert page.evaluate(WHOLE) == []
+
+
+# Each seat of the replay: its name and badges whole on their line, the AI badge in view.
+REPLAY_SEATS = """() => [...document.querySelectorAll('.replay .seat')].flatMap(seat => {
+  const row = seat.querySelector('.seat-name'), r = row.getBoundingClientRect();
+  const out = [];
+  if (row.scrollWidth > row.clientWidth + 1)
+    out.push(`${seat.id}: "${row.textContent.trim()}" is cut: ${row.scrollWidth} px`
+             + ` in ${row.clientWidth} px`);
+  for (const badge of row.querySelectorAll('.badge')) {
+    const b = badge.getBoundingClientRect();
+    if (b.width < 1 || b.right > r.right + 0.5)
+      out.push(`${seat.id}'s ${badge.className} is hidden`);
+  }
+  return out;
+})"""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_replay_names_every_seat_whole_on_a_phone(new_page, language) -> None:
+    host = User.objects.create_user(f"replayer_{language}", password=PASSWORD)
+    with transaction.atomic():
+        table = stewarding.open_table(
+            host,
+            name="replay on a phone",
+            options={"target_level": "3"},
+            seats=[(host, "heuristic"), (None, "heuristic"), (None, "random"), (None, "expert")],
+            start=True,
+            seed=414,
+        )
+    match, _steps = drive(Match.objects.get(table=table).pk, people=True)
+    page = new_page(375, 740)
+    log_in_user(page, host, language, landing=None)
+    page.goto(f"/matches/{match.pk}/replay/?step=1")
+    expect(page.locator(".replay .seat")).to_have_count(4)
+    screenshot(page, f"phone-details/replay-{language}")
+    assert page.evaluate(REPLAY_SEATS) == []
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 375
