@@ -74,8 +74,15 @@ def _choices(name: str) -> list[tuple[str, object]]:
 
 
 def _choice(name: str, label: StrOrPromise, **kwargs: Any) -> forms.ChoiceField:
+    # Radio buttons, not a drop-down: the choices are two sentences ("Alto: el 2 va por encima
+    # del A y por debajo de la carta de nivel"), which a closed drop-down cut off on a phone;
+    # a radio's label wraps, and both choices show at once.
     return forms.ChoiceField(
-        label=label, initial=getattr(DEFAULTS, name), choices=_choices(name), **kwargs
+        label=label,
+        initial=getattr(DEFAULTS, name),
+        choices=_choices(name),
+        widget=forms.RadioSelect,
+        **kwargs,
     )
 
 

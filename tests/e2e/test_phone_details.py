@@ -1,7 +1,7 @@
 """Details a new user met at 375 px, in each of the site's languages: an AI seat's badge went
 under the team's badge beside a side seat's play of three cards; another seat's "away: the AI
-plays" wrapped onto four lines in Indonesian; the replay cut every AI seat's name to "AI 2…".
-Each reads whole, on its line.
+plays" wrapped onto four lines in Indonesian; the replay cut every AI seat's name to "AI 2…";
+the create-table form's drop-downs cut their longer choices off. Each reads whole, on its line.
 
 Screenshots (``make screenshots``): phone-details/<what>-<language>.png.
 """
@@ -108,3 +108,45 @@ def test_the_replay_names_every_seat_whole_on_a_phone(new_page, language) -> Non
     screenshot(page, f"phone-details/replay-{language}")
     assert page.evaluate(REPLAY_SEATS) == []
     assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 375
+
+
+# Each drop-down of the form at least as wide as its longest choice (a copy of it at its own
+# width, beside it, measures that width), and each radio button's answer inside the screen.
+FORM_CHOICES = """() => {
+  const out = [];
+  for (const select of document.querySelectorAll('#create-table-form select')) {
+    const copy = select.cloneNode(true);
+    copy.removeAttribute('id');
+    copy.style.cssText = 'position: absolute; visibility: hidden; width: auto; min-width: 0;'
+                         + ' max-width: none; flex: none';
+    select.parentElement.appendChild(copy);
+    const need = copy.getBoundingClientRect().width, has = select.getBoundingClientRect().width;
+    copy.remove();
+    if (has < need - 0.5)
+      out.push(`${select.id} cuts its choices: ${Math.round(has)} < ${Math.round(need)}`);
+  }
+  for (const label of document.querySelectorAll('#create-table-form label')) {
+    const r = label.getBoundingClientRect();
+    if (r.width > 1 && (r.left < -0.5 || r.right > innerWidth + 0.5))
+      out.push(`"${label.textContent.trim()}" runs out of the screen`);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_create_table_form_shows_every_choice_whole_on_a_phone(new_page, language) -> None:
+    page = new_page(375, 740)
+    log_in_as(page, f"creator_{language}", language)
+    page.goto("/tables/new/")
+    page.click("#create-table-form details.advanced summary")
+    screenshot(page, f"phone-details/create-table-{language}", full_page=True)
+    assert page.evaluate(FORM_CHOICES) == []
+    assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 375
+    # The choices still make the table: the other answer to "Where 2 ranks" is taken.
+    page.locator("input[name=two_position][value=high]").check()
+    page.click("#create-table-form button[type=submit]")
+    expect(page.locator("#seats")).to_be_visible()
+    assert Table.objects.get(host__username=f"creator_{language}").options["two_position"] == (
+        "high"
+    )
