@@ -66,10 +66,12 @@ def test_a_side_seats_badges_and_away_marker_stay_whole(new_page, language) -> N
     expect(page.locator("#seats .seat:is(.pos-1, .pos-3) .seat-play .playing-card")).to_have_count(
         3
     )
-    settle(page)
-    screenshot(page, f"phone-details/seats-{language}")
-    assert page.evaluate(SEAT_DETAILS) == []
-    assert page.evaluate(WHOLE) == []
+    for width, height in ((375, 740), (740, 375)):
+        page.set_viewport_size({"width": width, "height": height})
+        settle(page)
+        screenshot(page, f"phone-details/seats-{language}-{width}x{height}")
+        assert page.evaluate(SEAT_DETAILS) == [], (width, height)
+        assert page.evaluate(WHOLE) == [], (width, height)
 
 
 # Each seat of the replay: its name and badges whole on their line, the AI badge in view.
