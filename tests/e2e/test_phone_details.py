@@ -1,7 +1,8 @@
 """Details a new user met at 375 px, in each of the site's languages: an AI seat's badge went
 under the team's badge beside a side seat's play of three cards; another seat's "away: the AI
 plays" wrapped onto four lines in Indonesian; the replay cut every AI seat's name to "AI 2…";
-the create-table form's drop-downs cut their longer choices off. Each reads whole, on its line.
+the create-table form's drop-downs cut their longer choices off; after the match the table's
+name and rules were cut to "h.". Each reads whole, on its line.
 
 Screenshots (``make screenshots``): phone-details/<what>-<language>.png.
 """
@@ -13,12 +14,13 @@ from django.db import transaction
 from playwright.sync_api import expect
 
 from accounts.models import User
+from games.engine.state import MATCH_OVER
 from games.models import Match, Seat, Table
 from games.play import stewarding
 from tests.games.drivers import drive
 
 from .helpers import PASSWORD, log_in_as, log_in_user, open_started_table, screenshot
-from .phases import WHOLE, settle, show_phase, side_triple
+from .phases import WHOLE, install, round_over, settle, show_phase, side_triple
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -152,3 +154,30 @@ def test_the_create_table_form_shows_every_choice_whole_on_a_phone(new_page, lan
     assert Table.objects.get(host__username=f"creator_{language}").options["two_position"] == (
         "high"
     )
+
+
+# The table's name and the host's line above the felt: shown and not cut (no ellipsis).
+HEAD_WHOLE = """() => [...document.querySelectorAll('.table-head > :is(h1, .muted)')]
+  .filter(e => e.getBoundingClientRect().width < 1 || e.scrollWidth > e.clientWidth + 1)
+  .map(e => `${e.tagName} "${e.textContent.trim()}" is cut`)"""
+
+
+@pytest.mark.parametrize("language", ["en", "vi"])
+def test_after_the_match_the_table_s_name_and_rules_read_whole(new_page, language) -> None:
+    """After the match a phone's page scrolls as any page: the name and the host's line above
+    the felt are whole (they were one line cut to "Rematch tab…" and "h.")."""
+    page = new_page(375, 740)
+    log_in_as(page, f"head_{language}", language, landing=None)
+    open_started_table(page, claim_seconds=0, turn_seconds=60)
+    table = Table.objects.get(host__username=f"head_{language}")
+    Table.objects.filter(pk=table.pk).update(name="Friday night at the club, table two")
+    over = round_over(table.engine_options())
+    assert over.result is not None
+    result = over.result._replace(match_winner=over.result.team, next_level=None)
+    install(table, over._replace(phase=MATCH_OVER, result=result))
+    Match.objects.filter(table=table).update(deadline=None)  # as a match that ended has none
+    page.reload()
+    expect(page.locator("#status")).to_have_attribute("data-phase", MATCH_OVER)
+    settle(page)
+    screenshot(page, f"phone-details/match-over-head-{language}")
+    assert page.evaluate(HEAD_WHOLE) == []
