@@ -108,6 +108,10 @@ def test_a_finished_match_is_explained_and_rematched_with_the_same_seats(new_pag
     expect(bo.locator("#rematch")).to_contain_text("ana_rm asks for a rematch")
     expect(bo.locator("#rematch-accept")).to_be_visible()
     expect(bo.locator("#rematch .countdown-rematch")).to_be_visible()
+    # On the phone the answer and its seconds are on the first screen, above the result.
+    bo.evaluate("() => scrollTo(0, 0)")
+    for part in ("#rematch-accept", "#rematch .countdown-rematch"):
+        assert bo.locator(part).evaluate("e => e.getBoundingClientRect().bottom") <= 800, part
     for page, width in ((ana, 1280), (bo, 375)):
         page.locator("#rematch").scroll_into_view_if_needed()
         screenshot(page, f"rematch-asked-{width}", full_page=True)
