@@ -355,3 +355,22 @@ def assert_signed_in(page, language: str = "en") -> None:
     expect(page.locator("form[action$='/logout/']")).to_have_count(1)
     if language != "en":
         expect(page.locator("html")).to_have_attribute("lang", language)
+
+
+# Each drop-down under ``selector`` at least as wide as its longest choice: a copy of it at its
+# own width, beside it, measures that width. Returns one line per drop-down that cuts.
+SELECTS_CUT = """(selector) => {
+  const out = [];
+  for (const select of document.querySelectorAll(selector)) {
+    const copy = select.cloneNode(true);
+    copy.removeAttribute('id');
+    copy.style.cssText = 'position: absolute; visibility: hidden; width: auto; min-width: 0;'
+                         + ' max-width: none; flex: none';
+    select.parentElement.appendChild(copy);
+    const need = copy.getBoundingClientRect().width, has = select.getBoundingClientRect().width;
+    copy.remove();
+    if (has < need - 0.5)
+      out.push(`${select.id} cuts its choices: ${Math.round(has)} < ${Math.round(need)}`);
+  }
+  return out;
+}"""

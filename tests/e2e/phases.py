@@ -17,7 +17,7 @@ from games.engine.codec import state_to_json
 from games.engine.deal import deal_hands, new_match, round_rng, start_round
 from games.engine.rules import legal_actions
 from games.engine.simulate import play_round, step
-from games.engine.state import PLAY, ROUND_OVER, TRIBUTE, WINDOW, State
+from games.engine.state import MATCH_OVER, PLAY, ROUND_OVER, TRIBUTE, WINDOW, State
 from games.engine.tribute import pay_tributes, plan_tributes
 from games.models import Match, Table
 
@@ -64,45 +64,50 @@ def early_claim_window(options) -> State:
     return claim_window(options, min_cards=24)
 
 
-def side_hook(options) -> State:
-    """A side seat's (1 or 3, beside the page's seat 0) last step of the trick is a hook of
-    fewer than four cards, while seat 0 still holds 15 cards or more: the play beside that
-    seat's name on a phone, with its word ("móc") above its cards."""
+def _side_step(options, found, what: str) -> State:
+    """The first state, over seeds and four AI players' steps, while seat 0 still holds 15 cards
+    or more, where ``found(state, last)`` holds (``last``: each seat's last step of the trick,
+    by seat). Raises AssertionError naming ``what`` when no seed gives one."""
     for seed in range(400):
         state, rng = new_match(options, seed), random.Random(seed)
         for _ in range(400):
             if state.phase != PLAY and state.phase != WINDOW or len(state.hands[0]) < 15:
                 break
-            last = {entry.seat: entry for entry in state.trick}
-            if any(
-                seat in last and last[seat].kind == "hook" and len(last[seat].cards) < 4
-                for seat in (1, 3)
-            ):
+            if found(state, {entry.seat: entry for entry in state.trick}):
                 return state
             state, _ = step(state, _policies(), rng)
-    raise AssertionError("no hook by a side seat while seat 0 holds 15 cards or more")
+    raise AssertionError(f"no {what} while seat 0 holds 15 cards or more")
+
+
+def side_hook(options) -> State:
+    """A side seat's (1 or 3, beside the page's seat 0) last step of the trick is a hook of
+    fewer than four cards, while seat 0 still holds 15 cards or more: the play beside that
+    seat's name on a phone, with its word ("móc") above its cards."""
+    return _side_step(
+        options,
+        lambda state, last: any(
+            seat in last and last[seat].kind == "hook" and len(last[seat].cards) < 4
+            for seat in (1, 3)
+        ),
+        "hook by a side seat",
+    )
 
 
 def side_triple(options) -> State:
     """Seat 0's turn, a side seat's (1 or 3) last step of the trick a play of three cards
     (beside that seat's name on a phone), seat 0 holding 15 cards or more."""
-    for seed in range(400):
-        state, rng = new_match(options, seed), random.Random(seed)
-        for _ in range(400):
-            if state.phase != PLAY and state.phase != WINDOW or len(state.hands[0]) < 15:
-                break
-            last = {entry.seat: entry for entry in state.trick}
-            if (
-                state.phase == PLAY
-                and state.turn == 0
-                and any(
-                    seat in last and last[seat].kind == "play" and len(last[seat].cards) == 3
-                    for seat in (1, 3)
-                )
-            ):
-                return state
-            state, _ = step(state, _policies(), rng)
-    raise AssertionError("no triple by a side seat before seat 0's turn")
+    return _side_step(
+        options,
+        lambda state, last: (
+            state.phase == PLAY
+            and state.turn == 0
+            and any(
+                seat in last and last[seat].kind == "play" and len(last[seat].cards) == 3
+                for seat in (1, 3)
+            )
+        ),
+        "triple by a side seat before seat 0's turn",
+    )
 
 
 def tribute(options) -> State:
@@ -262,6 +267,16 @@ PHASES = {
 
 #: The one screen: a laptop, two desktops, a phone upright and on its side (width, height).
 ONE_SCREEN_SIZES = [(1280, 800), (1366, 768), (1920, 1080), (375, 740), (740, 375)]
+
+
+def install_match_over(table: Table) -> None:
+    """The table's match just over (``round_over`` with team 0's seats winning the match), and
+    no deadline, as a match that ended has none."""
+    over = round_over(table.engine_options())
+    assert over.result is not None
+    result = over.result._replace(match_winner=over.result.team, next_level=None)
+    install(table, over._replace(phase=MATCH_OVER, result=result))
+    Match.objects.filter(table=table).update(deadline=None)
 
 
 def shoot(page, name: str) -> None:

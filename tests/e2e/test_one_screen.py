@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.engine.state import MATCH_OVER
-from games.models import Match, Seat, Table
+from games.models import Seat, Table
 
 from .helpers import (
     axe_violations,
@@ -32,7 +32,7 @@ from .phases import (
     PHASES,
     WHOLE,
     early_claim_window,
-    install,
+    install_match_over,
     round_over,
     round_over_out,
     settle,
@@ -107,10 +107,7 @@ def test_the_panel_is_beside_the_table_or_a_drawer(new_page) -> None:
         page.emulate_media(reduced_motion="no-preference")
 
     table = Table.objects.get(host__username="panel_player")
-    over = round_over(table.engine_options())
-    assert over.result is not None
-    result = over.result._replace(match_winner=over.result.team, next_level=None)
-    install(table, over._replace(phase=MATCH_OVER, result=result))
+    install_match_over(table)
     page.set_viewport_size({"width": 1280, "height": 800})
     page.reload()
     expect(page.locator("#status")).to_have_attribute("data-phase", MATCH_OVER)
@@ -510,11 +507,7 @@ def test_the_match_result_the_rematch_and_the_own_seat_fit_one_screen(new_page, 
     log_in_as(page, f"after_match_{language}", language, landing=None)
     open_started_table(page, claim_seconds=0, turn_seconds=60)
     table = Table.objects.get(host__username=f"after_match_{language}")
-    over = round_over(table.engine_options())
-    assert over.result is not None
-    result = over.result._replace(match_winner=over.result.team, next_level=None)
-    install(table, over._replace(phase=MATCH_OVER, result=result))
-    Match.objects.filter(table=table).update(deadline=None)  # as a match that ended has none
+    install_match_over(table)
     page.reload()
     expect(page.locator("#status")).to_have_attribute("data-phase", MATCH_OVER)
     expect(page.locator("#rematch-button")).to_be_visible()

@@ -19,8 +19,15 @@ from games.models import Match, Seat, Table
 from games.play import stewarding
 from tests.games.drivers import drive
 
-from .helpers import PASSWORD, log_in_as, log_in_user, open_started_table, screenshot
-from .phases import WHOLE, install, round_over, settle, show_phase, side_triple
+from .helpers import (
+    PASSWORD,
+    SELECTS_CUT,
+    log_in_as,
+    log_in_user,
+    open_started_table,
+    screenshot,
+)
+from .phases import WHOLE, install_match_over, settle, show_phase, side_triple
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -114,28 +121,11 @@ def test_the_replay_names_every_seat_whole_on_a_phone(new_page, language) -> Non
     assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 375
 
 
-# Each drop-down of the form at least as wide as its longest choice (a copy of it at its own
-# width, beside it, measures that width), and each radio button's answer inside the screen.
-FORM_CHOICES = """() => {
-  const out = [];
-  for (const select of document.querySelectorAll('#create-table-form select')) {
-    const copy = select.cloneNode(true);
-    copy.removeAttribute('id');
-    copy.style.cssText = 'position: absolute; visibility: hidden; width: auto; min-width: 0;'
-                         + ' max-width: none; flex: none';
-    select.parentElement.appendChild(copy);
-    const need = copy.getBoundingClientRect().width, has = select.getBoundingClientRect().width;
-    copy.remove();
-    if (has < need - 0.5)
-      out.push(`${select.id} cuts its choices: ${Math.round(has)} < ${Math.round(need)}`);
-  }
-  for (const label of document.querySelectorAll('#create-table-form label')) {
-    const r = label.getBoundingClientRect();
-    if (r.width > 1 && (r.left < -0.5 || r.right > innerWidth + 0.5))
-      out.push(`"${label.textContent.trim()}" runs out of the screen`);
-  }
-  return out;
-}"""
+# Each radio button's answer and each checkbox's words of the form inside the screen.
+FORM_LABELS = """() => [...document.querySelectorAll('#create-table-form label')]
+  .filter(label => { const r = label.getBoundingClientRect();
+    return r.width > 1 && (r.left < -0.5 || r.right > innerWidth + 0.5); })
+  .map(label => `"${label.textContent.trim()}" runs out of the screen`)"""
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -145,7 +135,8 @@ def test_the_create_table_form_shows_every_choice_whole_on_a_phone(new_page, lan
     page.goto("/tables/new/")
     page.click("#create-table-form details.advanced summary")
     screenshot(page, f"phone-details/create-table-{language}", full_page=True)
-    assert page.evaluate(FORM_CHOICES) == []
+    assert page.evaluate(SELECTS_CUT, "#create-table-form select") == []
+    assert page.evaluate(FORM_LABELS) == []
     assert page.evaluate("() => document.scrollingElement.scrollWidth") <= 375
     # The choices still make the table: the other answer to "Where 2 ranks" is taken.
     page.locator("input[name=two_position][value=high]").check()
@@ -171,11 +162,7 @@ def test_after_the_match_the_table_s_name_and_rules_read_whole(new_page, languag
     open_started_table(page, claim_seconds=0, turn_seconds=60)
     table = Table.objects.get(host__username=f"head_{language}")
     Table.objects.filter(pk=table.pk).update(name="Friday night at the club, table two")
-    over = round_over(table.engine_options())
-    assert over.result is not None
-    result = over.result._replace(match_winner=over.result.team, next_level=None)
-    install(table, over._replace(phase=MATCH_OVER, result=result))
-    Match.objects.filter(table=table).update(deadline=None)  # as a match that ended has none
+    install_match_over(table)
     page.reload()
     expect(page.locator("#status")).to_have_attribute("data-phase", MATCH_OVER)
     settle(page)

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.helpers import (  # noqa: F401 - stop_tables_after_the_test is an autouse fixture
+    SELECTS_CUT,
     fill_with_ai_and_start,
     log_in_as,
     open_started_table,
@@ -444,8 +445,7 @@ def test_a_side_seats_ai_badge_names_its_difficulty_whole_at_1280(new_page, lang
 
 
 # The waiting table's controls a host needs, each as drawn: inside the viewport and reachable at
-# its middle; and each seat's AI picker at least as wide as its longest choice (a copy of it at
-# its own width, beside it, measures that width).
+# its middle (each seat's AI picker whole besides: ``host_controls``).
 HOST_CONTROLS = """() => {
   const out = [], W = innerWidth;
   const controls = [...document.querySelectorAll('#seats .seat-controls :is(select, button),'
@@ -459,19 +459,17 @@ HOST_CONTROLS = """() => {
     else if (!hit || !el.contains(hit))
       out.push(`${el.id} covered by ${hit && (hit.id || hit.className)}`);
   }
-  for (const select of document.querySelectorAll('#seats select')) {
-    const copy = select.cloneNode(true);
-    copy.removeAttribute('id');
-    copy.style.cssText = 'position: absolute; visibility: hidden; width: auto; min-width: 0;'
-                         + ' max-width: none; flex: none';
-    select.parentElement.appendChild(copy);
-    const need = copy.getBoundingClientRect().width, has = select.getBoundingClientRect().width;
-    copy.remove();
-    if (has < need - 0.5)
-      out.push(`${select.id} cuts its choices: ${Math.round(has)} < ${Math.round(need)}`);
-  }
   return {out, controls: controls.length};
 }"""
+
+
+def host_controls(page) -> dict:
+    """``HOST_CONTROLS`` on ``page``, with each seat's AI picker that cuts its choices among
+    its ``out``."""
+    controls = page.evaluate(HOST_CONTROLS)
+    controls["out"] += page.evaluate(SELECTS_CUT, "#seats select")
+    return controls
+
 
 # The table's name whole: no ellipsis, inside the viewport.
 TITLE = """() => { const h = document.querySelector('.table-head h1');
@@ -523,7 +521,7 @@ def test_a_waiting_table_gives_the_host_every_control_whole(new_page) -> None:
     assert scroll_width <= inner == 375, f"the page scrolls sideways: {scroll_width} > {inner}"
     title = page.evaluate(TITLE)
     assert not title["cut"] and title["right"] <= 375, title
-    controls = page.evaluate(HOST_CONTROLS)
+    controls = host_controls(page)
     assert controls["controls"] >= 10 and not controls["out"], controls
 
     # Usable: the side seat's picker seats an AI, and then offers to remove it, still whole.
@@ -531,7 +529,7 @@ def test_a_waiting_table_gives_the_host_every_control_whole(new_page) -> None:
     page.click("#set-ai-1")
     expect(page.locator("#seat-1 .badge.ai")).to_have_count(1)
     htmx_settled(page)
-    controls = page.evaluate(HOST_CONTROLS)
+    controls = host_controls(page)
     assert not controls["out"], controls
     assert page.evaluate(OVERFLOW)[0] <= 375
 
@@ -567,7 +565,7 @@ def test_a_waiting_table_of_six_or_eight_gives_the_host_every_control_whole_on_a
     assert all(at[n]["y"] < at[n - 1]["y"] for n in range(2, players // 2 + 1)), at  # up the left
     # Every control in view at once (a tall screen), none cut or covered.
     page.set_viewport_size({"width": 375, "height": 1400})
-    controls = page.evaluate(HOST_CONTROLS)
+    controls = host_controls(page)
     assert controls["controls"] >= 3 * (players - 1) and not controls["out"], controls
 
 
