@@ -19,9 +19,10 @@ def env_bool(name: str, default: bool = False) -> bool:
     return value in {"1", "true", "yes", "on"}
 
 
-def env_list(name: str) -> list[str]:
-    """``name`` as a comma-separated list, blanks dropped; [] when unset."""
-    return [item.strip() for item in os.environ.get(name, "").split(",") if item.strip()]
+def env_list(name: str, default: str = "") -> list[str]:
+    """``name`` as a comma-separated list, blanks dropped; ``default`` (as written in the
+    environment) when unset, so a name set empty is the empty list."""
+    return [item.strip() for item in os.environ.get(name, default).split(",") if item.strip()]
 
 
 def env_rate(name: str, default: str) -> str:

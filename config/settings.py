@@ -15,10 +15,9 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
-from django.utils.csp import CSP
 from django.utils.translation import gettext_lazy as _
 
-from config import celery_routes, embedded_redis, errors, log_config
+from config import celery_routes, csp, embedded_redis, errors, log_config
 from config.env import env_bool, env_list, env_rate
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -407,11 +406,7 @@ GAMES_MAX_SOCKETS_PER_USER = int(os.environ.get("GAMES_MAX_SOCKETS_PER_USER", "2
 GAMES_MAX_SPECTATORS_PER_TABLE = int(os.environ.get("GAMES_MAX_SPECTATORS_PER_TABLE", "300"))
 # Peers believed about the client's address (X-Real-IP, else the last X-Forwarded-For entry):
 # nginx on this host. Comma-separated; any other peer is taken as the client itself.
-GAMES_TRUSTED_PROXIES = [
-    ip.strip()
-    for ip in os.environ.get("GAMES_TRUSTED_PROXIES", "127.0.0.1,::1").split(",")
-    if ip.strip()
-]
+GAMES_TRUSTED_PROXIES = env_list("GAMES_TRUSTED_PROXIES", "127.0.0.1,::1")
 
 # --- Logging: one JSON line per request and per game action, on stderr -----------------
 # config.request_log logs each request, games.play.services and games.sockets.consumers each action
@@ -439,20 +434,5 @@ HEALTH_WORKER_SECONDS = float(os.environ.get("HEALTH_WORKER_SECONDS", "15"))
 # its leading slash).
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
 
-# --- Content Security Policy (Django's ContentSecurityPolicyMiddleware) -----------------
-# Scripts, styles and sockets from this site only: no inline script, inline style or style
-# attribute anywhere (templates/, static/; htmx's own indicator style is off in base.html).
-# In connect-src, 'self' also allows ws:/wss: to this very host and port (CSP Level 3: every
-# current browser).
-SECURE_CSP = {
-    "default-src": [CSP.SELF],
-    "script-src": [CSP.SELF],
-    "style-src": [CSP.SELF],
-    "img-src": [CSP.SELF],  # the favicon is a static file (static/favicon.svg, .ico)
-    "font-src": [CSP.SELF],
-    "connect-src": [CSP.SELF],  # the table and lobby sockets: ws:/wss: to this host
-    "object-src": [CSP.NONE],
-    "base-uri": [CSP.SELF],
-    "form-action": [CSP.SELF],
-    "frame-ancestors": [CSP.NONE],
-}
+# --- Content Security Policy (Django's ContentSecurityPolicyMiddleware): config/csp.py -------
+SECURE_CSP = csp.POLICY

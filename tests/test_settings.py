@@ -143,3 +143,18 @@ def test_kombu_url(url: str, expected: str) -> None:
     from config.embedded_redis import kombu_url
 
     assert kombu_url(url) == expected
+
+
+@pytest.mark.parametrize(
+    ("value", "proxies"),
+    [(None, ["127.0.0.1", "::1"]), ("10.0.0.5, ,10.0.0.6", ["10.0.0.5", "10.0.0.6"]), ("", [])],
+)
+def test_the_trusted_proxies_default_to_this_host_and_can_be_none(value, proxies) -> None:
+    """Unset: nginx on this host; a list as written, blanks dropped; set empty: no proxy."""
+    env = {"DJANGO_DEBUG": "1"}
+    if value is not None:
+        env["GAMES_TRUSTED_PROXIES"] = value
+    with mock.patch.dict(os.environ):
+        os.environ.pop("GAMES_TRUSTED_PROXIES", None)
+        values = read_settings(["GAMES_TRUSTED_PROXIES"], **env)
+    assert values == {"GAMES_TRUSTED_PROXIES": proxies}
