@@ -1,15 +1,15 @@
-/* 414 Club table page: small helpers around htmx's ws extension. No build step.
+/* 414 Club table page: the socket and what travels on it. No build step.
  *
  * - every message sent on the table socket carries a client id and the shown version;
  * - `cards` is always a list;
- * - countdown bars shrink to their deadline;
- * - Hint cycles through the legal plays; Enter on the hand plays; Space toggles a card;
- * - the keyboard plays a whole round: arrows move between cards, shortcut keys act;
- * - a live region announces plays, your turn and claim windows; a beep and the tab title tell
- *   you when it is your turn or a window opens for you (both follow the player's preferences);
- *   Shift+arrows are left to hand_arrange.js, which moves the focused card;
- * - with the "confirm before playing" preference, a play is sent only after the player says yes.
- * Sentences come translated from the page (#table-strings, rendered by Django).
+ * - with the "confirm before playing" preference, a play is sent only after the player says yes;
+ * - frames apply in order, a lost one brings a snapshot; chat lines, the rematch's move;
+ * - countdown bars shrink to their deadline.
+ * Beside it: the own hand and the keyboard (table_hand.js), form controls kept across pushes
+ * (table_controls.js), announcements, beeps and the tab title (table_voice.js), the view's
+ * order and the hand's arrangement (table_view.js, hand_arrange.js), sounds (table_effects.js),
+ * the side panel (table_panel.js). Sentences come translated from the page (#table-strings,
+ * rendered by Django).
  */
 (function () {
   "use strict";
@@ -44,6 +44,24 @@
   function newClientId() {
     if (window.crypto && crypto.randomUUID) return crypto.randomUUID();
     return "c" + Date.now().toString(36) + Math.random().toString(36).slice(2);
+  }
+
+  // What the table's scripts share, each part set by the file that owns it: this one's below,
+  // syncPlay (table_hand.js), announce (table_voice.js). They are called only once every
+  // script of the page has run (all are deferred, in order).
+  window.club414 = window.club414 || { beeps: 0, alerts: 0 };
+  var table = window.club414.table = {
+    shownVersion: shownVersion, tableStrings: tableStrings, preference: preference,
+  };
+
+  function tableStrings() {
+    var el = document.getElementById("table-strings");
+    if (!el) return {};
+    try { return JSON.parse(el.textContent) || {}; } catch (e) { return {}; }
+  }
+  function preference(name) {
+    var page = document.getElementById("table-page");
+    return !!page && page.dataset[name] !== "off";
   }
 
   function shownVersion() {
@@ -117,7 +135,7 @@
       b.disabled = false;
       b.classList.remove("sent-lock");
     });
-    syncPlay();
+    table.syncPlay();
   }
 
   // A new version of the table frees the buttons locked for the last answer, also when the
@@ -190,7 +208,7 @@
         el.textContent = refusal;
         el.classList.add("refused");
       }
-      announce(refusal, true);
+      table.announce(refusal, true);
       return;
     }
     if (code === 4401) {
@@ -211,7 +229,6 @@
   // spectator count) always apply.
   var FRAME_HEADER = /^<!--frame (\{[^>]*\})-->/;
   var shownFrame = { v: -1, r: -1 };
-  window.club414 = window.club414 || { beeps: 0, alerts: 0 };
   window.club414.dropFrames = 0;  // tests: lose the next N frames on purpose
   window.club414.resyncs = 0;
   window.club414.snapshots = 0;  // full frames applied (first connect, resyncs, seat changes)
@@ -407,506 +424,6 @@
   document.addEventListener("htmx:oobAfterSwap", tickNow);
   document.addEventListener("htmx:afterSwap", tickNow);
   tickNow();
-
-  // --- hand: keep the selection and focus across pushes ---------------------------------------
-  // Every change at the table re-renders the hand; a card picked while waiting stays picked as
-  // long as it is still in the hand. The cards a play took leave the pick (one copy per card
-  // played): the tab that played is left with nothing picked, and a second tab of the same
-  // seat keeps the cards it had picked and still holds (it lost its whole pick to the other
-  // tab's play, and Play then answered "Select the cards to play first"). A hand that gained a
-  // card (a new deal, a tribute) starts with nothing picked.
-  var kept = null;
-
-  function codesOf(boxes) {
-    return Array.prototype.map.call(boxes, function (b) { return b.value; });
-  }
-  function checkedCodes(root) {
-    return codesOf(root.querySelectorAll(".card-check:checked"));
-  }
-  // ``from`` without ``taken``, copy by copy. ``strict``: null when ``taken`` holds a card
-  // ``from`` has not (the hand gained a card).
-  function without(from, taken, strict) {
-    var left = from.slice();
-    for (var i = 0; i < taken.length; i++) {
-      var at = left.indexOf(taken[i]);
-      if (at >= 0) left.splice(at, 1);
-      else if (strict) return null;
-    }
-    return left;
-  }
-  document.addEventListener("htmx:oobBeforeSwap", function (evt) {
-    var target = evt.detail.target;
-    if (!target || target.id !== "hand") return;
-    var boxes = target.querySelectorAll(".card-check");
-    var focused = document.activeElement;
-    kept = {
-      codes: codesOf(boxes),
-      checked: checkedCodes(target),
-      focus: focused && target.contains(focused) ? focused.id : null,
-    };
-  });
-  document.addEventListener("htmx:oobAfterSwap", function (evt) {
-    var target = evt.detail.target;
-    if (!kept || !target || target.id !== "hand") return;
-    var form = document.getElementById("hand-form");
-    if (form) {
-      var lost = without(kept.codes, codesOf(form.querySelectorAll(".card-check")), true);
-      if (lost) {
-        selectCards(form, without(kept.checked, lost));
-        var again = kept.focus && document.getElementById(kept.focus);
-        if (again) again.focus({ preventScroll: true });
-      }
-    }
-    kept = null;
-    syncPlay();
-  });
-
-  // After this seat's own play the played cards are removed one by one (no new hand): the
-  // pick as it was before the first removal, less the cards removed, once the push is in.
-  var removal = null;
-  document.addEventListener("htmx:oobBeforeSwap", function (evt) {
-    var target = evt.detail.target;
-    var form = document.getElementById("hand-form");
-    if (!form || !target || !/^(card|rank)-/.test(target.id || "")) return;
-    if (!removal) {
-      removal = { checked: checkedCodes(form), played: [] };
-      setTimeout(function () {
-        var done = removal;
-        removal = null;
-        var now = document.getElementById("hand-form");
-        if (now) selectCards(now, without(done.checked, done.played));
-        syncPlay();
-      }, 0);
-    }
-    var boxes = target.classList.contains("card-check") ? [target]
-      : target.querySelectorAll(".card-check");
-    removal.played = removal.played.concat(codesOf(boxes));
-  });
-
-  // --- form controls: a push never undoes what the viewer chose --------------------------------
-  // A full frame swaps whole regions in: the first one right after the page loads (its socket's
-  // snapshot), then one at every seating change before the start. A select, a text box or a
-  // disclosure in such a region came back as rendered, so a difficulty picked under "AI players"
-  // just after the page loaded read "Casual" again and the fill used that. A control the viewer
-  // changed keeps their value through the swap as long as the server rendered it as before (the
-  // same default, the value still offered); one the server now renders otherwise shows the
-  // server's. The hand's cards have their own rule above (kept while the hand is the same).
-  var KEEP_CONTROLS = "select, textarea, input, details[id]";
-  var keptControls = {};
-
-  function controlKey(el) {
-    if (el.id) return "#" + el.id;
-    if (!el.name) return null;
-    var form = el.form && el.form.getAttribute("action");
-    return (form || "") + "|" + el.name + (isCheckable(el) ? "=" + el.value : "");
-  }
-  function isCheckable(el) { return el.type === "checkbox" || el.type === "radio"; }
-  // The value the server rendered the control with.
-  function renderedValue(el) {
-    if (el.tagName === "DETAILS") return "closed";  // never rendered open
-    if (el.tagName === "SELECT") {
-      var picked = Array.prototype.filter.call(el.options, function (o) { return o.defaultSelected; });
-      if (!picked.length && el.options.length && !el.multiple) picked = [el.options[0]];
-      return picked.map(function (o) { return o.value; }).join("\n");
-    }
-    return isCheckable(el) ? String(el.defaultChecked) : el.defaultValue;
-  }
-  // What the server rendered: the value, and for a select the values it offers.
-  function rendered(el) {
-    if (el.tagName !== "SELECT") return renderedValue(el);
-    return renderedValue(el) + "\u0000"
-      + Array.prototype.map.call(el.options, function (o) { return o.value; }).join("\n");
-  }
-  function controlValue(el) {
-    if (el.tagName === "DETAILS") return el.open ? "open" : "closed";
-    if (el.tagName === "SELECT") {
-      return Array.prototype.filter.call(el.options, function (o) { return o.selected; })
-        .map(function (o) { return o.value; }).join("\n");
-    }
-    return isCheckable(el) ? String(el.checked) : el.value;
-  }
-  function changedByViewer(el) {
-    if (el.disabled || el.readOnly || el.classList.contains("card-check")) return false;
-    if (/^(hidden|submit|button|reset|image|file)$/.test(el.type || "")) return false;
-    return controlValue(el) !== renderedValue(el);
-  }
-  function restoreControl(el, value) {
-    if (el.tagName === "DETAILS") { el.open = value === "open"; return; }
-    if (el.tagName === "SELECT") {
-      var wanted = value.split("\n");
-      var offered = Array.prototype.map.call(el.options, function (o) { return o.value; });
-      if (!wanted.every(function (v) { return offered.indexOf(v) >= 0; })) return;
-      Array.prototype.forEach.call(el.options, function (o) { o.selected = wanted.indexOf(o.value) >= 0; });
-      return;
-    }
-    if (isCheckable(el)) { el.checked = value === "true"; return; }
-    el.value = value;
-  }
-
-  document.addEventListener("htmx:oobBeforeSwap", function (evt) {
-    var target = evt.detail.target;
-    if (!target || !target.id || target.id === "hand" || !target.querySelectorAll) return;
-    var kept = [];
-    target.querySelectorAll(KEEP_CONTROLS).forEach(function (el) {
-      var key = controlKey(el);
-      if (key && changedByViewer(el)) {
-        kept.push({ key: key, value: controlValue(el), rendered: rendered(el) });
-      }
-    });
-    if (kept.length) keptControls[target.id] = kept;
-    else delete keptControls[target.id];
-  });
-  document.addEventListener("htmx:oobAfterSwap", function (evt) {
-    var target = evt.detail.target;
-    var kept = target && target.id && keptControls[target.id];
-    if (!kept) return;
-    delete keptControls[target.id];
-    var region = document.getElementById(target.id);
-    if (!region) return;
-    var byKey = {};
-    region.querySelectorAll(KEEP_CONTROLS).forEach(function (el) {
-      var key = controlKey(el);
-      if (key && !(key in byKey)) byKey[key] = el;
-    });
-    kept.forEach(function (entry) {
-      var el = byKey[entry.key];
-      if (el && rendered(el) === entry.rendered) restoreControl(el, entry.value);
-    });
-  });
-
-  // --- hand: hints, clear, keyboard ----------------------------------------------------------
-  var hintIndex = -1;
-  var hintVersion = null;
-
-  function selectCards(form, cards) {
-    var wanted = {};
-    cards.forEach(function (c) { wanted[c] = (wanted[c] || 0) + 1; });
-    form.querySelectorAll(".card-check").forEach(function (box) {
-      if (wanted[box.value]) {
-        box.checked = true;
-        wanted[box.value] -= 1;
-      } else {
-        box.checked = false;
-      }
-    });
-    syncPlay();
-  }
-
-  // Play says whether it would do anything: off while this seat has nothing to play (the
-  // server renders it so: no hints) and while no card is picked, so a press never sends an
-  // empty play ("Select the cards to play first" came after a pick had been swept away). A
-  // press in flight keeps it locked until the answer (sent-lock).
-  function syncPlay() {
-    var play = document.getElementById("play-button");
-    if (!play || play.classList.contains("sent-lock")) return;
-    var actions = document.getElementById("hand-actions");
-    var hints = (actions && actions.dataset.hints) || "[]";
-    play.disabled = hints === "[]" || !document.querySelector("#hand-form .card-check:checked");
-  }
-  document.addEventListener("change", function (evt) {
-    if (evt.target.classList && evt.target.classList.contains("card-check")) syncPlay();
-  });
-  document.addEventListener("DOMContentLoaded", syncPlay);
-  document.addEventListener("htmx:oobAfterSwap", function (evt) {
-    var id = evt.detail.target && evt.detail.target.id;
-    if (id === "hand-actions" || id === "hand") syncPlay();
-  });
-
-  document.addEventListener("click", function (evt) {
-    var hint = evt.target.closest("#hint-button");
-    var clear = evt.target.closest("#clear-button");
-    var form = document.getElementById("hand-form");
-    if (!form) return;
-    if (hint) {
-      var hints = [];
-      var actions = document.getElementById("hand-actions");
-      try { hints = JSON.parse((actions && actions.dataset.hints) || "[]"); } catch (e) { hints = []; }
-      if (!hints.length) return;
-      if (hintVersion !== shownVersion()) { hintIndex = -1; hintVersion = shownVersion(); }
-      hintIndex = (hintIndex + 1) % hints.length;
-      selectCards(form, hints[hintIndex]);
-      var first = form.querySelector(".card-check:checked");
-      if (first && first.nextElementSibling) {
-        first.nextElementSibling.scrollIntoView({ block: "nearest", inline: "center" });
-      }
-    } else if (clear) {
-      selectCards(form, []);
-    }
-  });
-
-  document.addEventListener("keydown", function (evt) {
-    if (evt.key !== "Enter" || evt.altKey || evt.ctrlKey || evt.metaKey) return;
-    var onBody = evt.target === document.body || evt.target === document.documentElement;
-    var form = evt.target.closest && evt.target.closest("#hand-form");
-    if (!(form || (onBody && document.getElementById("hand-form")))) return;
-    if (evt.target.tagName === "BUTTON") return;
-    var play = document.getElementById("play-button");
-    evt.preventDefault();
-    if (play && !play.disabled) play.click();
-  });
-
-  // --- keyboard: one tab stop for the hand, arrows between cards, shortcut keys -------------
-  function cardBoxes() {
-    // In the order shown: table_view.js may sort the hand with the CSS `order` of the labels.
-    var boxes = Array.prototype.slice.call(document.querySelectorAll("#hand-form .card-check"));
-    function shown(box) {
-      var label = box.nextElementSibling;
-      return (label && parseInt(label.style.order, 10)) || 0;
-    }
-    return boxes.sort(function (a, b) { return shown(a) - shown(b); });
-  }
-
-  // Roving tab stop: Tab reaches the hand once (the focused, first selected or first card).
-  function rove(current) {
-    var boxes = cardBoxes();
-    if (!boxes.length) return null;
-    if (!current || boxes.indexOf(current) < 0) {
-      current = boxes.filter(function (b) { return b.tabIndex === 0; })[0]
-        || boxes.filter(function (b) { return b.checked; })[0] || boxes[0];
-    }
-    boxes.forEach(function (b) { b.tabIndex = b === current ? 0 : -1; });
-    return current;
-  }
-
-  function focusCard(box) {
-    box = rove(box);
-    if (!box) return false;
-    box.focus();
-    var label = box.nextElementSibling;
-    if (label) label.scrollIntoView({ block: "nearest", inline: "nearest" });
-    return true;
-  }
-
-  document.addEventListener("keydown", function (evt) {
-    var box = evt.target;
-    if (!box.classList || !box.classList.contains("card-check")) return;
-    if (evt.shiftKey) return;  // Shift+arrows move the card itself (hand_arrange.js)
-    var boxes = cardBoxes();
-    var i = boxes.indexOf(box);
-    var next = null;
-    if (evt.key === "ArrowRight" || evt.key === "ArrowDown") next = boxes[i + 1];
-    else if (evt.key === "ArrowLeft" || evt.key === "ArrowUp") next = boxes[i - 1];
-    else if (evt.key === "Home") next = boxes[0];
-    else if (evt.key === "End") next = boxes[boxes.length - 1];
-    else return;
-    evt.preventDefault();
-    if (next) focusCard(next);
-  });
-
-  function clickIfUsable(id) {
-    var el = document.getElementById(id);
-    if (!el || el.disabled || el.closest("[hidden]")) return false;
-    el.click();
-    return true;
-  }
-
-  function typing(el) {
-    if (!el || !el.tagName) return false;
-    if (el.isContentEditable || el.tagName === "TEXTAREA" || el.tagName === "SELECT") return true;
-    return el.tagName === "INPUT" && !/^(checkbox|radio|button|submit)$/i.test(el.type);
-  }
-
-  document.addEventListener("keydown", function (evt) {
-    if (!document.getElementById("table-page")) return;
-    if (evt.altKey || evt.ctrlKey || evt.metaKey || typing(evt.target)) return;
-    var key = evt.key.length === 1 ? evt.key.toLowerCase() : evt.key;
-    var done = false;
-    if (key === "y") done = focusCard(null);
-    else if (key === "h") done = clickIfUsable("hint-button");
-    else if (key === "c" || key === "Escape") done = clickIfUsable("clear-button");
-    else if (key === "k") done = clickIfUsable("claim-button");
-    else if (key === "p") done = clickIfUsable("claim-pass-button") || clickIfUsable("pass-button");
-    if (done) evt.preventDefault();
-  });
-
-  // A push that replaced the focused control leaves focus nowhere: put it back in the hand (or
-  // on the same control when it is still there), so the keyboard never has to start over.
-  var lostFocusId = null;
-  document.addEventListener("htmx:oobBeforeSwap", function (evt) {
-    var target = evt.detail.target;
-    var focused = document.activeElement;
-    if (target && focused && focused !== document.body && target.contains(focused)) {
-      lostFocusId = focused.id || "";
-    }
-  });
-  function afterSwapFocus() {
-    rove(null);
-    if (lostFocusId === null) return;
-    var focused = document.activeElement;
-    if (!focused || focused === document.body) {
-      var again = lostFocusId && document.getElementById(lostFocusId);
-      if (again && !again.disabled && !again.closest("[hidden]")) again.focus({ preventScroll: true });
-      else if (!focusCardQuietly()) {
-        var page = document.getElementById("table-page");
-        if (page) { page.tabIndex = -1; page.focus({ preventScroll: true }); }
-      }
-    }
-    lostFocusId = null;
-  }
-  function focusCardQuietly() {
-    var box = rove(null);
-    if (!box) return false;
-    box.focus({ preventScroll: true });
-    return true;
-  }
-
-  // --- announcements, sound and title ---------------------------------------------------------
-  function tableStrings() {
-    var el = document.getElementById("table-strings");
-    if (!el) return {};
-    try { return JSON.parse(el.textContent) || {}; } catch (e) { return {}; }
-  }
-  function preference(name) {
-    var page = document.getElementById("table-page");
-    return !!page && page.dataset[name] !== "off";
-  }
-
-  var urgentTimer = null;
-  var urgentText = null;  // what the assertive region holds (or is about to)
-  function announce(text, urgent) {
-    var region = document.getElementById(urgent ? "alert-announcer" : "announcer");
-    if (!region || !text) return;
-    if (urgent) {
-      region.textContent = "";
-      clearTimeout(urgentTimer);
-      urgentText = text;
-      urgentTimer = setTimeout(function () { region.textContent = text; }, 30);
-      return;
-    }
-    var line = document.createElement("p");
-    line.textContent = text;
-    region.appendChild(line);
-    while (region.childNodes.length > 6) region.removeChild(region.firstChild);
-  }
-
-  // The one AudioContext of the page, made (or resumed) only inside a gesture: made outside
-  // one, the browser refuses to start it and warns in the console, on every page load.
-  var audio = null;
-  function wakeAudio() {
-    var Ctx = window.AudioContext || window.webkitAudioContext;
-    if (!Ctx) return null;
-    if (!audio) { try { audio = new Ctx(); } catch (e) { return null; } }
-    if (audio.state === "suspended" && audio.resume) audio.resume();
-    return audio;
-  }
-  // Browsers start sound only after a gesture: the first click or key wakes the audio up.
-  ["pointerdown", "keydown"].forEach(function (type) {
-    document.addEventListener(type, function () {
-      if (!document.getElementById("table-page")) return;
-      if (preference("sound") || preference("effectSounds")) wakeAudio();
-    }, { capture: true });
-  });
-  // The beeps and table_effects.js play on that context, only once a gesture has woken it up:
-  // a tab nobody touched stays silent and never queues sounds to burst out later.
-  window.club414.runningAudio = function () {
-    return audio && audio.state === "running" ? audio : null;
-  };
-
-  function beep(high) {
-    var ctx = window.club414.runningAudio();
-    if (!ctx) return;
-    var t = ctx.currentTime;
-    var osc = ctx.createOscillator();
-    var gain = ctx.createGain();
-    osc.type = "sine";
-    osc.frequency.setValueAtTime(high ? 880 : 660, t);
-    gain.gain.setValueAtTime(0.0001, t);
-    gain.gain.exponentialRampToValueAtTime(0.25, t + 0.02);
-    gain.gain.exponentialRampToValueAtTime(0.0001, t + 0.28);
-    osc.connect(gain);
-    gain.connect(ctx.destination);
-    osc.start(t);
-    osc.stop(t + 0.3);
-    window.club414.beeps += 1;
-  }
-
-  var baseTitle = null;
-  function setTitle(label) {
-    if (baseTitle === null) baseTitle = document.title;
-    var wanted = label && preference("titleAlerts") ? "▶ " + label + " · " + baseTitle : baseTitle;
-    if (document.title !== wanted) document.title = wanted;
-  }
-
-  function logLines() {
-    return Array.prototype.map.call(
-      document.querySelectorAll("#log .log-lines li:not(.muted)"),
-      function (li) { return li.textContent.trim(); });
-  }
-  function newLines(before, now) {
-    for (var k = Math.min(before.length, now.length); k > 0; k--) {
-      var same = true;
-      for (var j = 0; j < k; j++) {
-        if (before[before.length - k + j] !== now[j]) { same = false; break; }
-      }
-      if (same) return now.slice(k);
-    }
-    return now;
-  }
-
-  // Once the match is over, a turn or claim alert still in the assertive region (or on its
-  // way) is stale: a screen reader going back to it must not hear "Your turn". With ``only``,
-  // only while the region still holds that text (a refusal said since stays).
-  function clearAlert(only) {
-    if (only !== undefined && urgentText !== only) return;
-    clearTimeout(urgentTimer);
-    urgentText = null;
-    var region = document.getElementById("alert-announcer");
-    if (region && region.textContent) region.textContent = "";
-  }
-
-  var seen = null;
-  function observe(first) {
-    var strings = tableStrings();
-    var status = document.getElementById("status");
-    var over = !!status && status.dataset.phase === "match_over";
-    if (over && seen && !seen.over) clearAlert();  // once: a later refusal is still read out
-    var lines = logLines();
-    var myTurn = !!document.querySelector("#status.my-turn");
-    var claimForm = document.getElementById("claim-form");
-    var title = document.querySelector("#claim-bar .claim-title");
-    var claimKey = claimForm && title ? title.textContent.trim() : null;
-    // The turn or claim alert read out last, while it still holds: once the turn has passed
-    // (played, passed, gone out, the round over, the AI standing in) or the window closed, it
-    // leaves the assertive region, so nobody going back to it hears "Your turn — you lead".
-    var standing = seen ? seen.standing : null;
-    if (standing && (standing.turn ? !myTurn : claimKey !== standing.claimKey)) {
-      clearAlert(standing.text);
-      standing = null;
-    }
-    if (!first && seen) {
-      newLines(seen.lines, lines).forEach(function (text) { announce(text, false); });
-      var said = null;
-      if (claimKey && claimKey !== seen.claimKey) {
-        said = claimKey + " " + (strings.claimKeys || "");
-        standing = { turn: false, claimKey: claimKey, text: said };
-      } else if (myTurn && !seen.myTurn) {
-        var line = document.getElementById("turn-line");
-        var canPass = !!document.getElementById("pass-button");  // a lead may not pass
-        said = (line ? line.textContent.replace(/\s+/g, " ").trim() : strings.yourTurn || "")
-          + ". " + ((canPass ? strings.turnKeys : strings.leadKeys) || "");
-        standing = { turn: true, claimKey: null, text: said };
-      }
-      if (said) {
-        announce(said, true);
-        window.club414.alerts += 1;
-        if (preference("sound")) beep(!!claimKey);
-      }
-    }
-    setTitle(claimKey ? strings.claimWindow : myTurn ? strings.yourTurn : null);
-    seen = { lines: lines, myTurn: myTurn, claimKey: claimKey, over: over, standing: standing };
-  }
-
-  var observeTimer = null;
-  document.addEventListener("htmx:oobAfterSwap", function () {
-    // One push swaps several regions: look once, after the last of them.
-    clearTimeout(observeTimer);
-    observeTimer = setTimeout(function () { afterSwapFocus(); observe(false); }, 0);
-  });
-  document.addEventListener("DOMContentLoaded", function () {
-    if (!document.getElementById("table-page")) return;
-    rove(null);
-    observe(true);
-  });
 
   // --- invite link ----------------------------------------------------------------------------
   function absolutizeInvite() {
