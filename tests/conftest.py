@@ -33,6 +33,7 @@ BROWSER_FIXTURES = {"browser", "live_url", "new_page", "live_stack"}
 #: and the stand-in, socket-refusal and play-the-computer tests when the next had 289 and 216 s).
 SECOND_BROWSER_GROUP = {
     "test_access",
+    "test_ai_badges",  # with test_table_layout, which it was part of
     "test_bot_api",
     "test_hand_arrange",
     "test_phone_and_keyboard",
@@ -42,6 +43,7 @@ SECOND_BROWSER_GROUP = {
     "test_stand_in",
     "test_table_layout",
     "test_tournament",
+    "test_waiting_table_layout",  # with test_table_layout, which it was part of
 }
 BROWSER_GROUPS = ("browser", "browser-2")
 #: The xdist group of the tests that use the ``worker`` fixture: on one xdist worker, one after

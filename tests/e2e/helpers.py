@@ -374,3 +374,17 @@ SELECTS_CUT = """(selector) => {
   }
   return out;
 }"""
+
+
+# ``n`` lines more in the table chat, as a chat that has run on (its lines scroll in their own
+# box: the page never grows).
+ADD_CHAT_LINES = """(n) => {
+  const ol = document.getElementById('chat-lines');
+  for (let i = 0; i < n; i++) {
+    const li = document.createElement('li');
+    li.className = 'chat-line';
+    li.innerHTML = '<span class="chat-author">someone</span> <span class="chat-text">line '
+      + i + ' of a chat that has run on for a while, long enough to wrap</span>';
+    ol.append(li);
+  }
+}"""

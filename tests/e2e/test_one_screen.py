@@ -20,18 +20,17 @@ from games.engine.state import MATCH_OVER
 from games.models import Seat, Table
 
 from .helpers import (
+    ADD_CHAT_LINES,
     axe_violations,
     describe,
     log_in_as,
     open_started_table,
 )
 from .phases import (
-    COUNTDOWN_SECONDS,
     MEASURE,
     ONE_SCREEN_SIZES,
     PHASES,
     WHOLE,
-    early_claim_window,
     install_match_over,
     round_over,
     round_over_out,
@@ -116,18 +115,6 @@ def test_the_panel_is_beside_the_table_or_a_drawer(new_page) -> None:
     expect(page.locator(".tracker-box")).to_be_hidden()
     shoot(page, "match-over-1280x800")
 
-
-# A chat that has run on: its lines scroll in their own box (the page never grows).
-ADD_CHAT_LINES = """(n) => {
-  const ol = document.getElementById('chat-lines');
-  for (let i = 0; i < n; i++) {
-    const li = document.createElement('li');
-    li.className = 'chat-line';
-    li.innerHTML = '<span class="chat-author">someone</span> <span class="chat-text">line '
-      + i + ' of a chat that has run on for a while, long enough to wrap</span>';
-    ol.append(li);
-  }
-}"""
 
 OVERLAP = """() => {
   const own = document.querySelector('#seats .seat.pos-0').getBoundingClientRect();
@@ -267,192 +254,6 @@ def test_a_refusal_shows_by_the_hand_not_over_the_header(new_page) -> None:
     assert box["y"] >= header["y"] + header["height"], f"over the header: {box} {header}"
     assert box["y"] + box["height"] <= hand["y"] + 0.5, f"not above the hand: {box} {hand}"
     assert hand["y"] - (box["y"] + box["height"]) < 60, f"far from the hand: {box} {hand}"
-
-
-# Every line of the claim help (title, what a claim is, what the viewer holds) and its "Got it"
-# can be read: each line, brought into view inside whatever box scrolls it, is inside the
-# viewport and is itself what shows at its middle (no fixed button or dock over it).
-HELP_READABLE = """() => {
-  const out = [], W = innerWidth, H = innerHeight;
-  const help = document.getElementById('claim-help');
-  if (!help || help.getBoundingClientRect().height < 1) return ['no claim help shown'];
-  const scroller = el => {
-    for (let p = el.parentElement; p; p = p.parentElement)
-      if (['auto', 'scroll'].includes(getComputedStyle(p).overflowY)
-          && p.scrollHeight > p.clientHeight)
-        return p;
-    return null;
-  };
-  const parts = [...help.querySelectorAll('p'), document.getElementById('claim-help-done')];
-  for (const part of parts) {
-    const range = document.createRange();
-    range.selectNodeContents(part);
-    const lines = [...range.getClientRects()].filter(r => r.width > 1 && r.height > 1);
-    const count = part.tagName === 'BUTTON' ? 1 : lines.length;
-    for (let i = 0; i < count; i++) {
-      const box = scroller(part);
-      const at = () => part.tagName === 'BUTTON' ? part.getBoundingClientRect()
-        : [...range.getClientRects()].filter(r => r.width > 1 && r.height > 1)[i];
-      if (box) {
-        const r = at(), b = box.getBoundingClientRect();
-        box.scrollTop += r.top - b.top - 4;
-      }
-      const r = at();
-      const name = `${part.id || part.className} line ${i + 1}`;
-      if (r.top < -0.5 || r.bottom > H + 0.5 || r.left < -0.5 || r.right > W + 0.5) {
-        out.push(`${name} is outside the viewport: ${Math.round(r.top)}-${Math.round(r.bottom)}`);
-        continue;
-      }
-      const x = r.left + Math.min(12, r.width / 2), y = r.top + r.height / 2;
-      const hit = document.elementFromPoint(x, y);
-      if (!hit || !(hit === part || part.contains(hit)))
-        out.push(`${name} is covered at ${Math.round(x)},${Math.round(y)} by `
-                 + (hit ? (hit.id || hit.className || hit.tagName) : 'nothing'));
-    }
-  }
-  return out;
-}"""
-
-
-# As it opens (not scrolled), the help's box shows its title and at least two lines of the
-# explanation whole, and no line cut by its lower edge: a half line there read as text going on
-# under the Hook and Pass buttons. The box ends above the buttons.
-HELP_LINES_WHOLE = """() => {
-  const out = [], help = document.getElementById('claim-help');
-  help.scrollTop = 0;
-  const box = help.getBoundingClientRect();
-  const top = box.top + help.clientTop, inner = {top, bottom: top + help.clientHeight};
-  let whole = 0;
-  for (const part of help.querySelectorAll('p:not(.claim-help-title)')) {
-    const range = document.createRange();
-    range.selectNodeContents(part);
-    for (const r of range.getClientRects()) {
-      if (r.height < 1) continue;
-      if (r.top >= inner.top - 0.5 && r.bottom <= inner.bottom + 0.5) whole += 1;
-      else if (r.top < inner.bottom - 0.5 && r.bottom > inner.bottom + 0.5)
-        out.push(`a line of ${part.id} is cut by the box's edge: ${Math.round(r.top)}-`
-                 + `${Math.round(r.bottom)} in ${Math.round(inner.top)}-`
-                 + `${Math.round(inner.bottom)}`);
-    }
-  }
-  if (whole < 2) out.push(`${whole} whole lines of the explanation in view`);
-  const actions = document.querySelector('#claim-bar .claim-actions').getBoundingClientRect();
-  if (box.bottom > actions.top + 0.5)
-    out.push(`the help (to ${Math.round(box.bottom)}) runs under the buttons `
-             + `(${Math.round(actions.top)})`);
-  return out;
-}"""
-
-
-@pytest.mark.parametrize("language", ["es", "id", "vi", "en"])
-def test_the_claim_help_is_readable_on_a_phone(new_page, language) -> None:
-    """375×740, a person's first claim windows: the help ("¿Qué es un enganche?") sat under the
-    fixed Hook and Pass buttons after its first line. Every line of it can be read (scrolled
-    into view in its own box, nothing over it), the buttons still whole and reachable."""
-    page = new_page(375, 740)
-    log_in_as(page, f"help_{language}", language, landing=None)
-    open_started_table(page, claim_seconds=10, turn_seconds=60)
-    table = Table.objects.get(host__username=f"help_{language}")
-    show_phase(page, table, early_claim_window)
-    expect(page.locator("#claim-help")).to_be_visible()
-    settle(page)
-    shoot(page, f"claim-help-{language}-375x740")
-    assert page.evaluate(COUNTDOWN_SECONDS) == []
-    assert page.evaluate(HELP_LINES_WHOLE) == []
-    assert page.evaluate(HELP_READABLE) == []
-    need = {"cards": 27, "shown": ["#claim-button", "#claim-pass-button"], "seats": 4}
-    count = page.locator("#hand .hand-cards label").count()
-    assert page.evaluate(MEASURE, {**need, "cards": count}) + page.evaluate(WHOLE) == []
-
-
-# Every card of the hand inside the viewport and itself at its middle (nothing fixed over it).
-HAND_UNCOVERED = """() => {
-  const out = [], W = innerWidth, H = innerHeight;
-  const labels = [...document.querySelectorAll('#hand .hand-cards label')];
-  if (!labels.length) out.push('no card in the hand');
-  for (const label of labels) {
-    const r = label.getBoundingClientRect();
-    if (r.top < -0.5 || r.bottom > H + 0.5 || r.left < -0.5 || r.right > W + 0.5) {
-      out.push(`card ${label.id} is outside the viewport: `
-               + `${Math.round(r.top)}-${Math.round(r.bottom)}`);
-      continue;
-    }
-    for (const y of [r.top + 4, r.top + r.height / 2, r.bottom - 4]) {
-      const hit = document.elementFromPoint(r.left + Math.min(10, r.width / 2), y);
-      if (!hit || !label.contains(hit)) {
-        out.push(`card ${label.id} is covered at ${Math.round(y)} by `
-                 + (hit ? (hit.id || hit.className || hit.tagName) : 'nothing'));
-        break;
-      }
-    }
-    // The face's lower edge too (the next row's cards may lie over it, nothing else may).
-    const face = label.querySelector('.playing-card').getBoundingClientRect();
-    const hit = document.elementFromPoint(face.left + 4, face.bottom - 3);
-    if (face.bottom > H + 0.5 || !hit || !hit.closest('#hand'))
-      out.push(`the face of ${label.id} is covered at ${Math.round(face.bottom - 3)} by `
-               + (hit ? (hit.id || hit.className || hit.tagName) : 'nothing'));
-  }
-  return out;
-}"""
-
-# The parts of the open drawer (chat box, send, quick phrases, the seat menu's controls), each
-# scrolled into view in the drawer, itself at its middle: the stand-in banner over none.
-DRAWER_UNCOVERED = """(selectors) => {
-  const out = [];
-  for (const selector of selectors) {
-    for (const el of document.querySelectorAll(selector)) {
-      el.scrollIntoView({block: 'nearest'});
-      const r = el.getBoundingClientRect();
-      if (r.height < 1) { out.push(`${selector} is not shown`); continue; }
-      const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
-      if (!hit || !(hit === el || el.contains(hit)))
-        out.push(`${el.id || el.textContent.trim().slice(0, 20)} is covered by `
-                 + (hit ? (hit.id || hit.className || hit.tagName) : 'nothing'));
-    }
-  }
-  return out;
-}"""
-
-
-@pytest.mark.parametrize("language", ["es", "vi"])
-def test_the_stand_in_banner_covers_neither_the_hand_nor_the_drawer(new_page, language) -> None:
-    """375×740, the AI playing for this person ("La IA está jugando por ti / Ya estoy aquí"):
-    the banner covered the bottom of the hand and of the chat drawer. The hand shows whole
-    with the banner below it; in the open drawer every part down to its last one can be
-    scrolled clear of the banner, whose button stays in view."""
-    page = new_page(375, 740)
-    log_in_as(page, f"banner_{language}", language, landing=None)
-    open_started_table(page, claim_seconds=0, turn_seconds=60)
-    table = Table.objects.get(host__username=f"banner_{language}")
-    Seat.objects.filter(table=table, number=0).update(stand_in=Seat.StandIn.ASKED)
-    show_phase(page, table, your_turn)
-    expect(page.locator("#im-back")).to_be_visible()
-    settle(page)
-    shoot(page, f"stood-in-{language}-375x740")
-    assert page.evaluate(HAND_UNCOVERED) == []
-    expect(page.locator("#im-back")).to_be_in_viewport(ratio=1)
-    page.set_viewport_size({"width": 740, "height": 375})
-    settle(page)
-    shoot(page, f"stood-in-{language}-740x375")
-    assert page.evaluate(HAND_UNCOVERED) == []
-    expect(page.locator("#im-back")).to_be_in_viewport(ratio=1)
-    page.set_viewport_size({"width": 375, "height": 740})
-    settle(page)
-    page.evaluate(ADD_CHAT_LINES, 14)  # a drawer taller than the screen: it scrolls
-    page.click("#panel-toggle")
-    expect(page.locator("#chat-text")).to_be_visible()
-    settle(page)
-    shoot(page, f"stood-in-drawer-{language}-375x740")
-    parts = [
-        "#chat-text",
-        "#chat-send",
-        ".chat-phrase-button",
-        "#im-back",
-        "#resign-button",
-        "#invite-username",
-        "#invite-send",
-    ]
-    assert page.evaluate(DRAWER_UNCOVERED, parts) == []
 
 
 def test_a_round_over_for_a_seat_that_went_out_shows_the_whole_result(new_page) -> None:
