@@ -31,8 +31,11 @@ if TYPE_CHECKING:
 
 def planned_rounds(tournament: Tournament) -> int:
     """The rounds it plays: those planned (else as many as its format needs), never more than
-    an all-play-all of its teams (a Swiss too: more would repeat meetings, issue 18)."""
+    an all-play-all of its teams (a Swiss too: more would repeat meetings, issue 18). Before two
+    teams have registered, the rounds planned as they were set (0: as its format will need)."""
     teams = tournament.teams.count()
+    if teams < 2:
+        return tournament.planned_rounds
     planned = tournament.planned_rounds or pairing.rounds_needed(tournament.format, teams)
     return min(planned, pairing.rounds_needed(Tournament.Format.ROUND_ROBIN, teams))
 

@@ -346,3 +346,23 @@ def test_a_refused_result_comes_back_in_its_row(
             assert f'name="{name}" value="{value}"' in row
     fixture.refresh_from_db()
     assert fixture.processed_at is None
+
+
+@pytest.mark.parametrize(
+    ("fmt", "planned", "shown"),
+    [
+        ("swiss", 4, "4 rounds planned"),
+        ("round_robin", 4, "4 rounds planned"),
+        ("swiss", 0, "as many rounds as its format needs"),
+    ],
+)
+def test_the_manage_page_shows_the_rounds_planned_before_teams_register(
+    client, staff, fmt, planned, shown
+):
+    """A new tournament with 4 rounds planned said "0 rounds planned": the rounds were capped at
+    an all-play-all of its teams, none yet. Until two teams register, it shows what was set."""
+    t = tournaments.do_create_tournament(staff, name="Cup", format=fmt, planned_rounds=planned)
+    client.force_login(staff)
+    html = client.get(reverse("tournaments:manage", args=[t.pk])).content.decode()
+    rounds = html.split('id="planned-rounds">')[1].split("</span>")[0]
+    assert rounds == shown

@@ -135,16 +135,17 @@ def test_staff_set_tournament_options_with_the_fields_and_new_rounds_use_them(
 @pytest.mark.parametrize(
     ("language", "none", "one"),
     [
-        ("en", "0 rounds planned", "1 round planned"),
-        ("es", "0 rondas previstas", "1 ronda prevista"),
-        ("id", "0 ronde direncanakan", "1 ronde direncanakan"),
-        ("vi", "Dự kiến 0 vòng", "Dự kiến 1 vòng"),
+        ("en", "as many rounds as its format needs", "1 round planned"),
+        ("es", "tantas rondas como requiera su formato", "1 ronda prevista"),
+        ("id", "sebanyak ronde yang dibutuhkan formatnya", "1 ronde direncanakan"),
+        ("vi", "số vòng tùy theo thể thức", "Dự kiến 1 vòng"),
     ],
 )
 def test_the_manage_page_counts_the_planned_rounds_in_the_right_number(
     client, staff, players, language, none, one
 ):
-    """Two teams play one round: the page read "1 rounds planned" ("1 rondas previstas")."""
+    """Two teams play one round: the page read "1 rounds planned" ("1 rondas previstas"). With
+    no round set and no team yet, the rounds are the format's to say, not "0 rounds planned"."""
     from django.conf import settings
 
     t = tournaments.do_create_tournament(staff, name="Cup", table_options=QUICK)
