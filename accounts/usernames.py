@@ -141,17 +141,25 @@ def skeleton(text: str) -> str:
     return current
 
 
+#: The separators a name may hold that pass for one another at a glance ("qa_bob", "qa.bob",
+#: "qa-bob"): one in the key.
+_SEPARATORS = str.maketrans({".": "_", "-": "_"})
+
+
 def lookalike_key(name: str) -> str:
     """What two names share when they look alike, case aside: the skeleton of the casefolded
-    skeleton of the NFKC name, with "i" read as "l". ``lookalike_key("аlice") ==
-    lookalike_key("Alice") == lookalike_key("ALICE") == "allce"``.
+    skeleton of the NFKC name, with "i" read as "l" and its separators "_", "." and "-" as one.
+    ``lookalike_key("аlice") == lookalike_key("Alice") == lookalike_key("ALICE") == "allce"``,
+    ``lookalike_key("qa.bob") == lookalike_key("qa_bob")``.
 
     Why "i" joins "l": the skeleton reads a capital I as "l" (they are one glyph in sans-serif
     fonts), so "ALICE" reduced to "allce" while "alice" kept its "i", and the two, one name
     in another case, had different keys: the database let both exist. Joining the classes
     makes every spelling of one name one key; the price is that names differing only in an
-    "i" for an "l" ("Kali", "Kall") are look-alikes too."""
-    return skeleton(skeleton(normalise(name)).casefold()).replace("i", "l")
+    "i" for an "l" ("Kali", "Kall") are look-alikes too. The separators join for the same
+    reason a tester gave: beside "qa_bob", a "qa.bob" or "qa-bob" in the chat or at the table
+    passes for the same player."""
+    return skeleton(skeleton(normalise(name)).casefold()).replace("i", "l").translate(_SEPARATORS)
 
 
 @cache

@@ -45,6 +45,8 @@ def message(text, language: str = "en") -> str:
         ("mary", "rnary", usernames.LOOKALIKE_MESSAGE),  # rn for m
         ("alice", "a1ice", usernames.LOOKALIKE_MESSAGE),  # 1 for l
         ("alice", "\u0391lice", usernames.MIXED_SCRIPT_MESSAGE),  # Greek Α, another case
+        ("qa_bob", "qa.bob", usernames.LOOKALIKE_MESSAGE),  # a dot for the underscore
+        ("qa_bob", "QA-bob", usernames.LOOKALIKE_MESSAGE),  # a hyphen, another case
     ],
 )
 def test_a_lookalike_of_a_taken_name_is_refused_at_sign_up(
