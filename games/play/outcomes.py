@@ -70,7 +70,11 @@ REFUSALS: dict[str, Refusal] = {
     "owner_cannot_claim": Refusal(_("You cannot claim your own card.")),
     "empty_play": Refusal(_("Select the cards to play first.")),
     "unknown_card": Refusal(_("That is not a card.")),
-    "invalid_return": Refusal(_("Return one card of face 2 to 9.")),
+    # The engine's one code for a return with no tribute running, by a seat owed none, or of a
+    # card that may not go back: the sentence covers all three (it said only the last).
+    "invalid_return": Refusal(
+        _("That return cannot be made: only during a tribute, one card of face 2 to 9.")
+    ),
     "tribute_pending": Refusal(_("Waiting for tribute returns.")),
     "finished": Refusal(_("You are out of this round.")),
     "round_over": Refusal(_("The round is over.")),

@@ -14,6 +14,7 @@ from games.engine.cards import FACE
 from games.engine.rules import seats_to_act
 from games.models import Match, Move, Round, Table
 from games.play import clock, deadlines, services
+from games.play.outcomes import refusal_message
 from tests.servers import free_port
 
 pytestmark = pytest.mark.django_db
@@ -92,6 +93,17 @@ def test_bad_input_is_refused_with_a_code_and_changes_nothing(
     assert (result.ok, result.code) == (False, code)
     assert Match.objects.get(pk=match.pk).state == before
     assert not Move.objects.filter(match=match).exists()
+
+
+def test_a_return_with_no_tribute_is_told_so(make_table, start_with_hands):
+    """A return sent during play (a forged message, a page behind) was answered "Return one
+    card of face 2 to 9." as if a tribute ran: the sentence says a return is for a tribute."""
+    table = make_table(["ana", "bo", "cy", "di"])
+    match = start_with_hands(table, HANDS_4, leader=0)
+    result = services.submit(match.pk, table.host, {"version": 0, "action": "return", "card": "3C"})
+    assert refusal_message(result) == (
+        "That return cannot be made: only during a tribute, one card of face 2 to 9."
+    )
 
 
 def test_a_non_member_cannot_act(make_table, start_with_hands, make_user):
