@@ -72,7 +72,8 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         self.match_id: int | None = None
         self.audience: Audience | None = None
         self.counted = False  # this socket is in the table's spectator count
-        self.rate = socket_limits.Bucket()  # messages a second, heartbeats included
+        self.rate = socket_limits.Bucket()  # messages a second, the page's heartbeats apart
+        self.heartbeats = socket_limits.Bucket(rate=socket_limits.HEARTBEATS_PER_SECOND)
         self.claim: socket_limits.Claim | None = None  # places in the socket caps
         self.person = person_of(self.scope, self.channel_name)
         self.last_resync = 0.0
@@ -299,11 +300,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
             await self.close(code=socket_limits.TOO_BIG)  # before any parsing
             return
         with translation.override(self.language):
-            if not self.rate.take():
-                if self.rate.flooding:
-                    await self.close(code=socket_limits.FLOODING)
-                elif self.rate.warn():
-                    await self.send_flash(_("Too many messages: slow down."))
+            if not await self.admitted(text_data):
                 return
             payload = parse_message(text_data)
             if self.submits(payload):
@@ -322,6 +319,23 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
                 await self.send_chat_room()
             else:
                 await self.answer(payload)
+
+    async def admitted(self, text_data: str | None) -> bool:
+        """Whether this message is within its socket's rate. The page's heartbeats have a
+        bucket of their own (``socket_limits.is_heartbeat``): a burst of them — queued while a
+        connection stalled, sent at once when it came back — never takes an action's place
+        (a tester's play after 36 s offline was dropped as "too many messages"). A socket that
+        goes on past either bucket is closed (``FLOODING``); the page is told once a second
+        when its other messages are dropped, never for its heartbeats."""
+        heartbeat = socket_limits.is_heartbeat(text_data)
+        bucket = self.heartbeats if heartbeat else self.rate
+        if bucket.take():
+            return True
+        if bucket.flooding:
+            await self.close(code=socket_limits.FLOODING)
+        elif not heartbeat and bucket.warn():
+            await self.send_flash(_("Too many messages: slow down."))
+        return False
 
     def submits(self, payload: dict[str, Any] | None) -> bool:
         """Whether this message goes to the match (a play, a claim, an AI control): its session

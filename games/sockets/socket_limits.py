@@ -24,16 +24,18 @@ caps guard against crowds; they are no reason to lock every player out.
 The client's address is ``config.client_address.client_address``: behind nginx, the
 ``X-Real-IP`` it sets; never one the client picks.
 
-Messages. At most ``MAX_MESSAGE_BYTES`` each and ``MESSAGES_PER_SECOND`` on average,
-heartbeats included (``Bucket``); a page that goes on sending past the rate for
-``FLOOD_MESSAGES`` messages is closed with ``FLOODING`` (4008). Under Daphne a longer frame
-never reaches the application: ``config.daphne_frames`` (called by ``config.asgi``) makes
-Daphne's WebSocket protocol (autobahn) refuse it from its header — before reading its payload
-— with a 1009 close frame, where it used to drop the TCP connection (a 1006) over 1 MB and hand
-the application anything smaller. A message sent in many small frames reaches the consumers up
-to Daphne's 1 MB (then 1009 too), and they close it with ``TOO_BIG`` (4009) before parsing it:
-an application may close with 1000 or 3000–4999 only (autobahn raises for 1008 or 1009). A send
-racing a close is dropped (``guard_send``), never an "Exception inside application".
+Messages. At most ``MAX_MESSAGE_BYTES`` each and ``MESSAGES_PER_SECOND`` on average
+(``Bucket``), the page's heartbeats apart (``HEARTBEATS_PER_SECOND``, a bucket of their own: a
+burst after a stalled connection never takes an action's place); a page that goes on sending
+past either rate for ``FLOOD_MESSAGES`` messages is closed with ``FLOODING`` (4008). Under
+Daphne a longer frame never reaches the application: ``config.daphne_frames`` (called by
+``config.asgi``) makes Daphne's WebSocket protocol (autobahn) refuse it from its header — before
+reading its payload — with a 1009 close frame, where it used to drop the TCP connection (a 1006)
+over 1 MB and hand the application anything smaller. A message sent in many small frames reaches
+the consumers up to Daphne's 1 MB (then 1009 too), and they close it with ``TOO_BIG`` (4009)
+before parsing it: an application may close with 1000 or 3000–4999 only (autobahn raises for
+1008 or 1009). A send racing a close is dropped (``guard_send``), never an "Exception inside
+application".
 """
 
 from __future__ import annotations
@@ -74,7 +76,7 @@ PROTOCOL_TOO_BIG = 1009
 #: A message longer than this (characters of text, or bytes) closes the socket.
 MAX_MESSAGE_BYTES = 4096
 #: A page may send this many messages a second on average (bursts up to the same number),
-#: heartbeats included; beyond that its messages are dropped.
+#: its heartbeats apart (``HEARTBEATS_PER_SECOND``); beyond that its messages are dropped.
 MESSAGES_PER_SECOND = 5
 #: This many messages dropped in a row (no honest page comes near it) close the socket.
 FLOOD_MESSAGES = 50
@@ -275,6 +277,20 @@ async def release(claim: Claim | None) -> None:
 
 
 # --- messages ----------------------------------------------------------------------------------
+
+
+#: The page's heartbeats handled a second at most (it sends one every 5 s): the rest of a burst
+#: is dropped without a word, and never counts against the socket's other messages.
+HEARTBEATS_PER_SECOND = 1
+#: How the page's heartbeat starts (static/js/table.js: ``{"heartbeat":1,"version":…}``).
+_HEARTBEAT_START = '{"heartbeat":'
+
+
+def is_heartbeat(text_data: str | None) -> bool:
+    """Whether a received text is the page's heartbeat, by its first bytes (before parsing: a
+    message that only starts like one is still parsed as a whole, and a heartbeat is never
+    submitted as an action, ``consumers._NOT``)."""
+    return text_data is not None and text_data.startswith(_HEARTBEAT_START)
 
 
 def too_big(text_data: str | None, bytes_data: bytes | None) -> bool:

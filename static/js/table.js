@@ -189,10 +189,12 @@
     el.hidden = online;
     el.textContent = online ? "" : el.dataset.offline;
   }
-  document.addEventListener("htmx:wsOpen", function () { setOnline(true); });
+  var connected = false;  // the table socket is open (a heartbeat is sent, never queued)
+  document.addEventListener("htmx:wsOpen", function () { connected = true; setOnline(true); });
   // Refusals the server names by close code (games.sockets.socket_limits): say why, stay closed.
   var REFUSALS = { 4429: "tooManySockets", 4430: "tableFull" };
   document.addEventListener("htmx:wsClose", function (evt) {
+    connected = false;
     setOnline(false);
     // The extension retries abnormal closes itself; a server going away (1001, a restart)
     // is retried here too, and so is a socket closed for one message too big (1009 from
@@ -268,9 +270,11 @@
   });
 
   var tableSocket = null;
+  var rawSocket = null;  // the WebSocket under tableSocket (its open event's target)
   var socketOpens = 0;
   document.addEventListener("htmx:wsOpen", function (evt) {
     tableSocket = evt.detail.socketWrapper;
+    rawSocket = evt.detail.event && evt.detail.event.target;
     socketOpens += 1;
     window.club414.socketOpens = socketOpens;  // read by the browser tests: the page is live
     // After a reconnect, the chat room's last lines (games.chat.rooms): lines said while the
@@ -283,9 +287,30 @@
   }
   // Every few seconds the page says it is still there (the spectator count forgets a silent
   // one) and which version it shows: the server sends a snapshot if it is behind.
+  // Only while the socket is open: the extension queues what is sent on a closed one, and a
+  // connection back after a while then sent the queue at once.
   setInterval(function () {
-    if (tableSocket) tableSocket.send(JSON.stringify({ heartbeat: 1, version: shownFrame.v }));
+    if (tableSocket && connected && navigator.onLine !== false) {
+      tableSocket.send(JSON.stringify({ heartbeat: 1, version: shownFrame.v }));
+    }
   }, 5000);
+
+  // The browser knows before the socket does that the network went (the socket may stay
+  // "open", its sends held, until a timeout half a minute later): say so at once, as the turn's
+  // seconds run on. When the network is back, a new socket, rather than waiting on the old one
+  // (dropped quietly: its late close must not take the new one down or say "Reconnecting…").
+  window.addEventListener("offline", function () {
+    if (tableSocket) setOnline(false);
+  });
+  window.addEventListener("online", function () {
+    // A socket already closed is the extension's to open again (its retries are under way).
+    if (!tableSocket || !rawSocket || rawSocket.readyState !== WebSocket.OPEN) return;
+    rawSocket.onclose = null;
+    rawSocket.onerror = null;
+    rawSocket.close();
+    connected = false;
+    tableSocket.reconnect();
+  });
 
   // Appended trick entries: keep the last eight, as a fresh render shows.
   var TRICK_KEEP = 8;

@@ -90,3 +90,25 @@ def test_a_message_too_big_closes_the_socket_and_the_page_connects_again(new_pag
     page.click("#chat-send")
     last = page.locator("#chat-lines .chat-line").last
     expect(last.locator(".chat-text")).to_have_text("still here")
+
+
+def test_a_page_that_lost_the_network_says_so_and_plays_on_once_it_is_back(new_page, make_user):
+    """The network goes (the browser offline; its socket may stay "open", its sends held):
+    "Reconnecting…" at once, where it used to show nothing for the half-minute the socket
+    took to time out, the turn running out meanwhile. Back online, a new socket, the table as
+    it stands, and the player's next message goes through."""
+    host = make_user("offline_host")
+    table = tables.create_table(host, name="offline", players=4, options={})
+    page = new_page()
+    log_in_user(page, host)
+    page.goto(f"/tables/{table.pk}/")
+    wait_until_live(page)
+    page.context.set_offline(True)
+    expect(page.locator("#connection")).to_be_visible(timeout=5_000)
+    page.context.set_offline(False)
+    page.wait_for_function("() => window.club414.socketOpens >= 2", timeout=20_000)
+    expect(page.locator("#connection")).to_be_hidden()
+    page.fill("#chat-text", "back again")
+    page.click("#chat-send")
+    last = page.locator("#chat-lines .chat-line").last
+    expect(last.locator(".chat-text")).to_have_text("back again")

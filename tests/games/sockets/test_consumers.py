@@ -313,6 +313,29 @@ async def test_a_flood_of_messages_is_throttled(make_user, monkeypatch):
     await ana.disconnect()
 
 
+async def test_heartbeats_sent_at_once_never_take_an_actions_place(make_user, monkeypatch):
+    """A connection that stalled for half a minute sends what the page queued at once when it
+    comes back: seven heartbeats, then the play. The play was dropped as "too many messages"
+    (the heartbeats had used the socket's five a second); heartbeats now have a bucket of their
+    own, so the play is applied and nobody is told to slow down. The buckets read a clock that
+    stands still: how fast this machine sends changes nothing."""
+    monkeypatch.setattr(
+        socket_limits, "Bucket", functools.partial(socket_limits.Bucket, clock=lambda: 0.0)
+    )
+    match, users = await sync_to_async(setup_match)(make_user)
+    bo = await connect(match.table_id, users["bo"])
+    await frame(bo)
+    for _ in range(7):
+        await bo.send_to(json.dumps({"heartbeat": 1, "version": 0}, separators=(",", ":")))
+    await bo.send_to(json.dumps({"action": "play", "cards": ["5H"], "version": 0}))
+    frames = []
+    while not await bo.receive_nothing(timeout=1):
+        frames.append(await bo.receive_from())
+    assert not [f for f in frames if "slow down" in f]
+    assert (await sync_to_async(Match.objects.get)(pk=match.pk)).version == 1
+    await bo.disconnect()
+
+
 async def test_a_lost_push_is_repaired_with_a_snapshot(make_user):
     """A push dropped on purpose (bo's page never gets version 1): the next delta, made on
     version 1, does not apply to what the socket sent, so the socket sends a full snapshot of
