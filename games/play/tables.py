@@ -65,11 +65,11 @@ def hosting_refusal(count: int) -> str:
     """The translated refusal for a person who hosts ``count`` tables, the most allowed."""
     return ngettext(
         "You already host %(count)d table that is waiting or being played, the most one player "
-        "may host at once. Finish it, close it if it is still waiting (Close table, on its "
-        "page), or wait for it to end first.",
-        "You already host %(count)d tables that are waiting or being played, the most one "
-        "player may host at once. Finish one, close one that is still waiting (Close table, on "
-        "its page), or wait for one to end first.",
+        "may host at once. Finish it or resign it (Resign, on its page), close it if it is still "
+        "waiting (Close table), or wait for it to end first.",
+        "You already host %(count)d tables that are waiting or being played, the most one player "
+        "may host at once. Finish one or resign it (Resign, on its page), close one that is still "
+        "waiting (Close table), or wait for one to end first.",
         count,
     ) % {"count": count}
 

@@ -127,3 +127,14 @@ def test_tables_opened_at_once_stop_at_the_cap(make_user, settings, password):
         thread.join(timeout=60)
     assert sorted(statuses) == [200] * 7 + [302] * 3
     assert Table.objects.filter(host=ana).count() == 3
+
+
+@pytest.mark.parametrize(
+    ("language", "button"),
+    [("en", "Resign"), ("es", "Rendirse"), ("id", "Menyerah"), ("vi", "Đầu hàng")],
+)
+def test_the_refusal_names_resigning_a_match_being_played(language, button):
+    """A tester at the cap with five games against the computer under way was told to finish
+    one or close one still waiting: a match being played cannot be closed, only resigned. The
+    refusal names the table page's Resign button, in the player's language."""
+    assert f"({button}, " in refusal(5, language)
