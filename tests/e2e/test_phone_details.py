@@ -220,3 +220,14 @@ def test_a_phone_on_its_side_shows_names_status_and_result_whole_in_vietnamese(n
         if found:
             problems[name] = found
     assert not problems, "\n".join(f"{k}: {v[:6]}" for k, v in problems.items())
+
+
+def test_a_two_seat_table_shows_the_own_name_whole_on_a_phone(new_page) -> None:
+    """375×740, two seats: the own seat, in the felt's narrow middle column, cut "qa_carol" to
+    "qa_…" beside its team's badge. Both names read whole."""
+    page = new_page(375, 740)
+    log_in_as(page, "qa_carol", "es", landing=None)
+    open_started_table(page, claim_seconds=0, turn_seconds=60, players=2)
+    settle(page)
+    screenshot(page, "phone-details/two-seats-375x740")
+    assert page.evaluate(SHORT_NAMES) == []
