@@ -110,6 +110,38 @@ def side_triple(options) -> State:
     )
 
 
+def long_top_turn(options) -> State:
+    """Seat 0's turn with all its cards, the play to beat another seat's of seven cards or more
+    (a straight): at 375 px with eight seats it wrapped out of the status's box."""
+    for seed in range(200):
+        state, rng = new_match(options, seed), random.Random(seed)
+        for _ in range(400):
+            if state.phase not in (PLAY, WINDOW) or len(state.hands[0]) < 20:
+                break
+            top = state.top
+            if state.phase == PLAY and state.turn == 0 and top and len(top.cards) >= 7:
+                return state
+            state, _ = step(state, _policies(options.players), rng)
+    raise AssertionError("no play to beat of seven cards or more on seat 0's turn")
+
+
+def own_unhook_window(options) -> State:
+    """A claim window on seat 0's own play just after it unhooked a hook (its seat's box shows
+    the unhook beside its name), while it holds 15 cards or more: on a phone on its side the own
+    seat grew over the status's levels."""
+    return _side_step(
+        options,
+        lambda state, last: (
+            state.phase == WINDOW
+            and state.window is not None
+            and state.window.owner == 0
+            and 0 in last
+            and last[0].kind == "unhook"
+        ),
+        "claim window on seat 0's unhook",
+    )
+
+
 def tribute(options) -> State:
     """Round 2: team 1 (seats 0 and 2) went out first and second, both opponents pay; seat 0
     received a tribute and chooses its return (28 cards in hand)."""
@@ -225,6 +257,45 @@ WHOLE = """() => {
   }
   return out;
 }"""
+
+# Each seat inside the felt's rounded edge, not only its box: a corner seat's corner (itself
+# rounded) beyond the felt's rounded corner sticks out of the table (8 seats at 1280x800: the
+# last seat's lower corner went past the green).
+CORNERS = """() => {
+  const out = [];
+  for (const seat of document.querySelectorAll('#seats .seat')) {
+    const felt = seat.closest('.table-felt'), f = felt.getBoundingClientRect();
+    const R = parseFloat(getComputedStyle(felt).borderTopLeftRadius) || 0;
+    const r = seat.getBoundingClientRect();
+    const s = Math.min(parseFloat(getComputedStyle(seat).borderTopLeftRadius) || 0,
+                       r.width / 2, r.height / 2);
+    const k = s * (1 - Math.SQRT1_2);  // the seat's rounded corner, along the diagonal
+    for (const [x, y, cx, cy] of [[r.left + k, r.top + k, f.left + R, f.top + R],
+                                  [r.right - k, r.top + k, f.right - R, f.top + R],
+                                  [r.left + k, r.bottom - k, f.left + R, f.bottom - R],
+                                  [r.right - k, r.bottom - k, f.right - R, f.bottom - R]]) {
+      const inCorner = (x < f.left + R || x > f.right - R) && (y < f.top + R || y > f.bottom - R);
+      if (inCorner && Math.hypot(x - cx, y - cy) > R + 0.5)
+        out.push(`${seat.id} sticks out of the felt's rounded corner at ${Math.round(x)},`
+                 + `${Math.round(y)} (${Math.round(Math.hypot(x - cx, y - cy) - R)} px)`);
+    }
+  }
+  return out;
+}"""
+
+# Every seat's name of eight characters or fewer reads whole ("Máy 2", "qa_carol"): a short
+# name cut to "Máy…" or "qa_…" left its title as the only way to read it.
+SHORT_NAMES = """() => [...document.querySelectorAll('#seats .seat .name')].flatMap(n => {
+  // The text's own width in its font (scrollWidth rounds: "Máy 2" a pixel too wide for its
+  // room showed "Máy…" with scrollWidth equal to clientWidth).
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = getComputedStyle(n).font;
+  const text = ctx.measureText(n.textContent.trim()).width;
+  const room = n.getBoundingClientRect().width;
+  return n.textContent.trim().length <= 8 && text > room + 0.05
+    ? [`${n.closest('.seat').id}'s name "${n.textContent.trim()}" is cut: ${room.toFixed(1)} `
+       + `of ${text.toFixed(1)} px`] : [];
+})"""
 
 # The claim bar's countdown says its seconds: the number and its unit whole inside the bar (a
 # long label, "Thời gian móc", gives way with an ellipsis; it pushed the seconds out of the bar).

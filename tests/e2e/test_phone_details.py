@@ -27,7 +27,18 @@ from .helpers import (
     open_started_table,
     screenshot,
 )
-from .phases import WHOLE, install_match_over, settle, show_phase, side_triple
+from .phases import (
+    MEASURE,
+    SHORT_NAMES,
+    WHOLE,
+    claim_window,
+    install_match_over,
+    own_unhook_window,
+    round_over,
+    settle,
+    show_phase,
+    side_triple,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -168,3 +179,55 @@ def test_after_the_match_the_table_s_name_and_rules_read_whole(new_page, languag
     settle(page)
     screenshot(page, f"phone-details/match-over-head-{language}")
     assert page.evaluate(HEAD_WHOLE) == []
+
+
+# The round's result in the column of a phone on its side: whole in its box (no part below an
+# edge with nothing to say so), the next round's seconds in it.
+RESULT_WHOLE = """() => {
+  const out = [], result = document.getElementById('result'), r = result.getBoundingClientRect();
+  if (result.scrollHeight > result.clientHeight + 1)
+    out.push(`the result is cut: ${result.scrollHeight} px in ${result.clientHeight} px`);
+  const countdown = result.querySelector('.countdown');
+  const c = countdown && countdown.getBoundingClientRect();
+  if (!c || c.height < 1) out.push('no countdown in the result');
+  else if (c.top < r.top - 0.5 || c.bottom > r.bottom + 0.5 || c.bottom > innerHeight + 0.5)
+    out.push(`the countdown is out of view: ${Math.round(c.top)}-${Math.round(c.bottom)}`);
+  return out;
+}"""
+
+
+def test_a_phone_on_its_side_shows_names_status_and_result_whole_in_vietnamese(new_page) -> None:
+    """740×375 in Vietnamese, four seats: both side seats read "Máy…" while the claim bar named
+    "Máy 2" and "Máy 4"; after seat 0 unhooked, its seat covered the status's levels; at the
+    round's end the result was cut after "Cấp" (levels), its countdown out of sight. The short
+    names whole, the status whole above the own seat, the result whole with its seconds."""
+    page = new_page(740, 375)
+    log_in_as(page, "side_vi", "vi", landing=None)
+    open_started_table(page, claim_seconds=5, turn_seconds=60)
+    table = Table.objects.get(host__username="side_vi")
+    problems = {}
+    for name, make, shown in (
+        ("window", claim_window, ["#claim-bar", "#claim-button", ".top-play"]),
+        ("unhook", own_unhook_window, ["#claim-bar", ".top-play"]),
+        ("round-over", round_over, ["#result", "#result h2"]),
+    ):
+        state = show_phase(page, table, make)
+        settle(page)
+        screenshot(page, f"phone-details/side-vi-{name}")
+        found = page.evaluate(MEASURE, {"cards": len(state.hands[0]), "shown": shown, "seats": 4})
+        found += page.evaluate(SHORT_NAMES)
+        found += page.evaluate(RESULT_WHOLE if name == "round-over" else WHOLE)
+        if found:
+            problems[name] = found
+    assert not problems, "\n".join(f"{k}: {v[:6]}" for k, v in problems.items())
+
+
+def test_a_two_seat_table_shows_the_own_name_whole_on_a_phone(new_page) -> None:
+    """375×740, two seats: the own seat, in the felt's narrow middle column, cut "qa_carol" to
+    "qa_…" beside its team's badge. Both names read whole."""
+    page = new_page(375, 740)
+    log_in_as(page, "qa_carol", "es", landing=None)
+    open_started_table(page, claim_seconds=0, turn_seconds=60, players=2)
+    settle(page)
+    screenshot(page, "phone-details/two-seats-375x740")
+    assert page.evaluate(SHORT_NAMES) == []
