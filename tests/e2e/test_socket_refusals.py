@@ -70,26 +70,37 @@ def test_a_refused_spectator_is_told_why(new_page, make_user, settings, language
         redis_store.client().delete(key)
 
 
+def open_own_table(new_page, host):
+    """A page of ``host`` on a table of their own that waits for players, its socket live."""
+    table = tables.create_table(host, name=f"{host.username}'s", players=4, options={})
+    page = new_page()
+    log_in_user(page, host)
+    page.goto(f"/tables/{table.pk}/")
+    wait_until_live(page)
+    return page
+
+
+def assert_live_again(page, line: str) -> None:
+    """The page opened a second socket by itself, says nothing of reconnecting, and its next
+    chat ``line`` goes through."""
+    page.wait_for_function("() => window.club414.socketOpens >= 2", timeout=20_000)
+    expect(page.locator("#connection")).to_be_hidden()
+    page.fill("#chat-text", line)
+    page.click("#chat-send")
+    last = page.locator("#chat-lines .chat-line").last
+    expect(last.locator(".chat-text")).to_have_text(line)
+
+
 def test_a_message_too_big_closes_the_socket_and_the_page_connects_again(new_page, make_user):
     """A chat line past the socket's 4 KB (only a page whose field limit was taken away sends
     one) is refused by closing the socket (1009 from Daphne). The page connects again by itself
     and the player's next line goes through: one bad message never leaves a table frozen on
     "Reconnecting…"."""
-    host = make_user("big_line_host")
-    table = tables.create_table(host, name="big line", players=4, options={})
-    page = new_page()
-    log_in_user(page, host)
-    page.goto(f"/tables/{table.pk}/")
-    wait_until_live(page)
+    page = open_own_table(new_page, make_user("big_line_host"))
     page.evaluate("() => document.getElementById('chat-text').removeAttribute('maxlength')")
     page.fill("#chat-text", "x" * 5000)
     page.click("#chat-send")
-    page.wait_for_function("() => window.club414.socketOpens >= 2", timeout=20_000)
-    expect(page.locator("#connection")).to_be_hidden()
-    page.fill("#chat-text", "still here")
-    page.click("#chat-send")
-    last = page.locator("#chat-lines .chat-line").last
-    expect(last.locator(".chat-text")).to_have_text("still here")
+    assert_live_again(page, "still here")
 
 
 def test_a_page_that_lost_the_network_says_so_and_plays_on_once_it_is_back(new_page, make_user):
@@ -97,18 +108,8 @@ def test_a_page_that_lost_the_network_says_so_and_plays_on_once_it_is_back(new_p
     "Reconnecting…" at once, where it used to show nothing for the half-minute the socket
     took to time out, the turn running out meanwhile. Back online, a new socket, the table as
     it stands, and the player's next message goes through."""
-    host = make_user("offline_host")
-    table = tables.create_table(host, name="offline", players=4, options={})
-    page = new_page()
-    log_in_user(page, host)
-    page.goto(f"/tables/{table.pk}/")
-    wait_until_live(page)
+    page = open_own_table(new_page, make_user("offline_host"))
     page.context.set_offline(True)
     expect(page.locator("#connection")).to_be_visible(timeout=5_000)
     page.context.set_offline(False)
-    page.wait_for_function("() => window.club414.socketOpens >= 2", timeout=20_000)
-    expect(page.locator("#connection")).to_be_hidden()
-    page.fill("#chat-text", "back again")
-    page.click("#chat-send")
-    last = page.locator("#chat-lines .chat-line").last
-    expect(last.locator(".chat-text")).to_have_text("back again")
+    assert_live_again(page, "back again")

@@ -105,6 +105,23 @@ async def nothing_but_counts(ws: WebsocketCommunicator, timeout: float) -> bool:
     return True
 
 
+async def drained(ws: WebsocketCommunicator) -> list[str]:
+    """What ``ws`` receives until a second passes with nothing more."""
+    received = []
+    while not await ws.receive_nothing(timeout=1):
+        received.append(await ws.receive_from())
+    return received
+
+
+@pytest.fixture
+def still_buckets(monkeypatch) -> None:
+    """The sockets' message buckets read a clock that stands still: how fast this machine sends
+    a burst changes nothing (none refills while it is sent)."""
+    monkeypatch.setattr(
+        socket_limits, "Bucket", functools.partial(socket_limits.Bucket, clock=lambda: 0.0)
+    )
+
+
 async def handled(ws: WebsocketCommunicator) -> list[str]:
     """Every message sent on ``ws`` before has been handled to its end: the consumer takes its
     socket's messages one at a time, so the answer to a malformed one sent now (a flash to the
@@ -289,23 +306,18 @@ async def test_deeply_nested_json_is_refused_not_a_crash(make_user):
     await bo.disconnect()
 
 
-async def test_a_flood_of_messages_is_throttled(make_user, monkeypatch):
+async def test_a_flood_of_messages_is_throttled(make_user, still_buckets):
     """Past a few messages a second a page's messages are dropped, with one notice (not one
     rendered per message), so stale messages cannot make the server re-render the table, or
     even the notice, hundreds of times. The socket's bucket reads a clock that stands still,
     so how fast this machine sends the 30 messages changes nothing: the burst is answered,
     the rest dropped."""
-    monkeypatch.setattr(
-        socket_limits, "Bucket", functools.partial(socket_limits.Bucket, clock=lambda: 0.0)
-    )
     match, users = await sync_to_async(setup_match)(make_user)
     ana = await connect(match.table_id, users["ana"])
     await frame(ana)
     for _ in range(30):
         await ana.send_to(json.dumps({"action": "pass", "version": 99}))
-    frames = []
-    while not await ana.receive_nothing(timeout=1):
-        frames.append(await ana.receive_from())
+    frames = await drained(ana)
     snapshots = [f for f in frames if 'id="hand"' in f]
     throttled = [f for f in frames if "slow down" in f]
     assert len(snapshots) <= 6
@@ -313,24 +325,19 @@ async def test_a_flood_of_messages_is_throttled(make_user, monkeypatch):
     await ana.disconnect()
 
 
-async def test_heartbeats_sent_at_once_never_take_an_actions_place(make_user, monkeypatch):
+async def test_heartbeats_sent_at_once_never_take_an_actions_place(make_user, still_buckets):
     """A connection that stalled for half a minute sends what the page queued at once when it
     comes back: seven heartbeats, then the play. The play was dropped as "too many messages"
     (the heartbeats had used the socket's five a second); heartbeats now have a bucket of their
     own, so the play is applied and nobody is told to slow down. The buckets read a clock that
     stands still: how fast this machine sends changes nothing."""
-    monkeypatch.setattr(
-        socket_limits, "Bucket", functools.partial(socket_limits.Bucket, clock=lambda: 0.0)
-    )
     match, users = await sync_to_async(setup_match)(make_user)
     bo = await connect(match.table_id, users["bo"])
     await frame(bo)
     for _ in range(7):
         await bo.send_to(json.dumps({"heartbeat": 1, "version": 0}, separators=(",", ":")))
     await bo.send_to(json.dumps({"action": "play", "cards": ["5H"], "version": 0}))
-    frames = []
-    while not await bo.receive_nothing(timeout=1):
-        frames.append(await bo.receive_from())
+    frames = await drained(bo)
     assert not [f for f in frames if "slow down" in f]
     assert (await sync_to_async(Match.objects.get)(pk=match.pk)).version == 1
     await bo.disconnect()
@@ -415,9 +422,7 @@ async def test_a_double_click_is_not_told_that_the_table_moved_on(make_user):
             json.dumps({"action": "play", "cards": ["5H"], "version": 0, "client_id": client_id})
         )
     assert header(await frame(bo))["v"] == 1
-    rest = []
-    while not await bo.receive_nothing(timeout=1):
-        rest.append(await bo.receive_from())
+    rest = await drained(bo)
     assert not any('id="flash"' in r for r in rest), [r[:200] for r in rest]
     assert all(header(r)["v"] == 1 for r in rest if not is_spectator_count(r))
     moves = await sync_to_async(lambda: Move.objects.filter(match=match).count())()
