@@ -409,11 +409,17 @@ def seen_at_lock(match: Match, client_id: str) -> bool:
     read with the lock when it holds (``_client_id_columns``), else ``client_id_seen`` (another
     client id, SQLite, or a row another writer changed while this one waited for its lock).
     Precondition: the caller holds the match row lock."""
+    seen = seen_by_lock(match, client_id)
+    return client_id_seen(match.pk, client_id) if seen is None else seen
+
+
+def seen_by_lock(match: Match, client_id: str) -> bool | None:
+    """The answer ``lock_match(match.pk, client_id)`` read with the lock, once; None when it
+    read none that holds (``seen_at_lock`` then asks a statement)."""
     folded = match.__dict__.pop("_client_id_seen", None)
-    if folded is not None and folded[0] == client_id:
-        seen: bool = folded[1]
-        return seen
-    return client_id_seen(match.pk, client_id)
+    if folded is None or folded[0] != client_id:
+        return None
+    return bool(folded[1])
 
 
 def client_id_seen(match_id: int, client_id: str) -> bool:

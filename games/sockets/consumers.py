@@ -30,10 +30,11 @@ from games.chat import mutes, rooms
 from games.live import audiences, notify, push, spectating
 from games.live.audiences import Audience
 from games.models import Match, Seat, Table
-from games.play import outcomes, services, standins
+from games.play import loop_db, loop_writer, outcomes, services, standins
+from games.play.loop_db import in_pool
 from games.play.outcomes import refusal_message
 from games.sockets import session_guard, socket_limits
-from games.sockets.pool import PooledConsumer, in_pool
+from games.sockets.pool import PooledConsumer
 from games.sockets.protocol import parse_message
 from games.sockets.renewals import Renewals, refresh_count_soon
 from games.sockets.scope import person_of, scope_language
@@ -395,7 +396,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         if self.user is None or not self.user.is_authenticated:
             await self.send_flash(_("Log in to play."))
             return "anonymous"
-        result = await in_pool(self.submit_if_session_holds)(payload)
+        result = await self.submitted(payload)
         if isinstance(result, str):  # SESSION_ENDED
             await self.end_for_session()  # closed with 4401, the action not applied
             return SESSION_ENDED
@@ -407,6 +408,29 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
                 await self.send_flash(refusal_message(result))
             if result.code in ("stale", "duplicate"):
                 await self.send_snapshot()
+        return result
+
+    async def submitted(self, payload: dict[str, Any]) -> outcomes.Result | str | None:
+        """The action made: a plain move by the writer on this loop (``loop_writer``, its
+        session checked on the loop too), anything else — a stand-in's control, the first
+        action before the match is known, what the loop's writer hands back — by
+        ``services.submit`` in one pool job. ``SESSION_ENDED`` when the session no longer
+        holds; None before the match started."""
+        if (
+            self.match_id is None
+            or payload.get("action") in outcomes.CONTROLS
+            or not loop_db.available()
+        ):
+            return await in_pool(self.submit_if_session_holds)(payload)
+        holds = await self.session_holds_on_loop()
+        if holds is None:  # this session store is only asked in a thread
+            return await in_pool(self.submit_if_session_holds)(payload)
+        if not holds:
+            return SESSION_ENDED
+        assert self.user is not None  # answer turned an anonymous viewer away
+        result = await loop_writer.submit(self.match_id, self.user, payload)
+        if result == loop_writer.IN_POOL:
+            return await in_pool(self.submit)(payload)
         return result
 
     def submit_if_session_holds(self, payload: dict[str, Any]) -> outcomes.Result | str | None:

@@ -54,7 +54,7 @@ from django.db.models.signals import post_delete, post_save
 from django.http import HttpRequest
 
 from games.live import notify
-from games.sockets.session_check import is_valid
+from games.sockets.session_check import is_valid, is_valid_async
 
 log = logging.getLogger(__name__)
 
@@ -177,7 +177,7 @@ def _in_thread[**P, R](function: Callable[P, R]) -> Callable[P, Coroutine[Any, A
 
 class SessionRunner(Protocol):
     """Turns a sync function into a coroutine function taking the same arguments, run in a
-    thread (``_in_thread``, ``games.sockets.pool.in_pool``)."""
+    thread (``_in_thread``, ``games.play.loop_db.in_pool``)."""
 
     def __call__[**P, R](
         self, function: Callable[P, R], /
@@ -249,6 +249,18 @@ class SessionGuard(AsyncWebsocketConsumer):
             self.session_checked_at = time.monotonic()
             return True
         return False
+
+    async def session_holds_on_loop(self) -> bool | None:
+        """``session_holds_now`` awaited on the event loop's own connection
+        (``session_check.is_valid_async``), for an action the loop's writer makes; None when
+        it cannot be asked there (the caller checks in its pool job instead)."""
+        key, user_id = self.session_key, self.session_user_id
+        if key is None or user_id is None:  # (set together, by guard_session)
+            return True
+        holds = await is_valid_async(key, user_id)
+        if holds:
+            self.session_checked_at = time.monotonic()
+        return holds
 
     async def end_for_session(self) -> None:
         """Close with ``CLOSE_CODE`` and leave every group now."""
