@@ -9,11 +9,11 @@ payload's and the locked checks (``checks``), the engine and the move's row
 on one of the loop's own connections (``loop_db``), and what follows the commit is awaited too
 (``after_commit.publish_async``).
 
-A plain move only. Whatever else the writer does under the lock stays with ``services.submit``:
-a passed deadline (its own transition first), a stale version (was it resent?), a round's end or
-deal, a resignation, a tribute (the summaries' rows), a person's first claim windows (their
-count), seats this process has not kept, a client id the lock could not answer for. For those
-``submit`` rolls back — nothing was written — and answers ``IN_POOL``: the caller hands the
+A plain move only (a person's first claim windows counted too, and seats not kept here read).
+Whatever else the writer does under the lock stays with ``services.submit``: a passed deadline
+(its own transition first), a stale version (was it resent?), a round's end or deal, a
+resignation, a tribute (the summaries' rows), a client id the lock could not answer for. For
+those ``submit`` rolls back — nothing was written — and answers ``IN_POOL``: the caller hands the
 action to ``services.submit`` in a pool thread, which locks and judges it afresh.
 
 May import what ``games.play`` may.
@@ -21,6 +21,7 @@ May import what ``games.play`` may.
 
 from __future__ import annotations
 
+import logging
 import time
 from typing import Any, Final
 
@@ -40,6 +41,8 @@ from games.play import (
     writes,
 )
 from games.play.outcomes import Result, log_action
+
+log = logging.getLogger(__name__)
 
 #: ``submit``'s answer when the action is ``services.submit``'s to make (in a pool thread).
 IN_POOL: Final = "in_pool"
@@ -63,11 +66,13 @@ async def submit(match_id: int, user: User, payload: object) -> Result | str:
         assert isinstance(payload, dict)  # (payload_refusal refuses anything else)
         try:
             result = await _submit_locked(match_id, user, payload, seat)
-        except _ForThePool:
+        except _ForThePool as handed:
+            log.info("game.action.handed", extra={"match": match_id, "why": str(handed)})
             return IN_POOL
         except psycopg.errors.UniqueViolation:  # a move logged twice: rolled back
             result = Result(False, "duplicate", "already applied")
-    log_action("game.action", match_id, seat[0] if seat else None, payload, result, started)
+    log_action("game.action", match_id, seat[0] if seat else None, payload, result, started,
+               writer="loop")  # fmt: skip
     return result
 
 
@@ -81,8 +86,11 @@ async def _submit_locked(
             row = await (await conn.execute(sql, params)).fetchone()
             match = writes.locked_match(match_id, client_id, row)
             seats = services.kept_seats(match)
-            if seats is None:  # not kept here, or changed: read by the pool's writer
-                raise _ForThePool
+            if seats is None:  # not kept here, or changed since: read, and kept
+                rows = await (
+                    await conn.execute(*writes.seats_statement(match.table_id))
+                ).fetchall()
+                seats = services.keep_seats(match, *writes.seats_from_rows(rows))
             judged = checks.judge(match, seats, user, payload, lambda: _seen(match, client_id))
             if judged.seat is not None:
                 found_seat.append(judged.seat.number)
@@ -92,20 +100,23 @@ async def _submit_locked(
             seat, action, state = judged.seat, judged.action, judged.state
             now = services.writer_now()
             if services.deadline_passed(match, now):
-                raise _ForThePool
+                raise _ForThePool("late")
             if checks.stale(match, state, action, payload.get("version")):
-                raise _ForThePool
-            if state.phase == WINDOW and first_windows.counts_answer(user):
-                raise _ForThePool
+                raise _ForThePool("stale")
             standins.note_own_action(match, seat.number)
             move = services.prepare_move(match, state, action, seat.number, client_id, now)
             if isinstance(move, Result):
                 return move
             if summaries.needs_record(move.events):
-                raise _ForThePool
+                raise _ForThePool("summaries")
             sql, params, _ = writes.save_statement(match, move.row)
             await conn.execute(sql, params)
+            helped = state.phase == WINDOW and first_windows.counts_answer(user)
+            if helped:  # an answer: the claim help counts it, in the move's transaction
+                await conn.execute(*first_windows.note_statement(user))
     writes.remember(match)
+    if helped:
+        first_windows.noted(user)
     await after_commit.publish_async(
         match, move.state, move.timer_changed, seats, (state, move.events)
     )
@@ -117,5 +128,5 @@ def _seen(match: Match, client_id: str) -> bool:
     when it could not (another writer changed the row while this one waited), the pool's."""
     seen = writes.seen_by_lock(match, client_id)
     if seen is None:
-        raise _ForThePool
+        raise _ForThePool("client id")
     return seen

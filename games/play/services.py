@@ -163,13 +163,16 @@ def seats_of(match: Match) -> list[Seat]:
     seats = kept_seats(match)
     if seats is not None:
         return seats
-    seats, read_stamp = writes.read_seats_stamped(match.table_id)
+    return keep_seats(match, *writes.read_seats_stamped(match.table_id))
+
+
+def keep_seats(match: Match, seats: list[Seat], stamp: str | None) -> list[Seat]:
+    """Keep ``seats``, just read with their ``stamp`` (``writes.seats_from_rows``), for the
+    match's table at its current revision; returns them."""
     with _seats_lock:
         if len(_recent_seats) > 4096:
             _recent_seats.clear()
-        _recent_seats[(match.table_id, match.table.revision)] = (
-            time.monotonic(), read_stamp, seats
-        )  # fmt: skip
+        _recent_seats[(match.table_id, match.table.revision)] = (time.monotonic(), stamp, seats)
     return seats
 
 

@@ -282,10 +282,21 @@ def read_seats(table_id: int) -> list[Seat]:
 def read_seats_stamped(table_id: int) -> tuple[list[Seat], str | None]:
     """``read_seats`` and the stamp of the rows read (as ``lock_match`` reads it; None on
     SQLite or without seats)."""
-    seat_fields, user_fields, converters, sql = _seats_statement()
     with connection.cursor() as cursor:
-        cursor.execute(sql, [table_id])
-        rows = cursor.fetchall()
+        cursor.execute(*seats_statement(table_id))
+        return seats_from_rows(cursor.fetchall())
+
+
+def seats_statement(table_id: int) -> tuple[str, list[Any]]:
+    """``read_seats_stamped``'s statement and parameters, for a caller with a cursor of its own
+    (``games.play.loop_writer``); ``seats_from_rows`` reads its rows."""
+    return _seats_statement()[3], [table_id]
+
+
+def seats_from_rows(rows: list[tuple[Any, ...]]) -> tuple[list[Seat], str | None]:
+    """The seats (each with its person loaded) and their stamp from ``seats_statement``'s
+    rows."""
+    seat_fields, user_fields, converters, _ = _seats_statement()
     split, end = len(seat_fields), len(converters)
     db = connection.alias
     seat_names = [f.attname for f in seat_fields]

@@ -88,7 +88,6 @@ def seats_forgotten(match: Match) -> None:
     [
         ("stale", {**PLAY_9D, "version": 3}),  # was it resent? the pool's writer asks the log
         ("late", PLAY_9D),  # the deadline's own transition first
-        ("seats not kept", PLAY_9D),  # read by the pool's writer
         ("resigned", {"action": "resign", "version": 0}),  # the round's summary row
     ],
 )
@@ -96,8 +95,6 @@ async def test_what_the_loop_does_not_make_is_handed_to_the_pool_unwritten(make_
     match, people = await sync_to_async(started)(make_user, "h")
     if why == "late":
         await sync_to_async(late)(match)
-    if why == "seats not kept":
-        await sync_to_async(seats_forgotten)(match)
     before = await sync_to_async(row_of)(match)
     assert await loop_writer.submit(match.pk, people[1], payload) == loop_writer.IN_POOL
     assert await sync_to_async(row_of)(match) == before
@@ -106,14 +103,27 @@ async def test_what_the_loop_does_not_make_is_handed_to_the_pool_unwritten(make_
     assert made.code == {"stale": "stale", "late": "late"}.get(why, "")
 
 
-async def test_a_claim_window_answer_is_made_on_the_loop_once_the_help_is_done(make_user):
-    """After 9D a claim window opens (seat 0 holds 9H 9C); seat 0 passes it. A person still
-    shown the claim help has their answer counted by the pool's writer."""
-    match, people = await sync_to_async(started)(make_user, "w")
+async def test_seats_not_kept_here_are_read_on_the_loop_and_kept(make_user):
+    match, people = await sync_to_async(started)(make_user, "k")
+    await sync_to_async(seats_forgotten)(match)
+    assert (await loop_writer.submit(match.pk, people[1], PLAY_9D)).ok
+    kept = services._recent_seats[(match.table_id, match.table.revision)]
+    assert [s.user_id for s in kept[2]] == [p.pk for p in people]
+    assert kept[1]  # with the rows' stamp: the next lock reuses them
+
+
+def count_of(person) -> int:
+    return type(person).objects.get(pk=person.pk).claim_windows_explained
+
+
+async def test_a_claim_window_answer_counts_towards_the_claim_help_on_the_loop(make_user):
+    """After 9D a claim window opens (seat 0 holds 9H 9C); seat 0, still shown the claim help,
+    passes it: the answer and its count are one transaction on the loop."""
+    match, people = await sync_to_async(started)(make_user, "w", explained=1)
     assert (await loop_writer.submit(match.pk, people[1], PLAY_9D)).ok
     assert (await sync_to_async(row_of)(match))[1] == "window"
-    people[0].claim_windows_explained = 0  # as the socket's person was read at its connect
     answer = {"action": "pass", "version": 1, "client_id": "c2"}
-    assert await loop_writer.submit(match.pk, people[0], answer) == loop_writer.IN_POOL
-    people[0].claim_windows_explained = 3
     assert (await loop_writer.submit(match.pk, people[0], answer)).ok
+    assert await sync_to_async(count_of)(people[0]) == 2
+    assert people[0].claim_windows_explained == 2  # the socket's person, as the row
+    assert await sync_to_async(count_of)(people[2]) == 1  # not an answer of theirs
