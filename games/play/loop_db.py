@@ -11,7 +11,7 @@ Connections are psycopg's ``AsyncConnection`` with Django's own connection param
 (``DatabaseWrapper.get_connection_params``: the database, its test name in tests, the adapters
 Django loads and dumps values with, server-side binding, the prepare threshold), kept per event
 loop — an async connection belongs to the loop it was opened on — up to
-``settings.GAMES_SOCKET_THREADS`` at once per loop. Not psycopg_pool's ``AsyncConnectionPool``:
+``settings.GAMES_LOOP_CONNECTIONS`` at once per loop. Not psycopg_pool's ``AsyncConnectionPool``:
 its pool runs tasks of its own on one loop and closes on it, where tests open a loop per test;
 here ``close_all`` closes every kept connection from any thread, loop running or not.
 
@@ -77,7 +77,7 @@ def _kept() -> _Kept:
     loop = asyncio.get_running_loop()
     kept = _by_loop.get(loop)
     if kept is None:
-        kept = _by_loop[loop] = _Kept(settings.GAMES_SOCKET_THREADS)
+        kept = _by_loop[loop] = _Kept(settings.GAMES_LOOP_CONNECTIONS)
     return kept
 
 

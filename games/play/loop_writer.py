@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 import psycopg
@@ -48,14 +49,29 @@ log = logging.getLogger(__name__)
 IN_POOL: Final = "in_pool"
 
 
+#: ``submit``'s answer when the caller's ``check`` failed.
+CHECK_FAILED: Final = "check_failed"
+
+
+class _CheckFailed(Exception):
+    """The caller's check failed: nothing done."""
+
+
 class _ForThePool(Exception):
     """Raised under the lock: roll back, and let ``services.submit`` make this action."""
 
 
-async def submit(match_id: int, user: User, payload: object) -> Result | str:
+async def submit(
+    match_id: int,
+    user: User,
+    payload: object,
+    check: Callable[[psycopg.AsyncConnection[Any]], Awaitable[bool]] | None = None,
+) -> Result | str:
     """A person's action from a table's socket, as ``services.submit`` takes it (same payload,
     same Result, same ``game.action`` log line), or ``IN_POOL`` when the action needs what only
-    ``services.submit`` does (above): nothing was written, and nothing logged.
+    ``services.submit`` does (above): nothing was written, and nothing logged. ``check``: the
+    caller's own condition (a socket's session still signs its person in), awaited on the move's
+    connection before its transaction: False answers ``CHECK_FAILED``, nothing done or logged.
 
     Raises what the database raises beyond a duplicate move (``psycopg.Error``), as
     ``services.submit`` does."""
@@ -65,7 +81,9 @@ async def submit(match_id: int, user: User, payload: object) -> Result | str:
     if result is None:
         assert isinstance(payload, dict)  # (payload_refusal refuses anything else)
         try:
-            result = await _submit_locked(match_id, user, payload, seat)
+            result = await _submit_locked(match_id, user, payload, seat, check)
+        except _CheckFailed:
+            return CHECK_FAILED
         except _ForThePool as handed:
             log.info("game.action.handed", extra={"match": match_id, "why": str(handed)})
             return IN_POOL
@@ -77,10 +95,16 @@ async def submit(match_id: int, user: User, payload: object) -> Result | str:
 
 
 async def _submit_locked(
-    match_id: int, user: User, payload: dict[str, Any], found_seat: list[int]
+    match_id: int,
+    user: User,
+    payload: dict[str, Any],
+    found_seat: list[int],
+    check: Callable[[psycopg.AsyncConnection[Any]], Awaitable[bool]] | None,
 ) -> Result:
     client_id = payload.get("client_id") or ""
     async with loop_db.connection() as conn:
+        if check is not None and not await check(conn):
+            raise _CheckFailed
         async with conn.transaction():
             sql, params = writes.lock_statement(match_id, client_id)
             row = await (await conn.execute(sql, params)).fetchone()

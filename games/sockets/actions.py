@@ -15,12 +15,14 @@ import time
 from typing import Any
 
 from django.utils.translation import gettext as _
+from psycopg import AsyncConnection
 
 from accounts.models import User
 from games.models import Match
-from games.play import loop_db, loop_writer, outcomes, services, standins
+from games.play import loop_writer, outcomes, services, standins
 from games.play.loop_db import in_pool
 from games.play.outcomes import refusal_message
+from games.sockets import session_check
 
 #: The outcome of an action whose session had ended (not applied, the socket closed).
 SESSION_ENDED = "session_ended"
@@ -48,7 +50,7 @@ class TakesActions:
     async def end_for_session(self) -> None:
         raise NotImplementedError
 
-    async def session_holds_on_loop(self) -> bool | None:
+    async def session_holds_on(self, conn: AsyncConnection[Any]) -> bool:
         raise NotImplementedError
 
     def session_holds_now(self) -> bool:
@@ -101,16 +103,15 @@ class TakesActions:
         if (
             self.match_id is None
             or payload.get("action") in outcomes.CONTROLS
-            or not loop_db.available()
+            or not session_check.checked_on_loop()
         ):
             return await in_pool(self.submit_if_session_holds)(payload)
-        holds = await self.session_holds_on_loop()
-        if holds is None:  # this session store is only asked in a thread
-            return await in_pool(self.submit_if_session_holds)(payload)
-        if not holds:
-            return SESSION_ENDED
         assert self.user is not None  # answer turned an anonymous viewer away
-        result = await loop_writer.submit(self.match_id, self.user, payload)
+        result = await loop_writer.submit(
+            self.match_id, self.user, payload, check=self.session_holds_on
+        )
+        if result == loop_writer.CHECK_FAILED:
+            return SESSION_ENDED
         if isinstance(result, str):  # loop_writer.IN_POOL
             return await in_pool(self.submit)(payload)
         return result

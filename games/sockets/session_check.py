@@ -37,6 +37,7 @@ from django.db import DEFAULT_DB_ALIAS, connections, router
 from django.db.models import Model
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
+from psycopg import AsyncConnection
 
 from games.play import loop_db
 
@@ -123,18 +124,24 @@ def _row_statement(
     return alias, _statement(user_model, session_model, alias), params
 
 
-async def is_valid_async(session_key: str, user_id: int) -> bool | None:
-    """``is_valid``, its one statement awaited on one of the event loop's connections
-    (``games.play.loop_db``); None when it cannot be asked there (sessions not in the default
-    PostgreSQL database): the caller asks ``is_valid`` in a pool thread."""
+def checked_on_loop() -> bool:
+    """Whether ``is_valid_on`` can answer for this site's sessions: they live in the default
+    database, PostgreSQL (``db``, ``cached_db``); else ``is_valid`` in a pool thread."""
     store_class: type[SessionBase] = import_module(settings.SESSION_ENGINE).SessionStore
-    if not issubclass(store_class, DatabaseSessionStore) or not loop_db.available():
-        return None
-    alias, sql, params = _row_statement(store_class.get_model_class(), session_key, user_id)
-    if alias != DEFAULT_DB_ALIAS:
-        return None
-    async with loop_db.connection() as conn:
-        row = await (await conn.execute(sql, params)).fetchone()
+    return (
+        issubclass(store_class, DatabaseSessionStore)
+        and loop_db.available()
+        and router.db_for_read(get_user_model()) == DEFAULT_DB_ALIAS
+        and router.db_for_read(store_class.get_model_class()) == DEFAULT_DB_ALIAS
+    )
+
+
+async def is_valid_on(conn: AsyncConnection[Any], session_key: str, user_id: int) -> bool:
+    """``is_valid``, its one statement awaited on ``conn``, one of the event loop's own
+    connections (``games.play.loop_db``). Precondition: ``checked_on_loop()``."""
+    store_class: type[DatabaseSessionStore] = import_module(settings.SESSION_ENGINE).SessionStore
+    _, sql, params = _row_statement(store_class.get_model_class(), session_key, user_id)
+    row = await (await conn.execute(sql, params)).fetchone()
     if row is None or row[1] is None:
         return False
     return _verdict(store_class, row[1], user_id, row[0])

@@ -52,9 +52,10 @@ from django.contrib.sessions.models import Session
 from django.db import connections, transaction
 from django.db.models.signals import post_delete, post_save
 from django.http import HttpRequest
+from psycopg import AsyncConnection
 
 from games.live import notify
-from games.sockets.session_check import is_valid, is_valid_async
+from games.sockets.session_check import is_valid, is_valid_on
 
 log = logging.getLogger(__name__)
 
@@ -250,17 +251,17 @@ class SessionGuard(AsyncWebsocketConsumer):
             return True
         return False
 
-    async def session_holds_on_loop(self) -> bool | None:
-        """``session_holds_now`` awaited on the event loop's own connection
-        (``session_check.is_valid_async``), for an action the loop's writer makes; None when
-        it cannot be asked there (the caller checks in its pool job instead)."""
+    async def session_holds_on(self, conn: AsyncConnection[Any]) -> bool:
+        """``session_holds_now`` awaited on ``conn``, one of the event loop's own connections
+        (``session_check.is_valid_on``: the move's own, before its transaction). Precondition:
+        ``session_check.checked_on_loop()``."""
         key, user_id = self.session_key, self.session_user_id
         if key is None or user_id is None:  # (set together, by guard_session)
             return True
-        holds = await is_valid_async(key, user_id)
-        if holds:
+        if await is_valid_on(conn, key, user_id):
             self.session_checked_at = time.monotonic()
-        return holds
+            return True
+        return False
 
     async def end_for_session(self) -> None:
         """Close with ``CLOSE_CODE`` and leave every group now."""
