@@ -42,6 +42,7 @@ SECOND_BROWSER_GROUP = {
     "test_socket_refusals",
     "test_stand_in",
     "test_table_layout",
+    "test_top_play_layout",  # with test_table_layout, which it was part of
     "test_tournament",
     "test_waiting_table_layout",  # with test_table_layout, which it was part of
 }
