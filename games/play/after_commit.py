@@ -59,7 +59,7 @@ def schedule(
         if timer_changed and deadline is not None:
             _arm(match_id, token, deadline, state, seats)
         if state.phase in (MATCH_OVER, ROUND_OVER):
-            _announce(match_id, host_id, state, seats, move)
+            _announce_end(match_id, host_id, state, seats, move)
 
     transaction.on_commit(send)
 
@@ -96,8 +96,8 @@ async def publish_async(
                 functools.partial(_wake, match_id, token, deadline, state, ai_seats, auto_passers)
             )
     if state.phase in (MATCH_OVER, ROUND_OVER):
-        later.append(functools.partial(_announce, match_id, match.table.host_id, state, seats,
-                                       move))  # fmt: skip
+        later.append(functools.partial(_announce_end, match_id, match.table.host_id, state,
+                                       seats, move))  # fmt: skip
     if later:
         await loop_db.in_pool(_each)(later)
 
@@ -132,20 +132,6 @@ def _wake(
         log.exception("match %s: seats acting at %s not woken; the sweep will", match_id, token)
 
 
-def _announce(
-    match_id: int,
-    host_id: int,
-    state: State,
-    seats: list[Seat],
-    move: tuple[State, tuple[Event, ...]] | None,
-) -> None:
-    """``_announce_end``, its failure logged."""
-    try:
-        _announce_end(match_id, host_id, state, seats, move)
-    except Exception:
-        log.exception("match %s: the end of version %s was not announced", match_id, state.version)
-
-
 def _announce_end(
     match_id: int,
     host_id: int,
@@ -155,14 +141,17 @@ def _announce_end(
 ) -> None:
     """A round or the match ended (``state``): the leagues hear of a finished match
     (``match_finished``), the lobby lists of the host and the seated people refresh, and a
-    round that just ended is reviewed for its people's seats (issue 20). Raises what those
-    raise (the caller logs it)."""
-    if state.phase == MATCH_OVER:
-        match_finished.send(sender=Match, match_id=match_id)
-    notify.lobby_changed([host_id, *(s.user_id for s in seats)])
-    if move is not None and move[0].phase not in (MATCH_OVER, ROUND_OVER):
-        if any(s.user_id is not None for s in seats):
-            wakeups.review_round(match_id, state.round_no)
+    round that just ended is reviewed for its people's seats (issue 20). A failure is logged,
+    not raised."""
+    try:
+        if state.phase == MATCH_OVER:
+            match_finished.send(sender=Match, match_id=match_id)
+        notify.lobby_changed([host_id, *(s.user_id for s in seats)])
+        if move is not None and move[0].phase not in (MATCH_OVER, ROUND_OVER):
+            if any(s.user_id is not None for s in seats):
+                wakeups.review_round(match_id, state.round_no)
+    except Exception:
+        log.exception("match %s: the end of version %s was not announced", match_id, state.version)
 
 
 def _step_delayed_view(match: Match) -> None:

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Final
 
 import psycopg
@@ -53,6 +54,17 @@ IN_POOL: Final = "in_pool"
 CHECK_FAILED: Final = "check_failed"
 
 
+@dataclass(frozen=True)
+class Check:
+    """A condition of the caller's own (a socket's session still signs its person in): one
+    statement, sent with the move's first round trip, and whether the row it reads lets the
+    move go on (``holds``: the row, or None for no row)."""
+
+    sql: str
+    params: list[Any]
+    holds: Callable[[tuple[Any, ...] | None], bool]
+
+
 class _CheckFailed(Exception):
     """The caller's check failed: nothing done."""
 
@@ -65,13 +77,18 @@ async def submit(
     match_id: int,
     user: User,
     payload: object,
-    check: Callable[[psycopg.AsyncConnection[Any]], Awaitable[bool]] | None = None,
+    check: Check | None = None,
 ) -> Result | str:
     """A person's action from a table's socket, as ``services.submit`` takes it (same payload,
     same Result, same ``game.action`` log line), or ``IN_POOL`` when the action needs what only
     ``services.submit`` does (above): nothing was written, and nothing logged. ``check``: the
-    caller's own condition (a socket's session still signs its person in), awaited on the move's
-    connection before its transaction: False answers ``CHECK_FAILED``, nothing done or logged.
+    caller's own condition, read with the lock: when it does not hold, ``CHECK_FAILED``, nothing
+    done or logged.
+
+    Two round trips (psycopg's pipeline mode): the check, ``BEGIN`` and the lock; then the
+    write and ``COMMIT``. The row lock is released when PostgreSQL reads the ``COMMIT``, not
+    when this loop next gets to the task: on a busy loop a move held it across three of the
+    loop's turns, one round trip each, and a claim window's answers queued behind it.
 
     Raises what the database raises beyond a duplicate move (``psycopg.Error``), as
     ``services.submit`` does."""
@@ -99,29 +116,27 @@ async def _submit_locked(
     user: User,
     payload: dict[str, Any],
     found_seat: list[int],
-    check: Callable[[psycopg.AsyncConnection[Any]], Awaitable[bool]] | None,
+    check: Check | None,
 ) -> Result:
     client_id = payload.get("client_id") or ""
-    async with loop_db.connection() as conn:
-        if check is not None and not await check(conn):
-            raise _CheckFailed
+    async with loop_db.connection() as conn, conn.pipeline():
+        checked = await conn.execute(check.sql, check.params) if check is not None else None
         async with conn.transaction():
-            sql, params = writes.lock_statement(match_id, client_id)
-            row = await (await conn.execute(sql, params)).fetchone()
-            match = writes.locked_match(match_id, client_id, row)
+            locked = await conn.execute(*writes.lock_statement(match_id, client_id))
+            if checked is not None and check is not None:  # (the first fetch sends all three)
+                if not check.holds(await checked.fetchone()):
+                    raise _CheckFailed
+            match = writes.locked_match(match_id, client_id, await locked.fetchone())
             seats = services.kept_seats(match)
             if seats is None:  # not kept here, or changed since: read, and kept
-                rows = await (
-                    await conn.execute(*writes.seats_statement(match.table_id))
-                ).fetchall()
-                seats = services.keep_seats(match, *writes.seats_from_rows(rows))
-            judged = checks.judge(match, seats, user, payload, lambda: _seen(match, client_id))
-            if judged.seat is not None:
-                found_seat.append(judged.seat.number)
+                read = await conn.execute(*writes.seats_statement(match.table_id))
+                seats = services.keep_seats(match, *writes.seats_from_rows(await read.fetchall()))
+            judged = checks.judge(
+                match, seats, user, payload, lambda: _seen(match, client_id), found_seat
+            )
             if judged.refused is not None:
                 return judged.refused
-            assert judged.seat is not None and judged.action and judged.state  # (judge's promise)
-            seat, action, state = judged.seat, judged.action, judged.state
+            seat, action, state = judged.move()
             now = services.writer_now()
             if services.deadline_passed(match, now):
                 raise _ForThePool("late")
@@ -133,11 +148,11 @@ async def _submit_locked(
                 return move
             if summaries.needs_record(move.events):
                 raise _ForThePool("summaries")
-            sql, params, _ = writes.save_statement(match, move.row)
-            await conn.execute(sql, params)
+            await conn.execute(*writes.save_statement(match, move.row)[:2])
             helped = state.phase == WINDOW and first_windows.counts_answer(user)
             if helped:  # an answer: the claim help counts it, in the move's transaction
                 await conn.execute(*first_windows.note_statement(user))
+        # Leaving the pipeline sends the write and COMMIT, and raises what they raised.
     writes.remember(match)
     if helped:
         first_windows.noted(user)

@@ -113,14 +113,11 @@ def _submit_locked(
         match = writes.lock_match(match_id, client_id)
         seats = seats_of(match)
         judged = checks.judge(
-            match, seats, user, payload, lambda: writes.seen_at_lock(match, client_id)
+            match, seats, user, payload, lambda: writes.seen_at_lock(match, client_id), found_seat
         )
-        if judged.seat is not None:
-            found_seat.append(judged.seat.number)
         if judged.refused is not None:
             return judged.refused
-        assert judged.seat is not None and judged.action and judged.state  # (judge's promise)
-        seat, action, state = judged.seat, judged.action, judged.state
+        seat, action, state = judged.move()
         now = writer_now()
         if deadline_passed(match, now):
             # Whatever the worker is doing: the deadline's transition first, as its timer would.

@@ -15,12 +15,12 @@ import time
 from typing import Any
 
 from django.utils.translation import gettext as _
-from psycopg import AsyncConnection
 
 from accounts.models import User
 from games.models import Match
 from games.play import loop_writer, outcomes, services, standins
 from games.play.loop_db import in_pool
+from games.play.loop_writer import Check
 from games.play.outcomes import refusal_message
 from games.sockets import session_check
 
@@ -50,7 +50,7 @@ class TakesActions:
     async def end_for_session(self) -> None:
         raise NotImplementedError
 
-    async def session_holds_on(self, conn: AsyncConnection[Any]) -> bool:
+    def move_check(self) -> Check | None:
         raise NotImplementedError
 
     def session_holds_now(self) -> bool:
@@ -108,7 +108,7 @@ class TakesActions:
             return await in_pool(self.submit_if_session_holds)(payload)
         assert self.user is not None  # answer turned an anonymous viewer away
         result = await loop_writer.submit(
-            self.match_id, self.user, payload, check=self.session_holds_on
+            self.match_id, self.user, payload, check=self.move_check()
         )
         if result == loop_writer.CHECK_FAILED:
             return SESSION_ENDED

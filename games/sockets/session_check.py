@@ -37,9 +37,9 @@ from django.db import DEFAULT_DB_ALIAS, connections, router
 from django.db.models import Model
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
-from psycopg import AsyncConnection
 
 from games.play import loop_db
+from games.play.loop_writer import Check
 
 #: Verdicts kept at most (then the dict starts again): a key holds a session's data and a
 #: password hash (~0.5 kB), so the cache stays under a few MB whatever the process serves.
@@ -136,15 +136,19 @@ def checked_on_loop() -> bool:
     )
 
 
-async def is_valid_on(conn: AsyncConnection[Any], session_key: str, user_id: int) -> bool:
-    """``is_valid``, its one statement awaited on ``conn``, one of the event loop's own
-    connections (``games.play.loop_db``). Precondition: ``checked_on_loop()``."""
+def check_on_loop(session_key: str, user_id: int) -> Check:
+    """``is_valid`` as a ``loop_writer.Check``: its one statement, sent with the move's first
+    round trip on the event loop's connection, and the verdict on its row. Precondition:
+    ``checked_on_loop()``."""
     store_class: type[DatabaseSessionStore] = import_module(settings.SESSION_ENGINE).SessionStore
     _, sql, params = _row_statement(store_class.get_model_class(), session_key, user_id)
-    row = await (await conn.execute(sql, params)).fetchone()
-    if row is None or row[1] is None:
-        return False
-    return _verdict(store_class, row[1], user_id, row[0])
+
+    def holds(row: tuple[Any, ...] | None) -> bool:
+        if row is None or row[1] is None:
+            return False
+        return _verdict(store_class, row[1], user_id, row[0])
+
+    return Check(sql, params, holds)
 
 
 def _verdict(

@@ -52,10 +52,10 @@ from django.contrib.sessions.models import Session
 from django.db import connections, transaction
 from django.db.models.signals import post_delete, post_save
 from django.http import HttpRequest
-from psycopg import AsyncConnection
 
 from games.live import notify
-from games.sockets.session_check import is_valid, is_valid_on
+from games.play.loop_writer import Check
+from games.sockets.session_check import check_on_loop, is_valid
 
 log = logging.getLogger(__name__)
 
@@ -251,17 +251,22 @@ class SessionGuard(AsyncWebsocketConsumer):
             return True
         return False
 
-    async def session_holds_on(self, conn: AsyncConnection[Any]) -> bool:
-        """``session_holds_now`` awaited on ``conn``, one of the event loop's own connections
-        (``session_check.is_valid_on``: the move's own, before its transaction). Precondition:
+    def move_check(self) -> Check | None:
+        """This socket's session check as a ``loop_writer.Check`` (None for an anonymous
+        socket: nothing to check), noting the check's time when it holds. Precondition:
         ``session_check.checked_on_loop()``."""
         key, user_id = self.session_key, self.session_user_id
         if key is None or user_id is None:  # (set together, by guard_session)
-            return True
-        if await is_valid_on(conn, key, user_id):
-            self.session_checked_at = time.monotonic()
-            return True
-        return False
+            return None
+        check = check_on_loop(key, user_id)
+
+        def holds(row: tuple[Any, ...] | None) -> bool:
+            if check.holds(row):
+                self.session_checked_at = time.monotonic()
+                return True
+            return False
+
+        return Check(check.sql, check.params, holds)
 
     async def end_for_session(self) -> None:
         """Close with ``CLOSE_CODE`` and leave every group now."""

@@ -417,6 +417,20 @@ async def test_an_action_on_a_socket_costs_one_statement_more_than_the_writer(ma
     await ws.disconnect()
 
 
+async def test_a_play_on_the_loop_after_a_silent_deactivation_is_refused_and_closes(make_user):
+    """The same, once the socket knows its match (a stale play first): the play goes to the
+    writer on the event loop, whose first round trip carries the session check; refused, not
+    applied, closed with 4401."""
+    socketed, people = await in_sync(four_people, make_user, "q")
+    ws = await socket_past_a_stale_play(socketed.table_id, people[1], "q0")
+    await in_sync(lambda: User.objects.filter(pk=people[1].pk).update(is_active=False))
+    await ws.send_to(
+        json.dumps({"action": "play", "cards": ["9D"], "version": 0, "client_id": "q1"})
+    )
+    assert await close_code(ws) == session_guard.CLOSE_CODE
+    assert await in_sync(version_of, socketed) == 0
+
+
 async def test_a_plain_play_on_a_socket_is_made_on_the_event_loop(make_user, monkeypatch):
     """A plain play on a seat's socket is made by the writer on the event loop
     (``loop_writer``): no job in the socket pool, its session check and push included (the
