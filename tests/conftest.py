@@ -42,6 +42,7 @@ SECOND_BROWSER_GROUP = {
     "test_socket_refusals",
     "test_stand_in",
     "test_table_layout",
+    "test_top_play_layout",  # with test_table_layout, which it was part of
     "test_tournament",
     "test_waiting_table_layout",  # with test_table_layout, which it was part of
 }
@@ -279,3 +280,14 @@ def _default_language_after_each_test():
     from django.utils import translation
 
     translation.activate(settings.LANGUAGE_CODE)
+
+
+@pytest.fixture(autouse=True)
+def _loop_connections_closed_after_each_test() -> Iterator[None]:
+    """The event loops' own database connections (``games.play.loop_db``: a socket's action in
+    an in-process test) are closed after the test, as pytest-django closes Django's: each test
+    runs its own loop, and a connection outlives it otherwise."""
+    yield
+    from games.play import loop_db
+
+    loop_db.close_all()

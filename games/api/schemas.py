@@ -18,8 +18,8 @@ from ninja import Schema
 from ninja.streaming import StreamFormat
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
+from games.play.checks import CLIENT_ID_MAX
 from games.play.outcomes import PlayerAction
-from games.play.services import CLIENT_ID_MAX
 
 #: Seats and teams count from 0 on the wire (bots depend on it); the table page counts from 1.
 SEAT = (

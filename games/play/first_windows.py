@@ -10,6 +10,8 @@ player, inside the move's transaction, and the ORM compiled it again each time (
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db import connection
 
 from accounts.models import User
@@ -23,13 +25,29 @@ _NOTE_ANSWER = (
 )
 
 
+def counts_answer(user: User) -> bool:
+    """Whether ``note_answer`` writes for ``user`` (the help still explains windows to them)."""
+    return user.claim_windows_explained < EXPLAINED_WINDOWS
+
+
 def note_answer(user: User) -> None:
     """``user`` answered a claim window (a hook, an unhook or a pass). Inside the writer's
     transaction: rolled back with the answer. No statement once the help is done with."""
-    if user.claim_windows_explained >= EXPLAINED_WINDOWS:
+    if not counts_answer(user):
         return
     with connection.cursor() as cursor:  # the writer's own connection: its transaction
-        cursor.execute(_NOTE_ANSWER, [user.pk, EXPLAINED_WINDOWS])
+        cursor.execute(*note_statement(user))
+    noted(user)
+
+
+def note_statement(user: User) -> tuple[str, list[Any]]:
+    """``note_answer``'s statement and parameters, for a writer with a cursor of its own
+    (``games.play.loop_writer``); it calls ``noted`` once that committed."""
+    return _NOTE_ANSWER, [user.pk, EXPLAINED_WINDOWS]
+
+
+def noted(user: User) -> None:
+    """``user``'s count as the statement left it (on this instance: the socket's person)."""
     user.claim_windows_explained += 1
 
 

@@ -19,6 +19,7 @@ import logging
 import secrets
 import threading
 import time
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -27,12 +28,10 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from accounts.models import User
-from games.engine import NextRound, Pass, Play, Rejection, Resign, Timeout
+from games.engine import NextRound, Rejection, Resign, Timeout
 from games.engine import apply as engine_apply
 from games.engine.actions import Action
 from games.engine.codec import (
-    CodecError,
-    action_from_json,
     action_to_json,
     events_to_json,
     state_to_json,
@@ -42,8 +41,8 @@ from games.engine.events import Event, WindowOpened
 from games.engine.state import PLAY, ROUND_OVER, TRIBUTE, WINDOW, State
 from games.live.replay import load_state
 from games.models import Match, Move, Round, Seat, Table
-from games.play import after_commit, first_windows, standins, summaries, writes
-from games.play.outcomes import PLAYER_ACTIONS, Result, log_action
+from games.play import after_commit, checks, first_windows, standins, summaries, writes
+from games.play.outcomes import Result, log_action
 
 log = logging.getLogger(__name__)
 
@@ -82,10 +81,6 @@ def do_start_match(table: Table, seed: int | None = None) -> Match:
     return match
 
 
-#: The longest ``client_id`` a move may carry (``Move.client_id``'s column).
-CLIENT_ID_MAX: int = Move._meta.get_field("client_id").max_length or 64
-
-
 # --- the one writer -----------------------------------------------------------------------------
 
 
@@ -98,15 +93,9 @@ def submit(match_id: int, user: User, payload: object) -> Result:
     """
     started = time.perf_counter()
     seat: list[int] = []  # the user's seat number, once the locked checks found it
-    if not isinstance(payload, dict) or payload.get("action") not in PLAYER_ACTIONS:
-        result = Result(False, "malformed", "unknown action")
-    elif not isinstance(payload.get("client_id"), str | None):  # as the bot API's schema
-        result = Result(False, "malformed", "the client_id is not a string")
-    elif len(payload.get("client_id") or "") > CLIENT_ID_MAX:
-        # Refused, not cut: two ids alike in their first characters would be one id, and the
-        # second move answered "duplicate" without being applied.
-        result = Result(False, "malformed", f"the client_id is over {CLIENT_ID_MAX} characters")
-    else:
+    result = checks.payload_refusal(payload)
+    if result is None:
+        assert isinstance(payload, dict)  # (payload_refusal refuses anything else)
         client_id = payload.get("client_id") or ""
         try:
             result = _submit_locked(match_id, user, payload, client_id, seat)
@@ -122,23 +111,16 @@ def _submit_locked(
     with transaction.atomic():
         # With its table, both rows locked; and whether the client id was seen (one statement).
         match = writes.lock_match(match_id, client_id)
-        if match.table.status == Table.Status.ABANDONED:
-            return Result(False, "abandoned", "this match was stopped", match.version)
         seats = seats_of(match)
-        seat = next((s for s in seats if s.user_id == user.pk), None)
-        if seat is None:
-            return Result(False, "not_seated", "you have no seat at this table", match.version)
-        found_seat.append(seat.number)
-        refused = standins.refusal(seat, payload["action"])  # the AI plays this seat now
-        if refused:
-            return Result(False, refused, "an AI plays this seat", match.version)
-        if client_id and writes.seen_at_lock(match, client_id):
-            return Result(False, "duplicate", "already applied", match.version)
-        state = load_state(match)
-        try:
-            action = action_from_json({**_action_fields(payload), "seat": seat.number})
-        except CodecError as e:
-            return Result(False, "malformed", str(e), match.version)
+        judged = checks.judge(
+            match, seats, user, payload, lambda: writes.seen_at_lock(match, client_id)
+        )
+        if judged.seat is not None:
+            found_seat.append(judged.seat.number)
+        if judged.refused is not None:
+            return judged.refused
+        assert judged.seat is not None and judged.action and judged.state  # (judge's promise)
+        seat, action, state = judged.seat, judged.action, judged.state
         now = writer_now()
         if deadline_passed(match, now):
             # Whatever the worker is doing: the deadline's transition first, as its timer would.
@@ -149,7 +131,7 @@ def _submit_locked(
                 return Result(False, "late", "its deadline had passed", match.version)
             else:  # a resignation means whatever the table did since: it goes on the new state
                 state, seats = load_state(match), seats_of(match)
-        stale = _stale(match, state, action, payload.get("version"))
+        stale = checks.stale(match, state, action, payload.get("version"))
         if stale and _resent(match, seat.number, action, payload.get("version")):
             return Result(False, "duplicate", "already applied", match.version)
         if stale:
@@ -178,51 +160,32 @@ def seats_of(match: Match) -> list[Seat]:
     seats this process kept are the rows as ``lock_match`` found them (its stamp), or, for a
     match read otherwise, were read at the table's current revision a moment ago.
     ``match.table`` must be loaded (it is, with the lock)."""
-    key = (match.table_id, match.table.revision)
-    stamp = writes.seats_stamp(match)
-    now = time.monotonic()
-    with _seats_lock:
-        read_at, kept_stamp, seats = _recent_seats.get(key, (0.0, None, []))
-    if stamp is not None:
-        if stamp == kept_stamp:
-            return seats
-    elif now - read_at < SEATS_REUSE_SECONDS:
+    seats = kept_seats(match)
+    if seats is not None:
         return seats
-    seats, read_stamp = writes.read_seats_stamped(match.table_id)
+    return keep_seats(match, *writes.read_seats_stamped(match.table_id))
+
+
+def keep_seats(match: Match, seats: list[Seat], stamp: str | None) -> list[Seat]:
+    """Keep ``seats``, just read with their ``stamp`` (``writes.seats_from_rows``), for the
+    match's table at its current revision; returns them."""
     with _seats_lock:
         if len(_recent_seats) > 4096:
             _recent_seats.clear()
-        _recent_seats[key] = (now, read_stamp, seats)
+        _recent_seats[(match.table_id, match.table.revision)] = (time.monotonic(), stamp, seats)
     return seats
 
 
-def _action_fields(payload: dict[str, Any]) -> dict[str, Any]:
-    fields = {"type": payload["action"]}
-    if payload["action"] == "resign":
-        return fields
-    if payload["action"] == "return":
-        fields["card"] = payload.get("card")
-    elif payload["action"] != "pass":
-        fields["cards"] = payload.get("cards")
-    return fields
-
-
-def _stale(match: Match, state: State, action: Action, version: object) -> str:
-    """Why an action no longer fits (DESIGN.md rule 1), or "".
-
-    A turn action must be made against the current version. A window answer or a tribute return
-    must have been made after the window (or tribute) it answers opened: answers from several
-    seats to one window are all taken, whatever the version moved to meanwhile.
-    """
-    if type(version) is not int:
-        return "the action carries no version"
-    if isinstance(action, Resign):  # meant whatever the table did since, but not from the future
-        return "" if version <= match.version else "the table has no such version"
-    if state.phase in (WINDOW, TRIBUTE) and not isinstance(action, Play):
-        return "" if version >= match.deadline_token else "that window or tribute has closed"
-    if isinstance(action, (Play, Pass)) and version != match.version:
-        return "the table moved on since that action"
-    return ""
+def kept_seats(match: Match) -> list[Seat] | None:
+    """``seats_of`` without its statement: the seats this process kept when they are still the
+    rows' (``seats_of``'s rules), else None. Takes the stamp ``lock_match`` read (once)."""
+    key = (match.table_id, match.table.revision)
+    stamp = writes.seats_stamp(match)
+    with _seats_lock:
+        read_at, kept_stamp, seats = _recent_seats.get(key, (0.0, None, []))
+    if stamp is not None:
+        return seats if stamp == kept_stamp else None
+    return seats if time.monotonic() - read_at < SEATS_REUSE_SECONDS else None
 
 
 def _resent(match: Match, seat: int, action: Action, version: object) -> bool:
@@ -286,12 +249,52 @@ def apply_locked(
     push the move after commit; ``now`` (default ``writer_now()``) starts the next deadline.
     ``by_ai``: an AI policy chose it (an AI seat or a person's stand-in: ``Move.by_ai``).
     Precondition: the caller holds the match row lock."""
+    now = writer_now() if now is None else now
+    move = prepare_move(match, state, action, seat, client_id, now, by_ai)
+    if isinstance(move, Result):
+        return move
+    summaries.record(match, move.state, move.events, now)
+    # The move logged and the match saved (state and the changed columns only, by primary
+    # key) in one statement. No savepoint: under the match's row lock the sequence and the
+    # client id are checked already; should a constraint fire all the same, the caller's
+    # transaction rolls back.
+    writes.save_match(match, move.row)
+    seats = seats_of(match) if seats is None else seats
+    after_commit.schedule(
+        match, move.state, move.timer_changed, seats=seats, move=(state, move.events)
+    )
+    return Result(True, version=move.state.version)
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A move the engine accepted, not saved yet: the new ``state``, its ``events``, the
+    ``row`` to log and whether the running deadline changed (``timer_changed``)."""
+
+    state: State
+    events: tuple[Event, ...]
+    row: writes.MoveRow
+    timer_changed: bool
+
+
+def prepare_move(
+    match: Match,
+    state: State,
+    action: Action,
+    seat: int | None,
+    client_id: str,
+    now: datetime,
+    by_ai: bool = False,
+) -> Prepared | Result:
+    """The engine's answer to ``action`` on ``state`` (RULES.md), and ``match`` brought to it
+    in memory — state, version, phase, round, levels and the next deadline (``_set_timer``) —
+    with the move's row to log; or the engine's refusal as a Result (``match`` unchanged).
+    Reads and writes nothing: the writer's two entries (``apply_locked`` here, and
+    ``games.play.loop_writer``) save it each with their own connection."""
     outcome = engine_apply(state, action)
     if isinstance(outcome, Rejection):
         return Result(False, outcome.code, outcome.message, match.version)
     new = outcome.state
-    now = writer_now() if now is None else now
-    summaries.record(match, new, outcome.events, now)
     old_token = match.deadline_token
     _set_timer(match, state, new, outcome.events, now)
     match.state = state_to_json(new)
@@ -299,7 +302,7 @@ def apply_locked(
     match.phase = new.phase
     match.round_no = new.round_no
     match.level_team0, match.level_team1 = new.levels
-    move = writes.MoveRow(
+    row = writes.MoveRow(
         match.pk,
         new.version,
         state.round_no,
@@ -310,20 +313,7 @@ def apply_locked(
         now,
         by_ai,
     )
-    # The move logged and the match saved (state and the changed columns only, by primary
-    # key) in one statement. No savepoint: under the match's row lock the sequence and the
-    # client id are checked already; should a constraint fire all the same, the caller's
-    # transaction rolls back.
-    writes.save_match(match, move)
-    seats = seats_of(match) if seats is None else seats
-    after_commit.schedule(
-        match,
-        new,
-        timer_changed=match.deadline_token != old_token,
-        seats=seats,
-        move=(state, outcome.events),
-    )
-    return Result(True, version=new.version)
+    return Prepared(new, outcome.events, row, match.deadline_token != old_token)
 
 
 # --- timers -------------------------------------------------------------------------------------

@@ -201,13 +201,29 @@ def lock_match(match_id: int, client_id: str = "") -> Match:
     With a ``client_id`` (not empty, PostgreSQL), the same statement also reads whether a move
     with it was logged (``seen_at_lock``). Raises ``Match.DoesNotExist``. Precondition: inside
     a transaction."""
-    folded = bool(client_id) and _stamped()
-    match_fields, table_fields, converters, sql = _lock_statement(folded)
+    sql, params = lock_statement(match_id, client_id)
     with connection.cursor() as cursor:
-        cursor.execute(sql, [client_id, match_id] if folded else [match_id])
+        cursor.execute(sql, params)
         row = cursor.fetchone()
+    return locked_match(match_id, client_id, row)
+
+
+def lock_statement(match_id: int, client_id: str = "") -> tuple[str, list[Any]]:
+    """``lock_match``'s statement and parameters, for a caller with a cursor of its own (the
+    sockets' writer on the event loop: ``games.play.loop_writer``); ``locked_match`` reads its
+    row."""
+    folded = bool(client_id) and _stamped()
+    sql = _lock_statement(folded)[3]
+    return sql, [client_id, match_id] if folded else [match_id]
+
+
+def locked_match(match_id: int, client_id: str, row: tuple[Any, ...] | None) -> Match:
+    """The match (with its table, stamp and client id's answer) from ``lock_statement``'s row.
+    Raises ``Match.DoesNotExist`` for no row."""
     if row is None:
         raise Match.DoesNotExist(f"no match {match_id}")
+    folded = bool(client_id) and _stamped()
+    match_fields, table_fields, converters, _ = _lock_statement(folded)
     split, end = len(match_fields), len(converters)
     db = connection.alias
     match = Match.from_db(
@@ -266,10 +282,21 @@ def read_seats(table_id: int) -> list[Seat]:
 def read_seats_stamped(table_id: int) -> tuple[list[Seat], str | None]:
     """``read_seats`` and the stamp of the rows read (as ``lock_match`` reads it; None on
     SQLite or without seats)."""
-    seat_fields, user_fields, converters, sql = _seats_statement()
     with connection.cursor() as cursor:
-        cursor.execute(sql, [table_id])
-        rows = cursor.fetchall()
+        cursor.execute(*seats_statement(table_id))
+        return seats_from_rows(cursor.fetchall())
+
+
+def seats_statement(table_id: int) -> tuple[str, list[Any]]:
+    """``read_seats_stamped``'s statement and parameters, for a caller with a cursor of its own
+    (``games.play.loop_writer``); ``seats_from_rows`` reads its rows."""
+    return _seats_statement()[3], [table_id]
+
+
+def seats_from_rows(rows: list[tuple[Any, ...]]) -> tuple[list[Seat], str | None]:
+    """The seats (each with its person loaded) and their stamp from ``seats_statement``'s
+    rows."""
+    seat_fields, user_fields, converters, _ = _seats_statement()
     split, end = len(seat_fields), len(converters)
     db = connection.alias
     seat_names = [f.attname for f in seat_fields]
@@ -333,6 +360,21 @@ def save_match(match: Match, move: MoveRow | None = None) -> int:
     (the ``INSERT`` in a ``WITH``, run to completion whatever the ``UPDATE`` reads: one round
     trip). Returns the number of columns written (≥ 1). Precondition: the row is locked."""
     db = connections[DEFAULT_DB_ALIAS]  # (``connection`` looks the thread's up at every use)
+    if move is not None and db.vendor != "postgresql":  # (SQLite has no INSERT in a WITH)
+        insert_move(*move)
+        move = None
+    sql, params, written = save_statement(match, move)
+    with db.cursor() as cursor:
+        cursor.execute(sql, params)
+    remember(match)
+    return written
+
+
+def save_statement(match: Match, move: MoveRow | None = None) -> tuple[str, list[Any], int]:
+    """``save_match``'s statement, its parameters and the number of columns it writes, for a
+    caller with a cursor of its own; ``move`` (PostgreSQL only) rides in it. The caller calls
+    ``remember(match)`` once it ran."""
+    db = connections[DEFAULT_DB_ALIAS]
     names = ["state", *changed_columns(match)]
     fields = [_MATCH_FIELDS[name] for name in names]
     quote = db.ops.quote_name
@@ -340,15 +382,10 @@ def save_match(match: Match, move: MoveRow | None = None) -> int:
     params = [f.get_db_prep_save(getattr(match, f.attname), db) for f in fields]
     sql = f"UPDATE {quote(Match._meta.db_table)} SET {assignments} WHERE {quote('id')} = %s"
     params.append(match.pk)
-    if move is not None and db.vendor == "postgresql":  # (SQLite has no INSERT in a WITH)
+    if move is not None:
         sql = f"WITH logged AS ({_INSERT_MOVE}) {sql}"
         params[:0] = _move_params(move, db)
-    elif move is not None:
-        insert_move(*move)
-    with db.cursor() as cursor:
-        cursor.execute(sql, params)
-    remember(match)
-    return len(names)
+    return sql, params, len(names)
 
 
 def insert_move(
@@ -383,11 +420,17 @@ def seen_at_lock(match: Match, client_id: str) -> bool:
     read with the lock when it holds (``_client_id_columns``), else ``client_id_seen`` (another
     client id, SQLite, or a row another writer changed while this one waited for its lock).
     Precondition: the caller holds the match row lock."""
+    seen = seen_by_lock(match, client_id)
+    return client_id_seen(match.pk, client_id) if seen is None else seen
+
+
+def seen_by_lock(match: Match, client_id: str) -> bool | None:
+    """The answer ``lock_match(match.pk, client_id)`` read with the lock, once; None when it
+    read none that holds (``seen_at_lock`` then asks a statement)."""
     folded = match.__dict__.pop("_client_id_seen", None)
-    if folded is not None and folded[0] == client_id:
-        seen: bool = folded[1]
-        return seen
-    return client_id_seen(match.pk, client_id)
+    if folded is None or folded[0] != client_id:
+        return None
+    return bool(folded[1])
 
 
 def client_id_seen(match_id: int, client_id: str) -> bool:

@@ -52,9 +52,10 @@ from django.contrib.sessions.models import Session
 from django.db import connections, transaction
 from django.db.models.signals import post_delete, post_save
 from django.http import HttpRequest
+from psycopg import AsyncConnection
 
 from games.live import notify
-from games.sockets.session_check import is_valid
+from games.sockets.session_check import is_valid, is_valid_on
 
 log = logging.getLogger(__name__)
 
@@ -177,7 +178,7 @@ def _in_thread[**P, R](function: Callable[P, R]) -> Callable[P, Coroutine[Any, A
 
 class SessionRunner(Protocol):
     """Turns a sync function into a coroutine function taking the same arguments, run in a
-    thread (``_in_thread``, ``games.sockets.pool.in_pool``)."""
+    thread (``_in_thread``, ``games.play.loop_db.in_pool``)."""
 
     def __call__[**P, R](
         self, function: Callable[P, R], /
@@ -246,6 +247,18 @@ class SessionGuard(AsyncWebsocketConsumer):
         if key is None or user_id is None:  # (set together, by guard_session)
             return True
         if is_valid(key, user_id):
+            self.session_checked_at = time.monotonic()
+            return True
+        return False
+
+    async def session_holds_on(self, conn: AsyncConnection[Any]) -> bool:
+        """``session_holds_now`` awaited on ``conn``, one of the event loop's own connections
+        (``session_check.is_valid_on``: the move's own, before its transaction). Precondition:
+        ``session_check.checked_on_loop()``."""
+        key, user_id = self.session_key, self.session_user_id
+        if key is None or user_id is None:  # (set together, by guard_session)
+            return True
+        if await is_valid_on(conn, key, user_id):
             self.session_checked_at = time.monotonic()
             return True
         return False

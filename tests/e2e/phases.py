@@ -11,11 +11,13 @@ from django.db import transaction
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games.engine.actions import Hook
+from games.engine.actions import Hook, Pass, Play, Rejection
 from games.engine.ai.registry import policy
 from games.engine.codec import state_to_json
+from games.engine.combos import STRAIGHT
 from games.engine.deal import deal_hands, new_match, round_rng, start_round
-from games.engine.rules import legal_actions
+from games.engine.moves import leads
+from games.engine.rules import apply, legal_actions
 from games.engine.simulate import play_round, step
 from games.engine.state import MATCH_OVER, PLAY, ROUND_OVER, TRIBUTE, WINDOW, State
 from games.engine.tribute import pay_tributes, plan_tributes
@@ -123,6 +125,35 @@ def long_top_turn(options) -> State:
                 return state
             state, _ = step(state, _policies(options.players), rng)
     raise AssertionError("no play to beat of seven cards or more on seat 0's turn")
+
+
+def _applied(state: State, action) -> State:
+    outcome = apply(state, action)
+    assert not isinstance(outcome, Rejection), outcome
+    return outcome.state
+
+
+def nine_card_top(options) -> State:
+    """Seat 0's turn with all its cards, the play to beat a straight of nine that another seat
+    led, the seats between them having passed: on a phone its cards overlapped past reading
+    and ran out of their box."""
+    for seed in range(200):
+        state = new_match(options, seed)
+        if state.phase != PLAY or state.turn in (None, 0):
+            continue
+        nines = [
+            cards
+            for cards, combo in leads(state.hands[state.turn], state.level, state.options)
+            if combo.category == STRAIGHT and combo.size == 9
+        ]
+        if not nines:
+            continue
+        state = _applied(state, Play(state.turn, nines[0]))
+        while state.phase == PLAY and state.turn != 0:
+            state = _applied(state, Pass(state.turn))
+        if state.phase == PLAY and state.turn == 0:
+            return state
+    raise AssertionError("no deal lets another seat lead a straight of nine before seat 0")
 
 
 def own_unhook_window(options) -> State:

@@ -212,3 +212,62 @@ def test_the_stand_in_banner_covers_neither_the_hand_nor_the_drawer(new_page, la
         "#invite-send",
     ]
     assert page.evaluate(DRAWER_UNCOVERED, parts) == []
+
+
+# Each control, when shown: inside the viewport, itself at its middle (nothing over it), and its
+# label whole inside it (no ellipsis, no text running past its edges).
+CONTROLS_WHOLE = """(selectors) => {
+  const out = [], W = innerWidth, H = innerHeight;
+  for (const selector of selectors) {
+    const el = document.querySelector(selector);
+    if (!el) { out.push(`no ${selector}`); continue; }
+    const r = el.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1) { out.push(`${selector} is not shown`); continue; }
+    const at = `${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},`
+               + `${Math.round(r.bottom)}`;
+    if (r.left < -0.5 || r.top < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5)
+      out.push(`${selector} is outside the ${W}x${H} viewport: ${at}`);
+    const x = r.left + r.width / 2, y = r.top + r.height / 2, hit = document.elementFromPoint(x, y);
+    if (!hit || !(hit === el || el.contains(hit)))
+      out.push(`${selector} is covered at ${Math.round(x)},${Math.round(y)} by `
+               + (hit ? (hit.id || hit.className || hit.tagName) : 'nothing'));
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const t = range.getBoundingClientRect();
+    if (el.scrollWidth > el.clientWidth + 1 || t.left < r.left - 0.5 || t.right > r.right + 0.5
+        || t.top < r.top - 0.5 || t.bottom > r.bottom + 0.5)
+      out.push(`${selector}'s label "${el.textContent.trim()}" is cut: ${Math.round(t.left)}-`
+               + `${Math.round(t.right)} (${el.scrollWidth} px) in ${at}`);
+  }
+  return out;
+}"""
+
+CLAIM_CONTROLS = ["#claim-button", "#claim-pass-button"]
+HAND_CONTROLS = ["#play-button", "#hint-button", "#clear-button"]
+
+
+@pytest.mark.parametrize("language", ["vi", "es"])
+def test_a_claim_window_on_a_phone_on_its_side_leaves_every_button_whole(
+    new_page, language
+) -> None:
+    """740×375, four seats, a claim window: in Vietnamese the claim bar in the column ran down
+    under the hand's Play and Hint, which hid its Hook and its Pass ("Bỏ qua", cut onto a second
+    line); in Spanish "Enganchar" pushed "Pasar" out of the screen. Every button of the claim bar
+    (and of its help, while it shows) and of the hand is whole, inside the screen and itself at
+    its middle; once the help is dismissed, too."""
+    page = new_page(740, 375)
+    log_in_as(page, f"column_{language}", language, landing=None)
+    open_started_table(page, claim_seconds=10, turn_seconds=60)
+    table = Table.objects.get(host__username=f"column_{language}")
+    show_phase(page, table, early_claim_window)
+    expect(page.locator("#claim-help")).to_be_visible()
+    expect(page.locator("#hand-actions")).to_be_visible()
+    settle(page)
+    shoot(page, f"claim-column-help-{language}-740x375")
+    controls = [*CLAIM_CONTROLS, "#claim-help-done", *HAND_CONTROLS]
+    assert page.evaluate(CONTROLS_WHOLE, controls) == []
+    page.click("#claim-help-done")
+    expect(page.locator("#claim-help")).to_have_count(0)
+    settle(page)
+    shoot(page, f"claim-column-{language}-740x375")
+    assert page.evaluate(CONTROLS_WHOLE, [*CLAIM_CONTROLS, *HAND_CONTROLS]) == []

@@ -1,0 +1,85 @@
+"""The play to beat on a phone (upright and on its side, four, six and eight seats): a long play
+reads card by card, each card's rank and suit clear of the next, the play whole in its box in
+the felt's middle and not under the own seat.
+
+Screenshots (``make screenshots``): nine-top-<seats>-<width>x<height>.png.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.helpers import (  # noqa: F401 - stop_tables_after_the_test is an autouse fixture
+    log_in_as,
+    open_started_table,
+    stop_tables_after_the_test,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+# The play to beat inside its box (and its box inside the status, whole in the felt's middle,
+# not under the own seat), each card's corner (its rank and suit) clear of the card laid over
+# it and itself what shows there: cards may overlap as a fan, never over another's index.
+TOP_PLAY_READABLE = """() => {
+  const out = [], top = document.querySelector('.felt-centre .top-play');
+  if (!top) return ['no play to beat'];
+  const box = top.getBoundingClientRect();
+  const status = document.getElementById('status').getBoundingClientRect();
+  const centre = document.querySelector('.felt-centre').getBoundingClientRect();
+  const at = r => `${Math.round(r.left)}-${Math.round(r.right)}`;
+  if (box.left < status.left - 0.5 || box.right > status.right + 0.5)
+    out.push(`the play to beat (${at(box)}) runs out of the status (${at(status)})`);
+  if (box.top < centre.top - 0.5 || box.bottom > centre.bottom + 0.5)
+    out.push(`the play to beat (${Math.round(box.top)}-${Math.round(box.bottom)}) is cut by the `
+             + `felt's middle (${Math.round(centre.top)}-${Math.round(centre.bottom)})`);
+  const cards = [...top.querySelectorAll('.playing-card')];
+  cards.forEach((card, i) => {
+    const r = card.getBoundingClientRect(), name = card.textContent.trim();
+    if (r.left < box.left - 0.5 || r.right > box.right + 0.5 || r.top < box.top - 0.5
+        || r.bottom > box.bottom + 0.5)
+      out.push(`${name} (${at(r)}) runs out of its box (${at(box)})`);
+    const range = document.createRange();
+    range.selectNodeContents(card);
+    // The next card, on the same row (a long play may go on to a second one).
+    const index = range.getBoundingClientRect();
+    const next = cards[i + 1] && cards[i + 1].getBoundingClientRect();
+    if (next && Math.abs(next.top - r.top) < r.height / 2 && index.right > next.left + 0.5)
+      out.push(`${name}'s corner (${at(index)}) is under the next card `
+               + `(from ${Math.round(next.left)})`);
+    const hit = document.elementFromPoint(index.left + index.width / 2,
+                                          index.top + index.height / 2);
+    if (!hit || !card.contains(hit))
+      out.push(`${name}'s corner is covered by `
+               + (hit ? (hit.id || hit.className || hit.tagName) : 'nothing'));
+  });
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("players", [4, 6, 8])
+def test_a_play_of_nine_to_beat_reads_card_by_card_on_a_phone(new_page, players) -> None:
+    """375×667, 375×740 and 740×375 in Vietnamese, the own turn, the play to beat a straight of
+    nine: with six and eight seats its cards were laid so close that "10" hid under the J; the
+    seat that played it took the cards on two or three rows and pushed the play to beat under
+    the own seat. Each card's rank and suit show, the play whole in its box in the felt's
+    middle, with four, six and eight seats."""
+    from games.models import Table
+
+    from .phases import nine_card_top, settle, shoot, show_phase
+
+    page = new_page(375, 667)
+    log_in_as(page, f"nine_{players}", "vi", landing=None)
+    open_started_table(page, claim_seconds=0, turn_seconds=60, players=players)
+    show_phase(page, Table.objects.get(host__username=f"nine_{players}"), nine_card_top)
+    expect(page.locator(".felt-centre .top-play .playing-card")).to_have_count(9)
+    problems = {}
+    for width, height in ((375, 667), (375, 740), (740, 375)):
+        page.set_viewport_size({"width": width, "height": height})
+        settle(page)
+        shoot(page, f"nine-top-{players}-{width}x{height}")
+        found = page.evaluate(TOP_PLAY_READABLE)
+        if found:
+            problems[f"{width}x{height}"] = found
+    assert not problems, "\n".join(f"{k}: {v[:6]}" for k, v in problems.items())
