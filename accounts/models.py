@@ -89,7 +89,7 @@ class User(AbstractUser):
         help_text=_("This account is played by a program through the bot API."),
     )
 
-    # Heard and seen at the table only (static/js/table_effects.js, site.css); the turn beep
+    # Heard and seen at the table only (static/js/table_effects.js, felt.css); the turn beep
     # is ``sound_on``. Neither changes what the server sends.
     effect_sounds = models.BooleanField(
         _("table sounds"),

@@ -10,7 +10,7 @@
  * A step of the trick is new when the trick's last entry changed with a delta; snapshots
  * (first connect, reconnect, resync) show the table again and make no sound.
  * window.club414.sounds counts what was played, and what was noticed but kept quiet.
- * The matching animations are CSS (site.css), off with the "animations" preference or
+ * The matching animations are CSS (felt.css), off with the "animations" preference or
  * prefers-reduced-motion.
  */
 (function () {

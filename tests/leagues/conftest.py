@@ -16,7 +16,7 @@ from games.models import Match, Seat, Table
 from games.play import services
 from leagues import services as league_services
 from leagues import tournaments
-from leagues.models import League, TournamentTeam
+from leagues.models import League, Tournament, TournamentLog, TournamentTeam
 from tests.games.conftest import bomb_to_win, install_state, resigned  # noqa: F401 (shared fixtures)
 
 #: Quick matches (§10 target_level) without claim windows, so a scripted trick needs no answers.
@@ -168,4 +168,44 @@ def season(league, organiser):
         name="Spring",
         starts_on=datetime.date(2026, 3, 1),
         ends_on=datetime.date(2026, 5, 31),
+    )
+
+
+#: The eight players of a tournament's tests (``players``): four pairs, ana+bo, cy+di, ed+flo,
+#: gus+hal.
+NAMES = ["ana", "bo", "cy", "di", "ed", "flo", "gus", "hal"]
+
+
+@pytest.fixture
+def staff_client(client, staff):
+    client.force_login(staff)
+    return client
+
+
+@pytest.fixture
+def superuser_client(client, make_user):
+    client.force_login(make_user("root", is_staff=True, is_superuser=True))
+    return client
+
+
+@pytest.fixture
+def players(make_user):
+    return {name: make_user(name) for name in NAMES}
+
+
+@pytest.fixture
+def running(staff, players):
+    """A running Swiss tournament of four pairs: ana+bo, cy+di, ed+flo, gus+hal."""
+    t = tournaments.do_create_tournament(staff, name="Spring Cup", table_options=QUICK)
+    tournaments.do_open_registration(t, staff)
+    for a, b in zip(NAMES[::2], NAMES[1::2], strict=True):
+        register_confirmed(t, players[a], [b])
+    tournaments.do_start(t, staff)
+    return Tournament.objects.get(pk=t.pk)
+
+
+def actions_logged(t):
+    """The actions of tournament ``t``'s log, oldest first."""
+    return list(
+        TournamentLog.objects.filter(tournament=t).order_by("pk").values_list("action", flat=True)
     )

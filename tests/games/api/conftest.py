@@ -1,4 +1,5 @@
-"""Fixtures for the bot API tests: tokens and an API client (tables come from tests/games)."""
+"""Fixtures for the bot API tests: tokens, an API client, and a table where a bot sits (the
+other tables come from tests/games)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,15 @@ import pytest
 from django.test import Client
 
 from accounts import tokens
+from accounts.models import User
+
+
+@pytest.fixture
+def table_with_bot(make_table):
+    """``(table, bot)``: a table of four with ana at seat 0 and the user "bot" at seat 1, two
+    seats open, 120-second turns (the hands: ``bot_match.HANDS``)."""
+    table = make_table(["ana", "bot", None, None], {"turn_seconds": 120})
+    return table, User.objects.get(username="bot")
 
 
 @pytest.fixture

@@ -39,7 +39,7 @@ from pydantic import TypeAdapter
 from accounts.models import User
 from games.api import api
 from games.api.schemas import StreamLine
-from tests.games.api.test_api import HANDS
+from tests.games.api.bot_match import HANDS
 
 if TYPE_CHECKING:
     from schemathesis.schemas import BaseSchema

@@ -8,7 +8,7 @@ import pytest
 
 from accounts.models import User
 from games.models import Match, Move, Seat
-from tests.games.api.test_api import HANDS
+from tests.games.api.bot_match import HANDS
 
 pytestmark = pytest.mark.django_db
 

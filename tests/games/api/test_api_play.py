@@ -1,5 +1,7 @@
-"""The bot API's endpoints in process: JSON always, the seat's own view only, the one writer's
-refusals, nothing changed by bad input (docs/BOT_API.md)."""
+"""The bot API's endpoints in process, a seat's play: the account and its seats, sitting down,
+the seat's own view only, moves through the one writer and its refusals, nothing changed by bad
+input (docs/BOT_API.md). Who may ask and how much: test_api_access.py; the schema and the docs:
+test_api_docs.py."""
 
 from __future__ import annotations
 
@@ -8,40 +10,11 @@ import json
 import pytest
 
 from accounts.models import User
-from games.models import Match, Move, Seat, Table
+from games.models import Match, Seat, Table
 from games.play import services, standins
+from tests.games.api.bot_match import HANDS, match_snapshot
 
 pytestmark = pytest.mark.django_db
-
-# Both copies of each card (two decks): a card held by one seat is in nobody else's view.
-HANDS = [
-    ("3S", "3S", "4S", "4S"),  # seat 0 (ana)
-    ("6H", "6H", "7H", "7H"),  # seat 1 (bot)
-    ("9D", "9D", "10D", "10D"),
-    ("QC", "QC", "KC", "KC"),
-]
-
-
-@pytest.fixture
-def table_with_bot(make_table):
-    table = make_table(["ana", "bot", None, None], {"turn_seconds": 120})
-    return table, User.objects.get(username="bot")
-
-
-def _snapshot(match: Match) -> tuple:
-    match.refresh_from_db()
-    return match.version, match.state, Move.objects.filter(match=match).count()
-
-
-def test_no_valid_token_is_401_json_never_a_redirect(api, user):
-    for client in (api(None), api(user)):
-        client.headers["Authorization"] = client.headers.get("Authorization", "") + "bad"
-        response = client.get("/me")
-        assert response.status_code == 401
-        assert response["Content-Type"].startswith("application/json")
-        assert response.json()["code"] == "unauthorized"
-    response = api(None).get("/matches/1/stream")
-    assert response.status_code == 401 and response.json()["code"] == "unauthorized"
 
 
 def test_me_lists_my_account_and_seats(api, table_with_bot):
@@ -153,18 +126,18 @@ def test_bad_actions_are_clear_json_and_change_nothing(
 ):
     table, bot = table_with_bot
     match = start_with_hands(table, HANDS, leader=1)
-    before = _snapshot(match)
+    before = match_snapshot(match)
     response = api(bot).post(f"/matches/{match.pk}/actions", raw=body)
     assert response.status_code == status, response.content
     assert response.json()["code"] == code
     assert response.json()["message"].strip(), response.content  # every refusal says why
-    assert _snapshot(match) == before
+    assert match_snapshot(match) == before
 
 
 def test_a_token_acts_for_its_own_seat_only(api, table_with_bot, start_with_hands, make_table):
     table, bot = table_with_bot
     match = start_with_hands(table, HANDS, leader=0)  # ana's turn, not the bot's
-    before = _snapshot(match)
+    before = match_snapshot(match)
     client = api(bot)
     response = client.post(
         f"/matches/{match.pk}/actions",
@@ -175,11 +148,11 @@ def test_a_token_acts_for_its_own_seat_only(api, table_with_bot, start_with_hand
     assert response.json()["message"] == (
         "seat 0 is to act (seats count from 0: the table page's Seat 1)"
     )
-    assert _snapshot(match) == before
+    assert match_snapshot(match) == before
     # Another match, where the bot has no seat: forbidden (or not found when private).
     other = make_table(["cy", "di", None, None])
     other_match = start_with_hands(other, HANDS, leader=0)
-    other_before = _snapshot(other_match)
+    other_before = match_snapshot(other_match)
     for path in (f"/matches/{other_match.pk}/view", f"/matches/{other_match.pk}/stream"):
         response = client.get(path)
         assert response.status_code == 403 and response.json()["code"] == "forbidden"
@@ -187,7 +160,7 @@ def test_a_token_acts_for_its_own_seat_only(api, table_with_bot, start_with_hand
         f"/matches/{other_match.pk}/actions", {"action": "play", "cards": ["3S"], "version": 0}
     )
     assert response.status_code == 403 and response.json()["code"] == "forbidden"
-    assert _snapshot(other_match) == other_before
+    assert match_snapshot(other_match) == other_before
     Table.objects.filter(pk=other.pk).update(visibility="private")
     assert client.get(f"/matches/{other_match.pk}/view").status_code == 404
     assert client.get("/matches/999999/view").json()["code"] == "not_found"
@@ -203,7 +176,7 @@ def test_an_ai_stand_in_plays_the_seat_not_the_bot(api, table_with_bot, start_wi
     assert result.ok, result
     data = api(bot).get(f"/matches/{match.pk}/view").json()
     assert data["stand_in"] == "asked" and data["legal_actions"] == []
-    before = _snapshot(match)
+    before = match_snapshot(match)
     response = api(bot).post(
         f"/matches/{match.pk}/actions", {"action": "play", "cards": ["6H"], "version": before[0]}
     )
@@ -217,7 +190,7 @@ def test_a_seat_left_for_good_is_no_longer_the_bots(api, table_with_bot, start_w
     table, bot = table_with_bot
     match = start_with_hands(table, HANDS, leader=1)
     assert standins.control(match.pk, bot, {"action": "leave", "stand_in_seq": "0"}).ok
-    before = _snapshot(match)
+    before = match_snapshot(match)
     for response in (
         api(bot).get(f"/matches/{match.pk}/view"),
         api(bot).get(f"/matches/{match.pk}/stream"),
@@ -227,82 +200,7 @@ def test_a_seat_left_for_good_is_no_longer_the_bots(api, table_with_bot, start_w
         body = response.json()
         assert body["code"] == "forbidden" and "you left this match" in body["message"]
         assert not any(card in response.content.decode() for card in HANDS[1])
-    assert _snapshot(match) == before
-
-
-def test_floods_are_refused_per_token(api, table_with_bot, start_with_hands, settings):
-    settings.BOTAPI_RATE = "5/m"
-    table, bot = table_with_bot
-    match = start_with_hands(table, HANDS, leader=1)
-    client, other = api(bot), api(bot)
-    statuses = [client.get("/me").status_code for _ in range(5)]
-    assert statuses == [200] * 5
-    before = _snapshot(match)
-    response = client.post(
-        f"/matches/{match.pk}/actions", {"action": "play", "cards": ["6H"], "version": 0}
-    )
-    assert response.status_code == 429 and response.json()["code"] == "rate_limited"
-    assert response["Retry-After"]
-    assert _snapshot(match) == before
-    assert client.get(f"/matches/{match.pk}/stream").status_code == 429
-    assert other.get("/me").status_code == 200  # another token has its own count
-
-
-def test_requests_without_a_token_are_limited_per_address(api, user, table_with_bot, settings):
-    """``BOTAPI_ANONYMOUS_RATE`` requests without a valid token per address (no token, an
-    unknown one; the schema, the docs, the guide, unknown addresses): 401 (or their own answer)
-    until then, then 429 ``rate_limited`` with a Retry-After, as JSON; another address is not
-    affected, and a valid token from the same address still works (it counts on its own)."""
-    settings.BOTAPI_ANONYMOUS_RATE = "4/m"
-    table, bot = table_with_bot
-    client = api(None).client
-
-    def get(path: str, address: str = "198.51.100.7", token: str = ""):
-        headers = {"Authorization": f"Bearer {token}"} if token else {}
-        return client.get(f"/api/v1{path}", REMOTE_ADDR=address, headers=headers)
-
-    assert get("/me").status_code == 401
-    assert get("/me", token="c414_not-a-token").status_code == 401
-    assert get("/openapi.json").status_code == 200
-    assert get("/nowhere").status_code == 404
-    for path in ("/me", "/openapi.json", "/docs", "/guide", "/nowhere", "/matches/1/stream"):
-        refused = get(path)
-        assert refused.status_code == 429, path
-        assert refused.json()["code"] == "rate_limited"
-        assert 0 < int(refused["Retry-After"]) <= 60
-    assert get("/me", token="c414_not-a-token").status_code == 429
-    assert get("/me", address="198.51.100.8").status_code == 401
-    good = api(bot).headers["Authorization"].removeprefix("Bearer ")
-    assert get("/me", token=good).status_code == 200
-
-
-def test_cors_is_off(api, user):
-    response = api(user).get("/me", Origin="https://elsewhere.example")
-    assert response.status_code == 200
-    assert not [h for h in response.headers if h.lower().startswith("access-control-")]
-
-
-def test_the_schema_and_the_docs_page_are_served(api):
-    schema = api(None).get("/openapi.json")
-    assert schema.status_code == 200
-    paths = schema.json()["paths"]
-    for path in (
-        "/api/v1/me",
-        "/api/v1/tables",
-        "/api/v1/tables/{table_id}/sit",
-        "/api/v1/invitations/{invite_code}/accept",
-        "/api/v1/matches/{match_id}/view",
-        "/api/v1/matches/{match_id}/actions",
-        "/api/v1/matches/{match_id}/stream",
-    ):
-        assert path in paths, path
-    docs = api(None).get("/docs")
-    assert docs.status_code == 200
-    html = docs.content.decode()
-    assert "cdn" not in html.lower() and "https://" not in html
-    assert "<script>" not in html and "style=" not in html  # nothing inline (the CSP)
-    assert "script-src 'self'" in docs["Content-Security-Policy"]
-    assert json.loads(schema.content)["info"]["title"] == "414 Club bot API"
+    assert match_snapshot(match) == before
 
 
 def test_another_seats_pending_claim_shows_who_never_what(api, make_table, start_with_hands):
@@ -361,97 +259,3 @@ def test_a_stream_event_costs_four_queries(
         [{"type": "end", "reason": "revoked"}],
         True,
     )
-
-
-@pytest.mark.parametrize(
-    ("method", "path"),
-    [
-        ("get", "/nothing"),
-        ("get", "/matches/1/score"),
-        ("get", "/me/"),
-        ("post", "/matches/1/act"),
-        ("post", "/tables/1/stand"),
-    ],
-)
-def test_an_unknown_path_is_a_json_404(api, user, method, path):
-    """An address under /api/v1/ that no endpoint serves, with a token or without: the API's
-    JSON error shape, never Django's HTML 404 page (nor a CSRF page for a POST)."""
-    for client in (api(user), api(None)):
-        response = getattr(client, method)(path)
-        assert response.status_code == 404, response.content[:200]
-        assert response["Content-Type"].startswith("application/json")
-        assert response.json() == {
-            "code": "not_found",
-            "message": "no such endpoint: the endpoints are listed at /api/v1/docs",
-        }
-
-
-def test_a_body_over_the_limit_is_413_before_parsing(api, table_with_bot, start_with_hands):
-    """A 1.2 MB action (valid JSON, a huge client_id) is refused 413 ``too_large`` before it is
-    parsed or reaches the writer: before, it was parsed whole and answered 409 stale."""
-    table, bot = table_with_bot
-    match = start_with_hands(table, HANDS, leader=1)
-    before = _snapshot(match)
-    action = {"action": "play", "cards": ["6H"], "version": 0}
-    huge = json.dumps({**action, "client_id": "x" * 1_200_000})
-    for client in (api(bot), api(None)):
-        response = client.post(f"/matches/{match.pk}/actions", raw=huge)
-        assert response.status_code == 413, response.content[:200]
-        assert response.json() == {
-            "code": "too_large",
-            "message": "the request body is over 4096 bytes",
-        }
-    response = api(bot).post(f"/tables/{table.pk}/sit", raw=json.dumps({"pad": "x" * 5000}))
-    assert response.status_code == 413
-    assert _snapshot(match) == before
-    # Under 4 KB the body is read and judged: a 3,000-character id is malformed (ids are 64
-    # characters at most), not too large; a 64-character one is taken.
-    long_id = api(bot).post(f"/matches/{match.pk}/actions", {**action, "client_id": "c" * 3000})
-    assert long_id.status_code == 400 and long_id.json()["code"] == "malformed"
-    assert _snapshot(match) == before
-    ok = api(bot).post(f"/matches/{match.pk}/actions", {**action, "client_id": "c" * 64})
-    assert ok.status_code == 200 and ok.json() == {"ok": True, "version": 1}
-
-
-def test_a_body_without_a_declared_length_is_measured():
-    """A chunked body (no Content-Length) is measured as read."""
-    from django.test import RequestFactory
-
-    from games.api.body_limit import body_size
-
-    request = RequestFactory().post("/api/v1/x", "y" * 5000, content_type="application/json")
-    del request.META["CONTENT_LENGTH"]
-    assert body_size(request) == 5000
-
-
-def test_the_docs_link_to_the_guide_the_site_serves(api):
-    """The schema's description (shown at the top of /api/v1/docs) links the guide, which
-    /api/v1/guide serves as plain text with no token."""
-    description = api(None).get("/openapi.json").json()["info"]["description"]
-    assert "[docs/BOT_API.md](/api/v1/guide)" in description
-    guide = api(None).get("/guide")
-    assert guide.status_code == 200
-    assert guide["Content-Type"] == "text/plain; charset=utf-8"
-    assert guide.content.decode().startswith("# The bot API: bring your own bot")
-    assert api(None).post("/guide").status_code == 405
-
-
-def test_the_schema_says_seats_and_teams_count_from_0(openapi):
-    """A new user read `{"seat": 1}` as the page's Seat 1 (it is Seat 2): every seat and team
-    field of the schema says that it counts from 0 and what the page calls it."""
-    schemas = openapi["components"]["schemas"]
-    fields = [
-        ("SitIn", "seat", "Seat 1"),
-        ("SeatOut", "seat", "Seat 1"),
-        ("MySeatOut", "seat", "Seat 1"),
-        ("TableSeatOut", "number", "Seat 1"),
-        ("TableSeatOut", "team", "Team 1"),
-        ("SeatViewOut", "winner_team", "Team 1"),
-        ("SeatViewOut", "view", "Seat 1"),
-        ("RoundReviewOut", "seat", "Seat 1"),
-        ("ReviewActionOut", "seat", "Seat 1"),
-    ]
-    for schema, field, page in fields:
-        description = schemas[schema]["properties"][field].get("description", "")
-        assert "counting from 0" in description or "counts from 0" in description, (schema, field)
-        assert page in description, (schema, field)
