@@ -49,53 +49,39 @@ def notify_if_away(
     seat has no socket open. ``seats`` are the table's seats, ``live`` its audiences. Also queue
     the removal of the turn notices that stopped being true: all of the table's once the match
     is over, else the one of an absent person whose turn just went."""
-    queue(due(match_id, seats, old, new, live))
-
-
-#: A task ``queue`` sends: its name in ``accounts.tasks`` and its arguments.
-type Due = tuple[str, tuple[int | None, ...]]
-
-
-def due(
-    match_id: int, seats: list[Seat], old: State, new: State, live: list[Audience]
-) -> list[Due]:
-    """What ``notify_if_away`` queues for the move from ``old`` to ``new``, without queuing it:
-    ``turn_notices_gone`` first, then ``turn_notice`` (usually nothing: every seat's page open)."""
-    tasks = _gone(match_id, seats, old, new, live)
+    _clear_if_gone(match_id, seats, old, new, live)
     seat = arrived(old, new)
     if seat is None or any(a.seat == seat for a in live):
-        return tasks
+        return
     row = next((s for s in seats if s.number == seat), None)
     if row is None or row.user_id is None or row.ai_policy:
-        return tasks
-    return [*tasks, ("turn_notice", (match_id, seat, new.version))]
-
-
-def queue(tasks: list[Due]) -> None:
-    """Send each task of ``due`` to the broker; a broker away is logged (a notice is not worth
-    failing a move for)."""
-    if not tasks:
         return
-    from accounts import tasks as task_module
+    from accounts import tasks
 
-    for name, args in tasks:
-        try:
-            getattr(task_module, name).delay(*args)
-        except Exception:
-            log.warning("%s for match %s not queued", name, args[0], exc_info=True)
+    try:
+        tasks.turn_notice.delay(match_id, seat, new.version)
+    except Exception:  # the broker away: a notice is not worth failing a move for
+        log.warning("turn notice for match %s not queued", match_id, exc_info=True)
 
 
-def _gone(
+def _clear_if_gone(
     match_id: int, seats: list[Seat], old: State, new: State, live: list[Audience]
-) -> list[Due]:
-    """``turn_notices_gone`` when a notice may have stopped being true. A person whose page is
-    open has none left (opening the table removes it: ``notices.seen_at_table``)."""
+) -> None:
+    """Queue ``turn_notices_gone`` when a notice may have stopped being true. A person whose page
+    is open has none left (opening the table removes it: ``notices.seen_at_table``)."""
     if new.phase == MATCH_OVER and old.phase != MATCH_OVER:
-        return [("turn_notices_gone", (match_id, None))]  # every seat's
-    seat = left(old, new)
-    if seat is None or any(a.seat == seat for a in live):
-        return []
-    row = next((s for s in seats if s.number == seat), None)
-    if row is None or row.user_id is None:
-        return []
-    return [("turn_notices_gone", (match_id, row.user_id))]
+        user_id = None  # every seat's
+    else:
+        seat = left(old, new)
+        if seat is None or any(a.seat == seat for a in live):
+            return
+        row = next((s for s in seats if s.number == seat), None)
+        if row is None or row.user_id is None:
+            return
+        user_id = row.user_id
+    from accounts import tasks
+
+    try:
+        tasks.turn_notices_gone.delay(match_id, user_id)
+    except Exception:  # the broker away: a stale notice is not worth failing a move for
+        log.warning("turn notices of match %s not cleared", match_id, exc_info=True)

@@ -144,10 +144,6 @@ def _prepare_threshold(value: str) -> int | None:
 
 # Threads per Daphne process for the sockets' database work and renders (games.sockets.consumers).
 GAMES_SOCKET_THREADS = int(os.environ.get("GAMES_SOCKET_THREADS", "8"))
-# PostgreSQL connections per Daphne process for the moves made on its event loop
-# (games.play.loop_db): a move holds one across its round trips, each waiting its turn on a busy
-# loop, so more than the pool's threads.
-GAMES_LOOP_CONNECTIONS = int(os.environ.get("GAMES_LOOP_CONNECTIONS", "16"))
 if _default_db["ENGINE"] == "django.db.backends.postgresql":
     # Every socket thread, the request thread and a spare may hold one at once.
     _default_db["OPTIONS"] = {

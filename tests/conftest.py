@@ -280,14 +280,3 @@ def _default_language_after_each_test():
     from django.utils import translation
 
     translation.activate(settings.LANGUAGE_CODE)
-
-
-@pytest.fixture(autouse=True)
-def _loop_connections_closed_after_each_test() -> Iterator[None]:
-    """The event loops' own database connections (``games.play.loop_db``: a socket's action in
-    an in-process test) are closed after the test, as pytest-django closes Django's: each test
-    runs its own loop, and a connection outlives it otherwise."""
-    yield
-    from games.play import loop_db
-
-    loop_db.close_all()

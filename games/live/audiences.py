@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 import redis
-from redis.asyncio.client import Pipeline as AsyncPipeline
 from redis.client import Pipeline
 
 from games.live import redis_store
@@ -106,37 +105,13 @@ def live(table_id: int, latest: tuple[int, int, int | None] | None = None) -> li
     of CPU a call in-process."""
     try:
         pipe = redis_store.client().pipeline(transaction=False)
-        _queue_live(pipe, table_id, latest)
+        pipe.zrange(registry_key(table_id), time.time(), "+inf", byscore=True)
+        if latest is not None:
+            _queue_latest(pipe, table_id, *latest)
         codes = pipe.execute()[0]
     except redis.RedisError:
         log.warning("audience registry unavailable", exc_info=True)
         return []
-    return _parsed(codes)
-
-
-async def live_async(
-    table_id: int, latest: tuple[int, int, int | None] | None = None
-) -> list[Audience]:
-    """``live``, awaited on the running loop's asyncio client (``redis_store.async_client``)."""
-    try:
-        pipe = redis_store.async_client().pipeline(transaction=False)
-        _queue_live(pipe, table_id, latest)
-        codes = (await pipe.execute())[0]
-    except redis.RedisError:
-        log.warning("audience registry unavailable", exc_info=True)
-        return []
-    return _parsed(codes)
-
-
-def _queue_live(
-    pipe: Pipeline | AsyncPipeline, table_id: int, latest: tuple[int, int, int | None] | None
-) -> None:
-    pipe.zrange(registry_key(table_id), time.time(), "+inf", byscore=True)
-    if latest is not None:
-        _queue_latest(pipe, table_id, *latest)
-
-
-def _parsed(codes: list[bytes]) -> list[Audience]:
     audiences = (Audience.parse(code.decode()) for code in codes)
     return sorted(
         (a for a in audiences if a is not None),
@@ -160,11 +135,7 @@ def set_latest(
 
 
 def _queue_latest(
-    pipe: Pipeline | AsyncPipeline,
-    table_id: int,
-    revision: int,
-    version: int,
-    watch_version: int | None,
+    pipe: Pipeline, table_id: int, revision: int, version: int, watch_version: int | None
 ) -> None:
     pipe.set(latest_key(table_id), f"{revision}:{version}", ex=24 * 3600)
     if watch_version is not None:

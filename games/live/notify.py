@@ -91,24 +91,6 @@ def send_many(messages: Iterable[tuple[str, dict[str, Any]]]) -> None:
     future.result(timeout=SEND_TIMEOUT_SECONDS)
 
 
-async def send_many_async(messages: list[tuple[str, dict[str, Any]]]) -> None:
-    """``send_many`` awaited on the running loop (the layer's ``group_send_many``): the same
-    order, the same one retry after a connection error, the same ``SEND_TIMEOUT_SECONDS``
-    (raises TimeoutError past it, redis.ConnectionError when the retry fails too)."""
-    layer = get_channel_layer()
-    if layer is None or not messages:
-        return
-    send_all = getattr(layer, "group_send_many", None)
-    if send_all is None:  # another layer (a test's in-memory one): one send per message
-        for group, message in messages:
-            await asyncio.wait_for(layer.group_send(group, message), SEND_TIMEOUT_SECONDS)
-        return
-    try:
-        await asyncio.wait_for(send_all(messages), SEND_TIMEOUT_SECONDS)
-    except RedisConnectionError:
-        await asyncio.wait_for(send_all(messages), SEND_TIMEOUT_SECONDS)
-
-
 def _send(group: str, message: dict[str, Any]) -> None:
     send_many([(group, message)])
 

@@ -80,45 +80,15 @@ def publish_move(
     the spectators are not sent this move: their view moves on its own clock
     (``games.live.delay.note_move``, which the writer calls once this returned).
     """
-    live = audiences.live(match.table.pk, latest_of(match, new))
-    notify.send_many(move_messages(match, seats, old, new, events, live))
-    turns.notify_if_away(match.pk, seats, old, new, live)  # "your turn" for a page not open
-
-
-async def publish_move_async(
-    match: Match, seats: list[Seat], old: State, new: State, events: Sequence[Event]
-) -> list[turns.Due]:
-    """``publish_move`` awaited on the running loop (its Redis round trips on the loop's asyncio
-    client, the renders on the loop: no thread). Returns the turn notices the move calls for
-    (``turns.due``, usually none), for the caller to queue off the loop (``turns.queue``)."""
-    live = await audiences.live_async(match.table.pk, latest_of(match, new))
-    await notify.send_many_async(move_messages(match, seats, old, new, events, live))
-    return turns.due(match.pk, seats, old, new, live)
-
-
-def latest_of(match: Match, new: State) -> tuple[int, int, int | None]:
-    """What a push of ``new`` shows: (revision, seats' version, spectators' version — None on a
-    delayed table, whose spectators are not sent the move). Noted with the audiences' lookup
-    (one round trip) before the frames go out: a heartbeat then finds any frame lost."""
-    delayed = visibility.is_delayed(match.table)
-    return (match.table.revision, new.version, None if delayed else new.version)
-
-
-def move_messages(
-    match: Match,
-    seats: list[Seat],
-    old: State,
-    new: State,
-    events: Sequence[Event],
-    live: list[audiences.Audience],
-) -> list[tuple[str, dict[str, Any]]]:
-    """The (group, message) pairs of the move from ``old`` to ``new``: each audience of ``live``
-    its frame (spectators none on a delayed table), then the bots' note. Renders; no I/O."""
     table = match.table
     revision = table.revision
     delayed = visibility.is_delayed(table)
     messages = []
     renders = frames.Renders()  # the trick, the other seats… once per language
+    # What this push shows is noted with the audiences' lookup (one round trip), before the
+    # frames go out, as it always was: a heartbeat then finds any frame lost on the way.
+    latest = (revision, new.version, None if delayed else new.version)
+    live = audiences.live(table.pk, latest)
     # One switch of language per run of audiences speaking it (``audiences.live`` lists the
     # seats first, then the spectators: most tables' seats share one language).
     for language, run in itertools.groupby(live, key=attrgetter("language")):
@@ -136,7 +106,8 @@ def move_messages(
                     )
                 )
     messages.append((audiences.bot_group(table.pk), audiences.bot_message(new.version)))
-    return messages
+    notify.send_many(messages)
+    turns.notify_if_away(match.pk, seats, old, new, live)  # "your turn" for a page not open
 
 
 def publish_watched(match_id: int, old_version: int, new_version: int) -> tuple[int, int]:

@@ -1,15 +1,11 @@
-"""The Redis client (and each event loop's asyncio client) the games app uses for its own keys
-(presence, audiences), and how those keys are named so that sites and test runs sharing one
-Redis never meet."""
+"""The one Redis client the games app uses for its own keys (presence, audiences), and how
+those keys are named so that sites and test runs sharing one Redis never meet."""
 
 from __future__ import annotations
 
-import asyncio
-import weakref
 from functools import cache
 
 import redis
-import redis.asyncio
 from django.conf import settings
 
 
@@ -21,23 +17,6 @@ def _client(url: str) -> redis.Redis:
 def client() -> redis.Redis:
     """A client for ``settings.REDIS_URL`` (a connection pool per process, thread-safe)."""
     return _client(settings.REDIS_URL)
-
-
-_async_clients: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, redis.asyncio.Redis] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def async_client() -> redis.asyncio.Redis:
-    """The running event loop's asyncio client for ``settings.REDIS_URL`` (an asyncio client's
-    connections belong to the loop they were opened on: one client per loop)."""
-    loop = asyncio.get_running_loop()
-    found = _async_clients.get(loop)
-    if found is None:
-        found = _async_clients[loop] = redis.asyncio.Redis.from_url(
-            settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2
-        )
-    return found
 
 
 def key(kind: str, *parts: object) -> str:

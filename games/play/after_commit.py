@@ -12,20 +12,17 @@ May import what ``games.play`` may; the writer (``services``) and the clock's wo
 
 from __future__ import annotations
 
-import functools
 import logging
-from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from django.db import transaction
 
-from accounts import turns
 from games.engine.events import Event
 from games.engine.rules import seats_to_act
 from games.engine.state import MATCH_OVER, ROUND_OVER, WINDOW, State
 from games.live import delay, notify, push, visibility
 from games.models import Match, Seat
-from games.play import clock, loop_db, wakeups
+from games.play import clock, wakeups
 from games.signals import match_finished
 
 log = logging.getLogger(__name__)
@@ -59,52 +56,13 @@ def schedule(
         if timer_changed and deadline is not None:
             _arm(match_id, token, deadline, state, seats)
         if state.phase in (MATCH_OVER, ROUND_OVER):
-            _announce_end(match_id, host_id, state, seats, move)
+            try:
+                _announce_end(match_id, host_id, state, seats, move)
+            except Exception:
+                log.exception("match %s: the end of version %s was not announced", match_id,
+                              state.version)  # fmt: skip
 
     transaction.on_commit(send)
-
-
-async def publish_async(
-    match: Match,
-    state: State,
-    timer_changed: bool,
-    seats: list[Seat],
-    move: tuple[State, tuple[Event, ...]],
-) -> None:
-    """``schedule``'s work, awaited on the running loop once the loop's writer committed
-    (``games.play.loop_writer``): the push and the deadline's arming on the loop's own Redis
-    client, the renders on the loop; what only has a sync client — a delayed view's step, the
-    AI seats' and auto-passers' wake-ups and the turn notices (Celery), a round's or the match's
-    end — in a pool thread (``loop_db.in_pool``), and only when there is some. Raises nothing,
-    as ``schedule``."""
-    match_id, token, deadline = match.pk, match.deadline_token, match.deadline
-    notices: list[turns.Due] = []
-    try:
-        notices = await push.publish_move_async(match, seats, move[0], state, move[1])
-    except Exception:
-        log.exception("match %s: push of version %s failed", match_id, state.version)
-    later = []
-    if notices:
-        later.append(functools.partial(turns.queue, notices))
-    if visibility.is_delayed(match.table):
-        later.append(functools.partial(_step_delayed_view, match))
-    if timer_changed and deadline is not None:
-        await clock.arm_async(match_id, token, deadline)
-        ai_seats, auto_passers = seats_acting_for_themselves(seats, state)
-        if ai_seats or auto_passers:
-            later.append(
-                functools.partial(_wake, match_id, token, deadline, state, ai_seats, auto_passers)
-            )
-    if state.phase in (MATCH_OVER, ROUND_OVER):
-        later.append(functools.partial(_announce_end, match_id, match.table.host_id, state,
-                                       seats, move))  # fmt: skip
-    if later:
-        await loop_db.in_pool(_each)(later)
-
-
-def _each(calls: Sequence[Callable[[], None]]) -> None:
-    for call in calls:
-        call()
 
 
 def _arm(match_id: int, token: int, deadline: datetime, state: State, seats: list[Seat]) -> None:
@@ -112,18 +70,7 @@ def _arm(match_id: int, token: int, deadline: datetime, state: State, seats: lis
     and wake its AI seats and auto-passers at ``token``. A broker that cannot be reached is
     logged: the beat's sweeps (``sweep``, ``sweep_ai``) make what it lost."""
     clock.arm(match_id, token, deadline)
-    _wake(match_id, token, deadline, state, *seats_acting_for_themselves(seats, state))
-
-
-def _wake(
-    match_id: int,
-    token: int,
-    deadline: datetime,
-    state: State,
-    ai_seats: list[int],
-    auto_passers: list[int],
-) -> None:
-    """Wake the match's AI seats and auto-passers at ``token``; a broker away is logged."""
+    ai_seats, auto_passers = seats_acting_for_themselves(seats, state)
     try:
         wakeups.seats_acting_for_themselves(
             match_id, token, deadline, state, ai_seats, auto_passers
@@ -141,17 +88,14 @@ def _announce_end(
 ) -> None:
     """A round or the match ended (``state``): the leagues hear of a finished match
     (``match_finished``), the lobby lists of the host and the seated people refresh, and a
-    round that just ended is reviewed for its people's seats (issue 20). A failure is logged,
-    not raised."""
-    try:
-        if state.phase == MATCH_OVER:
-            match_finished.send(sender=Match, match_id=match_id)
-        notify.lobby_changed([host_id, *(s.user_id for s in seats)])
-        if move is not None and move[0].phase not in (MATCH_OVER, ROUND_OVER):
-            if any(s.user_id is not None for s in seats):
-                wakeups.review_round(match_id, state.round_no)
-    except Exception:
-        log.exception("match %s: the end of version %s was not announced", match_id, state.version)
+    round that just ended is reviewed for its people's seats (issue 20). Raises what those
+    raise (the caller logs it)."""
+    if state.phase == MATCH_OVER:
+        match_finished.send(sender=Match, match_id=match_id)
+    notify.lobby_changed([host_id, *(s.user_id for s in seats)])
+    if move is not None and move[0].phase not in (MATCH_OVER, ROUND_OVER):
+        if any(s.user_id is not None for s in seats):
+            wakeups.review_round(match_id, state.round_no)
 
 
 def _step_delayed_view(match: Match) -> None:

@@ -58,33 +58,21 @@ class Judged:
     action: Action | None = None
     state: State | None = None
 
-    def move(self) -> tuple[Seat, Action, State]:
-        """The seat, the action and the state of an action not refused."""
-        assert self.seat is not None and self.action and self.state, self  # (judge's promise)
-        return self.seat, self.action, self.state
-
 
 def judge(
-    match: Match,
-    seats: list[Seat],
-    user: User,
-    payload: dict[str, Any],
-    seen: Callable[[], bool],
-    found_seat: list[int],
+    match: Match, seats: list[Seat], user: User, payload: dict[str, Any], seen: Callable[[], bool]
 ) -> Judged:
     """Check ``payload`` (passed ``payload_refusal``) against the locked ``match`` (with its
     table) and its ``seats``: a stopped match, no seat of the user's, a seat the AI plays now
     (``standins.refusal``), a client id seen before (``seen()``, asked only here: it may cost
     a statement), an action the engine's codec cannot read. The seat is always the user's own,
-    never one named in the payload; its number is appended to ``found_seat`` (the caller's log
-    line)."""
+    never one named in the payload."""
     if match.table.status == Table.Status.ABANDONED:
         return Judged(None, Result(False, "abandoned", "this match was stopped", match.version))
     seat = next((s for s in seats if s.user_id == user.pk), None)
     if seat is None:
         return Judged(None, Result(False, "not_seated", "you have no seat at this table",
                                    match.version))  # fmt: skip
-    found_seat.append(seat.number)
     refused = standins.refusal(seat, payload["action"])  # the AI plays this seat now
     if refused:
         return Judged(seat, Result(False, refused, "an AI plays this seat", match.version))

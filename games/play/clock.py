@@ -131,25 +131,6 @@ def arm(match_id: int, token: int, deadline: datetime) -> None:
         )
 
 
-async def arm_async(match_id: int, token: int, deadline: datetime) -> None:
-    """``arm``, awaited on the running loop's asyncio client (``redis_store.async_client``):
-    the same script by its digest, its body sent once more after a ``NOSCRIPT``."""
-    score = _timestamp(deadline)
-    due, tokens, _ = keys()
-    script = _script(_ARM)
-    client = redis_store.async_client()
-    args = (due, tokens, match_id, repr(score), token)
-    try:
-        try:
-            await client.evalsha(script.sha, 2, *args)
-        except redis.exceptions.NoScriptError:  # a restarted Redis forgot it
-            await client.eval(_ARM, 2, *args)
-    except redis.RedisError:
-        log.warning(
-            "match %s: could not arm its timer; the sweep will catch it", match_id, exc_info=True
-        )
-
-
 def arm_many(timers: list[tuple[int, int, datetime]]) -> None:
     """``arm`` each ``(match_id, token, deadline)``, pipelined. Raises ValueError for a naive
     deadline and redis.RedisError when Redis cannot be reached (callers here can retry)."""

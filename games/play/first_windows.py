@@ -10,8 +10,6 @@ player, inside the move's transaction, and the ORM compiled it again each time (
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.db import connection
 
 from accounts.models import User
@@ -36,18 +34,7 @@ def note_answer(user: User) -> None:
     if not counts_answer(user):
         return
     with connection.cursor() as cursor:  # the writer's own connection: its transaction
-        cursor.execute(*note_statement(user))
-    noted(user)
-
-
-def note_statement(user: User) -> tuple[str, list[Any]]:
-    """``note_answer``'s statement and parameters, for a writer with a cursor of its own
-    (``games.play.loop_writer``); it calls ``noted`` once that committed."""
-    return _NOTE_ANSWER, [user.pk, EXPLAINED_WINDOWS]
-
-
-def noted(user: User) -> None:
-    """``user``'s count as the statement left it (on this instance: the socket's person)."""
+        cursor.execute(_NOTE_ANSWER, [user.pk, EXPLAINED_WINDOWS])
     user.claim_windows_explained += 1
 
 

@@ -113,11 +113,14 @@ def _submit_locked(
         match = writes.lock_match(match_id, client_id)
         seats = seats_of(match)
         judged = checks.judge(
-            match, seats, user, payload, lambda: writes.seen_at_lock(match, client_id), found_seat
+            match, seats, user, payload, lambda: writes.seen_at_lock(match, client_id)
         )
+        if judged.seat is not None:
+            found_seat.append(judged.seat.number)
         if judged.refused is not None:
             return judged.refused
-        seat, action, state = judged.move()
+        assert judged.seat is not None and judged.action and judged.state  # (judge's promise)
+        seat, action, state = judged.seat, judged.action, judged.state
         now = writer_now()
         if deadline_passed(match, now):
             # Whatever the worker is doing: the deadline's transition first, as its timer would.
@@ -160,16 +163,13 @@ def seats_of(match: Match) -> list[Seat]:
     seats = kept_seats(match)
     if seats is not None:
         return seats
-    return keep_seats(match, *writes.read_seats_stamped(match.table_id))
-
-
-def keep_seats(match: Match, seats: list[Seat], stamp: str | None) -> list[Seat]:
-    """Keep ``seats``, just read with their ``stamp`` (``writes.seats_from_rows``), for the
-    match's table at its current revision; returns them."""
+    seats, read_stamp = writes.read_seats_stamped(match.table_id)
     with _seats_lock:
         if len(_recent_seats) > 4096:
             _recent_seats.clear()
-        _recent_seats[(match.table_id, match.table.revision)] = (time.monotonic(), stamp, seats)
+        _recent_seats[(match.table_id, match.table.revision)] = (
+            time.monotonic(), read_stamp, seats
+        )  # fmt: skip
     return seats
 
 

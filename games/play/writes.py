@@ -282,21 +282,10 @@ def read_seats(table_id: int) -> list[Seat]:
 def read_seats_stamped(table_id: int) -> tuple[list[Seat], str | None]:
     """``read_seats`` and the stamp of the rows read (as ``lock_match`` reads it; None on
     SQLite or without seats)."""
+    seat_fields, user_fields, converters, sql = _seats_statement()
     with connection.cursor() as cursor:
-        cursor.execute(*seats_statement(table_id))
-        return seats_from_rows(cursor.fetchall())
-
-
-def seats_statement(table_id: int) -> tuple[str, list[Any]]:
-    """``read_seats_stamped``'s statement and parameters, for a caller with a cursor of its own
-    (``games.play.loop_writer``); ``seats_from_rows`` reads its rows."""
-    return _seats_statement()[3], [table_id]
-
-
-def seats_from_rows(rows: list[tuple[Any, ...]]) -> tuple[list[Seat], str | None]:
-    """The seats (each with its person loaded) and their stamp from ``seats_statement``'s
-    rows."""
-    seat_fields, user_fields, converters, _ = _seats_statement()
+        cursor.execute(sql, [table_id])
+        rows = cursor.fetchall()
     split, end = len(seat_fields), len(converters)
     db = connection.alias
     seat_names = [f.attname for f in seat_fields]
@@ -420,17 +409,11 @@ def seen_at_lock(match: Match, client_id: str) -> bool:
     read with the lock when it holds (``_client_id_columns``), else ``client_id_seen`` (another
     client id, SQLite, or a row another writer changed while this one waited for its lock).
     Precondition: the caller holds the match row lock."""
-    seen = seen_by_lock(match, client_id)
-    return client_id_seen(match.pk, client_id) if seen is None else seen
-
-
-def seen_by_lock(match: Match, client_id: str) -> bool | None:
-    """The answer ``lock_match(match.pk, client_id)`` read with the lock, once; None when it
-    read none that holds (``seen_at_lock`` then asks a statement)."""
     folded = match.__dict__.pop("_client_id_seen", None)
-    if folded is None or folded[0] != client_id:
-        return None
-    return bool(folded[1])
+    if folded is not None and folded[0] == client_id:
+        seen: bool = folded[1]
+        return seen
+    return client_id_seen(match.pk, client_id)
 
 
 def client_id_seen(match_id: int, client_id: str) -> bool:

@@ -4,12 +4,12 @@ Thin by design. A socket joins its table's public group (seating, spectator coun
 audience's group (``games.live.audiences``: its seat, or the spectators, in its language), and
 forwards the frames ``games.live.push`` rendered for that audience without a query, keeping them in
 order: a frame older than what the page shows is dropped, a delta that does not follow it (a
-lost push) is answered with a full snapshot instead. Actions go to the writer
-(``games.sockets.actions``); a refusal is answered to this sender only. Connecting, a resync and
-a heartbeat that shows the page behind send everything (rule 5).
+lost push) is answered with a full snapshot instead. Actions go to ``services.submit`` in the
+writer pool; a refusal is answered to this sender only. Connecting, a resync and a heartbeat
+that shows the page behind send everything (rule 5).
 
-Everything else that touches the database or renders runs in ``WRITER_POOL``, a bounded pool
-of threads shared by the process's sockets, so one slow table never holds up another.
+Everything that touches the database or renders runs in ``WRITER_POOL``, a bounded pool of
+threads shared by the process's sockets, so one slow table never holds up another.
 """
 
 from __future__ import annotations
@@ -29,17 +29,18 @@ from games import access
 from games.chat import mutes, rooms
 from games.live import audiences, notify, push, spectating
 from games.live.audiences import Audience
-from games.models import Seat, Table
-from games.play.loop_db import in_pool
+from games.models import Match, Seat, Table
+from games.play import outcomes, services, standins
+from games.play.outcomes import refusal_message
 from games.sockets import session_guard, socket_limits
-from games.sockets.actions import TakesActions
-from games.sockets.pool import PooledConsumer
+from games.sockets.pool import PooledConsumer, in_pool
 from games.sockets.protocol import parse_message
 from games.sockets.renewals import Renewals, refresh_count_soon
 from games.sockets.scope import person_of, scope_language
 
-#: The keys of a page's messages that are not actions.
-_NOT = ("heartbeat", "resync", "chat", "chat_room")
+#: The keys of a page's messages that are not actions; the outcome of an action whose
+#: session had ended (not applied, the socket closed).
+_NOT, SESSION_ENDED = ("heartbeat", "resync", "chat", "chat_room"), "session_ended"
 #: A page asks for a snapshot at most this often (seconds); a later ask waits its turn.
 RESYNC_SECONDS = 0.5
 #: A socket behind the table's last push at a heartbeat resyncs if still behind this much later
@@ -56,7 +57,7 @@ def _signed_in(scope: Mapping[str, Any]) -> User | None:
     return cast(User, user)
 
 
-class TableConsumer(session_guard.SessionGuard, PooledConsumer, TakesActions):
+class TableConsumer(session_guard.SessionGuard, PooledConsumer):
     """``/ws/table/<id>/``: pushes this viewer's frames; takes a seat's actions."""
 
     session_runner = staticmethod(in_pool)  # the session checks run in the socket pool
@@ -369,6 +370,62 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer, TakesActions):
         self.behind_pending = False
         if latest > (self.revision, self.version) and not self.closing:
             await self.resync()
+
+    async def answer(self, payload: dict[str, Any] | None) -> None:
+        """Take the page's message as its action and log one ``socket.answer`` line: table,
+        match, seat, action kind, outcome code and ms (``outcomes.log_action``; no cards)."""
+        started = time.perf_counter()
+        outcome = await self.apply_or_refuse(payload)
+        outcomes.log_action(
+            "socket.answer",
+            self.match_id,
+            self.seat,
+            payload,
+            outcome,
+            started,
+            table=self.table_id,
+        )
+
+    async def apply_or_refuse(self, payload: dict[str, Any] | None) -> outcomes.Result | str:
+        """Submit the action; a refusal is answered to this page. Returns the Result, or the
+        outcome code of a message refused before it reached the match."""
+        if payload is None:
+            await self.send_flash(_("That message could not be read."))
+            return "unreadable"
+        if self.user is None or not self.user.is_authenticated:
+            await self.send_flash(_("Log in to play."))
+            return "anonymous"
+        result = await in_pool(self.submit_if_session_holds)(payload)
+        if isinstance(result, str):  # SESSION_ENDED
+            await self.end_for_session()  # closed with 4401, the action not applied
+            return SESSION_ENDED
+        if result is None:
+            await self.send_flash(_("The match has not started yet."))
+            return "not_started"
+        if not result.ok:
+            if result.code != "duplicate":  # a double click's second send: nothing to tell
+                await self.send_flash(refusal_message(result))
+            if result.code in ("stale", "duplicate"):
+                await self.send_snapshot()
+        return result
+
+    def submit_if_session_holds(self, payload: dict[str, Any]) -> outcomes.Result | str | None:
+        """``submit`` if the session holds (``session_holds_now``), else ``SESSION_ENDED``."""
+        if not self.session_holds_now():
+            return SESSION_ENDED
+        return self.submit(payload)
+
+    def submit(self, payload: dict[str, Any]) -> outcomes.Result | None:
+        if self.match_id is None:
+            self.match_id = (
+                Match.objects.filter(table_id=self.table_id).values_list("pk", flat=True).first()
+            )
+        if self.match_id is None:
+            return None
+        assert self.user is not None  # answer turned an anonymous viewer away
+        if payload.get("action") in outcomes.CONTROLS:  # the AI stand-in: on, off, for good
+            return standins.control(self.match_id, self.user, payload)
+        return services.submit(self.match_id, self.user, payload)
 
     async def send_flash(self, message: str) -> None:
         with translation.override(self.language):

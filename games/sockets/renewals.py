@@ -33,11 +33,12 @@ from typing import Protocol
 
 import redis
 import redis.asyncio
+from django.conf import settings
 
 from accounts import presence
-from games.live import audiences, push, redis_store, spectating
+from games.live import audiences, push, spectating
 from games.live.audiences import Audience
-from games.play.loop_db import in_pool
+from games.sockets.pool import in_pool
 
 log = logging.getLogger(__name__)
 
@@ -125,6 +126,7 @@ class Renewals:
         # Weak: a consumer that died without its disconnect is not kept (nor kept present).
         self.sockets: weakref.WeakSet[Renewable] = weakref.WeakSet()
         self.task: asyncio.Task[None] | None = None
+        self._client: redis.asyncio.Redis | None = None
 
     @classmethod
     def current(cls) -> Renewals:
@@ -147,7 +149,11 @@ class Renewals:
 
     def client(self) -> redis.asyncio.Redis:
         """This loop's asyncio client of ``settings.REDIS_URL`` (its connections are the loop's)."""
-        return redis_store.async_client()
+        if self._client is None:
+            self._client = redis.asyncio.Redis.from_url(
+                settings.REDIS_URL, socket_timeout=2, socket_connect_timeout=2
+            )
+        return self._client
 
     async def _run(self) -> None:
         while self.sockets:

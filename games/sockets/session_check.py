@@ -33,13 +33,10 @@ from django.contrib.auth import (
 )
 from django.contrib.sessions.backends.base import SessionBase
 from django.contrib.sessions.backends.db import SessionStore as DatabaseSessionStore
-from django.db import DEFAULT_DB_ALIAS, connections, router
+from django.db import connections, router
 from django.db.models import Model
 from django.utils import timezone
 from django.utils.crypto import constant_time_compare
-
-from games.play import loop_db
-from games.play.loop_writer import Check
 
 #: Verdicts kept at most (then the dict starts again): a key holds a session's data and a
 #: password hash (~0.5 kB), so the cache stays under a few MB whatever the process serves.
@@ -103,52 +100,19 @@ def _read_row(
     session_model: type[Model], session_key: str, user_id: int
 ) -> tuple[str, str | None] | None:
     """(password, session data or None) of an active user, None when there is none."""
-    alias, sql, params = _row_statement(session_model, session_key, user_id)
-    with connections[alias].cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
-    return None if row is None else (row[0], row[1])
-
-
-def _row_statement(
-    session_model: type[Model], session_key: str, user_id: int
-) -> tuple[str, str, list[Any]]:
-    """``_read_row``'s database alias, statement and parameters."""
     user_model = get_user_model()
     alias = router.db_for_read(user_model)
     connection = connections[alias]
+    sql = _statement(user_model, session_model, alias)
     now = connection.ops.adapt_datetimefield_value(timezone.now())  # as the ORM sends it
     user_pk = user_model._meta.pk
     assert user_pk is not None  # (a model always has one)
-    params = [session_key, now, user_pk.get_db_prep_value(user_id, connection), True]
-    return alias, _statement(user_model, session_model, alias), params
-
-
-def checked_on_loop() -> bool:
-    """Whether ``is_valid_on`` can answer for this site's sessions: they live in the default
-    database, PostgreSQL (``db``, ``cached_db``); else ``is_valid`` in a pool thread."""
-    store_class: type[SessionBase] = import_module(settings.SESSION_ENGINE).SessionStore
-    return (
-        issubclass(store_class, DatabaseSessionStore)
-        and loop_db.available()
-        and router.db_for_read(get_user_model()) == DEFAULT_DB_ALIAS
-        and router.db_for_read(store_class.get_model_class()) == DEFAULT_DB_ALIAS
-    )
-
-
-def check_on_loop(session_key: str, user_id: int) -> Check:
-    """``is_valid`` as a ``loop_writer.Check``: its one statement, sent with the move's first
-    round trip on the event loop's connection, and the verdict on its row. Precondition:
-    ``checked_on_loop()``."""
-    store_class: type[DatabaseSessionStore] = import_module(settings.SESSION_ENGINE).SessionStore
-    _, sql, params = _row_statement(store_class.get_model_class(), session_key, user_id)
-
-    def holds(row: tuple[Any, ...] | None) -> bool:
-        if row is None or row[1] is None:
-            return False
-        return _verdict(store_class, row[1], user_id, row[0])
-
-    return Check(sql, params, holds)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            sql, [session_key, now, user_pk.get_db_prep_value(user_id, connection), True]
+        )
+        row = cursor.fetchone()
+    return None if row is None else (row[0], row[1])
 
 
 def _verdict(

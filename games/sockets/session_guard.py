@@ -54,8 +54,7 @@ from django.db.models.signals import post_delete, post_save
 from django.http import HttpRequest
 
 from games.live import notify
-from games.play.loop_writer import Check
-from games.sockets.session_check import check_on_loop, is_valid
+from games.sockets.session_check import is_valid
 
 log = logging.getLogger(__name__)
 
@@ -178,7 +177,7 @@ def _in_thread[**P, R](function: Callable[P, R]) -> Callable[P, Coroutine[Any, A
 
 class SessionRunner(Protocol):
     """Turns a sync function into a coroutine function taking the same arguments, run in a
-    thread (``_in_thread``, ``games.play.loop_db.in_pool``)."""
+    thread (``_in_thread``, ``games.sockets.pool.in_pool``)."""
 
     def __call__[**P, R](
         self, function: Callable[P, R], /
@@ -250,23 +249,6 @@ class SessionGuard(AsyncWebsocketConsumer):
             self.session_checked_at = time.monotonic()
             return True
         return False
-
-    def move_check(self) -> Check | None:
-        """This socket's session check as a ``loop_writer.Check`` (None for an anonymous
-        socket: nothing to check), noting the check's time when it holds. Precondition:
-        ``session_check.checked_on_loop()``."""
-        key, user_id = self.session_key, self.session_user_id
-        if key is None or user_id is None:  # (set together, by guard_session)
-            return None
-        check = check_on_loop(key, user_id)
-
-        def holds(row: tuple[Any, ...] | None) -> bool:
-            if check.holds(row):
-                self.session_checked_at = time.monotonic()
-                return True
-            return False
-
-        return Check(check.sql, check.params, holds)
 
     async def end_for_session(self) -> None:
         """Close with ``CLOSE_CODE`` and leave every group now."""

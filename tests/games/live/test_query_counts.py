@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import threading
 
-import psycopg
 import pytest
 from asgiref.sync import sync_to_async
 from django.db import connection, connections
@@ -119,14 +118,12 @@ def test_a_connect_snapshot_costs_a_few_statements(make_user, django_assert_max_
 
 
 class StatementCounter:
-    """Counts statements run by any thread of this process while active: through Django's
-    connections, and on the event loops' own (``games.play.loop_db``, psycopg's async cursor)."""
+    """Counts statements run by any thread of this process while active."""
 
     def __init__(self) -> None:
         self.count = 0
         self._lock = threading.Lock()
         self._original = utils.CursorWrapper._execute
-        self._original_async = psycopg.AsyncCursor.execute
 
     def __enter__(self) -> StatementCounter:
         counter = self
@@ -136,18 +133,11 @@ class StatementCounter:
                 counter.count += 1
             return counter._original(cursor, *args, **kwargs)
 
-        async def counted_async(cursor, *args, **kwargs):
-            with counter._lock:
-                counter.count += 1
-            return await counter._original_async(cursor, *args, **kwargs)
-
         utils.CursorWrapper._execute = counted
-        psycopg.AsyncCursor.execute = counted_async
         return self
 
     def __exit__(self, *exc) -> None:
         utils.CursorWrapper._execute = self._original
-        psycopg.AsyncCursor.execute = self._original_async
 
 
 @pytest.mark.django_db(transaction=True)

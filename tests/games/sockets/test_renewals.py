@@ -21,8 +21,8 @@ from websockets.sync.client import connect as ws_connect
 
 from accounts import presence
 from games.live import audiences, notify, redis_store, spectating
-from games.play import loop_db, tables
-from games.sockets import renewals
+from games.play import tables
+from games.sockets import pool, renewals
 from games.sockets.renewals import Renewals
 from tests import servers
 from tests.games.live.test_spectating import shown_count
@@ -50,13 +50,13 @@ class Calls:
             (redis.asyncio.client.Pipeline, "execute", "async_pipelines"),
         ):
             monkeypatch.setattr(cls, name, self._counting(getattr(cls, name), counter))
-        original_submit = loop_db.WRITER_POOL.submit
+        original_submit = pool.WRITER_POOL.submit
 
         def submit(*args, **kwargs):
             self.pool_jobs += 1
             return original_submit(*args, **kwargs)
 
-        monkeypatch.setattr(loop_db.WRITER_POOL, "submit", submit)
+        monkeypatch.setattr(pool.WRITER_POOL, "submit", submit)
 
     def _counting(self, method, counter: str):
         calls = self

@@ -417,48 +417,26 @@ async def test_an_action_on_a_socket_costs_one_statement_more_than_the_writer(ma
     await ws.disconnect()
 
 
-async def test_a_play_on_the_loop_after_a_silent_deactivation_is_refused_and_closes(make_user):
-    """The same, once the socket knows its match (a stale play first): the play goes to the
-    writer on the event loop, whose first round trip carries the session check; refused, not
-    applied, closed with 4401."""
-    socketed, people = await in_sync(four_people, make_user, "q")
-    ws = await socket_past_a_stale_play(socketed.table_id, people[1], "q0")
-    await in_sync(lambda: User.objects.filter(pk=people[1].pk).update(is_active=False))
-    await ws.send_to(
-        json.dumps({"action": "play", "cards": ["9D"], "version": 0, "client_id": "q1"})
-    )
-    assert await close_code(ws) == session_guard.CLOSE_CODE
-    assert await in_sync(version_of, socketed) == 0
-
-
-async def test_a_plain_play_on_a_socket_is_made_on_the_event_loop(make_user, monkeypatch):
-    """A plain play on a seat's socket is made by the writer on the event loop
-    (``loop_writer``): no job in the socket pool, its session check and push included (the
-    check still ran: a statement beside the writer's, test above; a silent deactivation
-    refuses the play). A stale one goes to the pool's writer (was it resent?)."""
-    from games.play import loop_db
+async def test_an_action_checks_its_session_in_its_own_pool_job(make_user, monkeypatch):
+    """A play on a seat's socket is one job in the socket pool: the session check and the
+    submission (push included) share it, not a thread hop each; the check still ran (a
+    statement beside the writer's, test above; a silent deactivation refuses the play)."""
+    from games.sockets import pool
 
     socketed, people = await in_sync(four_people, make_user, "j")
-    ws = await table_socket(socketed.table_id, await in_sync(signed_in, people[1]))
+    ws = await socket_past_a_stale_play(socketed.table_id, people[1], "j0")
     jobs = []
-    original_submit = loop_db.WRITER_POOL.submit
+    original_submit = pool.WRITER_POOL.submit
 
     def submit(*args, **kwargs):
         jobs.append(args)
         return original_submit(*args, **kwargs)
 
-    monkeypatch.setattr(loop_db.WRITER_POOL, "submit", submit)
-    await ws.send_to(
-        json.dumps({"action": "play", "cards": ["9D"], "version": 5, "client_id": "j0"})
-    )
-    assert 'id="flash"' in await frame(ws)
-    await frame(ws)  # the snapshot that answers a stale action
-    assert len(jobs) == 2  # the pool's writer, then the snapshot
-    jobs.clear()
+    monkeypatch.setattr(pool.WRITER_POOL, "submit", submit)
     await ws.send_to(
         json.dumps({"action": "play", "cards": ["9D"], "version": 0, "client_id": "j1"})
     )
     assert "9D" in cards_in(await frame(ws))
-    assert jobs == []
+    assert len(jobs) == 1
     assert await in_sync(version_of, socketed) == 1
     await ws.disconnect()
