@@ -2,12 +2,9 @@
 functions of what it read under the match row lock: the payload's own shape, the seat, the
 stand-in, a client id seen before, the action's fields, a version that no longer fits.
 
-Both of the writer's entries call them — ``services.submit`` (a worker's or the bot API's
-thread, Django's connection) and ``loop_writer.submit`` (a socket's action on the event loop,
-its own async connection) — so an action is judged the same whichever carried it. Nothing
-here reads or writes: the caller passes what it read, and whether a client id was seen is
-asked through the caller's ``seen`` (a statement for the thread's writer, the lock's own
-answer for the loop's).
+Nothing here reads or writes: the writer (``services.submit``) passes what it read under the
+lock, and whether a client id was seen is asked through its ``seen`` (the lock's own answer,
+else a statement), so each rule can be read — and tested — apart from the transaction.
 
 May import the engine, ``games.models`` and ``games.play.outcomes``/``standins``.
 """

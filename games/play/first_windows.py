@@ -23,15 +23,10 @@ _NOTE_ANSWER = (
 )
 
 
-def counts_answer(user: User) -> bool:
-    """Whether ``note_answer`` writes for ``user`` (the help still explains windows to them)."""
-    return user.claim_windows_explained < EXPLAINED_WINDOWS
-
-
 def note_answer(user: User) -> None:
     """``user`` answered a claim window (a hook, an unhook or a pass). Inside the writer's
     transaction: rolled back with the answer. No statement once the help is done with."""
-    if not counts_answer(user):
+    if user.claim_windows_explained >= EXPLAINED_WINDOWS:
         return
     with connection.cursor() as cursor:  # the writer's own connection: its transaction
         cursor.execute(_NOTE_ANSWER, [user.pk, EXPLAINED_WINDOWS])

@@ -160,29 +160,22 @@ def seats_of(match: Match) -> list[Seat]:
     seats this process kept are the rows as ``lock_match`` found them (its stamp), or, for a
     match read otherwise, were read at the table's current revision a moment ago.
     ``match.table`` must be loaded (it is, with the lock)."""
-    seats = kept_seats(match)
-    if seats is not None:
+    key = (match.table_id, match.table.revision)
+    stamp = writes.seats_stamp(match)
+    now = time.monotonic()
+    with _seats_lock:
+        read_at, kept_stamp, seats = _recent_seats.get(key, (0.0, None, []))
+    if stamp is not None:
+        if stamp == kept_stamp:
+            return seats
+    elif now - read_at < SEATS_REUSE_SECONDS:
         return seats
     seats, read_stamp = writes.read_seats_stamped(match.table_id)
     with _seats_lock:
         if len(_recent_seats) > 4096:
             _recent_seats.clear()
-        _recent_seats[(match.table_id, match.table.revision)] = (
-            time.monotonic(), read_stamp, seats
-        )  # fmt: skip
+        _recent_seats[key] = (now, read_stamp, seats)
     return seats
-
-
-def kept_seats(match: Match) -> list[Seat] | None:
-    """``seats_of`` without its statement: the seats this process kept when they are still the
-    rows' (``seats_of``'s rules), else None. Takes the stamp ``lock_match`` read (once)."""
-    key = (match.table_id, match.table.revision)
-    stamp = writes.seats_stamp(match)
-    with _seats_lock:
-        read_at, kept_stamp, seats = _recent_seats.get(key, (0.0, None, []))
-    if stamp is not None:
-        return seats if stamp == kept_stamp else None
-    return seats if time.monotonic() - read_at < SEATS_REUSE_SECONDS else None
 
 
 def _resent(match: Match, seat: int, action: Action, version: object) -> bool:
@@ -286,8 +279,7 @@ def prepare_move(
     """The engine's answer to ``action`` on ``state`` (RULES.md), and ``match`` brought to it
     in memory — state, version, phase, round, levels and the next deadline (``_set_timer``) —
     with the move's row to log; or the engine's refusal as a Result (``match`` unchanged).
-    Reads and writes nothing: the writer's two entries (``apply_locked`` here, and
-    ``games.play.loop_writer``) save it each with their own connection."""
+    Reads and writes nothing: ``apply_locked`` records and saves it."""
     outcome = engine_apply(state, action)
     if isinstance(outcome, Rejection):
         return Result(False, outcome.code, outcome.message, match.version)

@@ -10,16 +10,6 @@ from games.engine.events import Dealt, Event, MatchOver, Resigned, Returned, Rou
 from games.engine.state import State
 from games.models import Match, Round, Table, TributeRecord
 
-#: The events ``record`` writes a row (or the match's winner) for; a move without any of them
-#: leaves the summaries as they are.
-RECORDED = (RoundOver, MatchOver, Resigned, Dealt, TributePaid, Returned)
-
-
-def needs_record(events: tuple[Event, ...]) -> bool:
-    """Whether ``record`` has anything to write for a move's ``events`` (a round's end or deal,
-    a resignation, a tribute paid or returned): False for a plain play, pass or claim."""
-    return any(isinstance(event, RECORDED) for event in events)
-
 
 def record(match: Match, state: State, events: tuple[Event, ...], now: datetime) -> None:
     """Keep the round and tribute summaries of ``match`` in step with ``events``, the events of

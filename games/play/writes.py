@@ -201,29 +201,13 @@ def lock_match(match_id: int, client_id: str = "") -> Match:
     With a ``client_id`` (not empty, PostgreSQL), the same statement also reads whether a move
     with it was logged (``seen_at_lock``). Raises ``Match.DoesNotExist``. Precondition: inside
     a transaction."""
-    sql, params = lock_statement(match_id, client_id)
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        row = cursor.fetchone()
-    return locked_match(match_id, client_id, row)
-
-
-def lock_statement(match_id: int, client_id: str = "") -> tuple[str, list[Any]]:
-    """``lock_match``'s statement and parameters, for a caller with a cursor of its own (the
-    sockets' writer on the event loop: ``games.play.loop_writer``); ``locked_match`` reads its
-    row."""
     folded = bool(client_id) and _stamped()
-    sql = _lock_statement(folded)[3]
-    return sql, [client_id, match_id] if folded else [match_id]
-
-
-def locked_match(match_id: int, client_id: str, row: tuple[Any, ...] | None) -> Match:
-    """The match (with its table, stamp and client id's answer) from ``lock_statement``'s row.
-    Raises ``Match.DoesNotExist`` for no row."""
+    match_fields, table_fields, converters, sql = _lock_statement(folded)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [client_id, match_id] if folded else [match_id])
+        row = cursor.fetchone()
     if row is None:
         raise Match.DoesNotExist(f"no match {match_id}")
-    folded = bool(client_id) and _stamped()
-    match_fields, table_fields, converters, _ = _lock_statement(folded)
     split, end = len(match_fields), len(converters)
     db = connection.alias
     match = Match.from_db(
@@ -349,21 +333,6 @@ def save_match(match: Match, move: MoveRow | None = None) -> int:
     (the ``INSERT`` in a ``WITH``, run to completion whatever the ``UPDATE`` reads: one round
     trip). Returns the number of columns written (≥ 1). Precondition: the row is locked."""
     db = connections[DEFAULT_DB_ALIAS]  # (``connection`` looks the thread's up at every use)
-    if move is not None and db.vendor != "postgresql":  # (SQLite has no INSERT in a WITH)
-        insert_move(*move)
-        move = None
-    sql, params, written = save_statement(match, move)
-    with db.cursor() as cursor:
-        cursor.execute(sql, params)
-    remember(match)
-    return written
-
-
-def save_statement(match: Match, move: MoveRow | None = None) -> tuple[str, list[Any], int]:
-    """``save_match``'s statement, its parameters and the number of columns it writes, for a
-    caller with a cursor of its own; ``move`` (PostgreSQL only) rides in it. The caller calls
-    ``remember(match)`` once it ran."""
-    db = connections[DEFAULT_DB_ALIAS]
     names = ["state", *changed_columns(match)]
     fields = [_MATCH_FIELDS[name] for name in names]
     quote = db.ops.quote_name
@@ -371,10 +340,15 @@ def save_statement(match: Match, move: MoveRow | None = None) -> tuple[str, list
     params = [f.get_db_prep_save(getattr(match, f.attname), db) for f in fields]
     sql = f"UPDATE {quote(Match._meta.db_table)} SET {assignments} WHERE {quote('id')} = %s"
     params.append(match.pk)
-    if move is not None:
+    if move is not None and db.vendor == "postgresql":  # (SQLite has no INSERT in a WITH)
         sql = f"WITH logged AS ({_INSERT_MOVE}) {sql}"
         params[:0] = _move_params(move, db)
-    return sql, params, len(names)
+    elif move is not None:
+        insert_move(*move)
+    with db.cursor() as cursor:
+        cursor.execute(sql, params)
+    remember(match)
+    return len(names)
 
 
 def insert_move(
