@@ -330,47 +330,6 @@
     scrollLog();
   });
 
-  // --- chat (games.chat.rooms): lines arrive without a frame header, so they never touch the
-  // version above. The server sends no line of a muted player (games.chat.mutes); lines already
-  // on the page are hidden here when the reader mutes their author. The viewer's
-  // own lines offer no mute or report, and the room keeps its last lines.
-  var CHAT_KEEP = 30;
-  function mutedPlayers() {
-    var chat = document.getElementById("chat");
-    try { return JSON.parse((chat && chat.dataset.muted) || "[]").map(String); } catch (e) { return []; }
-  }
-  function tidyChat() {
-    var lines = document.getElementById("chat-lines");
-    if (!lines) return;
-    var muted = mutedPlayers();
-    var me = (document.getElementById("table-page") || {}).dataset || {};
-    var seen = {};
-    Array.prototype.slice.call(lines.children).reverse().forEach(function (li) {
-      if (seen[li.id]) { li.remove(); return; }  // a line sent while the room was re-read
-      seen[li.id] = true;
-      if (muted.indexOf(li.dataset.author) >= 0) li.hidden = true;
-      if (me.player && li.dataset.author === me.player) li.classList.add("mine");
-    });
-    while (lines.children.length > CHAT_KEEP) lines.removeChild(lines.firstElementChild);
-    lines.scrollTop = lines.scrollHeight;
-  }
-  document.addEventListener("DOMContentLoaded", tidyChat);
-  document.addEventListener("htmx:oobAfterSwap", function (evt) {
-    var id = evt.detail.target && evt.detail.target.id;
-    if (id === "chat-lines" || id === "chat-room") tidyChat();
-  });
-  // The server answers a mute with an HX-Trigger naming the player (games.chat.views.mute); the
-  // event bubbles from the button to the document.
-  document.addEventListener("chat-muted", onMuted);
-  function onMuted(evt) {
-    var chat = document.getElementById("chat");
-    var user = evt.detail && String(evt.detail.user);
-    if (!chat || !user) return;
-    var muted = mutedPlayers();
-    if (muted.indexOf(user) < 0) muted.push(user);
-    chat.dataset.muted = JSON.stringify(muted);
-    tidyChat();
-  }
   // --- rematch: a player seated at the new table goes there ---------------------------------
   // Only when the rematch region comes to say so while the page is open (games.play.rematches): a
   // finished table opened later, its rematch long settled, stays where it is.
