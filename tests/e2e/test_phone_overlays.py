@@ -103,17 +103,22 @@ HELP_LINES_WHOLE = """() => {
 }"""
 
 
+def in_first_claim_window(page, username: str, language: str) -> None:
+    """``username``, new, signed in in ``language`` at a started table of their own, in its
+    first claim window with the claim help showing."""
+    log_in_as(page, username, language, landing=None)
+    open_started_table(page, claim_seconds=10, turn_seconds=60)
+    show_phase(page, Table.objects.get(host__username=username), early_claim_window)
+    expect(page.locator("#claim-help")).to_be_visible()
+
+
 @pytest.mark.parametrize("language", ["es", "id", "vi", "en"])
 def test_the_claim_help_is_readable_on_a_phone(new_page, language) -> None:
     """375×740, a person's first claim windows: the help ("¿Qué es un enganche?") sat under the
     fixed Hook and Pass buttons after its first line. Every line of it can be read (scrolled
     into view in its own box, nothing over it), the buttons still whole and reachable."""
     page = new_page(375, 740)
-    log_in_as(page, f"help_{language}", language, landing=None)
-    open_started_table(page, claim_seconds=10, turn_seconds=60)
-    table = Table.objects.get(host__username=f"help_{language}")
-    show_phase(page, table, early_claim_window)
-    expect(page.locator("#claim-help")).to_be_visible()
+    in_first_claim_window(page, f"help_{language}", language)
     settle(page)
     shoot(page, f"claim-help-{language}-375x740")
     assert page.evaluate(COUNTDOWN_SECONDS) == []
@@ -256,11 +261,7 @@ def test_a_claim_window_on_a_phone_on_its_side_leaves_every_button_whole(
     (and of its help, while it shows) and of the hand is whole, inside the screen and itself at
     its middle; once the help is dismissed, too."""
     page = new_page(740, 375)
-    log_in_as(page, f"column_{language}", language, landing=None)
-    open_started_table(page, claim_seconds=10, turn_seconds=60)
-    table = Table.objects.get(host__username=f"column_{language}")
-    show_phase(page, table, early_claim_window)
-    expect(page.locator("#claim-help")).to_be_visible()
+    in_first_claim_window(page, f"column_{language}", language)
     expect(page.locator("#hand-actions")).to_be_visible()
     settle(page)
     shoot(page, f"claim-column-help-{language}-740x375")
