@@ -11,7 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games.engine.actions import Hook, Pass, Play, Rejection
+from games.engine.actions import Hook, Pass, Play, Rejection, Unhook
 from games.engine.ai.registry import policy
 from games.engine.codec import state_to_json
 from games.engine.combos import STRAIGHT
@@ -43,20 +43,21 @@ def your_turn(options) -> State:
     raise AssertionError("no deal gave seat 0 the fourth turn of the first trick")
 
 
-def claim_window(options, min_cards: int = 0) -> State:
-    """A claim window seat 0 can answer with a hook (while it holds ``min_cards`` or more)."""
+def claim_window(options, min_cards: int = 0, claim: type = Hook) -> State:
+    """A claim window seat 0 can answer with a hook (while it holds ``min_cards`` or more), or
+    with ``claim`` (Unhook: a window on another seat's hook, the claim button's longer word)."""
     for seed in range(400):
         state, rng = new_match(options, seed), random.Random(seed)
         for _ in range(400):
             if len(state.hands[0]) < min_cards:
                 break
             if state.phase == WINDOW and state.window and state.window.answers[0] is None:
-                if any(isinstance(a, Hook) for a in legal_actions(state, 0)):
+                if any(isinstance(a, claim) for a in legal_actions(state, 0)):
                     return state
             if state.phase != PLAY and state.phase != WINDOW:
                 break
             state, _ = step(state, _policies(), rng)
-    raise AssertionError(f"no claim window for seat 0 holding {min_cards} cards or more")
+    raise AssertionError(f"no {claim.__name__} window for seat 0 holding {min_cards} cards or more")
 
 
 def early_claim_window(options) -> State:
@@ -64,6 +65,12 @@ def early_claim_window(options) -> State:
     hand in three rows on a phone, the felt's middle at its smallest (a new user's walk found
     the play to beat cut there, behind the own seat)."""
     return claim_window(options, min_cards=24)
+
+
+def unhook_window(options) -> State:
+    """A claim window on another seat's hook that seat 0 can answer with an unhook, while it
+    still holds 20 cards or more: the claim button reads "Unhook" ("Desenganchar")."""
+    return claim_window(options, min_cards=20, claim=Unhook)
 
 
 def _side_step(options, found, what: str) -> State:

@@ -22,6 +22,7 @@ from .phases import (
     settle,
     shoot,
     show_phase,
+    unhook_window,
     your_turn,
 )
 
@@ -103,12 +104,12 @@ HELP_LINES_WHOLE = """() => {
 }"""
 
 
-def in_first_claim_window(page, username: str, language: str) -> None:
+def in_first_claim_window(page, username: str, language: str, make=early_claim_window) -> None:
     """``username``, new, signed in in ``language`` at a started table of their own, in its
-    first claim window with the claim help showing."""
+    first claim window (``make``'s) with the claim help showing."""
     log_in_as(page, username, language, landing=None)
     open_started_table(page, claim_seconds=10, turn_seconds=60)
-    show_phase(page, Table.objects.get(host__username=username), early_claim_window)
+    show_phase(page, Table.objects.get(host__username=username), make)
     expect(page.locator("#claim-help")).to_be_visible()
 
 
@@ -251,24 +252,28 @@ CLAIM_CONTROLS = ["#claim-button", "#claim-pass-button"]
 HAND_CONTROLS = ["#play-button", "#hint-button", "#clear-button"]
 
 
+@pytest.mark.parametrize("claim", ["hook", "unhook"])
 @pytest.mark.parametrize("language", ["vi", "es"])
 def test_a_claim_window_on_a_phone_on_its_side_leaves_every_button_whole(
-    new_page, language
+    new_page, language, claim
 ) -> None:
     """740×375, four seats, a claim window: in Vietnamese the claim bar in the column ran down
     under the hand's Play and Hint, which hid its Hook and its Pass ("Bỏ qua", cut onto a second
-    line); in Spanish "Enganchar" pushed "Pasar" out of the screen. Every button of the claim bar
-    (and of its help, while it shows) and of the hand is whole, inside the screen and itself at
-    its middle; once the help is dismissed, too."""
+    line); in Spanish "Enganchar" pushed "Pasar" out of the screen, and "Desenganchar" (a window
+    on another seat's hook) pushed it 6 px out still. Every button of the claim bar (and of its
+    help, while it shows) and of the hand is whole, inside the screen and itself at its middle;
+    once the help is dismissed, too."""
     page = new_page(740, 375)
-    in_first_claim_window(page, f"column_{language}", language)
+    make, shot = (unhook_window, "-unhook") if claim == "unhook" else (early_claim_window, "")
+    in_first_claim_window(page, f"column_{claim}_{language}", language, make)
     expect(page.locator("#hand-actions")).to_be_visible()
+    expect(page.locator("#claim-button")).to_have_attribute("value", claim)
     settle(page)
-    shoot(page, f"claim-column-help-{language}-740x375")
+    shoot(page, f"claim-column-help-{language}{shot}-740x375")
     controls = [*CLAIM_CONTROLS, "#claim-help-done", *HAND_CONTROLS]
     assert page.evaluate(CONTROLS_WHOLE, controls) == []
     page.click("#claim-help-done")
     expect(page.locator("#claim-help")).to_have_count(0)
     settle(page)
-    shoot(page, f"claim-column-{language}-740x375")
+    shoot(page, f"claim-column-{language}{shot}-740x375")
     assert page.evaluate(CONTROLS_WHOLE, [*CLAIM_CONTROLS, *HAND_CONTROLS]) == []
