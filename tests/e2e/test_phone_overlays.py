@@ -113,15 +113,17 @@ def in_first_claim_window(page, username: str, language: str, make=early_claim_w
     expect(page.locator("#claim-help")).to_be_visible()
 
 
+@pytest.mark.parametrize("height", [740, 667])
 @pytest.mark.parametrize("language", ["es", "id", "vi", "en"])
-def test_the_claim_help_is_readable_on_a_phone(new_page, language) -> None:
+def test_the_claim_help_is_readable_on_a_phone(new_page, language, height) -> None:
     """375×740, a person's first claim windows: the help ("¿Qué es un enganche?") sat under the
     fixed Hook and Pass buttons after its first line. Every line of it can be read (scrolled
-    into view in its own box, nothing over it), the buttons still whole and reachable."""
-    page = new_page(375, 740)
-    in_first_claim_window(page, f"help_{language}", language)
+    into view in its own box, nothing over it), the buttons still whole and reachable. At
+    375×667 too (the felt shrank until the own seat was cut in half, over the play to beat)."""
+    page = new_page(375, height)
+    in_first_claim_window(page, f"help_{language}_{height}", language)
     settle(page)
-    shoot(page, f"claim-help-{language}-375x740")
+    shoot(page, f"claim-help-{language}-375x{height}")
     assert page.evaluate(COUNTDOWN_SECONDS) == []
     assert page.evaluate(HELP_LINES_WHOLE) == []
     assert page.evaluate(HELP_READABLE) == []
