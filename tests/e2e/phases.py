@@ -180,6 +180,14 @@ def own_unhook_window(options) -> State:
     )
 
 
+def a_hook(options) -> State:
+    """A seat's last step of the trick is a hook (its box pulses in front of it), while seat 0
+    still holds 15 cards or more."""
+    return _side_step(
+        options, lambda state, last: any(e.kind == "hook" for e in last.values()), "hook"
+    )
+
+
 def tribute(options) -> State:
     """Round 2: team 1 (seats 0 and 2) went out first and second, both opponents pay; seat 0
     received a tribute and chooses its return (28 cards in hand)."""

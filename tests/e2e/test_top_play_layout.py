@@ -83,3 +83,46 @@ def test_a_play_of_nine_to_beat_reads_card_by_card_on_a_phone(new_page, players)
         if found:
             problems[f"{width}x{height}"] = found
     assert not problems, "\n".join(f"{k}: {v[:6]}" for k, v in problems.items())
+
+
+# Each hook's box, its pulse stopped at its widest (40 %, restarted first: it lasts 0.45 s),
+# inside its seat and the felt: at 1280x800 the bottom seat's grew past its seat card and was
+# cut by the felt's edge (a tester's screenshot, a spectator's page).
+HOOK_PULSE_INSIDE = """() => {
+  const out = [], at = r => `${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.right)},`
+                               + `${Math.round(r.bottom)}`;
+  const boxes = [...document.querySelectorAll('#seats .seat-play.kind-hook')];
+  if (!boxes.length) return ['no hook in front of a seat'];
+  for (const box of boxes) {
+    box.style.animation = 'none';
+    box.offsetWidth;  // the style applied: the pulse starts again below
+    box.style.animation = '';
+    const pulse = box.getAnimations().find(a => a.animationName === 'hook-pulse');
+    if (!pulse) { out.push('no hook pulse'); continue; }
+    pulse.pause();
+    pulse.currentTime = 180;
+    const r = box.getBoundingClientRect(), seat = box.closest('.seat').getBoundingClientRect();
+    const felt = box.closest('.table-felt').getBoundingClientRect();
+    for (const [what, o] of [['its seat', seat], ['the felt', felt]])
+      if (r.left < o.left - 0.5 || r.right > o.right + 0.5 || r.top < o.top - 0.5
+          || r.bottom > o.bottom + 0.5)
+        out.push(`${box.closest('.seat').id}'s hook (${at(r)}) runs out of ${what} (${at(o)})`);
+  }
+  return out;
+}"""
+
+
+def test_a_hook_pulses_inside_its_seat(new_page) -> None:
+    """1280x800, a seat's last step a hook: its box's pulse stays inside the seat card and the
+    felt (it grew 8 %: the bottom seat's was cut by the felt's bottom edge)."""
+    from games.models import Table
+
+    from .phases import a_hook, show_phase
+
+    page = new_page(1280, 800)
+    page.emulate_media(reduced_motion="no-preference")
+    log_in_as(page, "hook_pulse", landing=None)
+    open_started_table(page, claim_seconds=10, turn_seconds=60)
+    show_phase(page, Table.objects.get(host__username="hook_pulse"), a_hook)
+    expect(page.locator("#seats .seat-play.kind-hook").first).to_be_visible()
+    assert page.evaluate(HOOK_PULSE_INSIDE) == []
