@@ -41,6 +41,7 @@ def server_env(django_db_setup, django_db_blocker) -> dict:
         # Every browser signs up from 127.0.0.1, and the count lives in Redis for the whole run.
         ACCOUNTS_SIGNUP_RATE="1000/h",
         SITE_PAGE_RATE="off",  # every browser is 127.0.0.1 too
+        STATIC_MAX_AGE_SECONDS="3600",  # a context's later pages take the files it has
     )
 
 
