@@ -56,14 +56,24 @@ class Judged:
     state: State | None = None
 
 
+#: The seat and action JSON of the move a client id was logged with (``writes.client_id_move``).
+LoggedMove = tuple[int | None, dict[str, Any]] | None
+
+
 def judge(
-    match: Match, seats: list[Seat], user: User, payload: dict[str, Any], seen: Callable[[], bool]
+    match: Match,
+    seats: list[Seat],
+    user: User,
+    payload: dict[str, Any],
+    seen: Callable[[], bool],
+    logged: Callable[[], LoggedMove] = lambda: None,
 ) -> Judged:
     """Check ``payload`` (passed ``payload_refusal``) against the locked ``match`` (with its
     table) and its ``seats``: a stopped match, no seat of the user's, a seat the AI plays now
     (``standins.refusal``), a client id seen before (``seen()``, asked only here: it may cost
-    a statement), an action the engine's codec cannot read. The seat is always the user's own,
-    never one named in the payload."""
+    a statement; then ``logged()``, the move it was seen with: ``resent_or_reused``), an action
+    the engine's codec cannot read. The seat is always the user's own, never one named in the
+    payload."""
     if match.table.status == Table.Status.ABANDONED:
         return Judged(None, Result(False, "abandoned", "this match was stopped", match.version))
     seat = next((s for s in seats if s.user_id == user.pk), None)
@@ -74,13 +84,35 @@ def judge(
     if refused:
         return Judged(seat, Result(False, refused, "an AI plays this seat", match.version))
     if payload.get("client_id") and seen():
-        return Judged(seat, Result(False, "duplicate", "already applied", match.version))
+        return Judged(seat, resent_or_reused(match, seat, payload, logged()))
     state = load_state(match)
     try:
         action = action_from_json({**_action_fields(payload), "seat": seat.number})
     except CodecError as e:
         return Judged(seat, Result(False, "malformed", str(e), match.version))
     return Judged(seat, action=action, state=state)
+
+
+def resent_or_reused(
+    match: Match, seat: Seat, payload: dict[str, Any], logged: LoggedMove
+) -> Result:
+    """The refusal of a move whose client id the match's log holds (``logged``: the seat and
+    action it was logged with). The same seat's same action again is a resend: "duplicate",
+    not applied twice. Anything else reuses an id that names another move: "client_id_used",
+    so that the sender is not told its move was made (docs/BOT_API.md)."""
+    if logged is not None and logged[0] == seat.number:
+        try:
+            again = action_from_json({**_action_fields(payload), "seat": seat.number})
+            if again == action_from_json(logged[1]):
+                return Result(False, "duplicate", "already applied", match.version)
+        except CodecError:
+            pass  # not the logged move, whatever it is
+    return Result(
+        False,
+        "client_id_used",
+        "the client_id names another move of this match: send each move with a new one",
+        match.version,
+    )
 
 
 def _action_fields(payload: dict[str, Any]) -> dict[str, Any]:

@@ -84,6 +84,12 @@ REFUSALS: dict[str, Refusal] = {
     "late": Refusal(_("Too late: the time ran out before your move arrived.")),
     "abandoned": Refusal(_("This match was stopped.")),
     "duplicate": Refusal(_("That move was already received.")),
+    "client_id_used": Refusal(
+        _(
+            "That client_id was already used for another move of this match: "
+            "send each move with a new one."
+        )
+    ),
     "stand_in": Refusal(_("The AI is playing for you: press “I'm back” to play yourself.")),
     "not_stood_in": Refusal(_("You are playing your seat yourself.")),
     "left": Refusal(_("You left this match: the AI finishes it for you.")),

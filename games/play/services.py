@@ -113,7 +113,12 @@ def _submit_locked(
         match = writes.lock_match(match_id, client_id)
         seats = seats_of(match)
         judged = checks.judge(
-            match, seats, user, payload, lambda: writes.seen_at_lock(match, client_id)
+            match,
+            seats,
+            user,
+            payload,
+            lambda: writes.seen_at_lock(match, client_id),
+            lambda: writes.client_id_move(match.pk, client_id),
         )
         if judged.seat is not None:
             found_seat.append(judged.seat.number)

@@ -390,6 +390,18 @@ def seen_at_lock(match: Match, client_id: str) -> bool:
     return client_id_seen(match.pk, client_id)
 
 
+def client_id_move(match_id: int, client_id: str) -> tuple[int | None, dict[str, Any]] | None:
+    """The seat (None: the clock's) and the action (``codec.action_to_json``'s JSON) of the
+    move logged with ``client_id`` in the match, or None. Asked only once the id was seen (a
+    resend, or the id reused for another move), so a plain query."""
+    logged = (
+        Move.objects.filter(match_id=match_id, client_id=client_id)
+        .values_list("seat", "action")
+        .first()
+    )
+    return None if logged is None else (logged[0], logged[1])
+
+
 def client_id_seen(match_id: int, client_id: str) -> bool:
     """Whether the match's move log holds a move with ``client_id`` (not empty)."""
     with connection.cursor() as cursor:

@@ -96,11 +96,38 @@ def test_submit_goes_through_the_writer(api, table_with_bot, start_with_hands):
     )
     assert response.status_code == 200 and response.json() == {"ok": True, "version": 1}
     assert services.load_state(Match.objects.get(pk=match.pk)).hands[1] == ("6H", "7H", "7H")
+    resent = client.post(
+        f"/matches/{match.pk}/actions",
+        {"action": "play", "cards": ["6H"], "version": 0, "client_id": "c1"},
+    )
+    assert resent.status_code == 409 and resent.json()["code"] == "duplicate"
+
+
+def test_a_client_id_used_for_another_move_is_refused_so(api, table_with_bot, start_with_hands):
+    """A client id names one move of the match: sent again with another move (the bot's own
+    next one, or another seat's), that move is refused with its own code, not taken for a
+    resend ("duplicate" would tell the bot its move was made), and changes nothing."""
+    table, bot = table_with_bot
+    match = start_with_hands(table, HANDS, leader=1)
+    client = api(bot)
+    played = {"action": "play", "cards": ["6H"], "version": 0, "client_id": "c1"}
+    assert client.post(f"/matches/{match.pk}/actions", played).json()["ok"]
+    before = match_snapshot(match)
     again = client.post(
         f"/matches/{match.pk}/actions",
         {"action": "play", "cards": ["7H"], "version": 1, "client_id": "c1"},
     )
-    assert again.status_code == 409 and again.json()["code"] == "duplicate"
+    assert again.status_code == 409
+    assert again.json() == {
+        "ok": False,
+        "code": "client_id_used",
+        "message": "the client_id names another move of this match: send each move with a new one",
+        "version": 1,
+    }
+    ana = User.objects.get(username="ana")
+    other_seat = services.submit(match.pk, ana, {"action": "pass", "version": 1, "client_id": "c1"})
+    assert (other_seat.ok, other_seat.code) == (False, "client_id_used")
+    assert match_snapshot(match) == before
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
+from accounts.models import User
 from games.engine.cards import FACE
 from games.engine.rules import seats_to_act
 from games.models import Match, Move, Round, Table
@@ -115,14 +116,21 @@ def test_a_non_member_cannot_act(make_table, start_with_hands, make_user):
 
 
 def test_a_repeated_client_id_is_never_applied_twice(make_table, start_with_hands):
-    """A resend of the same message after a reconnect is recognised, not replayed."""
+    """A resend of the same message after a reconnect is recognised, not replayed; another move
+    sent with that id (the seat's next, or another seat's) is refused as such, not taken for a
+    resend."""
     table = make_table(["ana", "bo", "cy", "di"])
     match = start_with_hands(table, HANDS_4, leader=0)
     assert submit(match, table.host, action="play", cards=["3C"], client_id="same").ok
-    again = services.submit(
-        match.pk, table.host, {"action": "play", "cards": ["5D"], "version": 1, "client_id": "same"}
-    )
-    assert (again.ok, again.code) == (False, "duplicate")
+    resent = {"action": "play", "cards": ["3C"], "version": 0, "client_id": "same"}
+    again = services.submit(match.pk, table.host, resent)
+    assert (again.ok, again.code, again.version) == (False, "duplicate", 1)
+    for user, payload in [
+        (table.host, {"action": "play", "cards": ["5D"], "version": 1, "client_id": "same"}),
+        (User.objects.get(username="bo"), {"action": "pass", "version": 1, "client_id": "same"}),
+    ]:
+        reused = services.submit(match.pk, user, payload)
+        assert (reused.ok, reused.code, reused.version) == (False, "client_id_used", 1)
     assert Move.objects.filter(match=match).count() == 1
 
 

@@ -294,8 +294,9 @@ def test_an_action_takes_the_lock_and_one_write(match):
 def test_a_client_id_logged_while_the_writer_waited_for_its_lock_is_seen(match):
     """In READ COMMITTED the lock's statement, which waited behind another writer, returns the
     newest row but reads the move log as it was before the wait: the move that writer logged
-    with the same client id is not in that read. The writer must still answer ``duplicate``
-    (as a statement after the lock does), not judge the action anew."""
+    with the same client id is not in that read. The writer must still see the id (as a
+    statement after the lock does): ``client_id_used``, as the id names that writer's pass,
+    not the action judged anew (``stale``)."""
     state = load_state(match)
     seat = state.turn
     person = match.table.seats.get(number=seat).user
@@ -339,7 +340,7 @@ def test_a_client_id_logged_while_the_writer_waited_for_its_lock_is_seen(match):
     result = services.submit(match.pk, person, {**payload, "client_id": "resent"})
     thread.join(10)
     assert done.is_set() and not errors, errors
-    assert (result.ok, result.code, result.version) == (False, "duplicate", 1)
+    assert (result.ok, result.code, result.version) == (False, "client_id_used", 1)
     assert Move.objects.filter(match=match).count() == 1
 
 
