@@ -99,6 +99,9 @@ def test_the_lobby_replay_and_profile_controls_look_like_the_forms(new_page) -> 
             "select": page.evaluate(LOOK, "#id_seats"),
             "input": page.evaluate(LOOK, "#id_name"),
         }
+        # The forms' own controls: a border and a ring to compare with (not the defaults').
+        assert all(look["ring"].startswith("3px solid") for look in forms.values()), forms
+        assert all(look["border"].startswith("1px solid") for look in forms.values()), forms
         for name, url, selector, kind in pages:
             page.goto(url)
             page.locator(selector).scroll_into_view_if_needed()
