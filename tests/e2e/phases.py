@@ -19,7 +19,7 @@ from games.engine.deal import deal_hands, new_match, round_rng, start_round
 from games.engine.moves import leads
 from games.engine.rules import apply, legal_actions
 from games.engine.simulate import play_round, step
-from games.engine.state import MATCH_OVER, PLAY, ROUND_OVER, TRIBUTE, WINDOW, State
+from games.engine.state import MATCH_OVER, PASSED, PLAY, ROUND_OVER, TRIBUTE, WINDOW, State
 from games.engine.tribute import pay_tributes, plan_tributes
 from games.models import Match, Table
 
@@ -71,6 +71,22 @@ def unhook_window(options) -> State:
     """A claim window on another seat's hook that seat 0 can answer with an unhook, while it
     still holds 20 cards or more: the claim button reads "Unhook" ("Desenganchar")."""
     return claim_window(options, min_cards=20, claim=Unhook)
+
+
+def answered_window(options, own: bool = False) -> State:
+    """A claim window (on another seat's play, or with ``own`` on seat 0's) where every other
+    seat has passed (with ``own``, all but one): their "✓ answered" pills and the owner's
+    "claimable"."""
+    state = own_unhook_window(options) if own else claim_window(options)
+    window = state.window
+    assert window is not None
+    others = [s for s in range(options.players) if s not in (0, window.owner)]
+    waiting = others[-1:] if own else []  # seat 0's own window stays open for this one
+    answers = tuple(
+        PASSED if s in others and s not in waiting else answer
+        for s, answer in enumerate(window.answers)
+    )
+    return state._replace(window=window._replace(answers=answers))
 
 
 def _side_step(options, found, what: str) -> State:

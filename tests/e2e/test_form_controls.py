@@ -7,13 +7,15 @@ Casual players. A browser test: the swap and the control's state live in the pag
 from __future__ import annotations
 
 import pytest
+from django.db import transaction
 from playwright.sync_api import expect
 
 from accounts.models import User
-from games.models import Seat
-from games.play import tables
+from games.models import Match, Seat
+from games.play import stewarding, tables
+from tests.games.drivers import drive
 
-from .helpers import log_in_as, wait_until_live
+from .helpers import PASSWORD, log_in_as, log_in_user, screenshot, wait_until_live
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -46,3 +48,69 @@ def test_a_difficulty_picked_before_a_push_is_the_one_seated(new_page, make_user
         "ai_policy", flat=True
     )
     assert sorted(policies) == [Seat.Policy.RANDOM, Seat.Policy.RANDOM]
+
+
+# A control's look: its font, height, border, corners, padding, and the ring it shows once the
+# keyboard's focus is on it.
+LOOK = """(selector) => {
+  const el = document.querySelector(selector);
+  if (!el) return null;
+  const look = s => ({font: `${s.fontFamily} ${s.fontSize} ${s.fontWeight}`,
+    border: `${s.borderTopWidth} ${s.borderTopStyle} ${s.borderTopColor}`,
+    radius: s.borderTopLeftRadius, padding: `${s.paddingTop} ${s.paddingLeft}`,
+    height: Math.round(el.getBoundingClientRect().height)});
+  const rest = look(getComputedStyle(el));
+  el.focus();
+  const s = getComputedStyle(el);
+  const ring = `${s.outlineWidth} ${s.outlineStyle} ${s.outlineColor} ${s.outlineOffset}`;
+  el.blur();
+  return {...rest, ring};
+}"""
+
+
+def test_the_lobby_replay_and_profile_controls_look_like_the_forms(new_page) -> None:
+    """A tester: the lobby's "AI difficulty", the replay's "Show" and the profile's token name
+    were the browser's own grey controls, unlike every form's (static/css/forms.css). Each has
+    the create-table form's font, height, border, corners, padding and focus ring, at 1280×800
+    and 375×667."""
+    host = User.objects.create_user("looks_fc", password=PASSWORD)
+    with transaction.atomic():
+        table = stewarding.open_table(
+            host,
+            name="looks",
+            options={"target_level": "3"},
+            seats=[(host, "heuristic"), (None, "heuristic"), (None, "random"), (None, "expert")],
+            start=True,
+            seed=414,
+        )
+    match, _steps = drive(Match.objects.get(table=table).pk, people=True)
+    page = new_page(1280, 800)
+    log_in_user(page, host, landing=None)
+    pages = [
+        ("lobby", "/", "#play-computer-difficulty", "select"),
+        ("replay", f"/matches/{match.pk}/replay/?step=1", "#replay-seat", "select"),
+        ("profile", f"/accounts/{host.username}/", "#token-name", "input"),
+    ]
+    problems = {}
+    for width, height in ((1280, 800), (375, 667)):
+        page.set_viewport_size({"width": width, "height": height})
+        page.goto("/tables/new/")
+        forms = {
+            "select": page.evaluate(LOOK, "#id_seats"),
+            "input": page.evaluate(LOOK, "#id_name"),
+        }
+        # The forms' own controls: a border and a ring to compare with (not the defaults').
+        assert all(look["ring"].startswith("3px solid") for look in forms.values()), forms
+        assert all(look["border"].startswith("1px solid") for look in forms.values()), forms
+        for name, url, selector, kind in pages:
+            page.goto(url)
+            page.locator(selector).scroll_into_view_if_needed()
+            screenshot(page, f"form-controls/{name}-{width}x{height}")
+            look = page.evaluate(LOOK, selector)
+            if look != forms[kind]:
+                problems[f"{name} {width}x{height}"] = {
+                    key: (look and look[key], value)
+                    for key, value in forms[kind].items()
+                    if not look or look[key] != value
+                }
+    assert not problems, problems

@@ -157,7 +157,7 @@ WORDS_WHOLE = """(selector) => {
 
 
 def test_words_break_only_between_words(new_page) -> None:
-    """In Spanish, at 375 px in a claim window the seats' markers ("se puede reclamar",
+    """In Spanish, at 375 px in a claim window the seats' markers ("reclamable",
     "✓ respondió") stay inside their seats, whole words; after the match the record's table
     options at 1280 px break only between words ("no", "teammate" whole)."""
     from playwright.sync_api import expect

@@ -318,3 +318,40 @@ def test_the_match_result_the_rematch_and_the_own_seat_fit_one_screen(new_page, 
     assert page.evaluate(AFTER_THE_MATCH) == []
     assert page.evaluate(OVERLAP) == []
     assert page.evaluate(NO_INNER_SCROLL) == []
+
+
+# The status's first line ("Round N · Playing" and the teams' levels): shown, inside the felt's
+# middle and the felt, and wholly above the own seat (nothing of it under that seat).
+ROUND_LINE = """() => {
+  const out = [], line = document.querySelector('#status .status-line').getBoundingClientRect();
+  const own = document.querySelector('#seats .seat.me').getBoundingClientRect();
+  const felt = document.querySelector('.table-felt').getBoundingClientRect();
+  const centre = document.querySelector('.felt-centre').getBoundingClientRect();
+  const at = r => `${Math.round(r.top)}-${Math.round(r.bottom)}`;
+  if (line.height < 1) return ['the round line is not shown'];
+  for (const [what, box] of [['the felt', felt], ["the felt's middle", centre]])
+    if (line.top < box.top - 0.5 || line.bottom > box.bottom + 0.5 || line.left < box.left - 0.5
+        || line.right > box.right + 0.5)
+      out.push(`the round line (${at(line)}) is cut by ${what} (${at(box)})`);
+  if (line.bottom > own.top + 0.5 && line.top < own.bottom && line.right > own.left
+      && line.left < own.right)
+    out.push(`the round line (${at(line)}) runs under the own seat (${at(own)})`);
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "id"])
+def test_the_round_line_is_whole_on_a_short_phone_on_the_own_turn(new_page, language) -> None:
+    """375×667 upright, the own turn (no claim window): the line with "Round N" and the teams'
+    levels was cut ~16 px by the own seat. It is whole in the felt, above the own seat, and
+    the one screen still holds (every card, the play to beat, the buttons)."""
+    page = new_page(375, 667)
+    log_in_as(page, f"round_line_{language}", language, landing=None)
+    open_started_table(page, claim_seconds=10, turn_seconds=60)
+    show_phase(page, Table.objects.get(host__username=f"round_line_{language}"), your_turn)
+    settle(page)
+    shoot(page, f"round-line-{language}-375x667")
+    _make, cards, shown = PHASES["turn"]
+    found = page.evaluate(ROUND_LINE) + page.evaluate(WHOLE)
+    found += page.evaluate(MEASURE, {"cards": cards, "shown": shown, "seats": 4})
+    assert found == []

@@ -9,6 +9,8 @@ Screenshots (``make screenshots``): phone-details/<what>-<language>.png.
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 from django.db import transaction
 from playwright.sync_api import expect
@@ -32,6 +34,7 @@ from .phases import (
     MEASURE,
     SHORT_NAMES,
     WHOLE,
+    answered_window,
     claim_window,
     install_match_over,
     own_unhook_window,
@@ -250,3 +253,48 @@ def test_a_two_seat_table_shows_the_own_name_whole_on_a_phone(new_page) -> None:
     settle(page)
     screenshot(page, "phone-details/two-seats-375x740")
     assert page.evaluate(SHORT_NAMES) == []
+
+
+# Each claim window's pill on a seat ("claimable", "✓ answered"): shown, on one line (no taller
+# than the seat's card count) and whole (no ellipsis).
+PILLS = """() => {
+  const out = [];
+  const pills = document.querySelectorAll('#seats .owner-marker, #seats .answered-marker');
+  if (!pills.length) out.push('no pill on the seats');
+  for (const pill of pills) {
+    const seat = pill.closest('.seat'), r = pill.getBoundingClientRect();
+    const line = seat.querySelector('.card-count').getBoundingClientRect().height;
+    const name = `${seat.id}'s "${pill.textContent.trim()}"`;
+    if (r.width < 1) out.push(`${name} is not shown`);
+    else if (r.height > line * 1.4) out.push(`${name} wraps: ${Math.round(r.height)} px (a line: `
+                                            + `${Math.round(line)})`);
+    else if (pill.scrollWidth > pill.clientWidth + 1)
+      out.push(`${name} is cut: ${pill.scrollWidth} px in ${pill.clientWidth}`);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_claim_window_s_pills_keep_one_line(new_page, language) -> None:
+    """A tester: "✓ answered" and the Spanish "se puede reclamar" wrapped onto two lines in
+    their pills. In a claim window on another seat's play and on the own seat's, each pill
+    reads whole on one line at 1280×800, 375×667 and 740×375."""
+    page = new_page(1280, 800)
+    log_in_as(page, f"pills_{language}", language, landing=None)
+    open_started_table(page, claim_seconds=10, turn_seconds=60)
+    table = Table.objects.get(host__username=f"pills_{language}")
+    problems = {}
+    for own in (False, True):
+        show_phase(page, table, partial(answered_window, own=own))
+        expect(page.locator("#seats .answered-marker").first).to_be_attached()
+        expect(page.locator("#seats .owner-marker")).to_have_count(1)
+        for width, height in ((1280, 800), (375, 667), (740, 375)):
+            page.set_viewport_size({"width": width, "height": height})
+            settle(page)
+            what = f"{'own' if own else 'other'}-{width}x{height}"
+            screenshot(page, f"phone-details/pills-{language}-{what}")
+            found = page.evaluate(PILLS)
+            if found:
+                problems[what] = found
+    assert not problems, "\n".join(f"{k}: {v[:6]}" for k, v in problems.items())

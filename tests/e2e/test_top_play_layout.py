@@ -126,3 +126,65 @@ def test_a_hook_pulses_inside_its_seat(new_page) -> None:
     show_phase(page, Table.objects.get(host__username="hook_pulse"), a_hook)
     expect(page.locator("#seats .seat-play.kind-hook").first).to_be_visible()
     assert page.evaluate(HOOK_PULSE_INSIDE) == []
+
+
+# Every seat's name shows: whole, or (a long name) its first six letters and an ellipsis in
+# the room it has. A name squeezed to nothing or to "M…" fails.
+NAMES_SHOWN = """() => [...document.querySelectorAll('#seats .seat .name')].flatMap(n => {
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = getComputedStyle(n).font;
+  const text = n.textContent.trim(), r = n.getBoundingClientRect();
+  const whole = ctx.measureText(text).width;
+  const six = text.length > 6 ? ctx.measureText(text.slice(0, 6) + '…').width : whole;
+  const seat = n.closest('.seat'), play = seat.querySelector('.seat-play');
+  const what = `${seat.id}'s name "${text}"${play ? ` (${play.className})` : ''}`;
+  if (r.width < 1 || r.height < 1 || getComputedStyle(n).visibility === 'hidden')
+    return [`${what} is not shown`];
+  if (whole > r.width + 0.05 && r.width < six - 0.05)
+    return [`${what} is cut: ${r.width.toFixed(1)} px of ${whole.toFixed(1)}`];
+  return [];
+})"""
+
+
+# Every seat's count ("27 cartas") whole in its seat's line: not under the team's shape or the
+# play beside it, nor past the seat's edge.
+COUNTS_WHOLE = """() => [...document.querySelectorAll('#seats .seat .card-count')].flatMap(c => {
+  const seat = c.closest('.seat'), range = document.createRange();
+  range.selectNodeContents(c);
+  const t = range.getBoundingClientRect(), s = seat.getBoundingClientRect();
+  const out = [];
+  if (t.right > s.right + 0.5) out.push(`${seat.id}'s count runs out of its seat`);
+  for (const [what, el] of [["its team's shape", seat.querySelector('.team-badge')],
+                            ['its play', seat.querySelector('.seat-play')]]) {
+    const r = el && el.getBoundingClientRect();
+    if (r && t.right > r.left + 0.5 && t.left < r.right && t.bottom > r.top && t.top < r.bottom)
+      out.push(`${seat.id}'s count "${c.textContent.trim()}" runs under ${what}`);
+  }
+  return out;
+})"""
+
+
+@pytest.mark.parametrize("language", ["vi", "es"])
+@pytest.mark.parametrize("players", [6, 8])
+def test_every_seat_s_name_shows_on_a_phone_on_its_side(new_page, players, language) -> None:
+    """740×375 in Vietnamese, six and eight seats, the own turn: a seat that made a long play
+    showed no name, a seat that passed read "M…". Every seat's name shows, whole or (a long
+    one) its first six letters, after plays and passes and with a long play to beat; its count
+    ("27 cartas" in Spanish, the longest) whole beside its team's shape."""
+    from games.models import Table
+
+    from .phases import long_top_turn, settle, shoot, show_phase, your_turn
+
+    page = new_page(740, 375)
+    log_in_as(page, f"names_{players}_{language}", language, landing=None)
+    open_started_table(page, claim_seconds=0, turn_seconds=60, players=players)
+    table = Table.objects.get(host__username=f"names_{players}_{language}")
+    problems = {}
+    for phase, make in (("turn", your_turn), ("long-top", long_top_turn)):
+        show_phase(page, table, make)
+        settle(page)
+        shoot(page, f"side-names-{players}-{language}-{phase}-740x375")
+        found = page.evaluate(NAMES_SHOWN) + page.evaluate(COUNTS_WHOLE)
+        if found:
+            problems[phase] = found
+    assert not problems, "\n".join(f"{k}: {v[:8]}" for k, v in problems.items())
