@@ -35,7 +35,7 @@ from games.play.outcomes import refusal_message
 from games.sockets import session_guard, socket_limits
 from games.sockets.pool import PooledConsumer, in_pool
 from games.sockets.protocol import parse_message
-from games.sockets.renewals import Renewals, refresh_count_soon
+from games.sockets.renewals import Renewals, page_closed, page_opened, refresh_count_soon
 from games.sockets.scope import person_of, scope_language
 
 #: The keys of a page's messages that are not actions; the outcome of an action whose
@@ -81,6 +81,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         self.sent_by_last_heartbeat = -1  # the version the page must show at its next one
         self.behind_pending = False  # a resync_if_behind is waiting
         self.muted: set[int] = set()  # the authors whose chat lines this viewer muted
+        self.away_seq = 0  # the newest seats-away change this page was sent (games.live.away)
         seat = await in_pool(self.seat_if_allowed)()
         if seat is False:
             await self.close(code=4403)
@@ -106,6 +107,8 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         if self.audience is None:
             return
         Renewals.current().discard(self)
+        if self.seat is not None:  # seen as gone once its grace has passed
+            await page_closed(self.table_id, self.seat, self.channel_name)
         await self.channel_layer.group_discard(notify.table_group(self.table_id), self.channel_name)
         await self.channel_layer.group_discard(
             audiences.group(self.table_id, self.audience), self.channel_name
@@ -137,6 +140,8 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         if audience == self.audience:
             return
         if self.audience is not None:
+            if self.audience.seat is not None:
+                await page_closed(self.table_id, self.audience.seat, self.channel_name)
             await self.channel_layer.group_discard(
                 audiences.group(self.table_id, self.audience), self.channel_name
             )
@@ -169,10 +174,13 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         return rooms.group(self.table_id, rooms.room_for(audience.seat), audience.language)
 
     def register(self, audience: Audience) -> None:
-        """Count this page in its audience and, signed in, its player as at this table."""
+        """Count this page in its audience and, signed in, its player as at this table; a
+        seat's page opening clears its seat's away sign (``games.live.away``)."""
         audiences.register(self.table_id, audience)
         if self.user is not None:  # signed in
             presence.at_table(self.user.pk, self.table_id)
+        if audience.seat is not None:
+            page_opened(self.table_id, audience.seat, self.channel_name)
 
     # --- frames to the page ---------------------------------------------------------------
 
@@ -285,6 +293,15 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
             except rooms.ChatError as e:
                 return str(e)
         return ""
+
+    async def table_away(self, event: dict[str, Any]) -> None:
+        """The seats shown away changed (``push.publish_away``): every seat's name line in this
+        page's language (its own seat's as its own), unless a newer change came first."""
+        lines = event["html"].get(self.language)
+        if lines and event["seq"] > self.away_seq:
+            self.away_seq = event["seq"]
+            own = str(self.seat)
+            await self.send(text_data="".join(t[n == own] for n, t in lines.items()))
 
     async def spectators_count(self, event: dict[str, Any]) -> None:
         html = event["html"].get(self.language, {}).get("watch" if self.seat is None else "seat")
