@@ -43,6 +43,8 @@ log = logging.getLogger(__name__)
 
 #: A page not heard from this long (seconds: three heartbeats) is gone.
 SILENT_SECONDS = 15.0
+#: A table's pages and the seats it shows away are kept this long after their last write (s).
+KEEP_SECONDS = 24 * 3600
 
 
 def grace_seconds() -> float:
@@ -90,14 +92,14 @@ end
 table.sort(seats)
 local now_away = table.concat(seats, ',')
 if ARGV[2] then
-  redis.call('EXPIRE', pages, 86400)
+  redis.call('EXPIRE', pages, KEEP)
 end
 if now_away ~= before then
   seq = tostring(tonumber(seq) + 1)
-  redis.call('SET', shown, seq .. '|' .. now_away, 'EX', 86400)
+  redis.call('SET', shown, seq .. '|' .. now_away, 'EX', KEEP)
 end
 return {seq, before, now_away}
-"""
+""".replace("KEEP", str(KEEP_SECONDS))
 
 
 def parse_seats(text: str | bytes | None) -> frozenset[int]:

@@ -260,6 +260,7 @@ class Renewals:
                 pipe.expire(key_of(owner), ttl * 2)
         for table, members in pages.items():
             pipe.zadd(away.pages_key(table), members)
+            pipe.expire(away.pages_key(table), away.KEEP_SECONDS)
         for table, members in silent.items():
             pipe.zadd(away.pages_key(table), members, xx=True, lt=True)
         checked = len(pipe)  # each table's away check: its answer's place
