@@ -109,9 +109,9 @@ def live(table_id: int, latest: tuple[int, int, int | None] | None = None) -> li
 
 def live_and_away(
     table_id: int, latest: tuple[int, int, int | None] | None = None, away: bool = True
-) -> tuple[list[Audience], frozenset[int]]:
-    """``live``, and (``away``) in the same round trip the seats the table shows away
-    (``games.live.away``: a push's seat rows show them)."""
+) -> tuple[list[Audience], tuple[int, frozenset[int]]]:
+    """``live``, and (``away``) in the same round trip what the table shows away
+    (``games.live.away``: a push's seat rows show it): its sequence number and seats."""
     try:
         pipe = redis_store.client().pipeline(transaction=False)
         pipe.zrange(registry_key(table_id), time.time(), "+inf", byscore=True)
@@ -122,9 +122,9 @@ def live_and_away(
         answers = pipe.execute()
     except redis.RedisError:
         log.warning("audience registry unavailable", exc_info=True)
-        return [], frozenset()
+        return [], (0, frozenset())
     codes = answers[0]
-    shown = parse_shown(answers[1])[1] if away else frozenset()
+    shown = parse_shown(answers[1]) if away else (0, frozenset())
     audiences = (Audience.parse(code.decode()) for code in codes)
     ordered = sorted(
         (a for a in audiences if a is not None),

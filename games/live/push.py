@@ -52,10 +52,11 @@ log = logging.getLogger(__name__)
 
 
 def _frame_message(
-    text: str, version: int, revision: int, base: int | None, seat: int | None
+    text: str, version: int, revision: int, base: int | None, seat: int | None, away_seq: int = 0
 ) -> dict[str, Any]:
     """A frame for the audience of ``seat`` (None: spectators): ``s`` names it, so a socket that
-    left that audience while the frame was on its way drops it (``TableConsumer.table_frame``)."""
+    left that audience while the frame was on its way drops it (``TableConsumer.table_frame``).
+    ``away_seq``: the sequence number of the seats shown away it was rendered with."""
     message = {
         "type": "table.frame",
         "text": text,
@@ -63,6 +64,9 @@ def _frame_message(
         "r": revision,
         "full": base is None,
         "s": seat,
+        # What the table showed away when it was rendered (``games.live.away``): a page sent a
+        # newer change already has it again after this frame (``TableConsumer.table_frame``).
+        "a": away_seq,
     }
     if base is not None:
         message["b"] = base
@@ -89,7 +93,7 @@ def publish_move(
     # What this push shows is noted with the audiences' lookup (one round trip), before the
     # frames go out, as it always was: a heartbeat then finds any frame lost on the way.
     latest = (revision, new.version, None if delayed else new.version)
-    live, away_now = audiences.live_and_away(table.pk, latest)
+    live, (away_seq, away_now) = audiences.live_and_away(table.pk, latest)
     # One switch of language per run of audiences speaking it (``audiences.live`` lists the
     # seats first, then the spectators: most tables' seats share one language).
     for language, run in itertools.groupby(live, key=attrgetter("language")):
@@ -112,7 +116,9 @@ def publish_move(
                 messages.append(
                     (
                         audiences.group(table.pk, audience),
-                        _frame_message(text, new.version, revision, old.version, audience.seat),
+                        _frame_message(
+                            text, new.version, revision, old.version, audience.seat, away_seq
+                        ),
                     )
                 )
     messages.append((audiences.bot_group(table.pk), audiences.bot_message(new.version)))
@@ -130,7 +136,7 @@ def publish_watched(match_id: int, old_version: int, new_version: int) -> tuple[
     seats = list(table.seats.select_related("user"))
     sent: dict[str, tuple[str, int, int | None]] = {}
     messages = []
-    live, away_now = audiences.live_and_away(table.pk)
+    live, (away_seq, away_now) = audiences.live_and_away(table.pk)
     for audience in live:
         if audience.seat is not None:
             continue
@@ -142,7 +148,7 @@ def publish_watched(match_id: int, old_version: int, new_version: int) -> tuple[
         messages.append(
             (
                 audiences.group(table.pk, audience),
-                _frame_message(text, version, table.revision, base, None),
+                _frame_message(text, version, table.revision, base, None, away_seq),
             )
         )
     audiences.set_latest_watched(table.pk, table.revision, new_version)
@@ -238,7 +244,7 @@ def _snapshots(table: Table, match: Match, seats: list[Seat]) -> list[tuple[str,
     count = spectating.count(table.pk)
     messages = []
     shared = SharedParts()  # what every audience of one state sees alike, built once
-    live_audiences, away_now = audiences.live_and_away(table.pk)
+    live_audiences, (away_seq, away_now) = audiences.live_and_away(table.pk)
     for audience in live_audiences:
         state = watched if audience.seat is None else live
         with speech.speaking(audience.language):
@@ -258,7 +264,7 @@ def _snapshots(table: Table, match: Match, seats: list[Seat]) -> list[tuple[str,
         messages.append(
             (
                 audiences.group(table.pk, audience),
-                _frame_message(text, state.version, table.revision, None, audience.seat),
+                _frame_message(text, state.version, table.revision, None, audience.seat, away_seq),
             )
         )
     audiences.set_latest(table.pk, table.revision, live.version, watched.version)

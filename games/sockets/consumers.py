@@ -33,6 +33,7 @@ from games.models import Match, Seat, Table
 from games.play import outcomes, services, standins
 from games.play.outcomes import refusal_message
 from games.sockets import session_guard, socket_limits
+from games.sockets.away_signs import AwaySigns
 from games.sockets.pool import PooledConsumer, in_pool
 from games.sockets.protocol import parse_message
 from games.sockets.renewals import Renewals, page_closed, page_opened, refresh_count_soon
@@ -57,7 +58,7 @@ def _signed_in(scope: Mapping[str, Any]) -> User | None:
     return cast(User, user)
 
 
-class TableConsumer(session_guard.SessionGuard, PooledConsumer):
+class TableConsumer(AwaySigns, session_guard.SessionGuard, PooledConsumer):
     """``/ws/table/<id>/``: pushes this viewer's frames; takes a seat's actions."""
 
     session_runner = staticmethod(in_pool)  # the session checks run in the socket pool
@@ -81,7 +82,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         self.sent_by_last_heartbeat = -1  # the version the page must show at its next one
         self.behind_pending = False  # a resync_if_behind is waiting
         self.muted: set[int] = set()  # the authors whose chat lines this viewer muted
-        self.away_seq = 0  # the newest seats-away change this page was sent (games.live.away)
+        self.away_seq, self.away_text = 0, ""  # the newest seats-away change sent (AwaySigns)
         seat = await in_pool(self.seat_if_allowed)()
         if seat is False:
             await self.close(code=4403)
@@ -186,6 +187,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
 
     async def send_snapshot(self) -> None:
         self.last_resync = time.monotonic()
+        signs = self.away_seq  # a change forwarded while it renders may be newer than it
         text, version, revision = await in_pool(push.snapshot)(
             self.table_id, self.seat, self.user, self.language
         )
@@ -193,6 +195,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
             return  # a newer frame went out while this one was rendered
         self.version, self.revision = version, revision
         await self.send(text_data=text)
+        await self.signs_again_after(signs)
 
     async def resync(self) -> None:
         """A full snapshot now, or once ``RESYNC_SECONDS`` after the last one."""
@@ -230,6 +233,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
             return
         self.version, self.revision = version, revision
         await self.send(text_data=event["text"])
+        await self.signs_again_after(event.get("a", self.away_seq))
 
     async def table_seating(self, event: dict[str, Any]) -> None:
         """Someone sat down, stood up, left for good or the table started: follow the seat this
@@ -293,15 +297,6 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
             except rooms.ChatError as e:
                 return str(e)
         return ""
-
-    async def table_away(self, event: dict[str, Any]) -> None:
-        """The seats shown away changed (``push.publish_away``): every seat's name line in this
-        page's language (its own seat's as its own), unless a newer change came first."""
-        lines = event["html"].get(self.language)
-        if lines and event["seq"] > self.away_seq:
-            self.away_seq = event["seq"]
-            own = str(self.seat)
-            await self.send(text_data="".join(t[n == own] for n, t in lines.items()))
 
     async def spectators_count(self, event: dict[str, Any]) -> None:
         html = event["html"].get(self.language, {}).get("watch" if self.seat is None else "seat")

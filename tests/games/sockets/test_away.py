@@ -15,8 +15,11 @@ import re
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.db import connections
 
-from games.live import away, redis_store
+from games.live import audiences, away, notify, redis_store
+from games.live.audiences import Audience
 from games.play import services
 from games.sockets.renewals import Renewals
 from tests.games.pages import header
@@ -29,6 +32,13 @@ GRACE = 0.6
 SIGN = re.compile(r'<span class="badge away" id="away-(\d)"')
 #: A seat's name line pushed alone (where its sign is).
 LINE = re.compile(r'<div class="seat-name" hx-swap-oob="outerHTML:#seat-(\d) .seat-name">')
+
+
+@pytest.fixture(autouse=True)
+async def _short_grace(settings):
+    settings.GAMES_AWAY_GRACE_SECONDS = GRACE
+    yield
+    await sync_to_async(connections.close_all)()
 
 
 def away_seats(text: str) -> set[int]:
@@ -163,3 +173,31 @@ async def test_ai_seats_and_stand_ins_never_show_it(make_user):
 
 def _seats(match):
     return list(match.table.seats.select_related("user"))
+
+
+async def test_a_frame_rendered_before_a_change_is_followed_by_that_change_again(make_user):
+    """A move's frame reads the signs with its audiences, then renders: a change pushed
+    meanwhile can reach the page first. The socket sends the change again after that frame,
+    so the page ends with the newest signs; a frame rendered with them needs nothing more."""
+    match, users = await start(make_user)
+    ana = await connect(match.table_id, users["ana"])
+    shown_frame = header(await frame(ana))
+    layer = get_channel_layer()
+    change = {"en": {"0": ["<p>others-50</p>", "<p>own-50</p>"], "1": ["<p>1</p>", "<p>1!</p>"]}}
+    await layer.group_send(
+        notify.table_group(match.table_id), {"type": "table.away", "seq": 50, "html": change}
+    )
+    assert await frame(ana) == "<p>own-50</p><p>1</p>"  # ana's seat's line as her own
+    group = audiences.group(match.table_id, Audience(0, "en"))
+    for seq, again in ((49, True), (50, False)):
+        text = f'<!--frame {{"v":{shown_frame["v"]},"r":{shown_frame["r"]},"full":true}}-->{seq}'
+        message = {"type": "table.frame", "text": text, "full": True, "s": 0, "a": seq}
+        await layer.group_send(group, {**message, "v": shown_frame["v"], "r": shown_frame["r"]})
+        assert await frame(ana) == text
+        if again:
+            assert await frame(ana) == "<p>own-50</p><p>1</p>"
+    # An older change than the page's is dropped.
+    older = {"type": "table.away", "seq": 49, "html": change}
+    await layer.group_send(notify.table_group(match.table_id), older)
+    assert await nothing_but_counts(ana, timeout=0.5)
+    await ana.disconnect()
