@@ -385,6 +385,9 @@ GAMES_NEXT_ROUND_SECONDS = float(os.environ.get("GAMES_NEXT_ROUND_SECONDS", "6")
 GAMES_AI_DELAY_SECONDS = float(os.environ.get("GAMES_AI_DELAY_SECONDS", "1.0"))
 # How long the players asked to a rematch have to accept or leave (games.play.rematches).
 GAMES_REMATCH_SECONDS = float(os.environ.get("GAMES_REMATCH_SECONDS", "60"))
+# A seat whose player's page closed shows "disconnected" after this many seconds (games.live.away):
+# a reload, closed and open again within it, never shows it.
+GAMES_AWAY_GRACE_SECONDS = float(os.environ.get("GAMES_AWAY_GRACE_SECONDS", "5"))
 # A person's seat is handed to an AI stand-in once the clock has made this many of their
 # decisions in a row (games.play.standins); 0: never (the clock goes on deciding for them).
 GAMES_STAND_IN_AFTER_TIMEOUTS = int(os.environ.get("GAMES_STAND_IN_AFTER_TIMEOUTS", "2"))

@@ -27,7 +27,7 @@ from games import access
 from games.chat import mutes
 from games.engine.ai import FILL_DEFAULT
 from games.forms import CreateTableForm
-from games.live import lobby_cache, rematch_view, spectating, visibility
+from games.live import away, lobby_cache, rematch_view, spectating, visibility
 from games.live.lobby import options_summary
 from games.live.presenters import table_context, table_strings
 from games.models import Match, Seat, Table
@@ -133,6 +133,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         request.user,
         spectators=spectating.count(table.pk),
         delay=visibility.delay_for(table, match, seat),
+        away=away.shown_away(table.pk),
     ).as_dict()
     context["summary"] = options_summary(table)
     context["staff_start"] = tables.staff_may_start(table, request.user)

@@ -8,8 +8,8 @@ reads, which make its delta key; ``cards``: card faces and text; ``log``: events
 and seat names; ``explain``, ``teams``, ``rematch_view``; ``own_seat``: what the viewer's own
 seat's screen offers; ``claim_help``: a claim window explained, the first few times), frames
 and pushes (``frames``, ``push``, ``audiences``, ``notify``), the lobby's lists (``lobby``; their
-HTML kept a moment per language: ``lobby_cache``), spectator presence (``spectating``) and the
-Redis keys (``redis_store``).
+HTML kept a moment per language: ``lobby_cache``), spectator presence (``spectating``), whose
+page went away (``away``: a seat's "disconnected") and the Redis keys (``redis_store``).
 
 May import: ``games.access``, ``games.organisers``, ``games.models``, ``games.engine``,
 ``accounts``. Never ``games.play``: the writer calls in here after its commit, not the reverse.

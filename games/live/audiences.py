@@ -25,6 +25,7 @@ import redis
 from redis.client import Pipeline
 
 from games.live import redis_store
+from games.live.away import parse_shown, shown_key
 
 log = logging.getLogger(__name__)
 
@@ -103,20 +104,33 @@ def live(table_id: int, latest: tuple[int, int, int | None] | None = None) -> li
     trip, what the push about to be rendered shows (as ``set_latest``). Expired entries are
     skipped, not removed (``register`` removes them): one command fewer per push, 109 → 87 µs
     of CPU a call in-process."""
+    return live_and_away(table_id, latest, away=False)[0]
+
+
+def live_and_away(
+    table_id: int, latest: tuple[int, int, int | None] | None = None, away: bool = True
+) -> tuple[list[Audience], tuple[int, frozenset[int]]]:
+    """``live``, and (``away``) in the same round trip what the table shows away
+    (``games.live.away``: a push's seat rows show it): its sequence number and seats."""
     try:
         pipe = redis_store.client().pipeline(transaction=False)
         pipe.zrange(registry_key(table_id), time.time(), "+inf", byscore=True)
+        if away:
+            pipe.get(shown_key(table_id))
         if latest is not None:
             _queue_latest(pipe, table_id, *latest)
-        codes = pipe.execute()[0]
+        answers = pipe.execute()
     except redis.RedisError:
         log.warning("audience registry unavailable", exc_info=True)
-        return []
+        return [], (0, frozenset())
+    codes = answers[0]
+    shown = parse_shown(answers[1]) if away else (0, frozenset())
     audiences = (Audience.parse(code.decode()) for code in codes)
-    return sorted(
+    ordered = sorted(
         (a for a in audiences if a is not None),
         key=lambda a: (a.seat is None, a.seat or 0, a.language),
     )
+    return ordered, shown
 
 
 def set_latest(

@@ -70,6 +70,8 @@ class TableContext:
     my_window: Row | None = None
     own_window: bool = False
     window_open: bool = False
+    # The seats whose player's page went away, played by that person (``games.live.away``).
+    away: tuple[int, ...] = ()
     claim: Row | None = None
     # The claim window explained, for a person's first few windows (``games.live.claim_help``).
     claim_help: Row | None = None

@@ -150,6 +150,7 @@ def delta(
     revision: int,
     delay: int = 0,
     renders: Renders | None = None,
+    away: frozenset[int] | None = None,
 ) -> str:
     """The frame that takes one audience's page from ``old`` to ``new`` (consecutive versions).
 
@@ -157,14 +158,22 @@ def delta(
     ``engine.views.event_for`` (a pending claim's cards only to its seat). Regions whose key did
     not change are left out; a seat whose row changed is sent alone; a hand that only lost
     cards loses just those cards (and emptied ranks). ``renders`` shares renders between the
-    audiences of one push.
+    audiences of one push. ``away``: the seats the table shows away (``games.live.away``).
     """
     renders = renders or Renders()
     language = get_language()
     renders.speak(language)
-    before = _summary_at(table, match, seats, old, seat, delay, language, renders.views)
+    before = _summary_at(table, match, seats, old, seat, delay, language, renders.views, away)
     after = table_context(
-        table, match, new, seat, seats=seats, recent_moves=[], delay=delay, shared=renders.views
+        table,
+        match,
+        new,
+        seat,
+        seats=seats,
+        recent_moves=[],
+        delay=delay,
+        shared=renders.views,
+        away=away,
     )
     now = summarize(after, renders.views)
     _remember(_summary_key(table, match, new, seat, delay, language, renders.views), now)
@@ -304,6 +313,7 @@ def _summary_at(
     delay: int,
     language: str | None,
     shared: SharedParts,
+    away: frozenset[int] | None = None,
 ) -> Summary:
     key = _summary_key(table, match, state, seat, delay, language, shared)
     with _recent_lock:
@@ -312,7 +322,15 @@ def _summary_at(
         return Summary._make(kept)
     summary = summarize(
         table_context(
-            table, match, state, seat, seats=seats, recent_moves=[], delay=delay, shared=shared
+            table,
+            match,
+            state,
+            seat,
+            seats=seats,
+            recent_moves=[],
+            delay=delay,
+            shared=shared,
+            away=away,
         ),
         shared,
     )

@@ -26,6 +26,7 @@ from games.engine.power import table_for
 from games.engine.state import MATCH_OVER, PLAY, TRIBUTE, WINDOW, State
 from games.engine.views import View, seat_view, spectator_view
 from games.live import public_part, rematch_view
+from games.live.away import displayed
 from games.live.cards import HandGroups, card_face, hand_groups
 from games.live.claim_help import claim_help
 from games.live.context import TableContext
@@ -76,6 +77,7 @@ def table_context(
     seats: list[Seat] | None = None,
     recent_moves: list[Move] | None = None,
     shared: public_part.SharedParts | None = None,
+    away: frozenset[int] | None = None,
 ) -> TableContext:
     """Everything the table page and its pushed regions show ``seat`` (None: a spectator).
 
@@ -85,7 +87,8 @@ def table_context(
     last ``LOG_LENGTH`` moves up to the shown version, newest first) may be handed in by a caller
     that renders several viewers from one load (``games.live.push``); otherwise they are queried.
     ``shared`` (a dict the caller keeps for one push) lets the viewers of one state share the
-    part they all see alike (``_public``).
+    part they all see alike (``_public``). ``away``: the seats the table shows away
+    (``games.live.away.shown_away``; None: none).
     """
     if seats is None:
         seats = list(table.seats.select_related("user"))
@@ -110,7 +113,11 @@ def table_context(
     }
     if match is None or state is None:
         rows = [public_part.seat_row(s, None, seat) for s in seats]
-        return TableContext(seats=_around_the_table(rows, None, seat, table.players), **common)
+        return TableContext(
+            seats=_around_the_table(rows, None, seat, table.players),
+            away=displayed(seats, away),
+            **common,
+        )
     view = shared.view(state, seat) if shared is not None else view_for(state, seat)
     public = public_part.public(match, state, view, seats, delay, shared)
     names = public["names"]
@@ -151,6 +158,7 @@ def table_context(
         my_window=my_window,
         own_window=window is not None and seat == window["owner"],
         window_open=window is not None,
+        away=displayed(seats, away),
         tributes=public["tributes"],
         in_tribute=view.phase == TRIBUTE,
         result=public["result"],

@@ -34,6 +34,7 @@ from games.engine.events import Event
 from games.engine.state import State
 from games.live import (
     audiences,
+    away,
     frames,
     notify,
     regions,
@@ -44,17 +45,18 @@ from games.live import (
 )
 from games.live.log import recent_moves
 from games.live.presenters import spectators_context, table_context
-from games.live.public_part import SharedParts
+from games.live.public_part import SharedParts, seat_row
 from games.models import Match, Move, Seat, Table
 
 log = logging.getLogger(__name__)
 
 
 def _frame_message(
-    text: str, version: int, revision: int, base: int | None, seat: int | None
+    text: str, version: int, revision: int, base: int | None, seat: int | None, away_seq: int = 0
 ) -> dict[str, Any]:
     """A frame for the audience of ``seat`` (None: spectators): ``s`` names it, so a socket that
-    left that audience while the frame was on its way drops it (``TableConsumer.table_frame``)."""
+    left that audience while the frame was on its way drops it (``TableConsumer.table_frame``).
+    ``away_seq``: the sequence number of the seats shown away it was rendered with."""
     message = {
         "type": "table.frame",
         "text": text,
@@ -62,6 +64,9 @@ def _frame_message(
         "r": revision,
         "full": base is None,
         "s": seat,
+        # What the table showed away when it was rendered (``games.live.away``): a page sent a
+        # newer change already has it again after this frame (``TableConsumer.table_frame``).
+        "a": away_seq,
     }
     if base is not None:
         message["b"] = base
@@ -88,7 +93,7 @@ def publish_move(
     # What this push shows is noted with the audiences' lookup (one round trip), before the
     # frames go out, as it always was: a heartbeat then finds any frame lost on the way.
     latest = (revision, new.version, None if delayed else new.version)
-    live = audiences.live(table.pk, latest)
+    live, (away_seq, away_now) = audiences.live_and_away(table.pk, latest)
     # One switch of language per run of audiences speaking it (``audiences.live`` lists the
     # seats first, then the spectators: most tables' seats share one language).
     for language, run in itertools.groupby(live, key=attrgetter("language")):
@@ -97,12 +102,23 @@ def publish_move(
                 if audience.seat is None and delayed:
                     continue
                 text = frames.delta(
-                    table, match, seats, old, new, events, audience.seat, revision, renders=renders
+                    table,
+                    match,
+                    seats,
+                    old,
+                    new,
+                    events,
+                    audience.seat,
+                    revision,
+                    renders=renders,
+                    away=away_now,
                 )
                 messages.append(
                     (
                         audiences.group(table.pk, audience),
-                        _frame_message(text, new.version, revision, old.version, audience.seat),
+                        _frame_message(
+                            text, new.version, revision, old.version, audience.seat, away_seq
+                        ),
                     )
                 )
     messages.append((audiences.bot_group(table.pk), audiences.bot_message(new.version)))
@@ -120,18 +136,19 @@ def publish_watched(match_id: int, old_version: int, new_version: int) -> tuple[
     seats = list(table.seats.select_related("user"))
     sent: dict[str, tuple[str, int, int | None]] = {}
     messages = []
-    for audience in audiences.live(table.pk):
+    live, (away_seq, away_now) = audiences.live_and_away(table.pk)
+    for audience in live:
         if audience.seat is not None:
             continue
         with translation.override(audience.language):
             sent[audience.language] = _delayed_frame(
-                table, match, seats, old_version, new_version, table.revision
+                table, match, seats, old_version, new_version, table.revision, away_now
             )
         text, version, base = sent[audience.language]
         messages.append(
             (
                 audiences.group(table.pk, audience),
-                _frame_message(text, version, table.revision, base, None),
+                _frame_message(text, version, table.revision, base, None, away_seq),
             )
         )
     audiences.set_latest_watched(table.pk, table.revision, new_version)
@@ -140,7 +157,13 @@ def publish_watched(match_id: int, old_version: int, new_version: int) -> tuple[
 
 
 def _delayed_frame(
-    table: Table, match: Match, seats: list[Seat], old_version: int, new_version: int, revision: int
+    table: Table,
+    match: Match,
+    seats: list[Seat],
+    old_version: int,
+    new_version: int,
+    revision: int,
+    away_now: frozenset[int],
 ) -> tuple[str, int, int | None]:
     """Spectators' frame on a delayed table: the move at ``new_version`` as a delta when it
     follows the last one shown, else (a jump, or the view reaching a finished match's end,
@@ -157,7 +180,7 @@ def _delayed_frame(
                 or []
             )
             text = frames.delta(
-                table, match, seats, before, after, events, None, revision, delay=behind
+                table, match, seats, before, after, events, None, revision, behind, away=away_now
             )
             return text, new_version, old_version
         state = replay.state_at(match, new_version)
@@ -172,6 +195,7 @@ def _delayed_frame(
         seats=seats,
         delay=match.version - state.version,
         recent_moves=recent_moves(match, state.version),
+        away=away_now,
     )
     return frames.full(context, revision), state.version, None
 
@@ -220,7 +244,8 @@ def _snapshots(table: Table, match: Match, seats: list[Seat]) -> list[tuple[str,
     count = spectating.count(table.pk)
     messages = []
     shared = SharedParts()  # what every audience of one state sees alike, built once
-    for audience in audiences.live(table.pk):
+    live_audiences, (away_seq, away_now) = audiences.live_and_away(table.pk)
+    for audience in live_audiences:
         state = watched if audience.seat is None else live
         with speech.speaking(audience.language):
             context = table_context(
@@ -233,12 +258,13 @@ def _snapshots(table: Table, match: Match, seats: list[Seat]) -> list[tuple[str,
                 spectators=count,
                 delay=live.version - state.version,
                 shared=shared,
+                away=away_now,
             )
             text = frames.full(context, table.revision)
         messages.append(
             (
                 audiences.group(table.pk, audience),
-                _frame_message(text, state.version, table.revision, None, audience.seat),
+                _frame_message(text, state.version, table.revision, None, audience.seat, away_seq),
             )
         )
     audiences.set_latest(table.pk, table.revision, live.version, watched.version)
@@ -285,9 +311,10 @@ def snapshot(
     table = Table.objects.get(pk=table_id)
     match = Match.objects.filter(table=table).first()
     key = None
+    away_now = away.shown_away(table_id)
     if match is not None and seat is None:
         version = visibility.watched(table, match).version
-        key = (table_id, language, table.revision, version)
+        key = (table_id, language, table.revision, version, away_now)
         text = _reused(key)
         if text is not None:
             return text, version, table.revision
@@ -308,6 +335,7 @@ def snapshot(
             seats=seats,
             delay=behind,
             spectators=spectating.count(table_id),
+            away=away_now,
             recent_moves=(
                 recent_moves(match, state.version)
                 if match is not None and state is not None
@@ -358,3 +386,47 @@ def publish_spectator_count(table_id: int) -> None:
     notify.send_many(
         [(notify.table_group(table_id), {"type": "spectators.count", "count": count, "html": html})]
     )
+
+
+# --- a seat's page went away or came back (games.live.away) -------------------------------------
+
+
+def publish_away(table_id: int, change: away.Change) -> bool:
+    """Push a change of the seats shown away (``away.check``'s) to every page of the table: one
+    message on the table-wide group, not a frame, holding each seat's name line (where the sign
+    is: ``seat_name.jinja``) as every viewer sees it and as its own seat does, rendered once per
+    language watching — when it changes what a seat shows. Every seat's line, not only the
+    changed ones: a page keeps the newest message (``seq``) and may drop an older one. Returns
+    whether it sent."""
+    if change is None:
+        return False
+    seq, before, now = change
+    table = Table.objects.filter(pk=table_id).first()
+    if table is None:
+        return False
+    seats = list(table.seats.select_related("user"))
+    shown = away.displayed(seats, now)
+    if away.displayed(seats, before) == shown:
+        return False
+    html: dict[str, dict[str, list[str]]] = {}
+    for language in sorted({a.language for a in audiences.live(table_id)}):
+        with translation.override(language):
+            html[language] = {
+                str(s.number): [_name_line(s, shown, False), _name_line(s, shown, True)]
+                for s in seats
+            }
+    if html:
+        message = {"type": "table.away", "seq": seq, "html": html}
+        notify.send_many([(notify.table_group(table_id), message)])
+    return bool(html)
+
+
+def _name_line(seat: Seat, shown: tuple[int, ...], own: bool) -> str:
+    """``seat``'s name line pushed alone, as every viewer sees it or (``own``) as its own."""
+    row = seat_row(seat, None, seat.number if own else None)
+    inputs = {"s": row, "away": shown, "name_oob": True}
+    return regions.render_jinja(NAME_LINE_TEMPLATE, inputs)
+
+
+#: A seat's name line (``seat.jinja`` includes it), which holds its away sign.
+NAME_LINE_TEMPLATE = "games/partials/seat_name.jinja"

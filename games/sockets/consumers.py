@@ -33,9 +33,10 @@ from games.models import Match, Seat, Table
 from games.play import outcomes, services, standins
 from games.play.outcomes import refusal_message
 from games.sockets import session_guard, socket_limits
+from games.sockets.away_signs import AwaySigns
 from games.sockets.pool import PooledConsumer, in_pool
 from games.sockets.protocol import parse_message
-from games.sockets.renewals import Renewals, refresh_count_soon
+from games.sockets.renewals import Renewals, page_closed, page_opened, refresh_count_soon
 from games.sockets.scope import person_of, scope_language
 
 #: The keys of a page's messages that are not actions; the outcome of an action whose
@@ -57,7 +58,7 @@ def _signed_in(scope: Mapping[str, Any]) -> User | None:
     return cast(User, user)
 
 
-class TableConsumer(session_guard.SessionGuard, PooledConsumer):
+class TableConsumer(AwaySigns, session_guard.SessionGuard, PooledConsumer):
     """``/ws/table/<id>/``: pushes this viewer's frames; takes a seat's actions."""
 
     session_runner = staticmethod(in_pool)  # the session checks run in the socket pool
@@ -81,6 +82,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         self.sent_by_last_heartbeat = -1  # the version the page must show at its next one
         self.behind_pending = False  # a resync_if_behind is waiting
         self.muted: set[int] = set()  # the authors whose chat lines this viewer muted
+        self.away_seq, self.away_text = 0, ""  # the newest seats-away change sent (AwaySigns)
         seat = await in_pool(self.seat_if_allowed)()
         if seat is False:
             await self.close(code=4403)
@@ -106,6 +108,8 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         if self.audience is None:
             return
         Renewals.current().discard(self)
+        if self.seat is not None:  # seen as gone once its grace has passed
+            await page_closed(self.table_id, self.seat, self.channel_name)
         await self.channel_layer.group_discard(notify.table_group(self.table_id), self.channel_name)
         await self.channel_layer.group_discard(
             audiences.group(self.table_id, self.audience), self.channel_name
@@ -137,6 +141,8 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         if audience == self.audience:
             return
         if self.audience is not None:
+            if self.audience.seat is not None:
+                await page_closed(self.table_id, self.audience.seat, self.channel_name)
             await self.channel_layer.group_discard(
                 audiences.group(self.table_id, self.audience), self.channel_name
             )
@@ -169,15 +175,19 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
         return rooms.group(self.table_id, rooms.room_for(audience.seat), audience.language)
 
     def register(self, audience: Audience) -> None:
-        """Count this page in its audience and, signed in, its player as at this table."""
+        """Count this page in its audience and, signed in, its player as at this table; a
+        seat's page opening clears its seat's away sign (``games.live.away``)."""
         audiences.register(self.table_id, audience)
         if self.user is not None:  # signed in
             presence.at_table(self.user.pk, self.table_id)
+        if audience.seat is not None:
+            page_opened(self.table_id, audience.seat, self.channel_name)
 
     # --- frames to the page ---------------------------------------------------------------
 
     async def send_snapshot(self) -> None:
         self.last_resync = time.monotonic()
+        signs = self.away_seq  # a change forwarded while it renders may be newer than it
         text, version, revision = await in_pool(push.snapshot)(
             self.table_id, self.seat, self.user, self.language
         )
@@ -185,6 +195,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
             return  # a newer frame went out while this one was rendered
         self.version, self.revision = version, revision
         await self.send(text_data=text)
+        await self.signs_again_after(signs)
 
     async def resync(self) -> None:
         """A full snapshot now, or once ``RESYNC_SECONDS`` after the last one."""
@@ -222,6 +233,7 @@ class TableConsumer(session_guard.SessionGuard, PooledConsumer):
             return
         self.version, self.revision = version, revision
         await self.send(text_data=event["text"])
+        await self.signs_again_after(event.get("a", self.away_seq))
 
     async def table_seating(self, event: dict[str, Any]) -> None:
         """Someone sat down, stood up, left for good or the table started: follow the seat this

@@ -16,6 +16,12 @@ stops renewing and its sockets lapse within the TTL. Scores only rise (``ZADD GT
 process's fresher renewal of the same person or audience is never lowered. A socket that closes
 is taken out at once by its consumer (``spectating.leave``, ``presence.left_table``) and here.
 
+A seat's page is also kept in its table's pages (``games.live.away``): renewed while heard from,
+brought down to its lapse once silent, and the same pipeline runs each table's away check — a
+page that went silent (a phone asleep, the network lost) shows its seat "disconnected", a
+silent page heard again clears it — pushing a change once per table (``push.publish_away``).
+A page that closes is checked once its grace has run (``page_closed``, ``check_away_soon``).
+
 The same pipeline reads each table's latest (revision, version) pushed to seats and to
 spectators, and a socket still behind it gets a snapshot if it is still behind a second later
 (``TableConsumer.behind``): a push lost by the layer is repaired within one interval, as the
@@ -36,7 +42,7 @@ import redis.asyncio
 from django.conf import settings
 
 from accounts import presence
-from games.live import audiences, push, spectating
+from games.live import audiences, away, push, spectating
 from games.live.audiences import Audience
 from games.sockets.pool import in_pool
 
@@ -75,6 +81,45 @@ def refresh_count_soon(table_id: int) -> None:
                 del _count_publishing[key]
 
     _count_refreshes[key] = asyncio.ensure_future(later())
+
+
+def page_opened(table_id: int, seat: int, channel: str) -> None:
+    """A page of ``seat`` opened (in the socket pool): its seat is no longer away."""
+    push.publish_away(table_id, away.check(table_id, (seat, channel)))
+
+
+async def page_closed(table_id: int, seat: int, channel: str) -> None:
+    """A page of ``seat`` closed or left the seat: it counts as there for the grace more, then
+    the table checks whether the seat is away (``games.live.away``)."""
+    await in_pool(away.closed)(table_id, seat, channel)
+    check_away_soon(table_id, away.grace_seconds() + AWAY_CHECK_MARGIN_SECONDS)
+
+
+#: A closed page's away check runs this long after its grace (seconds): its score has lapsed.
+AWAY_CHECK_MARGIN_SECONDS = 0.1
+#: The away checks waiting for a closed page's grace, by (event loop, table).
+_away_checks: dict[tuple[int, int], asyncio.Task[None]] = {}
+
+
+def check_away_soon(table_id: int, delay: float) -> None:
+    """Check the table's seats shown away (``games.live.away``) in ``delay`` seconds — a page
+    of a seat closed, and its grace runs out then — once for every close in this process
+    meanwhile; push a change to every page of the table."""
+    key = (id(asyncio.get_running_loop()), table_id)
+    if key in _away_checks:
+        return
+
+    async def later() -> None:
+        await asyncio.sleep(delay)
+        del _away_checks[key]  # closes from now on schedule the next check
+        await in_pool(check_away)(table_id)
+
+    _away_checks[key] = asyncio.ensure_future(later())
+
+
+def check_away(table_id: int) -> None:
+    """Check the table's seats shown away now, and push a change (in the socket pool)."""
+    push.publish_away(table_id, away.check(table_id))
 
 
 def pending_count_refreshes() -> list[asyncio.Task[None]]:
@@ -176,11 +221,18 @@ class Renewals:
         places: dict[int, dict[str, float]] = defaultdict(dict)
         people: dict[int, dict[str, float]] = defaultdict(dict)
         where: dict[int, dict[str, float]] = defaultdict(dict)
+        # Seats' pages (``away``): heard from, renewed; silent, brought down to their lapse.
+        pages: dict[int, dict[str, float]] = defaultdict(dict)
+        silent: dict[int, dict[str, float]] = defaultdict(dict)
         renewed = 0
         for socket in sockets:
             audience = socket.audience
             assert audience is not None  # (filtered above)
             heard, table = socket.heard_at, socket.table_id
+            if audience.seat is not None:
+                until = heard + away.SILENT_SECONDS
+                page = away.member(audience.seat, socket.channel_name)
+                (pages if until > now else silent)[table][page] = until
             if heard + audiences.TTL_SECONDS <= now:
                 continue  # the page has been silent too long: let every entry lapse
             renewed += 1
@@ -206,6 +258,14 @@ class Renewals:
             for owner, members in entries.items():
                 pipe.zadd(key_of(owner), members, gt=True)
                 pipe.expire(key_of(owner), ttl * 2)
+        for table, members in pages.items():
+            pipe.zadd(away.pages_key(table), members)
+            pipe.expire(away.pages_key(table), away.KEEP_SECONDS)
+        for table, members in silent.items():
+            pipe.zadd(away.pages_key(table), members, xx=True, lt=True)
+        checked = len(pipe)  # each table's away check: its answer's place
+        for table in tables:
+            pipe.eval(away.CHECK, 2, away.pages_key(table), away.shown_key(table), now)
         people_tables = list(people)
         for table in people_tables:
             key = spectating.people_key(table)
@@ -214,6 +274,10 @@ class Renewals:
             pipe.expire(key, spectating.TTL_SECONDS * 2)
         answers = await pipe.execute()
         self._tell_latest(sockets, tables, answers[: 2 * len(tables)])
+        for table, answer in zip(tables, answers[checked : checked + len(tables)], strict=True):
+            change = away.change_of(answer)
+            if change is not None:
+                asyncio.ensure_future(in_pool(push.publish_away)(table, change))
         self._recount(people_tables, answers[len(answers) - 3 * len(people_tables) :])
         return renewed
 
