@@ -31,10 +31,12 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterable
+from functools import cache
 from typing import Any, cast
 
 import redis
 from django.conf import settings
+from redis.commands.core import Script
 
 from games.live import redis_store
 from games.models import Seat
@@ -127,6 +129,12 @@ def change_of(answer: list[Any]) -> Change:
     return (int(seq), old, new) if old != new else None
 
 
+@cache
+def _check_script(client: redis.Redis) -> Script:
+    """``CHECK`` as a script of ``client`` (``EVALSHA``: its text is sent once per server)."""
+    return client.register_script(CHECK)
+
+
 def check(table_id: int, opened: tuple[int, str] | None = None) -> Change:
     """Update what the table shows (a page of seat ``opened[0]`` opening, channel
     ``opened[1]``, counted first). Redis away: no change."""
@@ -135,8 +143,8 @@ def check(table_id: int, opened: tuple[int, str] | None = None) -> Change:
     if opened is not None:
         args += [member(*opened), now + SILENT_SECONDS]
     try:
-        client = redis_store.client()
-        answer = client.eval(CHECK, 2, pages_key(table_id), shown_key(table_id), *args)
+        script = _check_script(redis_store.client())
+        answer = script(keys=[pages_key(table_id), shown_key(table_id)], args=args)
     except redis.RedisError:
         log.warning("away: Redis unavailable", exc_info=True)
         return None
