@@ -64,9 +64,21 @@ def _prepare_database() -> None:
     call_command("ensure_demo_user")
 
 
+#: How long Daphne may take to listen before the launcher gives up (seconds). Its start imports
+#: the whole site beside three Celery workers doing the same: ~10 s on a quiet 2-core machine,
+#: over 30 s on a busy one (a new user's first `make run` failed at a 30 s limit).
+DAPHNE_START_SECONDS = 300.0
+#: How often the launcher says that Daphne is still starting (seconds).
+STILL_STARTING_EVERY = 15.0
+
+
 def _wait_for_port(host: str, port: int, child: subprocess.Popen[bytes], timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    """Return once ``child`` (Daphne) listens on ``host:port``, saying every
+    ``STILL_STARTING_EVERY`` seconds that it is still starting. RuntimeError if it exits first
+    or ``timeout`` seconds pass."""
+    started = time.monotonic()
+    said = started
+    while time.monotonic() < started + timeout:
         if child.poll() is not None:
             raise RuntimeError(f"Daphne exited with {child.returncode} before serving")
         try:
@@ -74,7 +86,11 @@ def _wait_for_port(host: str, port: int, child: subprocess.Popen[bytes], timeout
                 return
         except OSError:
             time.sleep(0.1)
-    raise RuntimeError(f"Daphne did not listen on {host}:{port} within {timeout}s")
+        if time.monotonic() - said >= STILL_STARTING_EVERY:
+            said = time.monotonic()
+            _say(f"still starting: Daphne not listening yet ({said - started:.0f} s; "
+                 "a busy machine takes longer)")  # fmt: skip
+    raise RuntimeError(f"Daphne did not listen on {host}:{port} within {timeout:.0f} s")
 
 
 def _stop(children: dict[str, subprocess.Popen[bytes] | None], timeout: float = 15.0) -> None:
@@ -228,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
         for child in children:
             child.launch(time.monotonic())
             _say(f"{child.name} started (pid {child.process.pid})")
-        _wait_for_port(args.host, args.port, children[-1].process, timeout=30)
+        _wait_for_port(args.host, args.port, children[-1].process, DAPHNE_START_SECONDS)
         shown_host = "localhost" if args.host in {"127.0.0.1", "0.0.0.0"} else args.host
         print(
             f"\n414 Club is running at http://{shown_host}:{args.port}/"
