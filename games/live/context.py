@@ -44,6 +44,9 @@ class TableContext:
     is_open: bool
     # The viewer hosts the table and may close it (not started, not an organiser's).
     can_close: bool
+    # The viewer sits alone at a table not started: leaving closes it (``tables.leave_seat``),
+    # so "Leave seat" asks first, as "Close table" does.
+    leave_closes: bool
     seats_full: bool
     invite_path: str
     seats: list[Row]

@@ -65,6 +65,15 @@ def view_for(state: State, seat: int | None) -> View:
     return seat_view(state, seat) if seat is not None else spectator_view(state)
 
 
+def _leave_closes(table: Table, seats: list[Seat], seat: int | None, is_open: bool) -> bool:
+    """Whether the viewer at ``seat`` standing up would close the table (``tables.leave_seat``):
+    not started, no other seat taken by a person or an AI, not an organiser's (asked only then:
+    a query)."""
+    if not is_open or seat is None or any(not s.is_empty for s in seats if s.number != seat):
+        return False
+    return not organisers.is_scheduled(table.pk)
+
+
 def table_context(
     table: Table,
     match: Match | None,
@@ -107,6 +116,7 @@ def table_context(
         # The host may close a table not started yet, unless an organiser schedules it
         # (``games.play.tables.close_table``): asked only for the host's own page.
         "can_close": is_host and is_open and not organisers.is_scheduled(table.pk),
+        "leave_closes": _leave_closes(table, seats, seat, is_open),
         "seats_full": not any(s.is_empty for s in seats),
         "invite_path": _invite_path(table, is_host or seat is not None),
         **spectators_context(table, spectators, delay),

@@ -241,7 +241,7 @@ SPECTATORS = Region(
 SEAT = Region(
     "seat",
     "games/partials/seat.jinja",
-    reads=("window_open", "is_open", "signed_in", "is_host", "away"),
+    reads=("window_open", "is_open", "signed_in", "is_host", "away", "leave_closes"),
     each="seats",
 )
 SEATS = Region(

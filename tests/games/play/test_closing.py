@@ -183,6 +183,29 @@ def test_the_table_stays_while_someone_or_an_ai_seat_is_left(make_user):
     assert status_of(with_ai) == Table.Status.PLAYING
 
 
+def test_leave_seat_asks_first_where_leaving_closes_the_table(client, make_user):
+    """"Leave seat" of the one person at a waiting table closes it (above): the page asks first,
+    as "Close table" does, saying so. With anyone else seated, or an AI seat, it leaves at once;
+    another person's page has no question."""
+    ana, bo = make_user("ana"), make_user("bo")
+    table = open_table(ana)
+    client.force_login(ana)
+    alone = client.get(reverse("games:table", args=[table.pk])).content.decode()
+    assert 'id="leave-seat-confirm"' in alone
+    assert "Nobody else sits at this table: leaving closes it." in html.unescape(alone)
+    assert 'id="leave-seat-yes"' in alone
+    tables.take_seat(table.pk, bo, 1)
+    shared = client.get(reverse("games:table", args=[table.pk])).content.decode()
+    assert 'id="leave-seat"' in shared and 'id="leave-seat-confirm"' not in shared
+    client.force_login(bo)
+    tables.leave_seat(table.pk, ana)
+    bo_page = client.get(reverse("games:table", args=[table.pk])).content.decode()
+    assert 'id="leave-seat-confirm"' in bo_page  # bo alone now
+    tables.set_ai(table.pk, ana, 2, Seat.Policy.HEURISTIC)  # the host, standing
+    with_ai = client.get(reverse("games:table", args=[table.pk])).content.decode()
+    assert 'id="leave-seat"' in with_ai and 'id="leave-seat-confirm"' not in with_ai
+
+
 def test_leaving_a_table_one_does_not_sit_at_closes_nothing(make_user):
     ana, bo = make_user("ana"), make_user("bo")
     table = open_table(ana)
