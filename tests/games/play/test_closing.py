@@ -184,7 +184,7 @@ def test_the_table_stays_while_someone_or_an_ai_seat_is_left(make_user):
 
 
 def test_leave_seat_asks_first_where_leaving_closes_the_table(client, make_user):
-    """"Leave seat" of the one person at a waiting table closes it (above): the page asks first,
+    """ "Leave seat" of the one person at a waiting table closes it (above): the page asks first,
     as "Close table" does, saying so. With anyone else seated, or an AI seat, it leaves at once;
     another person's page has no question."""
     ana, bo = make_user("ana"), make_user("bo")
