@@ -152,7 +152,9 @@ def test_run_dev_serves_restarts_what_crashes_and_stops(tmp_path: Path) -> None:
             stdin=subprocess.DEVNULL,
         )  # fmt: skip
     try:
-        wait_for_line(log, r"414 Club is running at http://localhost:\d+/", launcher, 90)
+        # As long as the launcher waits for Daphne (run_dev.DAPHNE_START_SECONDS): at load 15 a
+        # fresh SQLite's migrations and the four processes' imports took over 90 s.
+        wait_for_line(log, r"414 Club is running at http://localhost:\d+/", launcher, 330)
         wait_for_line(log, r"celery@\S+ ready", launcher, 60)
         wait_for_line(log, r"ai@\S+ ready", launcher, 60)  # the AI worker
         assert_pages_serve_and_demo_logs_in(port)

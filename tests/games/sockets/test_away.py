@@ -112,7 +112,13 @@ async def test_a_closed_page_shows_after_the_grace_and_its_return_clears_it(make
         await ws.disconnect()
 
 
-async def test_a_second_tab_or_a_reload_flips_nothing(make_user):
+#: The grace of the reload test: its close and open must fit in it however busy the machine
+#: (at load 15 they took over ``GRACE``, and the sign showed).
+RELOAD_GRACE = 3.0
+
+
+async def test_a_second_tab_or_a_reload_flips_nothing(make_user, settings):
+    settings.GAMES_AWAY_GRACE_SECONDS = RELOAD_GRACE
     match, users = await start(make_user)
     ana = await connect(match.table_id, users["ana"])
     bo = await connect(match.table_id, users["bo"])
@@ -123,7 +129,7 @@ async def test_a_second_tab_or_a_reload_flips_nothing(make_user):
     await bo.disconnect()  # a reload: closed, then open again within the grace
     bo_again = await connect(match.table_id, users["bo"])
     await frame(bo_again)
-    assert await nothing_but_counts(ana, timeout=GRACE + 1.0)
+    assert await nothing_but_counts(ana, timeout=RELOAD_GRACE + 1.0)
     assert await sync_to_async(away.shown_away)(match.table_id) == frozenset()
     await ana.disconnect()
     await bo_again.disconnect()
