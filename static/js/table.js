@@ -8,8 +8,8 @@
  * Beside it: the own hand and the keyboard (table_hand.js), form controls kept across pushes
  * (table_controls.js), announcements, beeps and the tab title (table_voice.js), the view's
  * order and the hand's arrangement (table_view.js, hand_arrange.js), sounds (table_effects.js),
- * the side panel (table_panel.js). Sentences come translated from the page (#table-strings,
- * rendered by Django).
+ * the side panel (table_panel.js), the moves held while the socket is down (table_offline.js).
+ * Sentences come translated from the page (#table-strings, rendered by Django).
  */
 (function () {
   "use strict";
@@ -85,14 +85,6 @@
 
   document.addEventListener("htmx:wsConfigSend", function (evt) {
     var params = evt.detail.parameters;
-    if (cut) {
-      // The connection is down: nothing is queued to leave later at a stale version (the
-      // extension would send it on reconnect). Refused here, and said so where the player looks.
-      evt.preventDefault();
-      if (evt.detail.triggeringEvent) evt.detail.triggeringEvent.preventDefault();
-      refuseOffline();
-      return;
-    }
     if (params.chat) {
       // A chat line (games.chat.rooms): not a move, so no version, no cards, no lock. A phrase
       // button leaves the typed text alone; Send empties the box once the line is sent.
@@ -143,7 +135,7 @@
       b.disabled = false;
       b.classList.remove("sent-lock");
     });
-    if (cut) holdActions();  // an answer's lock ran out while the connection is down
+    table.holdIfCut();  // a lock that ran out while the connection is down (table_offline.js)
     table.syncPlay();
   }
 
@@ -160,6 +152,9 @@
   }
 
   var flashTimer = null;
+  // table_offline.js: its notice in #flash is a state, not a refusal that fades.
+  table.keepFlash = function () { clearTimeout(flashTimer); };
+  table.clearFlash = clearFlash;
   document.addEventListener("htmx:oobAfterSwap", function (evt) {
     var target = evt.detail.target;
     if (target && target.id === "flash" && target.textContent.trim()) {
@@ -199,13 +194,7 @@
     el.textContent = online ? "" : el.dataset.offline;
   }
   var connected = false;  // the table socket is open (a heartbeat is sent, never queued)
-  document.addEventListener("htmx:wsOpen", function (evt) {
-    connected = true;
-    setOnline(true);
-    // Whatever the extension queued while the socket was closed is dropped, not sent now at
-    // the version it was pressed at: the player presses again on the fresh snapshot.
-    if (cut && evt.detail.socketWrapper) evt.detail.socketWrapper.queue.length = 0;
-  });
+  document.addEventListener("htmx:wsOpen", function () { connected = true; setOnline(true); });
   // Refusals the server names by close code (games.sockets.socket_limits): say why, stay closed.
   var REFUSALS = { 4429: "tooManySockets", 4430: "tableFull" };
   document.addEventListener("htmx:wsClose", function (evt) {
@@ -226,90 +215,17 @@
         el.classList.add("refused");
       }
       table.announce(refusal, true);
-      startCut(REFUSALS[code]);  // no reconnecting: the moves' notice says why instead
       return;
     }
     if (code === 4401) {
       window.location.reload();
       return;
     }
-    startCut();
     if (code === 1001 || code === 1005 || code === 1009 || code === 4009 || code === 4008) {
       var pause = code === 4008 ? 5000 : 1000;
       setTimeout(function () { evt.detail.socketWrapper.reconnect(); }, pause + Math.random() * 2000);
     }
   });
-
-  // --- while the connection is down ----------------------------------------------------------
-  // From the moment the socket closes or the browser goes offline until the first frame of a
-  // connection back, the page is "cut": nothing it would send can arrive (a send on a closed
-  // socket waits in the extension's queue for the next one, at a stale version; one on a held
-  // socket is lost). So the buttons that send a move (Play, Pass, Hook, Unhook, Return, the seat
-  // menu's) are disabled, a notice by the claim bar and the hand (#flash, where refusals show)
-  // says why, and a press anyway (a shortcut key, a form sent some other way) is refused with
-  // "not sent" there and in the alert region. Hint, Clear and picking cards are the page's
-  // own: they work on. The frame that comes first on the new socket (its snapshot) brings the
-  // buttons back as the table now stands; nothing pressed meanwhile is sent.
-  var cut = false;
-  var releaseDue = false;
-  var HELD = "form[ws-send]:not(#chat-form) button:not([type=button])";
-
-  function seated() {
-    return !!document.querySelector("form[ws-send]:not(#chat-form)");
-  }
-  // Play is held even while disabled: a card picked offline must not turn it on (syncPlay).
-  function holdActions() {
-    document.querySelectorAll(HELD).forEach(function (b) {
-      if (b.disabled && b.id !== "play-button" && !b.classList.contains("sent-lock")) return;
-      b.disabled = true;
-      b.classList.add("offline-lock");
-    });
-  }
-  function releaseActions() {
-    document.querySelectorAll("button.offline-lock").forEach(function (b) {
-      b.classList.remove("offline-lock");
-      if (!b.classList.contains("sent-lock")) b.disabled = false;
-    });
-    var notice = document.querySelector("#flash .offline-message");
-    if (notice) clearFlash();
-    table.syncPlay();
-  }
-  function showOffline(key) {
-    var flash = document.getElementById("flash");
-    var text = tableStrings()[key];
-    if (!flash || !text) return null;
-    clearTimeout(flashTimer);  // a refusal's fading must not take the notice away
-    var notice = flash.querySelector(".offline-message");
-    if (!notice) {
-      flash.textContent = "";
-      notice = document.createElement("p");
-      notice.className = "flash-message offline-message";
-      flash.appendChild(notice);
-    }
-    notice.classList.toggle("not-sent", key !== "offline");
-    notice.textContent = text;
-    return notice;
-  }
-  function startCut(why) {
-    if (!seated()) return;  // a spectator has no move to lose: the header's notice is enough
-    cut = true;
-    releaseDue = false;
-    holdActions();
-    showOffline(why || "offline");
-  }
-  function refuseOffline() {
-    var notice = showOffline("notSent");
-    if (!notice) return;
-    notice.classList.remove("nudge");
-    void notice.offsetWidth;  // restart the nudge for a press after a press
-    notice.classList.add("nudge");
-    table.announce(notice.textContent, true);
-  }
-  // A region swapped in while cut (a frame that was already on its way) is held too.
-  document.addEventListener("htmx:oobAfterSwap", function () { if (cut) holdActions(); });
-  // table_hand.js: the shortcut keys of a held button say "not sent" instead of doing nothing.
-  table.cut = function () { return cut; };
-  table.refuseOffline = refuseOffline;
 
   // --- frames: in order, or a snapshot --------------------------------------------------------
   // Each frame that shows the table starts with <!--frame {"v","r","full","b"}-->: v the match
@@ -355,16 +271,6 @@
     }
     shownFrame = { v: frame.v, r: frame.r };
     if (frame.full) window.club414.snapshots += 1;
-    // The first frame the page applies on a connection back: the table as it stands now.
-    if (cut && connected && navigator.onLine !== false) {
-      cut = false;
-      releaseDue = true;
-    }
-  });
-  document.addEventListener("htmx:wsAfterMessage", function () {
-    if (!releaseDue) return;
-    releaseDue = false;
-    releaseActions();
   });
 
   var tableSocket = null;
@@ -398,9 +304,7 @@
   // seconds run on. When the network is back, a new socket, rather than waiting on the old one
   // (dropped quietly: its late close must not take the new one down or say "Reconnecting…").
   window.addEventListener("offline", function () {
-    if (!tableSocket) return;
-    setOnline(false);
-    startCut();
+    if (tableSocket) setOnline(false);
   });
   window.addEventListener("online", function () {
     // A socket already closed is the extension's to open again (its retries are under way).

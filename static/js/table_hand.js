@@ -105,7 +105,7 @@
   // press in flight keeps it locked until the answer (sent-lock).
   function syncPlay() {
     var play = document.getElementById("play-button");
-    if (!play || play.classList.contains("sent-lock") || play.classList.contains("offline-lock")) return;
+    if (!play || play.classList.contains("sent-lock") || play.hasAttribute("data-offline-lock")) return;
     var actions = document.getElementById("hand-actions");
     var hints = (actions && actions.dataset.hints) || "[]";
     play.disabled = hints === "[]" || !document.querySelector("#hand-form .card-check:checked");
@@ -204,7 +204,7 @@
   // A button held while the table's connection is down (table.js) that would be usable now:
   // Play with something to play, any other shown.
   function held(el) {
-    if (!el || !el.classList.contains("offline-lock") || el.closest("[hidden]")) return false;
+    if (!el || !el.hasAttribute("data-offline-lock") || el.closest("[hidden]")) return false;
     if (el.id !== "play-button") return true;
     var actions = document.getElementById("hand-actions");
     return ((actions && actions.dataset.hints) || "[]") !== "[]";
