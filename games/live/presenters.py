@@ -49,6 +49,10 @@ def table_strings() -> dict[str, Any]:
             "Too many open connections: close some tabs of this site, then reload this page."
         ),
         "tableFull": _("This table is full of spectators: reload this page later to watch."),
+        # While the table's socket is down (static/js/table.js): the notice by the claim bar
+        # and the hand, and what a move pressed meanwhile gets.
+        "offline": _("Connection lost: your moves cannot be sent until it is back. Reconnecting…"),
+        "notSent": _("Not sent: the connection is down. Press again once it is back."),
         # Asked before a play when the player's "confirm before playing" preference is on.
         "confirmPlay": _("Play %(cards)s?"),
         # Read out when Shift+arrows move a card in the hand (static/js/hand_arrange.js).

@@ -8,8 +8,8 @@
  * Beside it: the own hand and the keyboard (table_hand.js), form controls kept across pushes
  * (table_controls.js), announcements, beeps and the tab title (table_voice.js), the view's
  * order and the hand's arrangement (table_view.js, hand_arrange.js), sounds (table_effects.js),
- * the side panel (table_panel.js). Sentences come translated from the page (#table-strings,
- * rendered by Django).
+ * the side panel (table_panel.js), the moves held while the socket is down (table_offline.js).
+ * Sentences come translated from the page (#table-strings, rendered by Django).
  */
 (function () {
   "use strict";
@@ -135,6 +135,7 @@
       b.disabled = false;
       b.classList.remove("sent-lock");
     });
+    table.holdIfCut();  // a lock that ran out while the connection is down (table_offline.js)
     table.syncPlay();
   }
 
@@ -151,6 +152,9 @@
   }
 
   var flashTimer = null;
+  // table_offline.js: its notice in #flash is a state, not a refusal that fades.
+  table.keepFlash = function () { clearTimeout(flashTimer); };
+  table.clearFlash = clearFlash;
   document.addEventListener("htmx:oobAfterSwap", function (evt) {
     var target = evt.detail.target;
     if (target && target.id === "flash" && target.textContent.trim()) {

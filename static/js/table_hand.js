@@ -105,7 +105,7 @@
   // press in flight keeps it locked until the answer (sent-lock).
   function syncPlay() {
     var play = document.getElementById("play-button");
-    if (!play || play.classList.contains("sent-lock")) return;
+    if (!play || play.classList.contains("sent-lock") || play.hasAttribute("data-offline-lock")) return;
     var actions = document.getElementById("hand-actions");
     var hints = (actions && actions.dataset.hints) || "[]";
     play.disabled = hints === "[]" || !document.querySelector("#hand-form .card-check:checked");
@@ -149,7 +149,8 @@
     if (evt.target.tagName === "BUTTON") return;
     var play = document.getElementById("play-button");
     evt.preventDefault();
-    if (play && !play.disabled) play.click();
+    if (held(play)) table.refuseOffline();
+    else if (play && !play.disabled) play.click();
   });
 
   // --- keyboard: one tab stop for the hand, arrows between cards, shortcut keys -------------
@@ -200,8 +201,22 @@
     if (next) focusCard(next);
   });
 
+  // A button held while the table's connection is down (table.js) that would be usable now:
+  // Play with something to play, any other shown.
+  function held(el) {
+    if (!el || !el.hasAttribute("data-offline-lock") || el.closest("[hidden]")) return false;
+    if (el.id !== "play-button") return true;
+    var actions = document.getElementById("hand-actions");
+    return ((actions && actions.dataset.hints) || "[]") !== "[]";
+  }
+
+  // Click the button if it can be used; a held one says "not sent" instead (table.js).
   function clickIfUsable(id) {
     var el = document.getElementById(id);
+    if (held(el)) {
+      table.refuseOffline();
+      return true;
+    }
     if (!el || el.disabled || el.closest("[hidden]")) return false;
     el.click();
     return true;

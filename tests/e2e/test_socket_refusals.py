@@ -7,6 +7,7 @@ this browser's address (4429); table.js then shows the sentence from ``#table-st
 
 from __future__ import annotations
 
+import re
 import time
 
 import pytest
@@ -15,12 +16,17 @@ from playwright.sync_api import expect
 
 from games.live import redis_store
 from games.live.presenters import table_strings
+from games.models import Match, Move, Table
 from games.play import tables
 from tests.e2e.helpers import (  # noqa: F401 - stop_tables_after_the_test is an autouse fixture
+    log_in_as,
     log_in_user,
+    open_started_table,
+    screenshot,
     stop_tables_after_the_test,
     wait_until_live,
 )
+from tests.e2e.phases import claim_window, settle, show_phase, your_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -113,3 +119,131 @@ def test_a_page_that_lost_the_network_says_so_and_plays_on_once_it_is_back(new_p
     expect(page.locator("#connection")).to_be_visible(timeout=5_000)
     page.context.set_offline(False)
     assert_live_again(page, "back again")
+
+
+# The offline notice: shown whole inside the screen, where the player looks (at most ``near`` px
+# from the claim bar or the hand's buttons, whichever it is nearer), not only in the header, and
+# over none of the buttons it is about.
+NOTICE_NEAR = """(near) => {
+  const notice = document.querySelector('#flash .offline-message');
+  if (!notice) return ['no offline notice'];
+  const r = notice.getBoundingClientRect(), out = [];
+  if (r.width < 1 || r.top < -0.5 || r.left < -0.5 || r.bottom > innerHeight + 0.5
+      || r.right > innerWidth + 0.5) out.push(`the notice is outside the screen: ${r.top}`);
+  const gap = b => Math.hypot(Math.max(0, b.left - r.right, r.left - b.right),
+                              Math.max(0, b.top - r.bottom, r.top - b.bottom));
+  const targets = ['#claim-bar:not([hidden])', '#hand-actions:not([hidden])']
+    .map(s => document.querySelector(s)).filter(Boolean);
+  const nearest = Math.min(...targets.map(t => gap(t.getBoundingClientRect())));
+  if (!(nearest <= near)) out.push(`the notice is ${Math.round(nearest)} px from the buttons`);
+  for (const button of document.querySelectorAll('#claim-form button, #hand-actions button')) {
+    const b = button.getBoundingClientRect();
+    if (b.width < 1) continue;
+    const hit = document.elementFromPoint(b.left + b.width / 2, b.top + b.height / 2);
+    if (hit && notice.contains(hit)) out.push(`the notice covers #${button.id}`);
+  }
+  return out;
+}"""
+
+#: Where the notice is looked at: a laptop, two phones upright and one on its side.
+SIZES = [(375, 667), (375, 740), (740, 375), (1280, 800)]
+
+
+def offline_moves(page, table: Table) -> tuple[int, int]:
+    """The match's version and the count of its moves by the page's seat (seat 0)."""
+    match = Match.objects.get(table=table)
+    return match.version, Move.objects.filter(match=match, seat=0).count()
+
+
+def go_offline(page, strings: dict, name: str) -> None:
+    """The network goes: the notice says so by the claim bar and the hand, in the page's
+    language, at every size, and every button that sends a move is disabled."""
+    page.context.set_offline(True)
+    notice = page.locator("#flash .offline-message")
+    expect(notice).to_be_visible(timeout=5_000)
+    expect(notice).to_have_text(strings["offline"])
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        settle(page)
+        screenshot(page, f"offline/{name}-{width}x{height}")
+        assert page.evaluate(NOTICE_NEAR, 60) == [], (width, height)
+
+
+def refused(page, strings: dict, before: tuple[int, int], table: Table) -> None:
+    """What the player pressed was not sent, and the page says so: "not sent" by the claim bar
+    and the hand and in the alert region; the match did not move."""
+    notice = page.locator("#flash .offline-message")
+    expect(notice).to_have_text(strings["notSent"])
+    expect(page.locator("#alert-announcer")).to_have_text(strings["notSent"])
+    page.wait_for_timeout(2_500)  # the sent-lock's 2 s: nothing comes back to free a button
+    assert offline_moves(page, table) == before
+
+
+def back_online(page, before: tuple[int, int], table: Table) -> None:
+    """The network is back: a new socket and its snapshot, the notice gone, and nothing the
+    player pressed meanwhile sent by itself."""
+    opens = page.evaluate("() => window.club414.socketOpens")
+    page.context.set_offline(False)
+    page.wait_for_function("n => window.club414.socketOpens > n", arg=opens, timeout=20_000)
+    expect(page.locator("#flash .offline-message")).to_have_count(0)
+    expect(page.locator("#connection")).to_be_hidden()
+    page.wait_for_timeout(1_000)
+    assert offline_moves(page, table) == before
+    expect(page.locator("#flash")).to_be_empty()
+
+
+def test_a_move_pressed_offline_is_refused_on_the_page_and_never_sent_later(new_page):
+    """The tester's walk (issue: a hook pressed offline was silently lost): in Vietnamese, the
+    network goes in a claim window; Hook and Pass are disabled, the notice says so by the
+    claim bar, and the K and P keys (and a press on the button) show "not sent" without
+    sending anything, then or once the network is back. Back online, K hooks. Then the same on
+    the own turn: Play and Pass disabled, Enter and P refused, Hint still picks cards (it needs
+    no server); back online, the hint is played."""
+    page = new_page(1280, 800)
+    log_in_as(page, "offline_player", "vi", landing=None)
+    open_started_table(page, claim_seconds=10, turn_seconds=60)
+    table = Table.objects.get(host__username="offline_player")
+    with translation.override("vi"):
+        strings = table_strings()
+
+    show_phase(page, table, claim_window)
+    expect(page.locator("#claim-button")).to_be_enabled()
+    before = offline_moves(page, table)
+    go_offline(page, strings, "window")
+    expect(page.locator("#claim-button")).to_be_disabled()
+    expect(page.locator("#claim-pass-button")).to_be_disabled()
+    page.locator("#claim-button").click(force=True)  # a press on the disabled button: nothing
+    page.keyboard.press("k")
+    refused(page, strings, before, table)
+    settle(page)
+    screenshot(page, "offline/window-not-sent-1280x800")
+    page.keyboard.press("p")
+    refused(page, strings, before, table)
+    back_online(page, before, table)
+    expect(page.locator("#claim-button")).to_be_enabled()
+    page.keyboard.press("k")
+    expect(page.locator("#claim-button")).to_have_count(0)
+    version, hooks = offline_moves(page, table)
+    assert version > before[0] and hooks == before[1] + 1
+    assert Move.objects.filter(match__table=table, seat=0).last().action["type"] == "hook"
+
+    show_phase(page, table, your_turn)
+    expect(page.locator("#pass-button")).to_be_enabled()
+    before = offline_moves(page, table)
+    go_offline(page, strings, "turn")
+    expect(page.locator("#pass-button")).to_be_disabled()
+    page.keyboard.press("h")  # Hint is the page's own: it still picks cards
+    expect(page.locator("#hand .card-check:checked")).not_to_have_count(0)
+    expect(page.locator("#play-button")).to_be_disabled()
+    page.keyboard.press("Enter")
+    refused(page, strings, before, table)
+    page.keyboard.press("p")
+    refused(page, strings, before, table)
+    back_online(page, before, table)
+    expect(page.locator("#pass-button")).to_be_enabled()
+    page.keyboard.press("h")
+    page.keyboard.press("Enter")
+    expect(page.locator("#status")).not_to_have_class(re.compile(r"\bmy-turn\b"))
+    version, plays = offline_moves(page, table)
+    assert version > before[0] and plays == before[1] + 1
+    assert Move.objects.filter(match__table=table, seat=0).last().action["type"] == "play"
