@@ -12,12 +12,19 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from playwright.sync_api import expect
 
+from accounts.models import User
+from games.models import Match
+from games.play import stewarding
 from scripts.check_test_env import chromium_path
-from tests import servers
-from tests.e2e.helpers import stop_tables_after_the_test  # noqa: F401 - autouse, every test here
+from tests import kept_rows, servers
+from tests.e2e.helpers import (
+    PASSWORD,
+    stop_tables_after_the_test,  # noqa: F401 - autouse, every test here
+)
+from tests.games.drivers import drive
 
 ROOT = servers.ROOT
 CHROMIUM = str(chromium_path())
@@ -220,3 +227,37 @@ def new_page(browser, live_url):
     yield open_page
     for context in contexts:
         context.close()
+
+
+def _play_replayed_match() -> tuple[int, int]:
+    """A quick match (target level 3) of a person and an AI seat of each difficulty, played to
+    its end in this process (the person sends the heuristic's moves: ``drive(people=True)``).
+    (The person's pk, the match's pk.)"""
+    host = User.objects.create_user("replayer_all", password=PASSWORD)
+    table = stewarding.open_table(
+        host,
+        name="replay on a phone",
+        options={"target_level": "3"},
+        seats=[(host, "heuristic"), (None, "heuristic"), (None, "random"), (None, "expert")],
+        start=True,
+        seed=414,
+    )
+    return host.pk, drive(Match.objects.get(table=table).pk, people=True)[0].pk
+
+
+@pytest.fixture(scope="session")
+def _replayed_match_rows(django_db_setup, django_db_blocker) -> kept_rows.Kept:
+    """``_play_replayed_match``'s rows, played once per test process (``tests.kept_rows``: in a
+    transaction rolled back, so none of its moves reaches the live stack's workers)."""
+    with django_db_blocker.unblock():
+        return kept_rows.capture(_play_replayed_match)
+
+
+@pytest.fixture
+def replayed_match(_replayed_match_rows, live_url) -> tuple[User, Match]:
+    """A finished quick match (``_play_replayed_match``: its person and an AI seat of each
+    difficulty), its rows put back in this test's database, committed for the live stack:
+    ``(its person, the match)``."""
+    with transaction.atomic():
+        host_pk, match_pk = kept_rows.restore(_replayed_match_rows)
+    return User.objects.get(pk=host_pk), Match.objects.get(pk=match_pk)

@@ -7,15 +7,13 @@ Casual players. A browser test: the swap and the control's state live in the pag
 from __future__ import annotations
 
 import pytest
-from django.db import transaction
 from playwright.sync_api import expect
 
 from accounts.models import User
-from games.models import Match, Seat
-from games.play import stewarding, tables
-from tests.games.drivers import drive
+from games.models import Seat
+from games.play import tables
 
-from .helpers import PASSWORD, log_in_as, log_in_user, screenshot, wait_until_live
+from .helpers import log_in_as, log_in_user, screenshot, wait_until_live
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -68,22 +66,14 @@ LOOK = """(selector) => {
 }"""
 
 
-def test_the_lobby_replay_and_profile_controls_look_like_the_forms(new_page) -> None:
+def test_the_lobby_replay_and_profile_controls_look_like_the_forms(
+    new_page, replayed_match
+) -> None:
     """A tester: the lobby's "AI difficulty", the replay's "Show" and the profile's token name
     were the browser's own grey controls, unlike every form's (static/css/forms.css). Each has
     the create-table form's font, height, border, corners, padding and focus ring, at 1280×800
     and 375×667."""
-    host = User.objects.create_user("looks_fc", password=PASSWORD)
-    with transaction.atomic():
-        table = stewarding.open_table(
-            host,
-            name="looks",
-            options={"target_level": "3"},
-            seats=[(host, "heuristic"), (None, "heuristic"), (None, "random"), (None, "expert")],
-            start=True,
-            seed=414,
-        )
-    match, _steps = drive(Match.objects.get(table=table).pk, people=True)
+    host, match = replayed_match
     page = new_page(1280, 800)
     log_in_user(page, host, landing=None)
     pages = [

@@ -12,15 +12,11 @@ from __future__ import annotations
 from functools import partial
 
 import pytest
-from django.db import transaction
 from playwright.sync_api import expect
 
 from accounts.models import User
 from games.engine.state import MATCH_OVER
-from games.models import Match, Seat, Table
-from games.play import stewarding
-from tests import kept_rows
-from tests.games.drivers import drive
+from games.models import Seat, Table
 
 from .helpers import (
     PASSWORD,
@@ -114,37 +110,9 @@ REPLAY_SEATS = """() => [...document.querySelectorAll('.replay .seat')].flatMap(
 })"""
 
 
-def _play_replayed_match() -> tuple[int, int]:
-    """A quick match (target level 3) of a person and an AI seat of each difficulty, played to
-    its end in this process (the person sends the heuristic's moves: ``drive(people=True)``).
-    (The person's pk, the match's pk.)"""
-    host = User.objects.create_user("replayer_all", password=PASSWORD)
-    table = stewarding.open_table(
-        host,
-        name="replay on a phone",
-        options={"target_level": "3"},
-        seats=[(host, "heuristic"), (None, "heuristic"), (None, "random"), (None, "expert")],
-        start=True,
-        seed=414,
-    )
-    return host.pk, drive(Match.objects.get(table=table).pk, people=True)[0].pk
-
-
-@pytest.fixture(scope="session")
-def _replayed_match_rows(django_db_setup, django_db_blocker) -> kept_rows.Kept:
-    """``_play_replayed_match``'s rows, played once per test process (``tests.kept_rows``: in a
-    transaction rolled back, so none of its moves reaches the live stack's workers)."""
-    with django_db_blocker.unblock():
-        return kept_rows.capture(_play_replayed_match)
-
-
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_the_replay_names_every_seat_whole_on_a_phone(
-    new_page, _replayed_match_rows, language
-) -> None:
-    with transaction.atomic():  # committed: the live stack's Daphne reads them
-        host_pk, match_pk = kept_rows.restore(_replayed_match_rows)
-    host, match = User.objects.get(pk=host_pk), Match.objects.get(pk=match_pk)
+def test_the_replay_names_every_seat_whole_on_a_phone(new_page, replayed_match, language) -> None:
+    host, match = replayed_match
     page = new_page(375, 740)
     log_in_user(page, host, language, landing=None)
     page.goto(f"/matches/{match.pk}/replay/?step=1")
