@@ -26,11 +26,10 @@ from .helpers import (
     log_in_as,
     open_started_table,
 )
+from .measures import MEASURE, WHOLE
 from .phases import (
-    MEASURE,
     ONE_SCREEN_SIZES,
     PHASES,
-    WHOLE,
     install_match_over,
     round_over,
     round_over_out,
