@@ -133,3 +133,22 @@ COUNTDOWN_SECONDS = """() => {
   }
   return out;
 }"""
+
+# The status's first line ("Round N · Playing" and the teams' levels): shown, inside the felt's
+# middle and the felt, and wholly above the own seat (nothing of it under that seat).
+ROUND_LINE = """() => {
+  const out = [], line = document.querySelector('#status .status-line').getBoundingClientRect();
+  const own = document.querySelector('#seats .seat.me').getBoundingClientRect();
+  const felt = document.querySelector('.table-felt').getBoundingClientRect();
+  const centre = document.querySelector('.felt-centre').getBoundingClientRect();
+  const at = r => `${Math.round(r.top)}-${Math.round(r.bottom)}`;
+  if (line.height < 1) return ['the round line is not shown'];
+  for (const [what, box] of [['the felt', felt], ["the felt's middle", centre]])
+    if (line.top < box.top - 0.5 || line.bottom > box.bottom + 0.5 || line.left < box.left - 0.5
+        || line.right > box.right + 0.5)
+      out.push(`the round line (${at(line)}) is cut by ${what} (${at(box)})`);
+  if (line.bottom > own.top + 0.5 && line.top < own.bottom && line.right > own.left
+      && line.left < own.right)
+    out.push(`the round line (${at(line)}) runs under the own seat (${at(own)})`);
+  return out;
+}"""
