@@ -56,7 +56,7 @@ def claim_window(options, min_cards: int = 0, claim: type = Hook) -> State:
                     return state
             if state.phase != PLAY and state.phase != WINDOW:
                 break
-            state, _ = step(state, _policies(), rng)
+            state, _ = step(state, _policies(options.players), rng)
     raise AssertionError(f"no {claim.__name__} window for seat 0 holding {min_cards} cards or more")
 
 
@@ -90,9 +90,9 @@ def answered_window(options, own: bool = False) -> State:
 
 
 def _side_step(options, found, what: str) -> State:
-    """The first state, over seeds and four AI players' steps, while seat 0 still holds 15 cards
-    or more, where ``found(state, last)`` holds (``last``: each seat's last step of the trick,
-    by seat). Raises AssertionError naming ``what`` when no seed gives one."""
+    """The first state, over seeds and the AI players' steps (one a seat), while seat 0 still
+    holds 15 cards or more, where ``found(state, last)`` holds (``last``: each seat's last step
+    of the trick, by seat). Raises AssertionError naming ``what`` when no seed gives one."""
     for seed in range(400):
         state, rng = new_match(options, seed), random.Random(seed)
         for _ in range(400):
@@ -100,7 +100,7 @@ def _side_step(options, found, what: str) -> State:
                 break
             if found(state, {entry.seat: entry for entry in state.trick}):
                 return state
-            state, _ = step(state, _policies(), rng)
+            state, _ = step(state, _policies(options.players), rng)
     raise AssertionError(f"no {what} while seat 0 holds 15 cards or more")
 
 
@@ -160,23 +160,30 @@ def nine_card_top(options) -> State:
     """Seat 0's turn with all its cards, the play to beat a straight of nine that another seat
     led, the seats between them having passed: on a phone its cards overlapped past reading
     and ran out of their box."""
+    return straight_top(options, 9)
+
+
+def straight_top(options, size: int) -> State:
+    """Seat 0's turn with all its cards, the play to beat a straight of ``size`` cards that
+    another seat led, the seats between them having passed (twelve: with six seats on a phone
+    on its side it took two rows and pushed the levels under the own seat)."""
     for seed in range(200):
         state = new_match(options, seed)
         if state.phase != PLAY or state.turn in (None, 0):
             continue
-        nines = [
+        straights = [
             cards
             for cards, combo in leads(state.hands[state.turn], state.level, state.options)
-            if combo.category == STRAIGHT and combo.size == 9
+            if combo.category == STRAIGHT and combo.size == size
         ]
-        if not nines:
+        if not straights:
             continue
-        state = _applied(state, Play(state.turn, nines[0]))
+        state = _applied(state, Play(state.turn, straights[0]))
         while state.phase == PLAY and state.turn != 0:
             state = _applied(state, Pass(state.turn))
         if state.phase == PLAY and state.turn == 0:
             return state
-    raise AssertionError("no deal lets another seat lead a straight of nine before seat 0")
+    raise AssertionError(f"no deal lets another seat lead a straight of {size} before seat 0")
 
 
 def own_unhook_window(options) -> State:
@@ -196,11 +203,16 @@ def own_unhook_window(options) -> State:
     )
 
 
-def a_hook(options) -> State:
-    """A seat's last step of the trick is a hook (its box pulses in front of it), while seat 0
-    still holds 15 cards or more."""
+def a_hook(options, cards: int | None = None) -> State:
+    """A seat's last step of the trick is a hook (its box pulses in front of it), of ``cards``
+    cards if given (two: with six or eight seats on a phone on its side its word and its
+    cards beside the name), while seat 0 still holds 15 cards or more."""
     return _side_step(
-        options, lambda state, last: any(e.kind == "hook" for e in last.values()), "hook"
+        options,
+        lambda state, last: any(
+            e.kind == "hook" and (cards is None or len(e.cards) == cards) for e in last.values()
+        ),
+        "hook" if cards is None else f"hook of {cards} cards",
     )
 
 
