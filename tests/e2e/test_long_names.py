@@ -14,16 +14,8 @@ import pytest
 from games.models import Table
 
 from .helpers import axe_violations, log_in_as, open_started_table
-from .phases import (
-    BUTTONS,
-    MEASURE,
-    claim_window,
-    round_over,
-    settle,
-    shoot,
-    show_phase,
-    your_turn,
-)
+from .measures import MEASURE
+from .phases import BUTTONS, claim_window, round_over, settle, shoot, show_phase, your_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -26,12 +26,12 @@ from .helpers import (
     log_in_as,
     open_started_table,
 )
+from .measures import MEASURE, ROUND_LINE, WHOLE
 from .phases import (
-    MEASURE,
     ONE_SCREEN_SIZES,
     PHASES,
-    WHOLE,
     install_match_over,
+    own_unhook_window,
     round_over,
     round_over_out,
     settle,
@@ -320,26 +320,6 @@ def test_the_match_result_the_rematch_and_the_own_seat_fit_one_screen(new_page, 
     assert page.evaluate(NO_INNER_SCROLL) == []
 
 
-# The status's first line ("Round N · Playing" and the teams' levels): shown, inside the felt's
-# middle and the felt, and wholly above the own seat (nothing of it under that seat).
-ROUND_LINE = """() => {
-  const out = [], line = document.querySelector('#status .status-line').getBoundingClientRect();
-  const own = document.querySelector('#seats .seat.me').getBoundingClientRect();
-  const felt = document.querySelector('.table-felt').getBoundingClientRect();
-  const centre = document.querySelector('.felt-centre').getBoundingClientRect();
-  const at = r => `${Math.round(r.top)}-${Math.round(r.bottom)}`;
-  if (line.height < 1) return ['the round line is not shown'];
-  for (const [what, box] of [['the felt', felt], ["the felt's middle", centre]])
-    if (line.top < box.top - 0.5 || line.bottom > box.bottom + 0.5 || line.left < box.left - 0.5
-        || line.right > box.right + 0.5)
-      out.push(`the round line (${at(line)}) is cut by ${what} (${at(box)})`);
-  if (line.bottom > own.top + 0.5 && line.top < own.bottom && line.right > own.left
-      && line.left < own.right)
-    out.push(`the round line (${at(line)}) runs under the own seat (${at(own)})`);
-  return out;
-}"""
-
-
 @pytest.mark.parametrize("language", ["en", "id"])
 def test_the_round_line_is_whole_on_a_short_phone_on_the_own_turn(new_page, language) -> None:
     """375×667 upright, the own turn (no claim window): the line with "Round N" and the teams'
@@ -355,3 +335,46 @@ def test_the_round_line_is_whole_on_a_short_phone_on_the_own_turn(new_page, lang
     found = page.evaluate(ROUND_LINE) + page.evaluate(WHOLE)
     found += page.evaluate(MEASURE, {"cards": cards, "shown": shown, "seats": 4})
     assert found == []
+
+
+# Each seat's last step whole in its seat: its box and its word ("DESENGANCHE") inside the
+# seat's edges, the word not cut.
+PLAYS_INSIDE = """() => [...document.querySelectorAll('#seats .seat-play')].flatMap(play => {
+  const seat = play.closest('.seat'), s = seat.getBoundingClientRect(), out = [];
+  const word = play.querySelector('.kind, .passed');
+  for (const [what, el] of [['play', play], ['word', word]]) {
+    if (!el) continue;
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    const r = what === 'word' ? range.getBoundingClientRect() : el.getBoundingClientRect();
+    if (r.left < s.left - 0.5 || r.right > s.right + 0.5)
+      out.push(`${seat.id}'s ${what} "${el.textContent.trim()}" (${Math.round(r.left)}-`
+               + `${Math.round(r.right)}) runs past its seat (${Math.round(s.left)}-`
+               + `${Math.round(s.right)})`);
+  }
+  if (word && word.scrollWidth > word.clientWidth + 1)
+    out.push(`${seat.id}'s word "${word.textContent.trim()}" is cut`);
+  return out;
+})"""
+
+
+@pytest.mark.parametrize("language", ["en", "es", "id", "vi"])
+def test_the_round_line_is_whole_in_a_window_on_the_own_unhook(new_page, language) -> None:
+    """375×667 upright and 740×375 on its side, a claim window on the own seat's unhook: the
+    round line ("Round N" and the levels) was cut by the own seat (es, id, vi upright; es, id on
+    its side) and the Spanish "DESENGANCHE" ran past the own seat's edge. The round line is
+    whole above the own seat, each seat's play and its word inside its seat."""
+    page = new_page(375, 667)
+    log_in_as(page, f"unhook_line_{language}", language, landing=None)
+    open_started_table(page, claim_seconds=10, turn_seconds=60)
+    show_phase(page, Table.objects.get(host__username=f"unhook_line_{language}"), own_unhook_window)
+    expect(page.locator("#seats .seat.me .seat-play.kind-unhook")).to_have_count(1)
+    problems = {}
+    for width, height in ((375, 667), (740, 375)):
+        page.set_viewport_size({"width": width, "height": height})
+        settle(page)
+        shoot(page, f"own-unhook-{language}-{width}x{height}")
+        found = page.evaluate(ROUND_LINE) + page.evaluate(PLAYS_INSIDE) + page.evaluate(WHOLE)
+        if found:
+            problems[f"{width}x{height}"] = found
+    assert not problems, "\n".join(f"{k}: {v[:6]}" for k, v in problems.items())

@@ -26,10 +26,8 @@ from .helpers import (
     open_started_table,
     screenshot,
 )
+from .measures import MEASURE, SHORT_NAMES, WHOLE
 from .phases import (
-    MEASURE,
-    SHORT_NAMES,
-    WHOLE,
     answered_window,
     claim_window,
     install_match_over,

@@ -14,17 +14,8 @@ from playwright.sync_api import expect
 from games.models import Seat, Table
 
 from .helpers import ADD_CHAT_LINES, log_in_as, open_started_table
-from .phases import (
-    COUNTDOWN_SECONDS,
-    MEASURE,
-    WHOLE,
-    early_claim_window,
-    settle,
-    shoot,
-    show_phase,
-    unhook_window,
-    your_turn,
-)
+from .measures import COUNTDOWN_SECONDS, MEASURE, WHOLE
+from .phases import early_claim_window, settle, shoot, show_phase, unhook_window, your_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

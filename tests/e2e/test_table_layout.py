@@ -326,12 +326,10 @@ def test_six_and_eight_seats_sit_around_an_oval_and_fit_one_screen(new_page, pla
     walks (they were two tests)."""
     from games.models import Table
 
+    from .measures import CORNERS, MEASURE, WHOLE
     from .phases import (
         BUTTONS,
-        CORNERS,
-        MEASURE,
         ONE_SCREEN_SIZES,
-        WHOLE,
         long_top_turn,
         settle,
         shoot,
@@ -401,7 +399,8 @@ def test_a_side_seats_name_stays_readable_beside_its_hook(new_page) -> None:
     long name, and the status in the felt's middle stays whole."""
     from games.models import Table
 
-    from .phases import WHOLE, settle, show_phase, side_hook
+    from .measures import WHOLE
+    from .phases import settle, show_phase, side_hook
 
     page = new_page(375, 740)
     log_in_as(page, "hook_side", "vi", landing=None)

@@ -129,7 +129,8 @@ def test_a_hook_pulses_inside_its_seat(new_page) -> None:
 
 
 # Every seat's name shows: whole, or (a long name) its first six letters and an ellipsis in
-# the room it has. A name squeezed to nothing or to "M…" fails.
+# the room it has, and nothing over it. A name squeezed to nothing or to "M…", or under its
+# seat's play, fails.
 NAMES_SHOWN = """() => [...document.querySelectorAll('#seats .seat .name')].flatMap(n => {
   const ctx = document.createElement('canvas').getContext('2d');
   ctx.font = getComputedStyle(n).font;
@@ -142,6 +143,9 @@ NAMES_SHOWN = """() => [...document.querySelectorAll('#seats .seat .name')].flat
     return [`${what} is not shown`];
   if (whole > r.width + 0.05 && r.width < six - 0.05)
     return [`${what} is cut: ${r.width.toFixed(1)} px of ${whole.toFixed(1)}`];
+  const hit = document.elementFromPoint(r.left + Math.min(r.width, six) / 2, r.top + r.height / 2);
+  if (!hit || !n.contains(hit))
+    return [`${what} is covered by ${hit ? (hit.className || hit.tagName) : 'nothing'}`];
   return [];
 })"""
 
@@ -185,6 +189,53 @@ def test_every_seat_s_name_shows_on_a_phone_on_its_side(new_page, players, langu
         settle(page)
         shoot(page, f"side-names-{players}-{language}-{phase}-740x375")
         found = page.evaluate(NAMES_SHOWN) + page.evaluate(COUNTS_WHOLE)
+        if found:
+            problems[phase] = found
+    assert not problems, "\n".join(f"{k}: {v[:8]}" for k, v in problems.items())
+
+
+# The play to beat on one row: every card's top level with the first's.
+TOP_PLAY_ONE_ROW = """() => {
+  const cards = [...document.querySelectorAll('.felt-centre .top-play .playing-card')];
+  const tops = new Set(cards.map(c => Math.round(c.getBoundingClientRect().top)));
+  return tops.size > 1 ? [`the play to beat's ${cards.length} cards take ${tops.size} rows`] : [];
+}"""
+
+
+@pytest.mark.parametrize("language", ["es", "id", "vi"])
+@pytest.mark.parametrize("players", [6, 8])
+def test_the_play_to_beat_the_levels_and_the_names_keep_their_lines_on_a_phone_on_its_side(
+    new_page, players, language
+) -> None:
+    """740×375, six and eight seats: a play of twelve to beat took two rows and pushed the
+    levels under the own seat; with eight seats the Spanish "Nivel de la ronda" wrapped and was
+    cut the same way; a hook's word beside its two cards could squeeze its seat's name. On the
+    own turn, under a straight of twelve and after a hook of two cards, the play to beat keeps
+    one row, each card's corner clear, the round line is whole above the own seat, and every
+    name shows (whole, or its first six letters) with its count whole."""
+    from functools import partial
+
+    from games.models import Table
+
+    from .measures import ROUND_LINE, WHOLE
+    from .phases import a_hook, settle, shoot, show_phase, straight_top, your_turn
+
+    page = new_page(740, 375)
+    log_in_as(page, f"lines_{players}_{language}", language, landing=None)
+    open_started_table(page, claim_seconds=10, turn_seconds=60, players=players)
+    table = Table.objects.get(host__username=f"lines_{players}_{language}")
+    problems = {}
+    for phase, make in (
+        ("turn", your_turn),
+        ("twelve-top", partial(straight_top, size=12)),
+        ("hook", partial(a_hook, cards=2)),
+    ):
+        show_phase(page, table, make)
+        settle(page)
+        shoot(page, f"side-lines-{players}-{language}-{phase}-740x375")
+        found = page.evaluate(ROUND_LINE) + page.evaluate(WHOLE)
+        found += page.evaluate(TOP_PLAY_ONE_ROW) + page.evaluate(TOP_PLAY_READABLE)
+        found += page.evaluate(NAMES_SHOWN) + page.evaluate(COUNTS_WHOLE)
         if found:
             problems[phase] = found
     assert not problems, "\n".join(f"{k}: {v[:8]}" for k, v in problems.items())

@@ -1,0 +1,154 @@
+"""What the browser tests measure on the table page, as JavaScript run in the page
+(``page.evaluate``): what is outside the viewport or covered, the status cut in the felt's
+middle, a seat out of the felt's rounded corner, a short name cut, the claim bar's seconds cut.
+The phases they are measured in: tests/e2e/phases.py."""
+
+from __future__ import annotations
+
+# What is not inside the viewport, or not reachable where it shows (another element over it).
+MEASURE = """(need) => {
+  const W = innerWidth, H = innerHeight, out = [];
+  const se = document.scrollingElement;
+  if (se.scrollHeight > H + 1) out.push(`the page scrolls: ${se.scrollHeight} > ${H}`);
+  if (se.scrollWidth > W + 1) out.push(`the page scrolls sideways: ${se.scrollWidth} > ${W}`);
+  const box = r => [r.left, r.top, r.right, r.bottom].map(Math.round).join(',');
+  function inside(el, name) {
+    const r = el.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1) { out.push(`${name} is not shown`); return null; }
+    if (r.left < -0.5 || r.top < -0.5 || r.right > W + 0.5 || r.bottom > H + 0.5)
+      out.push(`${name} is outside the ${W}x${H} viewport: ${box(r)}`);
+    return r;
+  }
+  function reachable(el, name, x, y) {
+    const hit = document.elementFromPoint(x, y);
+    if (!hit || !(hit === el || el.contains(hit)))
+      out.push(`${name} is covered at ${Math.round(x)},${Math.round(y)} by `
+               + (hit ? (hit.id || hit.className || hit.tagName) : 'nothing'));
+  }
+  const seats = [...document.querySelectorAll('#seats .seat')];
+  if (seats.length !== need.seats) out.push(`${seats.length} seats`);
+  for (const seat of seats) {
+    const r = inside(seat, seat.id);
+    const felt = seat.closest('.table-felt').getBoundingClientRect();
+    if (r && (r.top < felt.top - 0.5 || r.bottom > felt.bottom + 0.5))
+      out.push(`${seat.id} is cut by the felt's edge: ${box(r)} in ${box(felt)}`);
+    if (r) reachable(seat, seat.id, r.left + 4, r.top + 4);
+    const name = seat.querySelector('.name');
+    if (name.scrollWidth > name.clientWidth + 1 && name.title !== name.textContent.trim())
+      out.push(`${seat.id}'s name is cut off without its full text`);
+    for (const part of seat.querySelectorAll('.card-count, .turn-marker, .seat-play, .countdown'))
+      inside(part, `${seat.id} ${part.className}`);
+  }
+  const labels = [...document.querySelectorAll('#hand .hand-cards label')];
+  if (labels.length !== need.cards)
+    out.push(`${labels.length} cards in the hand, not ${need.cards}`);
+  for (const label of labels) {
+    const r = inside(label, `card ${label.id}`);
+    if (!r) continue;
+    if (r.height < 43.5 || r.width < 23.5) out.push(`card ${label.id} is ${box(r)}: too small`);
+    reachable(label, `card ${label.id}`, r.left + r.width / 2, r.top + r.height / 2);
+    inside(label.querySelector('.playing-card'), `the face of ${label.id}`);
+  }
+  for (const selector of need.shown) {
+    const el = document.querySelector(selector);
+    if (!el) { out.push(`no ${selector}`); continue; }
+    const r = inside(el, selector);
+    if (r && /BUTTON|A/.test(el.tagName))
+      reachable(el, selector, r.left + r.width / 2, r.top + r.height / 2);
+  }
+  return out;
+}"""
+
+# The status in the felt's middle whole (whose turn, the play to beat, the round and the levels:
+# none hidden under the own seat or squeezed to a sliver): in a claim window and on the own
+# turn, at every size.
+WHOLE = """() => {
+  const out = [], centre = document.querySelector('.felt-centre').getBoundingClientRect();
+  for (const part of document.querySelectorAll('#status > *')) {
+    const r = part.getBoundingClientRect();
+    if (r.height < 1) continue;
+    if (r.bottom > centre.bottom + 0.5 || r.top < centre.top - 0.5)
+      out.push(`the status's ${part.className} is cut: ${Math.round(r.top)}-${Math.round(r.bottom)}`
+               + ` in ${Math.round(centre.top)}-${Math.round(centre.bottom)}`);
+  }
+  return out;
+}"""
+
+# Each seat inside the felt's rounded edge, not only its box: a corner seat's corner (itself
+# rounded) beyond the felt's rounded corner sticks out of the table (8 seats at 1280x800: the
+# last seat's lower corner went past the green).
+CORNERS = """() => {
+  const out = [];
+  for (const seat of document.querySelectorAll('#seats .seat')) {
+    const felt = seat.closest('.table-felt'), f = felt.getBoundingClientRect();
+    const R = parseFloat(getComputedStyle(felt).borderTopLeftRadius) || 0;
+    const r = seat.getBoundingClientRect();
+    const s = Math.min(parseFloat(getComputedStyle(seat).borderTopLeftRadius) || 0,
+                       r.width / 2, r.height / 2);
+    const k = s * (1 - Math.SQRT1_2);  // the seat's rounded corner, along the diagonal
+    for (const [x, y, cx, cy] of [[r.left + k, r.top + k, f.left + R, f.top + R],
+                                  [r.right - k, r.top + k, f.right - R, f.top + R],
+                                  [r.left + k, r.bottom - k, f.left + R, f.bottom - R],
+                                  [r.right - k, r.bottom - k, f.right - R, f.bottom - R]]) {
+      const inCorner = (x < f.left + R || x > f.right - R) && (y < f.top + R || y > f.bottom - R);
+      if (inCorner && Math.hypot(x - cx, y - cy) > R + 0.5)
+        out.push(`${seat.id} sticks out of the felt's rounded corner at ${Math.round(x)},`
+                 + `${Math.round(y)} (${Math.round(Math.hypot(x - cx, y - cy) - R)} px)`);
+    }
+  }
+  return out;
+}"""
+
+# Every seat's name of eight characters or fewer reads whole ("Máy 2", "qa_carol"): a short
+# name cut to "Máy…" or "qa_…" left its title as the only way to read it.
+SHORT_NAMES = """() => [...document.querySelectorAll('#seats .seat .name')].flatMap(n => {
+  // The text's own width in its font (scrollWidth rounds: "Máy 2" a pixel too wide for its
+  // room showed "Máy…" with scrollWidth equal to clientWidth).
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = getComputedStyle(n).font;
+  const text = ctx.measureText(n.textContent.trim()).width;
+  const room = n.getBoundingClientRect().width;
+  return n.textContent.trim().length <= 8 && text > room + 0.05
+    ? [`${n.closest('.seat').id}'s name "${n.textContent.trim()}" is cut: ${room.toFixed(1)} `
+       + `of ${text.toFixed(1)} px`] : [];
+})"""
+
+# The claim bar's countdown says its seconds: the number and its unit whole inside the bar (a
+# long label, "Thời gian móc", gives way with an ellipsis; it pushed the seconds out of the bar).
+COUNTDOWN_SECONDS = """() => {
+  const out = [], bars = document.querySelectorAll('#claim-bar .countdown');
+  if (!bars.length) out.push('no countdown in the claim bar');
+  for (const bar of bars) {
+    const b = bar.getBoundingClientRect(), seconds = bar.querySelector('.countdown-seconds');
+    const text = bar.querySelector('.countdown-text'), range = document.createRange();
+    range.setStartBefore(seconds);
+    range.setEndAfter(text.lastChild);
+    const r = range.getBoundingClientRect();
+    if (b.width < 1 || r.width < 1) { out.push('the countdown is not shown'); continue; }
+    if (r.left < b.left - 0.5 || r.right > b.right + 0.5 || r.top < b.top - 0.5
+        || r.bottom > b.bottom + 0.5 || r.right > innerWidth + 0.5)
+      out.push(`the countdown's seconds "${range.toString()}" are cut: `
+               + `${Math.round(r.left)}-${Math.round(r.right)} in ${Math.round(b.left)}-`
+               + `${Math.round(b.right)}`);
+  }
+  return out;
+}"""
+
+# The status's first line ("Round N · Playing" and the teams' levels): shown, inside the felt's
+# middle and the felt, and wholly above the own seat (nothing of it under that seat).
+ROUND_LINE = """() => {
+  const out = [], line = document.querySelector('#status .status-line').getBoundingClientRect();
+  const own = document.querySelector('#seats .seat.me').getBoundingClientRect();
+  const felt = document.querySelector('.table-felt').getBoundingClientRect();
+  const centre = document.querySelector('.felt-centre').getBoundingClientRect();
+  const at = r => `${Math.round(r.top)}-${Math.round(r.bottom)}`;
+  if (line.height < 1) return ['the round line is not shown'];
+  for (const [what, box] of [['the felt', felt], ["the felt's middle", centre]])
+    if (line.top < box.top - 0.5 || line.bottom > box.bottom + 0.5 || line.left < box.left - 0.5
+        || line.right > box.right + 0.5)
+      out.push(`the round line (${at(line)}) is cut by ${what} (${at(box)})`);
+  if (line.bottom > own.top + 0.5 && line.top < own.bottom && line.right > own.left
+      && line.left < own.right)
+    out.push(`the round line (${at(line)}) runs under the own seat (${at(own)})`);
+  return out;
+}"""
