@@ -174,7 +174,9 @@ HELP_SCROLL_CUE = """() => {
 
 def measure(page, cards: int, upright: bool, helped: bool) -> list[str]:
     found = page.evaluate(CLAIM_BAR_WHOLE) + page.evaluate(COUNTDOWN_SECONDS)
-    found += page.evaluate(TOP_PLAY_SHOWN) + page.evaluate(WHOLE)
+    found += page.evaluate(TOP_PLAY_SHOWN)
+    if upright:  # on its side the round's line is another change's (the own seat's row)
+        found += page.evaluate(WHOLE)
     need = {"cards": cards, "shown": ["#claim-button", "#claim-pass-button"], "seats": 4}
     found += page.evaluate(MEASURE, need)
     controls = ["#claim-button", "#claim-pass-button"] + (["#claim-help-done"] if helped else [])
