@@ -231,8 +231,12 @@ HEAD_OPTIONS_WHOLE = """() => {
   const options = head.querySelector(':scope > .muted'), h1 = head.querySelector('h1');
   const r = options.getBoundingClientRect();
   if (r.width < 1) return ['the options line is not shown'];
-  if (options.scrollWidth > options.clientWidth + 1)
-    out.push(`the options line is cut: ${options.scrollWidth} px in ${options.clientWidth}`);
+  const range = document.createRange();
+  range.selectNodeContents(options);
+  const text = range.getBoundingClientRect();
+  if (options.scrollWidth > options.clientWidth + 1 || text.right > r.right + 0.01)
+    out.push(`the options line is cut: ${Math.round(text.width)} px of text in `
+             + `${options.clientWidth}`);
   if (r.right > innerWidth + 0.5) out.push(`the options line runs out of the screen: ${r.right}`);
   if (h1.scrollWidth > h1.clientWidth + 1 && h1.title !== h1.textContent.trim())
     out.push('the name is cut without its full text');
