@@ -8,8 +8,9 @@
  * Beside it: the own hand and the keyboard (table_hand.js), form controls kept across pushes
  * (table_controls.js), announcements, beeps and the tab title (table_voice.js), the view's
  * order and the hand's arrangement (table_view.js, hand_arrange.js), sounds (table_effects.js),
- * the side panel (table_panel.js), the moves held while the socket is down (table_offline.js).
- * Sentences come translated from the page (#table-strings, rendered by Django).
+ * the side panel (table_panel.js), the moves held while the socket is down (table_offline.js),
+ * the claim help's fade (table_claim.js). Sentences come translated from the page
+ * (#table-strings, rendered by Django).
  */
 (function () {
   "use strict";
