@@ -66,8 +66,24 @@
     }
     notice.classList.toggle("not-sent", key !== "offline");
     notice.textContent = text;
+    placeNotice();
     return notice;
   }
+
+  // On a phone held upright (table.css) the notice is fixed just above what the thumb is about
+  // to press: the claim bar while one shows, else the dock. Their heights follow their words
+  // (a question on two lines, the claim help), so the place is measured, not assumed.
+  function placeNotice() {
+    var flash = document.getElementById("flash");
+    if (!flash || !flash.querySelector(".offline-message")) return;
+    var bar = document.getElementById("claim-bar");
+    var dock = document.querySelector(".hand-actions:not([hidden])");
+    var above = bar && !bar.hidden && bar.getClientRects().length ? bar : dock;
+    if (!above) return;
+    var gap = window.innerHeight - above.getBoundingClientRect().top;
+    flash.style.setProperty("--offline-bottom", Math.max(0, gap) + 6 + "px");
+  }
+  window.addEventListener("resize", placeNotice);
 
   function startCut(why) {
     if (!seated()) return;
@@ -124,7 +140,10 @@
     cut = false;
     releaseDue = true;
   });
-  document.addEventListener("htmx:oobAfterSwap", function () { if (cut) holdActions(); });
+  document.addEventListener("htmx:oobAfterSwap", function () {
+    if (cut) holdActions();
+    placeNotice();  // a claim bar came or went
+  });
   document.addEventListener("htmx:wsAfterMessage", function () {
     if (!releaseDue) return;
     releaseDue = false;

@@ -34,10 +34,8 @@ from games.live.claim_help import EXPLAINED_WINDOWS
 from games.models import Seat, Table
 
 from .helpers import log_in_as, open_started_table, screenshot
+from .measures import COUNTDOWN_SECONDS, MEASURE, WHOLE
 from .phases import (
-    COUNTDOWN_SECONDS,
-    MEASURE,
-    WHOLE,
     _policies,
     early_claim_window,
     settle,

@@ -338,12 +338,13 @@ def test_the_round_line_is_whole_on_a_short_phone_on_the_own_turn(new_page, lang
 
 
 # Each seat's last step whole in its seat: its box and its word ("DESENGANCHE") inside the
-# seat's edges, the word not cut.
+# seat's edges, the word not cut. A word not drawn (a side seat's hook is its cards alone at
+# 667 px) has nothing to run past.
 PLAYS_INSIDE = """() => [...document.querySelectorAll('#seats .seat-play')].flatMap(play => {
   const seat = play.closest('.seat'), s = seat.getBoundingClientRect(), out = [];
   const word = play.querySelector('.kind, .passed');
   for (const [what, el] of [['play', play], ['word', word]]) {
-    if (!el) continue;
+    if (!el || !el.getClientRects().length) continue;
     const range = document.createRange();
     range.selectNodeContents(el);
     const r = what === 'word' ? range.getBoundingClientRect() : el.getBoundingClientRect();
