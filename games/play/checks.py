@@ -66,7 +66,7 @@ def judge(
     user: User,
     payload: dict[str, Any],
     seen: Callable[[], bool],
-    logged: Callable[[], LoggedMove] = lambda: None,
+    logged: Callable[[], LoggedMove],
 ) -> Judged:
     """Check ``payload`` (passed ``payload_refusal``) against the locked ``match`` (with its
     table) and its ``seats``: a stopped match, no seat of the user's, a seat the AI plays now
