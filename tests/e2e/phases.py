@@ -248,7 +248,12 @@ _DEADLINE_KINDS = {
 def install(table: Table, state: State) -> None:
     """``state`` as the match's, past every move so far (no earlier timer applies to it), with
     a deadline far enough for the measurements, of the phase's kind (its countdown's label: a
-    claim window's, "Thời gian móc", is the longest)."""
+    claim window's, "Thời gian móc", is the longest).
+
+    Installed without a move, its moment counts from the match's start for the sweep of lost AI
+    decisions (``deadlines.sweep_lost_decisions``, which a worker runs as it starts): that start
+    is put at the deadline, so a live stack starting beside the test never answers for its AI
+    seats while the test measures it."""
     with transaction.atomic():
         match = Match.objects.select_for_update().get(table=table)
         state = state._replace(version=match.version + 1)
@@ -256,7 +261,7 @@ def install(table: Table, state: State) -> None:
         match.version = match.deadline_token = state.version
         match.phase = state.phase
         match.level_team0, match.level_team1 = state.levels
-        match.deadline = timezone.now() + timedelta(minutes=10)
+        match.deadline = match.started_at = timezone.now() + timedelta(minutes=10)
         match.deadline_kind = _DEADLINE_KINDS.get(state.phase, match.deadline_kind)
         match.save()
 
