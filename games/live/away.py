@@ -14,11 +14,11 @@ Kept per table in Redis, with the seats' sockets (``games.sockets``) as its only
 
 ``CHECK`` (one Lua call, atomic) takes the lapsed pages out: a seat with a lapsed page and no
 other one open is away, a seat with a page open is not. Only a change is pushed, once per table
-(``push.publish_away``), never per socket: a second tab of the same player opening or closing,
-a reload, changes nothing. Only seats that a person plays themselves show it (``displayed``):
-never an AI, a bot, an empty seat, nor a seat whose stand-in already says that its player is
-away (``stand_in``). A seat whose page never opened is not shown away: what is shown is a page
-that went away.
+(``table_messages.publish_away``), never per socket: a second tab of the same player opening
+or closing, a reload, changes nothing. Only seats that a person plays themselves show it
+(``displayed``): never an AI, a bot, an empty seat, nor a seat whose stand-in already says
+that its player is away (``stand_in``). A seat whose page never opened is not shown away: what
+is shown is a page that went away.
 
 The sign is the seat region's declared input ``away`` (``context.TableContext``), read with the
 audiences of a push (``audiences.live_and_away``: the same Redis round trip), so a seat's row

@@ -9,8 +9,8 @@ from that seat's view and reaches that seat's sockets only; spectators share one
 
 ``publish_table`` (seating or status changed) tells every page the seating — public — and, once
 a match runs, sends every audience a full snapshot from one load. ``snapshot`` renders one page's
-full frame (connect, resync, a seat change for that page). ``publish_spectator_count`` renders
-the spectator count once per language.
+full frame (connect, resync, a seat change for that page). The table-wide messages that are
+not frames (the spectator count, the seats shown away) are ``games.live.table_messages``'.
 """
 
 from __future__ import annotations
@@ -37,15 +37,14 @@ from games.live import (
     away,
     frames,
     notify,
-    regions,
     replay,
     spectating,
     speech,
     visibility,
 )
 from games.live.log import recent_moves
-from games.live.presenters import spectators_context, table_context
-from games.live.public_part import SharedParts, seat_row
+from games.live.presenters import table_context
+from games.live.public_part import SharedParts
 from games.models import Match, Move, Seat, Table
 
 log = logging.getLogger(__name__)
@@ -355,78 +354,3 @@ def _reused(key: tuple[object, ...]) -> str | None:
     with _snapshots_lock:
         made, text = _spectator_snapshots.get(key, (0.0, None))
     return text if time.monotonic() - made < SNAPSHOT_REUSE_SECONDS else None
-
-
-# --- the spectator count ------------------------------------------------------------------------
-
-
-def publish_spectator_count(table_id: int) -> None:
-    """Render the spectator count once per language watching (for seats and for spectators,
-    who are also told their delay) and send it to every page of the table."""
-    table = Table.objects.filter(pk=table_id).first()
-    if table is None:
-        return
-    match = Match.objects.filter(table=table).first()
-    count = spectating.count(table_id)
-    behind = visibility.delay_for(table, match, None)
-    languages = sorted({a.language for a in audiences.live(table_id)})
-    html = {}
-    for language in languages:
-        with translation.override(language):
-            html[language] = {
-                role: regions.render(
-                    regions.SPECTATORS.template,
-                    {
-                        **spectators_context(table, count, 0 if role == "seat" else behind),
-                        "oob": True,
-                    },
-                )
-                for role in ("seat", "watch")
-            }
-    notify.send_many(
-        [(notify.table_group(table_id), {"type": "spectators.count", "count": count, "html": html})]
-    )
-
-
-# --- a seat's page went away or came back (games.live.away) -------------------------------------
-
-
-def publish_away(table_id: int, change: away.Change) -> bool:
-    """Push a change of the seats shown away (``away.check``'s) to every page of the table: one
-    message on the table-wide group, not a frame, holding each seat's name line (where the sign
-    is: ``seat_name.jinja``) as every viewer sees it and as its own seat does, rendered once per
-    language watching — when it changes what a seat shows. Every seat's line, not only the
-    changed ones: a page keeps the newest message (``seq``) and may drop an older one. Returns
-    whether it sent."""
-    if change is None:
-        return False
-    seq, before, now = change
-    table = Table.objects.filter(pk=table_id).first()
-    if table is None:
-        return False
-    seats = list(table.seats.select_related("user"))
-    shown = away.displayed(seats, now)
-    if away.displayed(seats, before) == shown:
-        return False
-    html: dict[str, dict[str, list[str]]] = {}
-    for language in sorted({a.language for a in audiences.live(table_id)}):
-        with translation.override(language):
-            html[language] = {
-                str(s.number): [_name_line(s, shown, False), _name_line(s, shown, True)]
-                for s in seats
-            }
-    if html:
-        message = {"type": "table.away", "seq": seq, "html": html}
-        notify.send_many([(notify.table_group(table_id), message)])
-    return bool(html)
-
-
-def _name_line(seat: Seat, shown: tuple[int, ...], own: bool) -> str:
-    """``seat``'s name line pushed alone, as every viewer sees it or (``own``) as its own."""
-    row = seat_row(seat, None, seat.number if own else None)
-    inputs = {"s": row, "away": shown, "name_oob": True}
-    return regions.render_jinja(NAME_LINE_TEMPLATE, inputs)
-
-
-#: A seat's name line (``seat.jinja`` includes it), which holds its away sign.
-NAME_LINE_TEMPLATE = "games/partials/seat_name.jinja"

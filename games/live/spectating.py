@@ -10,7 +10,7 @@ page's last heartbeat (table.js, ``HEARTBEAT_SECONDS``) plus ``TTL_SECONDS``
 (``games.sockets.renewals``); a socket whose Daphne process died without a goodbye drops out once
 its score passes, and its person with it unless another of their tabs still renews. Redis is
 shared by every Daphne process, so the count is the whole site's. Pages see the count through
-``games.live.push.publish_spectator_count``, at most a few times a second.
+``games.live.table_messages.publish_spectator_count``, at most a few times a second.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A table socket's part in the seats shown away (``games.live.away``): it forwards each change
-(``push.publish_away``: every seat's name line, its own seat's as its own) unless a newer one
-came first, and keeps the last one it forwarded, which it sends again after a frame or a
+(``table_messages.publish_away``: every seat's name line, its own seat's as its own) unless a
+newer one came first, and keeps the last one it forwarded, which it sends again after a frame or a
 snapshot rendered with an older state of the signs (rendered, then overtaken on its way by a
 change): the page ends with the newest signs, whatever the order the two came in.
 """

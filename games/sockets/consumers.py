@@ -38,6 +38,7 @@ from games.sockets.pool import PooledConsumer, in_pool
 from games.sockets.protocol import parse_message
 from games.sockets.renewals import Renewals, page_closed, page_opened, refresh_count_soon
 from games.sockets.scope import person_of, scope_language
+from games.sockets.table_chat import TableChat
 
 #: The keys of a page's messages that are not actions; the outcome of an action whose
 #: session had ended (not applied, the socket closed).
@@ -58,7 +59,7 @@ def _signed_in(scope: Mapping[str, Any]) -> User | None:
     return cast(User, user)
 
 
-class TableConsumer(AwaySigns, session_guard.SessionGuard, PooledConsumer):
+class TableConsumer(AwaySigns, TableChat, session_guard.SessionGuard, PooledConsumer):
     """``/ws/table/<id>/``: pushes this viewer's frames; takes a seat's actions."""
 
     session_runner = staticmethod(in_pool)  # the session checks run in the socket pool
@@ -253,50 +254,6 @@ class TableConsumer(AwaySigns, session_guard.SessionGuard, PooledConsumer):
             await self.send_chat_room()
         if left:  # this person left their seat for good: the page now shows the spectators' view
             await self.send_flash(f"{_('You left this match.')} {_('The AI finishes it for you.')}")
-
-    # --- chat (games.chat.rooms): not a frame of the match, no version, never a card ------------
-
-    async def send_chat_room(self) -> None:
-        """This page's chat room with its last lines: asked by the page when its socket opens
-        again (table.js: a reconnect may have missed lines), sent on a change of room."""
-        html = await in_pool(rooms.room_html)(
-            self.table_id, self.seat, self.language, muted=frozenset(self.muted)
-        )
-        await self.send(text_data=html)
-
-    async def table_chat(self, event: dict[str, Any]) -> None:
-        """A line said in this page's room, rendered for its language: forwarded as it is,
-        unless this viewer muted its author (the line never reaches their page)."""
-        if event.get("author") in self.muted:
-            return
-        await self.send(text_data=event["text"])
-
-    async def chat_mute(self, event: dict[str, Any]) -> None:
-        """This viewer muted (``muted`` true) or unmuted ``author`` (``games.chat.mutes``)."""
-        if event["muted"]:
-            self.muted.add(event["author"])
-        else:
-            self.muted.discard(event["author"])
-
-    async def say(self, payload: dict[str, Any]) -> None:
-        """The page said a chat line: store and send it, or answer the refusal here."""
-        if not self.signed_in:
-            await self.send_flash(_("Log in to chat."))
-            return
-        refusal = await in_pool(self.post_line)(payload)
-        if refusal:
-            await self.send_flash(refusal)
-
-    def post_line(self, payload: dict[str, Any]) -> str:
-        """``rooms.post`` in this page's language: "" when said, else the refusal."""
-        with translation.override(self.language):
-            try:
-                rooms.post(
-                    self.table_id, self.user, payload.get("phrase", ""), payload.get("text", "")
-                )
-            except rooms.ChatError as e:
-                return str(e)
-        return ""
 
     async def spectators_count(self, event: dict[str, Any]) -> None:
         html = event["html"].get(self.language, {}).get("watch" if self.seat is None else "seat")

@@ -19,7 +19,8 @@ is taken out at once by its consumer (``spectating.leave``, ``presence.left_tabl
 A seat's page is also kept in its table's pages (``games.live.away``): renewed while heard from,
 brought down to its lapse once silent, and the same pipeline runs each table's away check — a
 page that went silent (a phone asleep, the network lost) shows its seat "disconnected", a
-silent page heard again clears it — pushing a change once per table (``push.publish_away``).
+silent page heard again clears it — pushing a change once per table
+(``table_messages.publish_away``).
 A page that closes is checked once its grace has run (``page_closed``, ``check_away_soon``).
 
 The same pipeline reads each table's latest (revision, version) pushed to seats and to
@@ -42,7 +43,7 @@ import redis.asyncio
 from django.conf import settings
 
 from accounts import presence
-from games.live import audiences, away, push, spectating
+from games.live import audiences, away, spectating, table_messages
 from games.live.audiences import Audience
 from games.sockets.pool import in_pool
 
@@ -75,7 +76,7 @@ def refresh_count_soon(table_id: int) -> None:
         try:
             if before is not None:
                 await asyncio.wait([before])  # (its failure is its own, logged there)
-            await in_pool(push.publish_spectator_count)(table_id)
+            await in_pool(table_messages.publish_spectator_count)(table_id)
         finally:
             if _count_publishing.get(key) is this:
                 del _count_publishing[key]
@@ -85,7 +86,7 @@ def refresh_count_soon(table_id: int) -> None:
 
 def page_opened(table_id: int, seat: int, channel: str) -> None:
     """A page of ``seat`` opened (in the socket pool): its seat is no longer away."""
-    push.publish_away(table_id, away.check(table_id, (seat, channel)))
+    table_messages.publish_away(table_id, away.check(table_id, (seat, channel)))
 
 
 async def page_closed(table_id: int, seat: int, channel: str) -> None:
@@ -119,7 +120,7 @@ def check_away_soon(table_id: int, delay: float) -> None:
 
 def check_away(table_id: int) -> None:
     """Check the table's seats shown away now, and push a change (in the socket pool)."""
-    push.publish_away(table_id, away.check(table_id))
+    table_messages.publish_away(table_id, away.check(table_id))
 
 
 def pending_count_refreshes() -> list[asyncio.Task[None]]:
@@ -277,7 +278,7 @@ class Renewals:
         for table, answer in zip(tables, answers[checked : checked + len(tables)], strict=True):
             change = away.change_of(answer)
             if change is not None:
-                asyncio.ensure_future(in_pool(push.publish_away)(table, change))
+                asyncio.ensure_future(in_pool(table_messages.publish_away)(table, change))
         self._recount(people_tables, answers[len(answers) - 3 * len(people_tables) :])
         return renewed
 
