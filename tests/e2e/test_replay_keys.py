@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import log_in_user, screenshot
+from tests.e2e.helpers import axe_violations, describe, log_in_user, screenshot
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -27,6 +27,8 @@ def test_the_arrow_keys_home_and_end_step_through_the_replay(new_page, replayed_
     expect(keys).to_have_text(
         "Keys: ← → the previous or next move; Home End the first or last move"
     )
+    violations = axe_violations(page)  # the keys' line (its muted grey, its <kbd>s) included
+    assert not violations, describe(violations)
     page.evaluate("window.sameDocument = true")  # each step is htmx's, never a page load
 
     for key, shown in [
