@@ -113,11 +113,30 @@ def _request_stop(signum: int, frame: object) -> None:
     raise _StopRequested
 
 
-def _spawn(*command: str) -> subprocess.Popen[bytes]:
+def _spawn(*command: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
     # Own process group: Ctrl-C reaches only this launcher, which then stops the children
     # in order instead of all of them racing to exit at once.
     return subprocess.Popen([sys.executable, "-m", *command], process_group=0,
-                            stdin=subprocess.DEVNULL)  # fmt: skip
+                            stdin=subprocess.DEVNULL, env=env)  # fmt: skip
+
+
+#: The start of the warning a Celery worker prints when it runs as root (celery.platforms'
+#: ROOT_DISCOURAGED: a container, a fresh VM), up to its first colon: a -W filter's fields are
+#: split on colons, and its message field matches the start of a warning's text.
+ROOT_WARNING = "You're running the worker with superuser privileges"
+
+
+def worker_env(environ: dict[str, str]) -> dict[str, str]:
+    """``environ`` for a development worker: the same, with Celery's warning about running as
+    root ignored, and only that one. A new user took its eight lines, once per worker, for an
+    error; on a developer's own machine there is no other user to run as. Celery offers no
+    switch for it (C_FORCE_ROOT only lets a root worker accept pickle), so it is Python's own
+    filter, PYTHONWARNINGS, for that message alone, after any the developer set (the later
+    filter wins for it; theirs still apply to every other warning). Not in Daphne's
+    environment, nor in production's units (deploy/ runs the workers as their own user)."""
+    ignore = f"ignore:{ROOT_WARNING}:UserWarning"  # celery's SecurityWarning is a UserWarning
+    mine = environ.get("PYTHONWARNINGS", "")
+    return {**environ, "PYTHONWARNINGS": f"{mine},{ignore}" if mine else ignore}
 
 
 #: Pauses before restarting a child that exited (seconds): the n-th crash in a row waits the
@@ -237,9 +256,13 @@ def main(argv: list[str] | None = None) -> int:
         review_worker = (*celery, "-n", "review@%h", "-c", "1",
                          "--loglevel=INFO", "-Q", review_queue)  # fmt: skip
         daphne = ("daphne", "-b", args.host, "-p", str(args.port), "config.asgi:application")
-        children = [Supervised("worker", lambda: _spawn(*worker)),
-                    Supervised("AI worker", lambda: _spawn(*ai_worker)),
-                    Supervised("review worker", lambda: _spawn(*review_worker)),
+
+        def workers() -> dict[str, str]:  # at each start: the environment as it is then
+            return worker_env(dict(os.environ))
+
+        children = [Supervised("worker", lambda: _spawn(*worker, env=workers())),
+                    Supervised("AI worker", lambda: _spawn(*ai_worker, env=workers())),
+                    Supervised("review worker", lambda: _spawn(*review_worker, env=workers())),
                     Supervised("daphne", lambda: _spawn(*daphne))]  # fmt: skip
         for child in children:
             child.launch(time.monotonic())

@@ -226,6 +226,7 @@ def key_pages(world) -> list[tuple[str, str | None]]:
         (reverse("games:match_record", args=[world["table"].match.pk]), "ana"),
         (reverse("games:player_matches", args=["ana"]), "ana"),
         (reverse("games:table", args=[world["finished"].pk]), "ana"),
+        (reverse("games:match_replay", args=[world["finished"].match.pk]), "ana"),
         (reverse("leaderboard:index"), "ana"),
     ]
 

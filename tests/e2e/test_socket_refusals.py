@@ -27,6 +27,7 @@ from tests.e2e.helpers import (  # noqa: F401 - stop_tables_after_the_test is an
     wait_until_live,
 )
 from tests.e2e.phases import claim_window, settle, show_phase, your_turn
+from tests.e2e.pixels import count_near
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -247,3 +248,49 @@ def test_a_move_pressed_offline_is_refused_on_the_page_and_never_sent_later(new_
     version, plays = offline_moves(page, table)
     assert version > before[0] and plays == before[1] + 1
     assert Move.objects.filter(match__table=table, seat=0).last().action["type"] == "play"
+
+
+# Where the panel button's icon is drawn: left of its words, or the whole button where its words
+# are not shown (a phone held upright: font-size 0); and the button's own colour, the icon's.
+ICON_AREA = """() => {
+  const button = document.getElementById('panel-toggle'), r = button.getBoundingClientRect();
+  const walk = document.createTreeWalker(button, NodeFilter.SHOW_TEXT);
+  let words = null;
+  while (walk.nextNode()) if (walk.currentNode.data.trim()) words = walk.currentNode;
+  const range = document.createRange();
+  range.selectNodeContents(words);
+  const w = range.getBoundingClientRect();
+  const right = w.width >= 1 ? w.left : r.right;
+  const colour = getComputedStyle(button).color.match(/\\d+/g).slice(0, 3).map(Number);
+  return [{x: r.left, y: r.top, width: right - r.left, height: r.height}, colour];
+}"""
+
+
+def test_the_panel_button_keeps_its_icon_and_opens_while_offline(new_page):
+    """The tester's walk: a page opened wide (the panel beside the table, its button not shown),
+    the network goes, then the window narrows to a phone's: the header's "Moves and chat"
+    button showed blank, its icon an image never loaded and now unreachable. Offline, at every
+    size that shows it, the button draws its icon (the only thing it shows on a phone held
+    upright), and it still opens the drawer with the chat: the drawer is the page's own."""
+    page = new_page(1280, 800)
+    log_in_as(page, "offline_panel", landing=None)
+    open_started_table(page, turn_seconds=60)
+    page.context.set_offline(True)
+    expect(page.locator("#flash .offline-message")).to_be_visible(timeout=5_000)
+    toggle = page.locator("#panel-toggle")
+    for width, height in SIZES[:3]:  # below 60rem, where the button shows
+        page.set_viewport_size({"width": width, "height": height})
+        settle(page)
+        expect(toggle).to_be_visible()
+        screenshot(page, f"offline/panel-button-{width}x{height}")
+        area, colour = page.evaluate(ICON_AREA)
+        ink = count_near(page.screenshot(clip=area), tuple(colour))
+        assert ink >= 40, (width, height, area, colour, ink)  # the icon is ~20 px square
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    expect(page.locator("#table-panel")).to_be_in_viewport()
+    expect(page.locator("#chat-form")).to_be_visible()
+    page.keyboard.press("Escape")
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    expect(toggle).to_be_focused()
+    page.context.set_offline(False)
