@@ -8,6 +8,7 @@ Events are the engine's (``games.engine.events``); a move's stored JSON is decod
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 from games.engine.codec import events_from_json
 from games.engine.events import (
@@ -169,11 +170,51 @@ def describe(event: Event, names: Mapping[int, str], reveal: bool) -> str:
 
 
 def move_lines(move: Move, names: Mapping[int, str], reveal: bool) -> list[str]:
-    lines = []
+    return [line for part in move_parts(move, names, reveal) for line in part.lines]
+
+
+def actor(event: Event) -> int | None:
+    """The seat an event tells of (who played, answered, claimed, won the trick, went out, paid
+    or returned), or None for the table's own events (a window closing, a deal, a round's or
+    the match's end)."""
+    if isinstance(event, TributePaid):
+        return event.payer
+    if isinstance(event, Dealt | RoundOver | MatchOver | WindowClosed):
+        return None
+    seat = getattr(event, "seat", None)
+    return seat if isinstance(seat, int) else None
+
+
+@dataclass
+class MovePart:
+    """Lines of one move that tell of one seat: ``seat`` None for the clock's own part."""
+
+    seat: int | None
+    lines: list[str] = field(default_factory=list)
+
+
+def move_parts(move: Move, names: Mapping[int, str], reveal: bool) -> list[MovePart]:
+    """A move's lines (as ``describe`` says them) split by who did what: the first part is the
+    mover's (``move.seat``; the clock's for a timeout), and each run of lines telling of another
+    seat is a part of its own — a claim that this answer settled (§6.3), the trick its last
+    claimant won, a tribute. The record shows each part under its seat: one line "di answered
+    the claim window; ana hooked with 9♥ 9♣" under di read as di hooking. The table's own
+    events (a window closed, a round over) stay in the part they follow."""
+    parts: list[MovePart] = []
+    # Whose lines the last part holds: the mover's, or the seat the clock acted for.
+    holder = move.seat
     for event in events_from_json(move.events):
         shown = event if reveal else event_for(event, None)
-        if shown is not None:
-            line = describe(shown, names, reveal)
-            if line:
-                lines.append(line)
-    return lines
+        line = describe(shown, names, reveal) if shown is not None else ""
+        if not line:
+            continue
+        seat = actor(shown) if shown is not None else None
+        if not parts:
+            parts.append(MovePart(move.seat, [line]))
+            holder = seat if holder is None else holder
+        elif seat is not None and seat != holder:
+            parts.append(MovePart(seat, [line]))
+            holder = seat
+        else:
+            parts[-1].lines.append(line)
+    return parts

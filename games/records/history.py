@@ -27,7 +27,7 @@ from games.engine.state import MATCH_OVER, ROUND_OVER, State
 from games.live import replay, visibility
 from games.live.cards import card_text
 from games.live.explain import RoundFacts, explain_round
-from games.live.log import move_lines, seat_name
+from games.live.log import move_parts, seat_name
 from games.models import Match, Move, Round, Table, TributeRecord
 
 FORMAT_NAME = "414club-match"
@@ -227,13 +227,7 @@ def record_context(match: Match, seat: int | None, round_no: int | None = None) 
         round_no = round_numbers[-1] if round_numbers else None
     visible = Move.objects.filter(match=match, seq__lte=cut.version)
     moves = [
-        {
-            "seq": m.seq,
-            "round_no": m.round_no,
-            "time": m.created_at,
-            "who": names[m.seat] if m.seat is not None else _("the clock"),
-            "lines": move_lines(m, names, cut.reveal),
-        }
+        move_row(m, names, cut.reveal)
         for m in (visible.filter(round_no=round_no).order_by("seq") if round_no is not None else ())
     ]
     return {
@@ -244,6 +238,25 @@ def record_context(match: Match, seat: int | None, round_no: int | None = None) 
         "moves_total": visible.count(),
         "round_numbers": round_numbers,
         "shown_version": cut.version,
+    }
+
+
+def move_row(move: Move, names: dict[int, str], reveal: bool) -> dict[str, Any]:
+    """One move as the record and the replay show it: who made it (``who``, a seat's name or
+    the clock) and its own ``lines``, then ``others``: each part of it that tells of another
+    seat — the claim its answer settled, the trick its last claimant won — under that seat's
+    name (``log.move_parts``)."""
+    parts = move_parts(move, names, reveal)
+    return {
+        "seq": move.seq,
+        "round_no": move.round_no,
+        "time": move.created_at,
+        "who": names[move.seat] if move.seat is not None else _("the clock"),
+        "lines": parts[0].lines if parts else [],
+        "others": [
+            {"who": names.get(p.seat, "") if p.seat is not None else "", "lines": p.lines}
+            for p in parts[1:]
+        ],
     }
 
 

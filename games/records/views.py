@@ -275,13 +275,7 @@ def _move_at(match: Match, step: int, names: dict[int, str]) -> dict[str, Any] |
     move = Move.objects.filter(match=match, seq=step).first()
     if move is None:
         return None
-    return {
-        "seq": move.seq,
-        "round_no": move.round_no,
-        "time": move.created_at,
-        "who": names[move.seat] if move.seat is not None else _("the clock"),
-        "lines": move_lines(move, names, reveal=True),
-    }
+    return history.move_row(move, names, reveal=True)
 
 
 # --- a player's matches -------------------------------------------------------------------------

@@ -365,3 +365,52 @@ def test_the_clocks_moves_say_what_happened_in_the_record_and_replay(finished_ma
         .content.decode()
     )
     assert "Claim window closed, no claim" in replay_page
+
+
+def test_a_trick_won_on_another_seats_pass_is_told_under_its_winner(finished_match) -> None:
+    """A seat's pass that ends the trick logs the trick won by another seat in the passer's
+    move: the record shows the win on a row of its own under the winner, and the replay's move
+    line on a line of its own, so neither reads as the passer winning it (the same as a claim
+    settled by a later answer: test_live_records.py)."""
+    match = finished_match
+    names = {0: "ana", 1: "AI 2", 2: "bo", 3: "cy"}
+    ended = next(
+        m
+        for m in Move.objects.filter(match=match).order_by("seq")
+        if m.seat is not None
+        and any(e["type"] == "trick_won" and e["seat"] != m.seat for e in m.events)
+    )
+    winner = names[next(e["seat"] for e in ended.events if e["type"] == "trick_won")]
+    won = f"{winner} won the trick"
+    row = next(
+        m
+        for m in history.record_context(match, None, ended.round_no)["moves"]
+        if m["seq"] == ended.seq
+    )
+    assert (row["who"], row["lines"]) == (names[ended.seat], [f"{names[ended.seat]} passed"])
+    assert row["others"] == [{"who": winner, "lines": [won]}]
+    page = client_for().get(
+        reverse("games:match_record", args=[match.pk]), {"round": ended.round_no}
+    )
+    assert (
+        f'<tr class="move-part"><td class="num"></td><td></td><td>{winner}</td><td>{won}</td>'
+        in (page.content.decode())
+    )
+    replay_page = (
+        client_for()
+        .get(reverse("games:match_replay", args=[match.pk]), {"step": ended.seq})
+        .content.decode()
+    )
+    assert f'{names[ended.seat]} passed<br><span class="replay-move-part">' in replay_page
+    assert f'<span aria-hidden="true">↳ </span>{won}</span>' in replay_page
+    # cy's turn timed out (the clock's move) and ended a trick: the win under its winner too.
+    timed_out = next(
+        m
+        for n in range(1, match.round_no + 1)
+        for m in history.record_context(match, None, n)["moves"]
+        if m["lines"] == ["cy's turn timed out: passed"] and m["others"]
+    )
+    assert timed_out["who"] == "the clock"
+    assert [o["lines"] for o in timed_out["others"]] == [
+        [f"{o['who']} won the trick"] for o in timed_out["others"]
+    ]

@@ -22,6 +22,17 @@ from tests.games.records.matches import client_for, play_moves
 pytestmark = pytest.mark.django_db
 
 CARD_ATTR = re.compile(r'data-card="([^"]+)"')
+ROW = re.compile(r"<tr[^>]*>(.*?)</tr>", re.S)
+CELL = re.compile(r"<td[^>]*>(.*?)</td>", re.S)
+TAG = re.compile(r"<[^>]+>")
+
+
+def move_rows(page: str) -> list[tuple[str, str]]:
+    """The record's moves table as (By, What happened) pairs, one per row, tags stripped."""
+    table = page.split('id="record-moves"')[1]
+    rows = [[TAG.sub("", c).strip() for c in CELL.findall(r)] for r in ROW.findall(table)]
+    return [(r[2], r[3]) for r in rows if len(r) == 4]
+
 
 # --- a live match leaks nothing ----------------------------------------------------------------
 
@@ -64,6 +75,28 @@ def test_a_live_record_shows_what_a_spectator_sees(live_with_pending_claim, make
         shown = {c for c in hidden if card_text(c) in page}
         assert shown == set(), shown
         assert 'id="record-replay-link"' not in page
+
+
+def test_a_claim_settled_by_another_answer_is_shown_under_its_claimer(
+    live_with_pending_claim,
+) -> None:
+    """di's pass settles the window in favour of ana's hook (§6.3): the record shows di's answer
+    under di and the hook under ana, on a row of its own — not "di answered the claim window;
+    ana hooked with …" on di's row, which read as di hooking."""
+    match = live_with_pending_claim
+    seat = {s.number: s.user for s in Seat.objects.filter(table=match.table)}
+    assert services.submit(match.pk, seat[2], {"action": "pass", "version": 2}).ok
+    assert services.submit(match.pk, seat[3], {"action": "pass", "version": 3}).ok
+    page = client_for().get(reverse("games:match_record", args=[match.pk])).content.decode()
+    hook = f"ana hooked with {card_text('9H')} {card_text('9C')}"
+    assert move_rows(page) == [
+        ("bo", f"bo played {card_text('9D')}"),
+        ("ana", "ana answered the claim window"),
+        ("cy", "cy answered the claim window"),
+        ("di", "di answered the claim window"),
+        ("ana", hook),
+    ]
+    assert page.count('<tr id="move-') == 4  # the hook's row is part of move 4, not a move
 
 
 def test_replay_and_export_of_a_live_match_are_refused(live_with_pending_claim) -> None:
