@@ -16,7 +16,6 @@ from typing import Any
 from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from games.live.cards import card_text
 from games.models import RoundReview
@@ -27,17 +26,8 @@ from games.records.review_page import (
     PATTERNS,
     move_text,
     percent,
+    played_text,
 )
-
-#: What a decision was, for people (``engine.review.review.kind_of``).
-KIND_LABELS = {
-    "play": gettext_lazy("play"),
-    "pass": gettext_lazy("pass"),
-    "hook": gettext_lazy("hook"),
-    "unhook": gettext_lazy("unhook"),
-    "window_pass": gettext_lazy("answer to a claim window"),
-    "return": gettext_lazy("tribute return"),
-}
 
 
 def step_of(decision: dict[str, Any]) -> int:
@@ -75,9 +65,8 @@ def decision_row(
         "id": row_id(review, n),
         "step": step,
         "replay": None if replay_url is None else f"{replay_url}?step={step}&seat={review.seat}",
-        "kind": KIND_LABELS.get(d.get("kind", ""), ""),
         "hand": " ".join(card_text(c) for c in d.get("hand", [])),
-        "played": move_text(d["played"]),
+        "played": played_text(d.get("kind", ""), d["played"]),
         "best": move_text(d["best"]),
         "same": same,
         "even": even,

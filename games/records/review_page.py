@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from django.db.models import QuerySet
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from games.live.cards import card_text
 from games.models import RoundReview
@@ -56,6 +56,30 @@ def move_text(action: dict[str, Any]) -> str:
         return _("unhook with %(cards)s") % {"cards": text}
     if kind == "return":
         return _("return %(card)s") % {"card": text}
+    return text
+
+
+def played_text(kind: str, action: dict[str, Any]) -> str:
+    """What a reviewed player did, said once under the row's label "Played": a play's cards
+    ("Played: 6♥"), any other decision its verb ("Passed", "Hooked with 9♥ 9♣"). The row read
+    "Played: play: 6♥" (Indonesian "Main: main: 6♥") with the kind of decision before the move.
+    ``kind`` (``engine.review.review.kind_of``) tells a window's pass from a turn's; a row stored
+    without it says a pass plainly."""
+    kind_of_action = action.get("type")
+    cards = list(action.get("cards", [])) + ([action["card"]] if "card" in action else [])
+    text = " ".join(card_text(c) for c in cards)
+    if kind_of_action == "pass":
+        if kind == "window_pass":
+            return pgettext("a reviewed move, under Played", "Passed the claim window")
+        return pgettext("a reviewed move, under Played", "Passed")
+    if kind_of_action == "hook":
+        return pgettext("a reviewed move, under Played", "Hooked with %(cards)s") % {"cards": text}
+    if kind_of_action == "unhook":
+        return pgettext("a reviewed move, under Played", "Unhooked with %(cards)s") % {
+            "cards": text
+        }
+    if kind_of_action == "return":
+        return pgettext("a reviewed move, under Played", "Returned %(card)s") % {"card": text}
     return text
 
 

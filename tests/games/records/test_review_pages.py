@@ -334,3 +334,79 @@ def test_the_noise_margin_is_written_like_the_values_beside_it():
         assert "(±0,30)" in even_note(0.46, 0.74, 0.3012)
         assert "±" not in even_note(0.46, 0.74, 0.0) and "±" not in even_note(0.46, 0.74, None)
         assert "±" not in even_note(0.83, 0.81, 0.05)  # valued no lower: no gap to explain
+
+
+#: What a reviewed player did, as the review says it under "Played" (the row's label, not
+#: repeated): per kind of decision and language.
+PLAYED_SAID = {
+    "en": [
+        "6♥",
+        "Passed",
+        "Passed the claim window",
+        "Hooked with 9♥ 9♣",
+        "Unhooked with 5♦",
+        "Returned 3♠",
+    ],
+    "es": [
+        "6♥",
+        "Pasó",
+        "Pasó en la ventana de enganche",
+        "Enganchó con 9♥ 9♣",
+        "Desenganchó con 5♦",
+        "Devolvió 3♠",
+    ],
+    "id": [
+        "6♥",
+        "Lewat",
+        "Melewati jendela kait",
+        "Mengait dengan 9♥ 9♣",
+        "Melepas kait dengan 5♦",
+        "Mengembalikan 3♠",
+    ],
+    "vi": ["6♥", "Bỏ qua", "Bỏ qua lần móc", "Móc bằng 9♥ 9♣", "Gỡ móc bằng 5♦", "Trả lại 3♠"],
+}
+DECISIONS = [
+    ("play", {"type": "play", "seat": 0, "cards": ["6H"]}),
+    ("pass", {"type": "pass", "seat": 0}),
+    ("window_pass", {"type": "pass", "seat": 0}),
+    ("hook", {"type": "hook", "seat": 0, "cards": ["9H", "9C"]}),
+    ("unhook", {"type": "unhook", "seat": 0, "cards": ["5D"]}),
+    ("return", {"type": "return", "seat": 0, "card": "3S"}),
+]
+
+
+@pytest.mark.parametrize("language", sorted(PLAYED_SAID))
+def test_the_move_played_is_said_once_in_every_language(language):
+    """A tester read "Played: play: 6♥" (Indonesian "Main: main: 6♥"): the kind of decision
+    and the label said the same word twice. The move played now says itself: a play its cards,
+    any other decision its verb ("Passed", "Hooked with 9♥ 9♣"); a row stored without its
+    kind says a pass plainly."""
+    with translation.override(language):
+        said = [review_page.played_text(kind, action) for kind, action in DECISIONS]
+        assert said == PLAYED_SAID[language]
+        assert review_page.played_text("", {"type": "pass", "seat": 0}) == PLAYED_SAID[language][1]
+
+
+def test_the_replay_and_the_record_say_the_move_played_once(finished_match):
+    """The replay's review box and the record's decision row, in Indonesian: "Main" (Played)
+    then the cards alone, not "Main: main: 6♥"."""
+    from django.conf import settings
+
+    match = finished_match
+    reviews.make(match.pk, 1, samples=SAMPLES)
+    row = RoundReview.objects.get(match=match, round_no=1, seat=0)
+    n, play = next(
+        (n, d) for n, d in enumerate(row.data["decisions"], start=1) if d["kind"] == "play"
+    )
+    cards = " ".join(card_text(c) for c in play["played"]["cards"])
+    client = client_for(None)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "id"
+    url = reverse("games:match_replay", args=[match.pk])
+    box = client.get(f"{url}?step={play['version'] + 1}&seat=0").content.decode()
+    box = box[box.index('id="replay-review"') :]
+    box = box[: box.index("</dl>")]
+    assert f"<dt>Main</dt><dd>{cards}</dd>" in box
+    assert "main:" not in box
+    record = client.get(reverse("games:match_record", args=[match.pk]) + "?round=1")
+    cells = _row(_section(record.content.decode()), f"review-1-0-{n}")
+    assert f"<td>{cards}</td>" in cells and ">main<" not in cells
