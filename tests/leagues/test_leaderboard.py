@@ -53,6 +53,62 @@ def test_the_explanation_agrees_with_the_losers_figures(bomb_to_win, client):
     figure = html.split('id="leaderboard-bo"')[1].split('class="num rating">')[1].split("<")[0]
     assert float(figure.replace("−", "-")) < 0  # bo lost his first rated match
     explained = html.split('id="rating-explained">')[1].split("</p>")[0]
-    assert "A new player starts at 0" in explained
-    assert "a loss usually lowers it, below 0 too" in explained
+    assert "Everyone starts at 0" in explained
+    assert "losing lowers it, below 0 too" in explained
     assert "starts at 0 and rises" not in explained
+
+
+#: The leaderboard's rating in plain words, per language, and its "How is it computed?".
+PLAIN = {
+    "en": (
+        "Your rating shows how well you play at rated tables. Winning raises it, more so "
+        "against strong players; losing lowers it, below 0 too. Everyone starts at 0, a low "
+        "figure on purpose: the rating counts only the skill your matches have shown, so it "
+        "climbs as you play more. A match counts when every seat is a person.",
+        "How is it computed?",
+    ),
+    "es": (
+        "Tu puntuación muestra lo bien que juegas en las mesas puntuables. Ganar la sube, más "
+        "aún contra jugadores fuertes; perder la baja, también por debajo de 0. Todos empiezan "
+        "en 0, una cifra baja a propósito: la puntuación solo cuenta la habilidad que tus "
+        "partidas han demostrado, así que sube a medida que juegas más. Una partida cuenta "
+        "cuando todos los asientos son personas.",
+        "¿Cómo se calcula?",
+    ),
+    "id": (
+        "Rating Anda menunjukkan seberapa baik Anda bermain di meja berperingkat. Menang "
+        "menaikkannya, lebih tinggi lagi bila melawan pemain kuat; kalah menurunkannya, bisa "
+        "sampai di bawah 0. Semua pemain mulai dari 0, angka yang sengaja rendah: rating hanya "
+        "menghitung kemampuan yang sudah terlihat dari pertandingan Anda, jadi rating naik "
+        "seiring Anda bermain lebih banyak. Pertandingan dihitung bila setiap kursi diisi orang.",
+        "Bagaimana cara menghitungnya?",
+    ),
+    "vi": (
+        "Điểm xếp hạng cho biết bạn chơi giỏi đến đâu ở các bàn tính điểm. Thắng thì điểm tăng, "
+        "thắng người chơi mạnh thì tăng nhiều hơn; thua thì điểm giảm, có thể xuống dưới 0. Ai "
+        "cũng bắt đầu từ 0, một con số cố ý để thấp: điểm chỉ tính trình độ mà các trận của bạn "
+        "đã cho thấy, nên điểm tăng dần khi bạn chơi nhiều hơn. Một trận được tính khi mọi chỗ "
+        "ngồi đều là người.",
+        "Điểm được tính thế nào?",
+    ),
+}
+
+
+@pytest.mark.parametrize("language", sorted(PLAIN))
+def test_the_rating_is_explained_in_plain_words(client, language):
+    """A tester read "openskill, Plackett-Luce, μ − 3σ" as the leaderboard's explanation: it
+    now says in a player's words what the figure means, that wins against strong players raise
+    it more and why a new player starts low; the model and the formula wait behind "How is it
+    computed?" (a closed <details>), in every language."""
+    from django.conf import settings
+
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    html = client.get("/leaderboard/").content.decode()
+    plain, question = PLAIN[language]
+    explained = html.split('id="rating-explained">')[1].split("</p>")[0]
+    assert " ".join(explained.split()) == plain
+    computed = html.split('<details id="rating-computed">')[1].split("</details>")[0]
+    assert f"<summary>{question}</summary>" in computed
+    assert "openskill" in computed and "μ − 3σ" in computed
+    outside = html.replace(computed, "")
+    assert not [w for w in ("openskill", "Plackett", "μ", "σ") if w in outside]
