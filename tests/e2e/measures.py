@@ -187,7 +187,9 @@ TEXT_WHOLE = """([selector, oneLine]) => {
     if (oneLine && style.whiteSpace === 'nowrap') {
       ctx.font = style.font;
       const need = ctx.measureText(el.textContent.trim()).width;
-      const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      // The content box to a 64th of a pixel (clientWidth is rounded to a whole one).
+      const room = r.width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+                   - parseFloat(style.borderLeftWidth) - parseFloat(style.borderRightWidth);
       if (need > room + 0.05)
         out.push(`${name} is cut: ${need.toFixed(1)} px in ${room.toFixed(1)}`);
     }
