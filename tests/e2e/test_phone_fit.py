@@ -12,7 +12,7 @@ from games.models import Table
 
 from .helpers import log_in_as, open_started_table, screenshot
 from .measures import ROUND_LINE, TEXT_WHOLE
-from .phases import settle, show_phase, unhook_window
+from .phases import own_unhook_window, settle, show_phase, unhook_window
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,3 +32,46 @@ def test_the_round_line_keeps_one_line_in_a_spanish_unhook_window_on_its_side(ne
     found = page.evaluate(ROUND_LINE)
     found += page.evaluate(TEXT_WHOLE, ["#status .status-line", True])
     assert found == []
+
+
+# The claim bar's "Waiting on: …" line whole inside the bar, each of its lines itself where it
+# shows (nothing over it).
+WAITING_LINE = """() => {
+  const out = [], bar = document.getElementById('claim-bar').getBoundingClientRect();
+  const line = document.querySelector('#claim-bar .claim-waiting');
+  if (!line) return ['no waiting line in the claim bar'];
+  const range = document.createRange();
+  range.selectNodeContents(line);
+  for (const r of range.getClientRects()) {
+    if (r.width < 1) continue;
+    const at = `${Math.round(r.left)},${Math.round(r.top)}-${Math.round(r.bottom)}`;
+    if (r.top < bar.top - 0.5 || r.bottom > bar.bottom + 0.5)
+      out.push(`a line of "${line.textContent.trim()}" (${at}) is outside the claim bar `
+               + `(${Math.round(bar.top)}-${Math.round(bar.bottom)})`);
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!hit || !line.contains(hit))
+      out.push(`a line of the waiting text (${at}) is covered by `
+               + (hit ? (hit.id || hit.className || hit.tagName) : 'nothing'));
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("players", [4, 6, 8])
+def test_the_waiting_line_stays_in_the_claim_bar_in_vietnamese(new_page, players) -> None:
+    """Vietnamese, a claim window on the own play, every other seat still to answer: the
+    bar's "Đang chờ: Máy 2, Máy 3, …" (waiting on) ran out of the bar on a phone on its side,
+    under the hand's Play and Hint. It reads whole in the bar with the window's other text, at
+    740×375, 375×667 and 1280×800."""
+    page = new_page(740, 375)
+    table = table_at(page, f"fit_wait_{players}", "vi", players)
+    show_phase(page, table, own_unhook_window)
+    problems = {}
+    for width, height in ((740, 375), (375, 667), (1280, 800)):
+        page.set_viewport_size({"width": width, "height": height})
+        settle(page)
+        screenshot(page, f"phone-fit/waiting-vi-{players}-{width}x{height}")
+        found = page.evaluate(WAITING_LINE)
+        if found:
+            problems[f"{width}x{height}"] = found
+    assert not problems, problems
