@@ -75,3 +75,18 @@ def test_the_waiting_line_stays_in_the_claim_bar_in_vietnamese(new_page, players
         if found:
             problems[f"{width}x{height}"] = found
     assert not problems, problems
+
+
+@pytest.mark.parametrize("language", ["en", "es", "id", "vi"])
+def test_the_claim_help_s_title_reads_whole_on_its_side(new_page, language) -> None:
+    """740×375, a person's first unhook window: the help's title, the Spanish "¿Qué es un
+    desenganche?", went onto three lines beside "Entendido" (Got it), the last two cut by the
+    help's small box. The title reads whole in the box, "Got it" whole on one line."""
+    page = new_page(740, 375)
+    table = table_at(page, f"fit_help_{language}", language)
+    show_phase(page, table, unhook_window)
+    settle(page)
+    screenshot(page, f"phone-fit/help-title-{language}-740x375")
+    found = page.evaluate(TEXT_WHOLE, ["#claim-help .claim-help-title", False])
+    found += page.evaluate(TEXT_WHOLE, ["#claim-help-done", True])
+    assert found == []
