@@ -11,8 +11,8 @@ import pytest
 from games.models import Table
 
 from .helpers import log_in_as, open_started_table, screenshot
-from .measures import ROUND_LINE, TEXT_WHOLE
-from .phases import own_unhook_window, settle, show_phase, unhook_window
+from .measures import ROUND_LINE, TEXT_WHOLE, WHOLE
+from .phases import own_unhook_window, settle, show_phase, tribute, unhook_window
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -90,3 +90,37 @@ def test_the_claim_help_s_title_reads_whole_on_its_side(new_page, language) -> N
     found = page.evaluate(TEXT_WHOLE, ["#claim-help .claim-help-title", False])
     found += page.evaluate(TEXT_WHOLE, ["#claim-help-done", True])
     assert found == []
+
+
+# Each part of the status (whose turn or what the table waits for, its seconds, the round and
+# the levels) whole, above the own seat: none of it under that seat.
+STATUS_ABOVE_OWN_SEAT = """() => {
+  const out = [], own = document.querySelector('#seats .seat.me').getBoundingClientRect();
+  for (const part of document.querySelectorAll('#status > *')) {
+    const r = part.getBoundingClientRect();
+    if (r.height <= 1 || r.width <= 1) continue;  // read out only
+    if (r.bottom > own.top + 0.5)
+      out.push(`the status's ${part.className} (${Math.round(r.top)}-${Math.round(r.bottom)}) `
+               + `runs under the own seat (${Math.round(own.top)}-${Math.round(own.bottom)})`);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "es", "id", "vi"])
+def test_the_tribute_s_status_stays_above_the_own_seat_at_375(new_page, language) -> None:
+    """375 px wide, seat 0 choosing its tribute return (the sheet at the foot of the screen):
+    the status's second line, the return's seconds, went under the own seat. Every drawn line
+    of the status is whole above the own seat, at 375×667 and 375×740."""
+    page = new_page(375, 667)
+    table = table_at(page, f"fit_tribute_{language}", language)
+    show_phase(page, table, tribute)
+    problems = {}
+    for width, height in ((375, 667), (375, 740)):
+        page.set_viewport_size({"width": width, "height": height})
+        settle(page)
+        screenshot(page, f"phone-fit/tribute-{language}-{width}x{height}")
+        found = page.evaluate(STATUS_ABOVE_OWN_SEAT) + page.evaluate(WHOLE)
+        if found:
+            problems[f"{width}x{height}"] = found
+    assert not problems, problems
