@@ -6,13 +6,22 @@ Screenshots (``make screenshots``): phone-fit/<case>.png.
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from games.models import Table
 
 from .helpers import log_in_as, open_started_table, screenshot
 from .measures import ROUND_LINE, TEXT_WHOLE, WHOLE
-from .phases import own_unhook_window, settle, show_phase, tribute, unhook_window
+from .phases import (
+    answered_window,
+    own_unhook_window,
+    settle,
+    show_phase,
+    tribute,
+    unhook_window,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -124,3 +133,20 @@ def test_the_tribute_s_status_stays_above_the_own_seat_at_375(new_page, language
         if found:
             problems[f"{width}x{height}"] = found
     assert not problems, problems
+
+
+@pytest.mark.parametrize("players", [6, 8])
+@pytest.mark.parametrize("language", ["en", "es", "id", "vi"])
+def test_a_window_s_pills_are_whole_with_six_and_eight_seats_on_its_side(
+    new_page, players, language
+) -> None:
+    """740×375, six and eight seats, a claim window on seat 0's own play, all but one seat
+    answered: the own seat's "claimable" reads whole, and so does every other seat's
+    "✓ answered" (in Indonesian and Vietnamese it read "✓ sudah menja…", "✓ đã trả…")."""
+    page = new_page(740, 375)
+    table = table_at(page, f"fit_pills_{players}_{language}", language, players)
+    show_phase(page, table, partial(answered_window, own=True))
+    settle(page)
+    screenshot(page, f"phone-fit/pills-{players}-{language}-740x375")
+    pills = "#seats :is(.owner-marker, .answered-marker)"
+    assert page.evaluate(TEXT_WHOLE, [pills, True]) == []
