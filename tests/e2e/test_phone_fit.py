@@ -32,12 +32,16 @@ def table_at(page, username: str, language: str, players: int = 4) -> Table:
     return Table.objects.get(host__username=username)
 
 
-def test_the_round_line_keeps_one_line_in_a_spanish_unhook_window_on_its_side(new_page) -> None:
+@pytest.mark.parametrize("language", ["en", "es", "id", "vi"])
+def test_the_round_line_keeps_one_line_in_an_unhook_window_on_its_side(new_page, language) -> None:
+    """740×375, a window on another seat's hook that seat 0 can unhook: in Spanish "Ronda 1"
+    and "Nivel de la ronda 2" took two lines, the second cut by the own seat. The round line is
+    one line, whole above the own seat, in every language."""
     page = new_page(740, 375)
-    table = table_at(page, "fit_round_es", "es")
+    table = table_at(page, f"fit_round_{language}", language)
     show_phase(page, table, unhook_window)
     settle(page)
-    screenshot(page, "phone-fit/round-line-es-740x375")
+    screenshot(page, f"phone-fit/round-line-{language}-740x375")
     found = page.evaluate(ROUND_LINE)
     found += page.evaluate(TEXT_WHOLE, ["#status .status-line", True])
     assert found == []
