@@ -19,6 +19,7 @@ from .phases import (
     own_unhook_window,
     settle,
     show_phase,
+    side_hook,
     tribute,
     unhook_window,
 )
@@ -154,3 +155,23 @@ def test_a_window_s_pills_are_whole_with_six_and_eight_seats_on_its_side(
     screenshot(page, f"phone-fit/pills-{players}-{language}-740x375")
     pills = "#seats :is(.owner-marker, .answered-marker)"
     assert page.evaluate(TEXT_WHOLE, [pills, True]) == []
+
+
+@pytest.mark.parametrize("language", ["en", "es", "id", "vi"])
+def test_a_side_seat_s_count_beside_its_hook_reads_whole_upright(new_page, language) -> None:
+    """375 px upright, a window on a side seat's hook: beside the hook's word and cards its
+    count broke in two ("16 / cartas", cut to "12 carta") and its "reclamable" into four
+    pieces at 375×740 (the short phone's one-line seat reached 667 px only). Each seat's count
+    and pill read whole on one line, at 375×667 and 375×740."""
+    page = new_page(375, 740)
+    table = table_at(page, f"fit_count_{language}", language)
+    show_phase(page, table, side_hook)
+    problems = {}
+    for width, height in ((375, 667), (375, 740)):
+        page.set_viewport_size({"width": width, "height": height})
+        settle(page)
+        screenshot(page, f"phone-fit/side-hook-{language}-{width}x{height}")
+        found = page.evaluate(TEXT_WHOLE, ["#seats :is(.card-count, .owner-marker)", True])
+        if found:
+            problems[f"{width}x{height}"] = found
+    assert not problems, problems
