@@ -152,3 +152,56 @@ ROUND_LINE = """() => {
     out.push(`the round line (${at(line)}) runs under the own seat (${at(own)})`);
   return out;
 }"""
+
+# Each element ``selector`` finds: shown, its text whole (no ellipsis; with ``oneLine`` its drawn
+# text on one line and, when it may not wrap, its own width in its font inside its room), inside
+# every ancestor that clips it (any overflow but visible) and inside the viewport.
+TEXT_WHOLE = """([selector, oneLine]) => {
+  const out = [], els = document.querySelectorAll(selector);
+  if (!els.length) return [`no ${selector}`];
+  const ctx = document.createElement('canvas').getContext('2d');
+  const at = r => [r.left, r.top, r.right, r.bottom].map(Math.round).join(',');
+  for (const el of els) {
+    const name = `${el.closest('[id]')?.id || ''} "${el.textContent.trim().replace(/\\s+/g, ' ')}"`;
+    const r = el.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1) { out.push(`${name} is not shown`); continue; }
+    const style = getComputedStyle(el), range = document.createRange();
+    range.selectNodeContents(el);
+    const text = range.getBoundingClientRect();
+    // The lines its drawn text takes (text read out only, in a 1-px box, is not drawn).
+    const lines = new Set(), walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      let drawn = true;
+      for (let up = node.parentElement; up !== el.parentElement; up = up.parentElement) {
+        const u = up.getBoundingClientRect();
+        if (u.width <= 1 || u.height <= 1) drawn = false;
+      }
+      const part = document.createRange();
+      part.selectNodeContents(node);
+      if (drawn)
+        for (const l of part.getClientRects()) if (l.width > 0.5) lines.add(Math.round(l.bottom));
+    }
+    if (oneLine && lines.size > 1) out.push(`${name} wraps onto ${lines.size} lines`);
+    if (el.scrollWidth > el.clientWidth + 1)
+      out.push(`${name} is cut: ${el.scrollWidth} px in ${el.clientWidth}`);
+    if (oneLine && style.whiteSpace === 'nowrap') {
+      ctx.font = style.font;
+      const need = ctx.measureText(el.textContent.trim()).width;
+      // The content box to a 64th of a pixel (clientWidth is rounded to a whole one).
+      const room = r.width - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight)
+                   - parseFloat(style.borderLeftWidth) - parseFloat(style.borderRightWidth);
+      if (need > room + 0.05)
+        out.push(`${name} is cut: ${need.toFixed(1)} px in ${room.toFixed(1)}`);
+    }
+    for (let box = el.parentElement; box; box = box.parentElement) {
+      const s = getComputedStyle(box), b = box.getBoundingClientRect();
+      if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+      if (text.left < b.left - 0.5 || text.right > b.right + 0.5 || text.top < b.top - 0.5
+          || text.bottom > b.bottom + 0.5)
+        out.push(`${name} (${at(text)}) is cut by ${box.id || box.className} (${at(b)})`);
+    }
+    if (text.right > innerWidth + 0.5 || text.bottom > innerHeight + 0.5)
+      out.push(`${name} (${at(text)}) runs out of the screen`);
+  }
+  return out;
+}"""
