@@ -16,7 +16,7 @@ from playwright.sync_api import expect
 from games.models import Table
 
 from .helpers import log_in_as, open_started_table, screenshot
-from .phases import ONE_SCREEN_SIZES, settle, show_phase, your_turn
+from .phases import ONE_SCREEN_SIZES, settle, show_phase, tribute_round_over, your_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -76,6 +76,68 @@ def test_a_refusal_covers_neither_the_own_seat_nor_the_hand_buttons(new_page) ->
         settle(page)
         screenshot(page, f"felt-room/refusal-{width}x{height}")
         found = page.evaluate(NOTICE_CLEAR)
+        if found:
+            problems[f"{width}x{height}"] = found
+    assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
+
+
+# The round's result, its "Next round" seconds and the own seat: each whole in the screen and
+# in the felt's middle (which hides what runs past it), none over another, each on top where it
+# shows (its middle not under another part).
+RESULT_CLEAR = """() => {
+  const out = [], at = r => [r.left, r.top, r.right, r.bottom].map(Math.round).join(',');
+  const centre = document.querySelector('.felt-centre').getBoundingClientRect();
+  const parts = {result: document.querySelector('#result'),
+                 countdown: document.querySelector('#result .countdown'),
+                 'own seat': document.querySelector('#seats .seat.me')};
+  const boxes = {};
+  for (const [what, el] of Object.entries(parts)) {
+    const r = el && el.getBoundingClientRect();
+    if (!r || r.height < 1) { out.push(`the ${what} is not shown`); continue; }
+    boxes[what] = r;
+    if (r.top < -0.5 || r.left < -0.5 || r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5)
+      out.push(`the ${what} (${at(r)}) is not wholly in the screen`);
+    if (what !== 'own seat' && (r.top < centre.top - 0.5 || r.bottom > centre.bottom + 0.5))
+      out.push(`the ${what} (${at(r)}) is cut by the felt's middle (${at(centre)})`);
+    const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+    const over = hit ? (hit.id || hit.className || hit.tagName) : 'nothing';
+    if (!hit || !el.contains(hit)) out.push(`the ${what} is under ${over}`);
+  }
+  const own = boxes['own seat'];
+  for (const what of ['result', 'countdown']) {
+    const r = boxes[what];
+    if (r && own && r.left < own.right && own.left < r.right && r.top < own.bottom - 0.5
+        && own.top < r.bottom - 0.5)
+      out.push(`the ${what} (${at(r)}) runs under the own seat (${at(own)})`);
+  }
+  return out;
+}"""
+
+#: A long table name, as a tester's: the header's line, the result's lines under the tribute.
+LONG_TABLE = "Ñandú " + "W" * 44
+
+
+def test_the_round_result_its_seconds_and_the_own_seat_all_show(new_page) -> None:
+    """The end of round 2 of a quick match to 3 (a fresh tester's walk at 1280×800): the round's
+    tribute box, then "Team 1 wins the round" with its two reasons; the own seat, out second,
+    under them. The result ran under the own seat, its "Next round" seconds cut. At 1280×800
+    and 1366×768 the result, its seconds and the own seat are each whole and apart."""
+    page = new_page(1280, 800)
+    log_in_as(page, "result_room", landing=None)
+    open_started_table(page, claim_seconds=8, turn_seconds=60, name=LONG_TABLE)
+    table = Table.objects.get(host__username="result_room")
+    Table.objects.filter(pk=table.pk).update(options={**table.options, "target_level": "3"})
+    table.refresh_from_db()
+    show_phase(page, table, tribute_round_over)
+    expect(page.locator("#result-explained li")).to_have_count(2)
+    expect(page.locator("#result-explained")).to_contain_text("No level change")
+    expect(page.locator("#tribute li")).to_have_count(2)
+    problems = {}
+    for width, height in ((1280, 800), (1366, 768)):
+        page.set_viewport_size({"width": width, "height": height})
+        settle(page)
+        screenshot(page, f"felt-room/tribute-result-{width}x{height}")
+        found = page.evaluate(RESULT_CLEAR)
         if found:
             problems[f"{width}x{height}"] = found
     assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
