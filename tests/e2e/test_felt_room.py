@@ -81,6 +81,30 @@ def test_a_refusal_covers_neither_the_own_seat_nor_the_hand_buttons(new_page) ->
     assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
 
 
+def test_the_offline_notice_covers_neither_the_own_seat_nor_the_hand_buttons(new_page) -> None:
+    """The network goes on the own turn (Vietnamese: the longest notice): the notice that the
+    moves cannot be sent shows whole and on top at every size of the one screen, over none of
+    the own seat and the hand's buttons (on a phone upright still just above the dock)."""
+    page = new_page(1280, 800)
+    log_in_as(page, "offline_room", "vi", landing=None)
+    open_started_table(page, claim_seconds=10, turn_seconds=60)
+    show_phase(page, Table.objects.get(host__username="offline_room"), your_turn)
+    page.context.set_offline(True)
+    try:
+        expect(page.locator("#flash .offline-message")).to_be_visible(timeout=5_000)
+        problems = {}
+        for width, height in ONE_SCREEN_SIZES:
+            page.set_viewport_size({"width": width, "height": height})
+            settle(page)
+            screenshot(page, f"felt-room/offline-vi-{width}x{height}")
+            found = page.evaluate(NOTICE_CLEAR)
+            if found:
+                problems[f"{width}x{height}"] = found
+    finally:
+        page.context.set_offline(False)
+    assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
+
+
 # The round's result, its "Next round" seconds and the own seat: each whole in the screen and
 # in the felt's middle (which hides what runs past it), none over another, each on top where it
 # shows (its middle not under another part).
