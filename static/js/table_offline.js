@@ -70,12 +70,13 @@
     return notice;
   }
 
-  // On a phone held upright (table.css) the notice is fixed just above what the thumb is about
-  // to press: the claim bar while one shows, else the dock. Their heights follow their words
-  // (a question on two lines, the claim help), so the place is measured, not assumed.
+  // On a phone held upright (table.css) the notice, and a refusal there too, is fixed just
+  // above what the thumb is about to press: the claim bar while one shows, else the dock. Their
+  // heights follow their words (a question on two lines, the claim help), so the place is
+  // measured, not assumed.
   function placeNotice() {
     var flash = document.getElementById("flash");
-    if (!flash || !flash.querySelector(".offline-message")) return;
+    if (!flash || !flash.querySelector(".flash-message")) return;
     var bar = document.getElementById("claim-bar");
     var dock = document.querySelector(".hand-actions:not([hidden])");
     var above = bar && !bar.hidden && bar.getClientRects().length ? bar : dock;
@@ -142,7 +143,7 @@
   });
   document.addEventListener("htmx:oobAfterSwap", function () {
     if (cut) holdActions();
-    placeNotice();  // a claim bar came or went
+    placeNotice();  // a claim bar came or went, or a refusal came
   });
   document.addEventListener("htmx:wsAfterMessage", function () {
     if (!releaseDue) return;

@@ -5,6 +5,7 @@ the own turn mid-trick, a claim window, a tribute return, a round over."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from datetime import timedelta
 
 from django.db import transaction
@@ -216,10 +217,10 @@ def a_hook(options, cards: int | None = None) -> State:
     )
 
 
-def tribute(options) -> State:
+def tribute(options, seed: int = 5) -> State:
     """Round 2: team 1 (seats 0 and 2) went out first and second, both opponents pay; seat 0
-    received a tribute and chooses its return (28 cards in hand)."""
-    hands = deal_hands(options, round_rng(5, 2), 0)
+    received a tribute and chooses its return (28 cards in hand). ``seed``: the deal's."""
+    hands = deal_hands(options, round_rng(seed, 2), 0)
     tributes, leader = plan_tributes(hands, 3, (0, 2, 1, 3), (1, 3), options)
     state = start_round(options, pay_tributes(hands, tributes), 3, (3, 2), leader, round_no=2)
     return state._replace(phase=TRIBUTE, turn=None, tributes=tributes, dealer=0)
@@ -228,6 +229,21 @@ def tribute(options) -> State:
 def round_over(options) -> State:
     """Round 1 played to its end by four AI players."""
     return play_round(new_match(options, 3), _policies(), random.Random(3))
+
+
+def tribute_round_over(options) -> State:
+    """Round 2 of a quick match to 3 played from its tribute to its end by four AI players:
+    team 1 (seats 0 and 2), at the target level, wins it, seat 0 out second, one opponent
+    caught, so the result gives two reasons ("…1 opponent was caught: …", "No level change:
+    Team 1 is at the target level…") under the round's tribute box. The state's options say
+    the target: the table's own (its header) are the caller's to set."""
+    state = play_round(
+        tribute(replace(options, target_level=3), seed=2), _policies(), random.Random(2)
+    )
+    result = state.result
+    assert state.phase == ROUND_OVER and result is not None and result.team == 0, result
+    assert not state.hands[0] and len(result.caught) == 1 and state.tributes, "pick another seed"
+    return state
 
 
 def round_over_out(options) -> State:
