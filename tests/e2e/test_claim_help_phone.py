@@ -64,19 +64,21 @@ YOURS_IN_VIEW = """() => {
   const lines = [...range.getClientRects()].filter(r => r.width > 1 && r.height > 1);
   if (!lines.length) return [`"${yours.textContent.trim()}" is not shown`];
   const text = yours.textContent.trim();
+  // The paragraph's box is its lines' boxes (a font's content area may stand a pixel above a
+  // line set tighter than it, with no ink there): wholly in the clear part of the help's box.
+  const p = yours.getBoundingClientRect();
+  if (p.top < top - 0.5 || p.bottom > bottom + 0.5)
+    out.push(`"${text}" (${Math.round(p.top)}-${Math.round(p.bottom)}, ${lines.length} lines) `
+             + `is not in the box's clear part ${Math.round(top)}-${Math.round(bottom)}`);
   for (const [i, r] of lines.entries()) {
-    const at = `${Math.round(r.top)}-${Math.round(r.bottom)}`;
-    if (r.top < top - 0.5 || r.bottom > bottom + 0.5)
-      out.push(`line ${i + 1} of "${text}" (${at}) is not in the box's clear part `
-               + `${Math.round(top)}-${Math.round(bottom)}`);
-    else if (r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5 || r.left < -0.5)
-      out.push(`line ${i + 1} of "${text}" (${at}) is outside the viewport`);
-    else {
-      const x = r.left + Math.min(8, r.width / 2), hit = document.elementFromPoint(x, r.top + 7);
-      if (!hit || !yours.contains(hit))
-        out.push(`line ${i + 1} of "${text}" is covered by `
-                 + (hit ? (hit.id || hit.className || hit.tagName) : 'nothing'));
+    if (r.bottom > innerHeight + 0.5 || r.right > innerWidth + 0.5 || r.left < -0.5) {
+      out.push(`line ${i + 1} of "${text}" is outside the viewport`);
+      continue;
     }
+    const x = r.left + Math.min(8, r.width / 2), hit = document.elementFromPoint(x, r.top + 7);
+    if (!hit || !yours.contains(hit))
+      out.push(`line ${i + 1} of "${text}" is covered by `
+               + (hit ? (hit.id || hit.className || hit.tagName) : 'nothing'));
   }
   return out;
 }"""
