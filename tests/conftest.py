@@ -30,13 +30,15 @@ BROWSER_FIXTURES = {"browser", "live_url", "new_page", "live_stack"}
 #: chosen so the two take about as long (with the bot and tournament tests on short matches,
 #: the axe checks moved here: some 10 min of loaded-run time in each group; then the hand
 #: arranging moved here too, when a quiet CI run had the first group at 316 s and this at 199 s;
-#: and the stand-in, socket-refusal and play-the-computer tests when the next had 289 and 216 s).
+#: and the stand-in, socket-refusal and play-the-computer tests when the next had 289 and 216 s;
+#: then test_phone_fit, when the first group took this session's other new modules).
 SECOND_BROWSER_GROUP = {
     "test_access",
     "test_ai_badges",  # with test_table_layout, which it was part of
     "test_bot_api",
     "test_hand_arrange",
     "test_phone_and_keyboard",
+    "test_phone_fit",
     "test_play_computer",
     "test_rematch",
     "test_socket_refusals",
