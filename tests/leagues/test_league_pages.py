@@ -265,3 +265,21 @@ def test_staff_create_a_league_with_the_rules_fields_and_a_player_is_told_who_ca
     assert "The table options are saved" in messages
     league.refresh_from_db()
     assert league.table_options["target_level"] == "A"
+
+
+def test_the_player_page_explains_the_rating_in_plain_words(client, league, members):
+    """As on the leaderboard (test_leaderboard.py): a player's league page says what the
+    rating means in a player's words; openskill, Plackett-Luce, μ and σ only behind "How is it
+    computed?" (a closed <details>)."""
+    html = client.get(f"/leagues/{league.slug}/players/ana/").content.decode()
+    explained = html.split('id="rating-explained">')[1].split("</p>")[0]
+    assert " ".join(explained.split()) == (
+        "The rating shows how well this player plays in this league's rated matches. "
+        "Winning raises it, more so against strong players; losing lowers it, below 0 too. "
+        "Everyone starts at 0 and climbs as their matches show their skill."
+    )
+    computed = html.split('<details id="rating-computed">')[1].split("</details>")[0]
+    assert "<summary>How is it computed?</summary>" in computed
+    assert "openskill" in computed and "μ ± σ" in computed
+    outside = html.replace(computed, "")
+    assert not [w for w in ("openskill", "Plackett", "μ", "σ") if w in outside]
