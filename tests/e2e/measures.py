@@ -5,6 +5,9 @@ The phases they are measured in: tests/e2e/phases.py."""
 
 from __future__ import annotations
 
+from .helpers import screenshot
+from .phases import settle
+
 # What is not inside the viewport, or not reachable where it shows (another element over it).
 MEASURE = """(need) => {
   const W = innerWidth, H = innerHeight, out = [];
@@ -205,3 +208,44 @@ TEXT_WHOLE = """([selector, oneLine]) => {
   }
   return out;
 }"""
+
+
+# Text broken only between words (or after a hyphen or slash), and inside its box: a word
+# split over two lines, or a marker past its seat's edge, is named.
+WORDS_WHOLE = """(selector) => {
+  const out = [];
+  for (const el of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const m of node.data.matchAll(/[^\\s\\/-]+/g)) {  // a break after - or / is fine
+        const range = document.createRange();
+        range.setStart(node, m.index);
+        range.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
+        if (tops.size > 1) out.push(`"${m[0]}" is broken over ${tops.size} lines in ${selector}`);
+      }
+    }
+    const box = el.closest('.seat');
+    if (box) {
+      const r = el.getBoundingClientRect(), s = box.getBoundingClientRect();
+      if (r.right > s.right + 0.5 || r.left < s.left - 0.5)
+        out.push(`${el.className} sticks out of ${box.id}: ${r.right} > ${s.right}`);
+    }
+  }
+  return out;
+}"""
+
+
+def problems_at_sizes(page, sizes, shot: str, measure) -> dict[str, list[str]]:
+    """``measure(page)``'s problems (a list of texts) at each ``(width, height)`` of ``sizes``,
+    the page resized and settled first and a screenshot ``<shot>-<width>x<height>`` taken: a
+    dict by size of those with any (empty when none)."""
+    problems = {}
+    for width, height in sizes:
+        page.set_viewport_size({"width": width, "height": height})
+        settle(page)
+        screenshot(page, f"{shot}-{width}x{height}")
+        found = measure(page)
+        if found:
+            problems[f"{width}x{height}"] = found
+    return problems

@@ -74,6 +74,31 @@ def unhook_window(options) -> State:
     return claim_window(options, min_cards=20, claim=Unhook)
 
 
+def partner_window(options) -> State:
+    """A claim window on the partner's (seat 2's) single that seat 0 can hook while both hold 20
+    cards or more: the partner's seat, across the top of a phone, carries its AI badge, its
+    count ("23 kartu"), the window's "claimable" and its card on one line."""
+    for seed in range(400):
+        state, rng = new_match(options, seed), random.Random(seed)
+        for _ in range(400):
+            if min(len(state.hands[0]), len(state.hands[2])) < 20 or state.phase not in (
+                PLAY,
+                WINDOW,
+            ):
+                break
+            window = state.window
+            if (
+                state.phase == WINDOW
+                and window is not None
+                and window.owner == 2
+                and window.answers[0] is None
+                and any(isinstance(a, Hook) for a in legal_actions(state, 0))
+            ):
+                return state
+            state, _ = step(state, _policies(), rng)
+    raise AssertionError("no hook window on seat 2's single for seat 0 holding 20 cards")
+
+
 def answered_window(options, own: bool = False) -> State:
     """A claim window (on another seat's play, or with ``own`` on seat 0's) where every other
     seat has passed (with ``own``, all but one): their "✓ answered" pills and the owner's

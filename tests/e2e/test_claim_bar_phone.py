@@ -18,26 +18,19 @@ claim-bar/head-<language>-1280x800.png.
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from django.db.models import F
 from playwright.sync_api import expect
 
 from accounts.models import User
-from games.engine.actions import Hook
-from games.engine.deal import new_match
-from games.engine.rules import legal_actions
-from games.engine.simulate import step
-from games.engine.state import PLAY, WINDOW, State
 from games.live.claim_help import EXPLAINED_WINDOWS
 from games.models import Seat, Table
 
 from .helpers import log_in_as, open_started_table, screenshot
 from .measures import COUNTDOWN_SECONDS, MEASURE, WHOLE
 from .phases import (
-    _policies,
     early_claim_window,
+    partner_window,
     settle,
     show_phase,
     unhook_window,
@@ -51,31 +44,6 @@ SIZES = [(375, 667), (375, 740), (740, 375)]
 #: Seat 3's person (the other seats are AI players): a window on their play asks a question as
 #: long as a real table's ("¿Enganchar el 3 de alice_tester?"), not "AI 4"'s.
 OPPONENT = "alice_tester"
-
-
-def partner_window(options) -> State:
-    """A claim window on the partner's (seat 2's) single that seat 0 can hook while both hold 20
-    cards or more: the partner's seat, across the top of a phone, carries its AI badge, its
-    count ("23 kartu"), the window's "claimable" and its card on one line."""
-    for seed in range(400):
-        state, rng = new_match(options, seed), random.Random(seed)
-        for _ in range(400):
-            if min(len(state.hands[0]), len(state.hands[2])) < 20 or state.phase not in (
-                PLAY,
-                WINDOW,
-            ):
-                break
-            window = state.window
-            if (
-                state.phase == WINDOW
-                and window is not None
-                and window.owner == 2
-                and window.answers[0] is None
-                and any(isinstance(a, Hook) for a in legal_actions(state, 0))
-            ):
-                return state
-            state, _ = step(state, _policies(), rng)
-    raise AssertionError("no hook window on seat 2's single for seat 0 holding 20 cards")
 
 
 # The claim bar whole and its own: inside the viewport, above the hand's dock (never under it),

@@ -24,16 +24,16 @@ from games.engine.state import PLAY, WINDOW, State
 from games.models import Table
 
 from .helpers import log_in_as, open_started_table, screenshot
+from .measures import WORDS_WHOLE
 from .phases import (
     _policies,
     early_claim_window,
     own_unhook_window,
+    partner_window,
     settle,
     show_phase,
     unhook_window,
 )
-from .test_claim_bar_phone import partner_window
-from .test_long_names import WORDS_WHOLE
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -16,6 +16,7 @@ from playwright.sync_api import expect
 from games.models import Table
 
 from .helpers import log_in_as, open_started_table, screenshot
+from .measures import problems_at_sizes
 from .phases import ONE_SCREEN_SIZES, settle, show_phase, tribute_round_over, your_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -156,12 +157,10 @@ def test_the_round_result_its_seconds_and_the_own_seat_all_show(new_page) -> Non
     expect(page.locator("#result-explained li")).to_have_count(2)
     expect(page.locator("#result-explained")).to_contain_text("No level change")
     expect(page.locator("#tribute li")).to_have_count(2)
-    problems = {}
-    for width, height in ((1280, 800), (1366, 768)):
-        page.set_viewport_size({"width": width, "height": height})
-        settle(page)
-        screenshot(page, f"felt-room/tribute-result-{width}x{height}")
-        found = page.evaluate(RESULT_CLEAR)
-        if found:
-            problems[f"{width}x{height}"] = found
+    problems = problems_at_sizes(
+        page,
+        ((1280, 800), (1366, 768)),
+        "felt-room/tribute-result",
+        lambda p: p.evaluate(RESULT_CLEAR),
+    )
     assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())

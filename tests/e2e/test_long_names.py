@@ -14,7 +14,7 @@ import pytest
 from games.models import Table
 
 from .helpers import axe_violations, log_in_as, open_started_table
-from .measures import MEASURE
+from .measures import MEASURE, WORDS_WHOLE
 from .phases import BUTTONS, claim_window, round_over, settle, shoot, show_phase, your_turn
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -120,32 +120,6 @@ def test_a_spectator_reads_the_claim_window_as_a_fact(new_page) -> None:
             assert box is not None and box["height"] <= 48, box
             assert box["y"] + box["height"] <= height + 0.5
     expect(page.locator("#claim-bar")).not_to_have_class(re.compile(r"\bwatching\b"))
-
-
-# Text broken only between words (or after a hyphen or slash), and inside its box: a word
-# split over two lines, or a marker past its seat's edge, is named.
-WORDS_WHOLE = """(selector) => {
-  const out = [];
-  for (const el of document.querySelectorAll(selector)) {
-    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      for (const m of node.data.matchAll(/[^\\s\\/-]+/g)) {  // a break after - or / is fine
-        const range = document.createRange();
-        range.setStart(node, m.index);
-        range.setEnd(node, m.index + m[0].length);
-        const tops = new Set([...range.getClientRects()].map(r => Math.round(r.top)));
-        if (tops.size > 1) out.push(`"${m[0]}" is broken over ${tops.size} lines in ${selector}`);
-      }
-    }
-    const box = el.closest('.seat');
-    if (box) {
-      const r = el.getBoundingClientRect(), s = box.getBoundingClientRect();
-      if (r.right > s.right + 0.5 || r.left < s.left - 0.5)
-        out.push(`${el.className} sticks out of ${box.id}: ${r.right} > ${s.right}`);
-    }
-  }
-  return out;
-}"""
 
 
 def test_words_break_only_between_words(new_page) -> None:

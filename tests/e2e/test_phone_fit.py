@@ -15,7 +15,7 @@ from games.live.claim_help import EXPLAINED_WINDOWS
 from games.models import Table
 
 from .helpers import log_in_as, open_started_table, screenshot
-from .measures import ROUND_LINE, TEXT_WHOLE, WHOLE
+from .measures import ROUND_LINE, TEXT_WHOLE, WHOLE, problems_at_sizes
 from .phases import (
     answered_window,
     own_unhook_window,
@@ -87,14 +87,12 @@ def test_the_waiting_line_stays_in_the_claim_bar_in_vietnamese(new_page, players
     page = new_page(740, 375)
     table = table_at(page, f"fit_wait_{players}", "vi", players)
     show_phase(page, table, own_unhook_window)
-    problems = {}
-    for width, height in ((740, 375), (375, 667), (1280, 800)):
-        page.set_viewport_size({"width": width, "height": height})
-        settle(page)
-        screenshot(page, f"phone-fit/waiting-vi-{players}-{width}x{height}")
-        found = page.evaluate(WAITING_LINE)
-        if found:
-            problems[f"{width}x{height}"] = found
+    problems = problems_at_sizes(
+        page,
+        ((740, 375), (375, 667), (1280, 800)),
+        f"phone-fit/waiting-vi-{players}",
+        lambda p: p.evaluate(WAITING_LINE),
+    )
     assert not problems, problems
 
 
@@ -143,14 +141,12 @@ def test_the_tribute_s_status_stays_above_the_own_seat_at_375(new_page, language
     page = new_page(375, 667)
     table = table_at(page, f"fit_tribute_{language}", language)
     show_phase(page, table, tribute)
-    problems = {}
-    for width, height in ((375, 667), (375, 740)):
-        page.set_viewport_size({"width": width, "height": height})
-        settle(page)
-        screenshot(page, f"phone-fit/tribute-{language}-{width}x{height}")
-        found = page.evaluate(STATUS_ABOVE_OWN_SEAT) + page.evaluate(WHOLE)
-        if found:
-            problems[f"{width}x{height}"] = found
+    problems = problems_at_sizes(
+        page,
+        ((375, 667), (375, 740)),
+        f"phone-fit/tribute-{language}",
+        lambda p: p.evaluate(STATUS_ABOVE_OWN_SEAT) + p.evaluate(WHOLE),
+    )
     assert not problems, problems
 
 
@@ -180,12 +176,10 @@ def test_a_side_seat_s_count_beside_its_hook_reads_whole_upright(new_page, langu
     page = new_page(375, 740)
     table = table_at(page, f"fit_count_{language}", language)
     show_phase(page, table, side_hook)
-    problems = {}
-    for width, height in ((375, 667), (375, 740)):
-        page.set_viewport_size({"width": width, "height": height})
-        settle(page)
-        screenshot(page, f"phone-fit/side-hook-{language}-{width}x{height}")
-        found = page.evaluate(TEXT_WHOLE, ["#seats :is(.card-count, .owner-marker)", True])
-        if found:
-            problems[f"{width}x{height}"] = found
+    problems = problems_at_sizes(
+        page,
+        ((375, 667), (375, 740)),
+        f"phone-fit/side-hook-{language}",
+        lambda p: p.evaluate(TEXT_WHOLE, ["#seats :is(.card-count, .owner-marker)", True]),
+    )
     assert not problems, problems
