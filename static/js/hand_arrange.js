@@ -297,7 +297,10 @@
 
   document.addEventListener("pointerup", function (evt) {
     if (!drag || evt.pointerId !== drag.pointerId) return;
-    if (drag.started) drop(); else endDrag();
+    if (drag.started) { drop(); return; }
+    var carried = drag.carried && document.getElementById(drag.label.htmlFor);
+    endDrag();
+    if (carried) clickCarried(carried);
   });
   document.addEventListener("pointercancel", function (evt) {
     if (drag && evt.pointerId === drag.pointerId) endDrag();
@@ -330,8 +333,37 @@
     });
   });
 
-  // A frame that swapped the hand away under the dragged card ends the drag.
+  // Every push swaps a fresh hand in, so while the other seats play a press often starts on a
+  // card and ends on its fresh copy. The press carries over to the copy (the same id): a drag
+  // goes on with it, and a click, which the browser then sends to the press's common ancestor
+  // and not to the card, is made here. A card gone from the hand ends the press.
   document.addEventListener("htmx:wsAfterMessage", function () {
-    if (drag && !document.body.contains(drag.label)) endDrag();
+    if (!drag || document.body.contains(drag.label)) return;
+    var fresh = document.getElementById(drag.label.id);
+    var hand = handCards();
+    if (!fresh || !hand || !hand.contains(fresh)) { endDrag(); return; }
+    drag.label = fresh;
+    drag.carried = true;
+    if (drag.started) {
+      fresh.classList.add("dragging");
+      hand.classList.add("arranging");
+      try { fresh.setPointerCapture(drag.pointerId); } catch (e) { /* released meanwhile */ }
+      follow(drag.x, drag.y);
+    }
   });
+
+  // A carried click: made after the browser's own, unless that one reached the card.
+  var carriedBox = null;
+  function clickCarried(box) {
+    carriedBox = box;
+    setTimeout(function () {
+      if (carriedBox === box && document.body.contains(box)) box.click();
+      carriedBox = null;
+    }, 0);
+  }
+  document.addEventListener("click", function (evt) {
+    if (!carriedBox || !evt.target.closest) return;
+    var label = evt.target.closest("label");
+    if (evt.target === carriedBox || (label && label.htmlFor === carriedBox.id)) carriedBox = null;
+  }, { capture: true });
 })();
