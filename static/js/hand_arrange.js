@@ -333,10 +333,10 @@
     });
   });
 
-  // Every push swaps a fresh hand in, so while the other seats play a press often starts on a
-  // card and ends on its fresh copy. The press carries over to the copy (the same id): a drag
-  // goes on with it, and a click, which the browser then sends to the press's common ancestor
-  // and not to the card, is made here. A card gone from the hand ends the press.
+  // A push that swaps a fresh hand in (a changed hand, a snapshot) under a press: the press
+  // carries over to the card's fresh copy (the same id). A drag goes on with it, and a click,
+  // which the browser sends to the press's common ancestor and not to the card, is made here.
+  // A card gone from the hand ends the press.
   document.addEventListener("htmx:wsAfterMessage", function () {
     if (!drag || document.body.contains(drag.label)) return;
     var fresh = document.getElementById(drag.label.id);

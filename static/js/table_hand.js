@@ -7,8 +7,8 @@
   var table = window.club414.table;  // table.js
 
   // --- hand: keep the selection and focus across pushes ---------------------------------------
-  // Every change at the table re-renders the hand; a card picked while waiting stays picked as
-  // long as it is still in the hand. The cards a play took leave the pick (one copy per card
+  // A push that swaps the whole hand in (a snapshot, a changed hand) keeps what was picked: a
+  // card picked while waiting stays picked as long as it is still in the hand. The cards a play took leave the pick (one copy per card
   // played): the tab that played is left with nothing picked, and a second tab of the same
   // seat keeps the cards it had picked and still holds (it lost its whole pick to the other
   // tab's play, and Play then answered "Select the cards to play first"). A hand that gained a
