@@ -298,7 +298,9 @@
   document.addEventListener("pointerup", function (evt) {
     if (!drag || evt.pointerId !== drag.pointerId) return;
     if (drag.started) { drop(); return; }
-    var carried = drag.carried && document.getElementById(drag.label.htmlFor);
+    // A tap's click is aimed where the finger was (the fresh copy): only a mouse's or a pen's
+    // needs making.
+    var carried = drag.carried && !drag.touch && document.getElementById(drag.label.htmlFor);
     endDrag();
     if (carried) clickCarried(carried);
   });
