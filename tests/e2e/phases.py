@@ -12,7 +12,7 @@ from django.db import transaction
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games.engine.actions import Hook, Pass, Play, Rejection, Unhook
+from games.engine.actions import Hook, Pass, Play, Rejection, Return, Unhook
 from games.engine.ai.registry import policy
 from games.engine.codec import state_to_json
 from games.engine.combos import STRAIGHT
@@ -249,6 +249,17 @@ def tribute(options, seed: int = 5) -> State:
     tributes, leader = plan_tributes(hands, 3, (0, 2, 1, 3), (1, 3), options)
     state = start_round(options, pay_tributes(hands, tributes), 3, (3, 2), leader, round_no=2)
     return state._replace(phase=TRIBUTE, turn=None, tributes=tributes, dealer=0)
+
+
+def tribute_returned(options) -> State:
+    """``tribute``'s round once both receivers gave their card back: play, the round's two
+    payments and returns in the tribute box (compact) for the whole round."""
+    state = tribute(options)
+    while state.phase == TRIBUTE:
+        returns = [a for seat in range(options.players) for a in legal_actions(state, seat)]
+        state = _applied(state, next(a for a in returns if isinstance(a, Return)))
+    assert state.phase == PLAY and len(state.tributes) == 2, state.phase
+    return state
 
 
 def round_over(options) -> State:
