@@ -24,7 +24,7 @@ from games.records.review_page import (
     LISTED,
     MARK_LABELS,
     PATTERNS,
-    move_text,
+    expert_text,
     percent,
     played_text,
 )
@@ -67,7 +67,7 @@ def decision_row(
         "replay": None if replay_url is None else f"{replay_url}?step={step}&seat={review.seat}",
         "hand": " ".join(card_text(c) for c in d.get("hand", [])),
         "played": played_text(d.get("kind", ""), d["played"]),
-        "best": move_text(d["best"]),
+        "best": expert_text(d.get("kind", ""), d["best"]),
         "same": same,
         "even": even,
         "even_note": even_note(played_value, best_value, d.get("noise")) if even else "",

@@ -13,7 +13,6 @@ from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 from django.db.models import QuerySet
-from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext
 
 from games.live.cards import card_text
@@ -40,47 +39,44 @@ PATTERNS = {
 }
 #: Marks listed decision by decision (a good move needs no comment).
 LISTED = ("inaccuracy", "mistake", "blunder")
-
-
-def move_text(action: dict[str, Any]) -> str:
-    """A logged move (``engine.codec`` JSON) as a line of text: its cards, "pass", or a hook,
-    unhook or tribute return with its cards."""
-    kind = action.get("type")
-    if kind == "pass":
-        return _("pass")
-    cards = list(action.get("cards", [])) + ([action["card"]] if "card" in action else [])
-    text = " ".join(card_text(c) for c in cards)
-    if kind == "hook":
-        return _("hook with %(cards)s") % {"cards": text}
-    if kind == "unhook":
-        return _("unhook with %(cards)s") % {"cards": text}
-    if kind == "return":
-        return _("return %(card)s") % {"card": text}
-    return text
+#: The kinds of decision made in a claim window (``engine.review.review.kind_of``).
+WINDOW_KINDS = ("hook", "unhook", "window_pass")
 
 
 def played_text(kind: str, action: dict[str, Any]) -> str:
-    """What a reviewed player did, said once under the row's label "Played": a play's cards
-    ("Played: 6♥"), any other decision its verb ("Passed", "Hooked with 9♥ 9♣"). The row read
-    "Played: play: 6♥" (Indonesian "Main: main: 6♥") with the kind of decision before the move.
-    ``kind`` (``engine.review.review.kind_of``) tells a window's pass from a turn's; a row stored
-    without it says a pass plainly."""
+    """A reviewed move, said once under the row's label: a play's cards ("Played: 6♥"), any
+    other decision its verb ("Passed", "Hooked with 9♥ 9♣"). The row read "Played: play: 6♥"
+    (Indonesian "Main: main: 6♥") with the kind of decision before the move. The expert's move
+    is said the same way (``expert_text``). ``kind`` (``engine.review.review.kind_of``) tells a
+    window's pass from a turn's; a row stored without it says a pass plainly."""
     kind_of_action = action.get("type")
     cards = list(action.get("cards", [])) + ([action["card"]] if "card" in action else [])
     text = " ".join(card_text(c) for c in cards)
     if kind_of_action == "pass":
         if kind == "window_pass":
-            return pgettext("a reviewed move, under Played", "Passed the claim window")
-        return pgettext("a reviewed move, under Played", "Passed")
+            return pgettext("a reviewed move, played or the expert's", "Passed the claim window")
+        return pgettext("a reviewed move, played or the expert's", "Passed")
     if kind_of_action == "hook":
-        return pgettext("a reviewed move, under Played", "Hooked with %(cards)s") % {"cards": text}
+        return pgettext("a reviewed move, played or the expert's", "Hooked with %(cards)s") % {
+            "cards": text
+        }
     if kind_of_action == "unhook":
-        return pgettext("a reviewed move, under Played", "Unhooked with %(cards)s") % {
+        return pgettext("a reviewed move, played or the expert's", "Unhooked with %(cards)s") % {
             "cards": text
         }
     if kind_of_action == "return":
-        return pgettext("a reviewed move, under Played", "Returned %(card)s") % {"card": text}
+        return pgettext("a reviewed move, played or the expert's", "Returned %(card)s") % {
+            "card": text
+        }
     return text
+
+
+def expert_text(kind: str, action: dict[str, Any]) -> str:
+    """The expert's move for a decision of ``kind`` (the move played's), said as the move
+    played is (``played_text``): the expert's pass read "pass" beside the player's "Passed",
+    its hook "hook with 9♥ 9♣" beside "Hooked with 9♥ 9♣". A pass in a claim window is that
+    window's pass whatever the player did there (hooked, unhooked)."""
+    return played_text("window_pass" if kind in WINDOW_KINDS else kind, action)
 
 
 def weighed(review: RoundReview) -> int:

@@ -70,10 +70,10 @@
     return notice;
   }
 
-  // On a phone held upright (table.css) the notice, and a refusal there too, is fixed just
-  // above what the thumb is about to press: the claim bar while one shows, else the dock. Their
-  // heights follow their words (a question on two lines, the claim help), so the place is
-  // measured, not assumed.
+  // On a phone held upright (table.css) the notice is fixed just above what the thumb is about
+  // to press: the claim bar while one shows, else the dock (a refusal goes over the header
+  // instead: there it covered the hand's lowest cards). Their heights follow their words (a
+  // question on two lines, the claim help), so the place is measured, not assumed.
   function placeNotice() {
     var flash = document.getElementById("flash");
     if (!flash || !flash.querySelector(".flash-message")) return;

@@ -115,6 +115,32 @@ def answered_window(options, own: bool = False) -> State:
     return state._replace(window=window._replace(answers=answers))
 
 
+def full_trick_window(options) -> State:
+    """A claim window seat 0 can hook, late in a trick: every other seat has a step of it in
+    front of its seat (its cards, a hook with its word, a "Pass") and every seat but the owner
+    and seat 0 has answered: with six or eight seats, every seat's box at its tallest."""
+    for seed in range(400):
+        state, rng = new_match(options, seed), random.Random(seed)
+        for _ in range(400):
+            if state.phase not in (PLAY, WINDOW):
+                break
+            window = state.window
+            if (
+                state.phase == WINDOW
+                and window is not None
+                and window.answers[0] is None
+                and {e.seat for e in state.trick} >= set(range(1, options.players))
+                and any(isinstance(a, Hook) for a in legal_actions(state, 0))
+            ):
+                answers = tuple(
+                    PASSED if s not in (0, window.owner) else answer
+                    for s, answer in enumerate(window.answers)
+                )
+                return state._replace(window=window._replace(answers=answers))
+            state, _ = step(state, _policies(options.players), rng)
+    raise AssertionError("no hook window for seat 0 with every other seat's step in front of it")
+
+
 def _side_step(options, found, what: str) -> State:
     """The first state, over seeds and the AI players' steps (one a seat), while seat 0 still
     holds 15 cards or more, where ``found(state, last)`` holds (``last``: each seat's last step

@@ -106,6 +106,49 @@ def test_the_offline_notice_covers_neither_the_own_seat_nor_the_hand_buttons(new
     assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
 
 
+# The notice's box against each card of the hand and each of its buttons (the dock's Play, Pass,
+# Hint and Clear, the claim bar's): no overlap at all.
+NOTICE_OFF_THE_HAND = """() => {
+  const notice = document.querySelector('#flash .flash-message');
+  if (!notice) return ['no notice'];
+  const n = notice.getBoundingClientRect(), out = [];
+  const at = r => [r.left, r.top, r.right, r.bottom].map(Math.round).join(',');
+  const overlaps = r => r.width >= 1 && r.height >= 1 && n.left < r.right - 0.5
+    && r.left < n.right - 0.5 && n.top < r.bottom - 0.5 && r.top < n.bottom - 0.5;
+  for (const el of document.querySelectorAll(
+      '#hand .hand-cards label, #hand-actions button, #claim-form button')) {
+    const r = el.getBoundingClientRect();
+    const name = el.id || el.textContent.trim();
+    if (overlaps(r)) out.push(`the notice (${at(n)}) is over ${name} (${at(r)})`);
+  }
+  return out;
+}"""
+
+
+def test_a_refusal_on_a_phone_upright_covers_no_card_of_the_hand(new_page) -> None:
+    """375×740 and 375×667, the own turn, a play that is no combination: the refusal sat just
+    above the Play dock, over the hand's lowest row of cards, for the 8 s it shows (nothing
+    there could be seen or picked). It shows whole and on top, over no card of the hand and none
+    of its buttons, nor the own seat."""
+    page = new_page(375, 740)
+    log_in_as(page, "notice_phone", landing=None)
+    open_started_table(page, claim_seconds=10, turn_seconds=60)
+    show_phase(page, Table.objects.get(host__username="notice_phone"), your_turn)
+    cards = page.locator("#hand input[name=cards]")
+    # The first and last cards of a sorted 27-card hand never form a combination together.
+    for card in (cards.first, cards.last):
+        page.locator(f"label[for='{card.get_attribute('id')}']").click()
+
+    def refused(p) -> list[str]:
+        refuse_a_play(p)
+        settle(p)
+        screenshot(p, f"felt-room/refusal-phone-{p.viewport_size['height']}")
+        return p.evaluate(NOTICE_CLEAR) + p.evaluate(NOTICE_OFF_THE_HAND)
+
+    problems = problems_at_sizes(page, ((375, 740), (375, 667)), "felt-room/phone", refused)
+    assert not problems, problems
+
+
 # The round's result, its "Next round" seconds and the own seat: each whole in the screen and
 # in the felt's middle (which hides what runs past it), none over another, each on top where it
 # shows (its middle not under another part).

@@ -18,12 +18,14 @@ from .helpers import log_in_as, open_started_table, screenshot
 from .measures import ROUND_LINE, TEXT_WHOLE, WHOLE, problems_at_sizes
 from .phases import (
     answered_window,
+    full_trick_window,
     own_unhook_window,
     settle,
     show_phase,
     side_hook,
     tribute,
     unhook_window,
+    your_turn,
 )
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -183,3 +185,63 @@ def test_a_side_seat_s_count_beside_its_hook_reads_whole_upright(new_page, langu
         lambda p: p.evaluate(TEXT_WHOLE, ["#seats :is(.card-count, .owner-marker)", True]),
     )
     assert not problems, problems
+
+
+# Each element ``selector`` finds inside the felt's rounded edge (its box's corners in the
+# felt's rounded corners too) and on top at its middle (not under the claim bar or the hand).
+SEAT_PARTS_IN_FELT = """(selector) => {
+  const out = [], felt = document.querySelector('.table-felt'), f = felt.getBoundingClientRect();
+  const R = parseFloat(getComputedStyle(felt).borderTopLeftRadius) || 0;
+  const at = r => [r.left, r.top, r.right, r.bottom].map(Math.round).join(',');
+  for (const el of document.querySelectorAll(selector)) {
+    const r = el.getBoundingClientRect();
+    const name = `${el.closest('.seat').id} "${el.textContent.trim()}"`;
+    if (r.width < 1 || r.height < 1) { out.push(`${name} is not shown`); continue; }
+    if (r.left < f.left - 0.5 || r.top < f.top - 0.5 || r.right > f.right + 0.5
+        || r.bottom > f.bottom + 0.5) {
+      out.push(`${name} (${at(r)}) is outside the felt (${at(f)})`);
+      continue;
+    }
+    const points = [[r.left, r.top], [r.right, r.top], [r.left, r.bottom], [r.right, r.bottom]];
+    for (const [x, y] of points) {
+      // The centre of the rounded corner the point is in, if it is in one.
+      const cx = x < f.left + R ? f.left + R : x > f.right - R ? f.right - R : null;
+      const cy = y < f.top + R ? f.top + R : y > f.bottom - R ? f.bottom - R : null;
+      if (cx !== null && cy !== null && Math.hypot(x - cx, y - cy) > R + 0.5)
+        out.push(`${name} (${at(r)}) is out of the felt's rounded corner`);
+    }
+    const hit = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+    if (!hit || !el.contains(hit))
+      out.push(`${name} is under ${hit ? (hit.id || hit.className || hit.tagName) : 'nothing'}`);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("players", [6, 8])
+def test_every_seat_s_name_and_count_stay_in_the_felt_upright(new_page, players) -> None:
+    """375×740, six and eight seats, a player's first claim windows (the bar with its help
+    under the felt): every other seat's "✓ answered" and the owner's "claimable" went onto two
+    lines, a seat's play with its word ("UNHOOK") above its cards made its box taller, and the
+    seat rows overran the felt: the bottom row's names and counts ("25 cards") were cut by the
+    felt's edge or shown under the hand. Each seat's name and count read whole on one line
+    inside the felt, in a window on another seat's play that every other seat has answered
+    and in one on a side seat's hook, and on the own turn."""
+    page = new_page(375, 740)
+    table = table_at(page, f"oval_{players}", "en", players)
+    parts = "#seats .seat :is(.name, .card-count)"
+    problems = {}
+    for name, make in (
+        ("answered", answered_window),
+        ("late", full_trick_window),
+        ("unhook", unhook_window),
+        ("hook", side_hook),
+        ("turn", your_turn),
+    ):
+        show_phase(page, table, make)
+        settle(page)
+        screenshot(page, f"phone-fit/oval-{players}-{name}-375x740")
+        found = page.evaluate(TEXT_WHOLE, [parts, True]) + page.evaluate(SEAT_PARTS_IN_FELT, parts)
+        if found:
+            problems[name] = found
+    assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())

@@ -21,7 +21,7 @@ from games.live import replay
 from games.live.cards import card_text
 from games.models import Match, RoundReview, Table
 from games.records import review_page, reviews
-from games.records.review_detail import even_note
+from games.records.review_detail import decision_row, even_note
 from tests.games.records.matches import REVIEW_SAMPLES, client_for
 
 pytestmark = [pytest.mark.django_db, pytest.mark.xdist_group("finished_match")]
@@ -286,7 +286,7 @@ def _row(section: str, row_id: str) -> str:
 
 def test_an_expert_move_no_better_than_the_one_played_is_shown_as_no_better(finished_match):
     """The judge counts a gap inside the samples' noise as no loss. A walk's player saw the
-    expert's "pass" at 0.81 against 0.83 played (and 0.74 against 0.46) with loss 0 and "good",
+    expert's pass at 0.81 against 0.83 played (and 0.74 against 0.46) with loss 0 and "good",
     and read the review as broken: such a row now says the move played is as good, with the
     noise margin when the row has it, and the page says once what the values are."""
     match = finished_match
@@ -309,7 +309,7 @@ def test_an_expert_move_no_better_than_the_one_played_is_shown_as_no_better(fini
     section = _section(_record(match, round_no=1))
     ids = {id(d): f"review-1-0-{n}" for n, d in enumerate(decisions, start=1)}
     html = _row(section, ids[id(higher)])
-    assert "pass" in html and "0.83" in html and "0.81" in html
+    assert "<td>Passed" in html and "0.83" in html and "0.81" in html
     assert "The move played is as good: valued no lower than the expert&#x27;s move." in html
     html = _row(section, ids[id(lower)])
     assert "The move played is as good: the gap is within the samples&#x27; noise (±0.30)." in html
@@ -385,6 +385,22 @@ def test_the_move_played_is_said_once_in_every_language(language):
         said = [review_page.played_text(kind, action) for kind, action in DECISIONS]
         assert said == PLAYED_SAID[language]
         assert review_page.played_text("", {"type": "pass", "seat": 0}) == PLAYED_SAID[language][1]
+
+
+@pytest.mark.parametrize("language", sorted(PLAYED_SAID))
+def test_the_expert_s_move_is_said_as_the_move_played_is(language):
+    """The expert's move read "pass" (lower case; "paso", "lewat") beside the player's "Passed"
+    ("Pasó", "Lewat"), its hook "hook with 9♥ 9♣" beside "Hooked with 9♥ 9♣": each move is said
+    the same way in both columns, in every language, and the expert's pass in a claim window
+    is that window's pass whatever the player did there (here, hooked)."""
+    review = RoundReview(round_no=1, seat=0)
+    other = {"type": "play", "seat": 0, "cards": ["3S"]}
+    with translation.override(language):
+        for (kind, best), said in zip(DECISIONS, PLAYED_SAID[language], strict=True):
+            decision = {"version": 3, "kind": kind, "played": other, "best": best}
+            assert decision_row(review, 1, decision, None)["best"] == said
+        hooked = {"version": 3, "kind": "hook", "played": DECISIONS[3][1], "best": DECISIONS[1][1]}
+        assert decision_row(review, 1, hooked, None)["best"] == PLAYED_SAID[language][2]
 
 
 def test_the_replay_and_the_record_say_the_move_played_once(finished_match):
