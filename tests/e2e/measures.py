@@ -89,12 +89,13 @@ CORNERS = """() => {
     const s = Math.min(parseFloat(getComputedStyle(seat).borderTopLeftRadius) || 0,
                        r.width / 2, r.height / 2);
     const k = s * (1 - Math.SQRT1_2);  // the seat's rounded corner, along the diagonal
-    for (const [x, y, cx, cy] of [[r.left + k, r.top + k, f.left + R, f.top + R],
-                                  [r.right - k, r.top + k, f.right - R, f.top + R],
-                                  [r.left + k, r.bottom - k, f.left + R, f.bottom - R],
-                                  [r.right - k, r.bottom - k, f.right - R, f.bottom - R]]) {
-      const inCorner = (x < f.left + R || x > f.right - R) && (y < f.top + R || y > f.bottom - R);
-      if (inCorner && Math.hypot(x - cx, y - cy) > R + 0.5)
+    for (const [x, y] of [[r.left + k, r.top + k], [r.right - k, r.top + k],
+                          [r.left + k, r.bottom - k], [r.right - k, r.bottom - k]]) {
+      // The rounded corner of the felt the point is in (any of the four: a seat's top corner
+      // may be in the felt's bottom one), if it is in one.
+      const cx = x < f.left + R ? f.left + R : x > f.right - R ? f.right - R : null;
+      const cy = y < f.top + R ? f.top + R : y > f.bottom - R ? f.bottom - R : null;
+      if (cx !== null && cy !== null && Math.hypot(x - cx, y - cy) > R + 0.5)
         out.push(`${seat.id} sticks out of the felt's rounded corner at ${Math.round(x)},`
                  + `${Math.round(y)} (${Math.round(Math.hypot(x - cx, y - cy) - R)} px)`);
     }
