@@ -39,3 +39,41 @@ def test_the_side_panel_shares_its_height_and_the_page_never_grows(new_page) -> 
     settle(page)
     screenshot(page, "panel-fit/long-chat-invite-spectator-1280x800")
     assert page.evaluate(PANEL_SHARED) == []
+
+
+# The hand's sort buttons: each one's words on one line, and all of them on one line.
+SORT_ONE_LINE = """() => {
+  const buttons = [...document.querySelectorAll('.hand-sort button:not([hidden])')];
+  const tops = new Set(buttons.map(b => Math.round(b.getBoundingClientRect().top)));
+  return tops.size > 1 ? [`the sort buttons take ${tops.size} lines`] : [];
+}"""
+
+
+@pytest.mark.parametrize(
+    "language,width,height", [("id", 1024, 768), ("es", 768, 1024)], ids=["id-1024", "es-768"]
+)
+def test_the_table_fits_a_tablet_in_its_language(new_page, language, width, height) -> None:
+    """A tester at 1024×768 in Indonesian: the sort buttons wrapped ("Bom dan straight" on a
+    second line) and the side seats' AI badges read "AI · Menen…"; at 768×1024 in Spanish the
+    side seats' badges read "IA…" and the table's rules in the header "… · amist…". On the own
+    turn the one screen holds (MEASURE), the sort buttons are on one line, each AI badge names
+    its difficulty whole and the header's rules read whole."""
+    from games.models import Table
+
+    from .measures import MEASURE, TEXT_WHOLE
+    from .phases import BUTTONS, show_phase, your_turn
+    from .test_ai_badges import AI_BADGES
+
+    page = new_page(width, height)
+    log_in_as(page, f"tablet_{language}", language, landing=None)
+    open_started_table(page, claim_seconds=0, turn_seconds=60)
+    show_phase(page, Table.objects.get(host__username=f"tablet_{language}"), your_turn)
+    settle(page)
+    screenshot(page, f"panel-fit/tablet-{language}-{width}x{height}")
+    found = page.evaluate(MEASURE, {"cards": 27, "shown": [".top-play", *BUTTONS], "seats": 4})
+    found += page.evaluate(SORT_ONE_LINE)
+    found += page.evaluate(TEXT_WHOLE, [".hand-sort button:not([hidden])", True])
+    found += page.evaluate(TEXT_WHOLE, [".table-head > .muted", False])
+    found += [f"{b['seat']}'s AI badge is cut: {b['text']}" for b in page.evaluate(AI_BADGES)
+              if b["cut"] or "·" not in b["text"]]  # fmt: skip
+    assert found == []
