@@ -49,15 +49,26 @@ SORT_ONE_LINE = """() => {
 }"""
 
 
+# The site header's items shown on one line (their middles within a few pixels of each other).
+HEADER_ONE_LINE = """() => {
+  const mids = [...document.querySelectorAll('#main-nav > *')]
+    .map(el => el.getBoundingClientRect()).filter(r => r.width > 1 && r.height > 1)
+    .map(r => (r.top + r.bottom) / 2);
+  const spread = Math.max(...mids) - Math.min(...mids);
+  return spread > 6 ? [`the header takes more than one line: ${Math.round(spread)} px`] : [];
+}"""
+
+
 @pytest.mark.parametrize(
     "language,width,height", [("id", 1024, 768), ("es", 768, 1024)], ids=["id-1024", "es-768"]
 )
 def test_the_table_fits_a_tablet_in_its_language(new_page, language, width, height) -> None:
     """A tester at 1024×768 in Indonesian: the sort buttons wrapped ("Bom dan straight" on a
     second line) and the side seats' AI badges read "AI · Menen…"; at 768×1024 in Spanish the
-    side seats' badges read "IA…" and the table's rules in the header "… · amist…". On the own
-    turn the one screen holds (MEASURE), the sort buttons are on one line, each AI badge names
-    its difficulty whole and the header's rules read whole."""
+    side seats' badges read "IA…", the table's rules in the header "… · amist…" and the site's
+    header took two lines. On the own turn the one screen holds (MEASURE), the sort buttons are
+    on one line, each AI badge names its difficulty whole, the header's rules read whole and the
+    site's header keeps one line (at 768 px its links behind the Menu button, which opens them)."""
     from games.models import Table
 
     from .measures import MEASURE, TEXT_WHOLE
@@ -76,4 +87,14 @@ def test_the_table_fits_a_tablet_in_its_language(new_page, language, width, heig
     found += page.evaluate(TEXT_WHOLE, [".table-head > .muted", False])
     found += [f"{b['seat']}'s AI badge is cut: {b['text']}" for b in page.evaluate(AI_BADGES)
               if b["cut"] or "·" not in b["text"]]  # fmt: skip
+    found += page.evaluate(HEADER_ONE_LINE)
     assert found == []
+    if width < 960:  # the links folded behind the Menu button: it opens and closes them
+        links = page.locator("#main-nav > a:not(.brand)")
+        expect(links.first).to_be_hidden()
+        page.click("#nav-toggle")
+        expect(page.locator("#nav-toggle")).to_have_attribute("aria-expanded", "true")
+        for i in range(links.count()):
+            expect(links.nth(i)).to_be_in_viewport(ratio=1)
+        page.keyboard.press("Escape")
+        expect(links.first).to_be_hidden()
