@@ -26,6 +26,32 @@
     });
     while (lines.children.length > CHAT_KEEP) lines.removeChild(lines.firstElementChild);
     lines.scrollTop = lines.scrollHeight;
+    keepNewestInView(lines);
+  }
+  // The lines' box changes height without a new line: beside the table it shares the side
+  // panel's height (static/css/table.css), so "1 spectator watching" or a seat's confirmation
+  // appearing above it shortens it, and its newest line went under its lower edge. A reader
+  // at the newest line stays there; one who scrolled back to read stays where they are. The
+  // room is swapped whole on a change of room: its new list is watched instead.
+  // Whether the reader is at the newest line is judged by the height the box had before it
+  // changed (seenHeight): a frame's scroll event comes before its resize observers, and judged
+  // by the new, shorter box a reader at the newest line seemed to have scrolled back.
+  var watched = null, atNewest = true, seenHeight = 0;
+  var resized = window.ResizeObserver && new ResizeObserver(function () {
+    if (!watched) return;
+    if (atNewest) watched.scrollTop = watched.scrollHeight;
+    seenHeight = watched.clientHeight;
+  });
+  function keepNewestInView(lines) {
+    if (!resized || lines === watched) return;
+    if (watched) resized.unobserve(watched);
+    watched = lines;
+    atNewest = true;
+    seenHeight = lines.clientHeight;
+    resized.observe(lines);
+    lines.addEventListener("scroll", function () {
+      atNewest = lines.scrollTop + seenHeight >= lines.scrollHeight - 4;
+    });
   }
   document.addEventListener("DOMContentLoaded", tidyChat);
   document.addEventListener("htmx:oobAfterSwap", function (evt) {

@@ -250,3 +250,33 @@ def problems_at_sizes(page, sizes, shot: str, measure) -> dict[str, list[str]]:
         if found:
             problems[f"{width}x{height}"] = found
     return problems
+
+
+# The page never taller than the screen, the side panel's parts all in its box (none needs the
+# panel scrolled to be seen: they share its height), and the chat's newest line whole in view:
+# inside the viewport, its scrolling list and every box that clips it, on top where it shows.
+PANEL_SHARED = """() => {
+  const out = [], se = document.scrollingElement, at = r => [r.left, r.top, r.right, r.bottom]
+    .map(Math.round).join(',');
+  if (se.scrollHeight > innerHeight + 1)
+    out.push(`the page is ${se.scrollHeight} px tall in ${innerHeight}`);
+  const panel = document.getElementById('table-panel');
+  if (panel.scrollHeight > panel.clientHeight + 1)
+    out.push(`the side panel scrolls: ${panel.scrollHeight} px in ${panel.clientHeight}`);
+  const newest = [...document.querySelectorAll('#chat-lines > li')].filter(l => !l.hidden).pop();
+  if (!newest) return [...out, 'no chat line'];
+  const r = newest.getBoundingClientRect();
+  if (r.top < -0.5 || r.bottom > innerHeight + 0.5)
+    out.push(`the newest chat line (${at(r)}) is out of the screen`);
+  for (let box = newest.parentElement; box; box = box.parentElement) {
+    const s = getComputedStyle(box), b = box.getBoundingClientRect();
+    if (s.overflowY === 'visible' || box === document.documentElement || box === document.body)
+      continue;
+    if (r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5)
+      out.push(`the newest chat line (${at(r)}) is cut by ${box.id || box.className} (${at(b)})`);
+  }
+  const hit = document.elementFromPoint(r.left + 8, (r.top + r.bottom) / 2);
+  if (!hit || !newest.contains(hit))
+    out.push(`the newest chat line is under ${hit ? (hit.id || hit.className) : 'nothing'}`);
+  return out;
+}"""
