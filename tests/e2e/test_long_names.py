@@ -13,7 +13,7 @@ import pytest
 
 from games.models import Table
 
-from .helpers import axe_violations, log_in_as, open_started_table
+from .helpers import axe_violations, log_in_as, open_started_table, wait_until_live
 from .measures import MEASURE, WORDS_WHOLE
 from .phases import BUTTONS, claim_window, round_over, settle, shoot, show_phase, your_turn
 
@@ -105,6 +105,10 @@ def test_a_spectator_reads_the_claim_window_as_a_fact(new_page) -> None:
     watcher = new_page(375, 740)
     log_in_as(watcher, "window_watcher")
     watcher.goto(url)
+    # Measured once the socket's snapshot has replaced the page's own render (a snapshot landing
+    # mid-measure swapped the bar away under a loaded CI run: its box was None).
+    wait_until_live(watcher)
+    watcher.wait_for_function("() => window.club414.snapshots >= 1")
     bar = watcher.locator("#claim-bar")
     expect(bar).to_have_class(re.compile(r"\bwatching\b"))
     expect(watcher.locator("#claim-bar .claim-title")).to_contain_text("can be hooked")
