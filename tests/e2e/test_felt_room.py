@@ -21,10 +21,11 @@ from .phases import ONE_SCREEN_SIZES, settle, show_phase, tribute_round_over, yo
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-# The notice's box against the own seat's and each shown button's of the hand (Play, Pass, Hint,
-# Clear and the sort buttons): no overlap at all. And the notice itself whole in the screen and
-# on top where it shows (nothing over its middle).
-NOTICE_CLEAR = """() => {
+# The notice's box against the own seat's and each of ``covered``'s (by default the hand's
+# buttons: Play, Pass, Hint, Clear and the sort buttons): no overlap at all. And the notice
+# itself whole in the screen and on top where it shows (nothing over its middle).
+HAND_BUTTONS = "#hand-actions button, .hand-sort button"
+NOTICE_CLEAR = """(covered) => {
   const notice = document.querySelector('#flash .flash-message');
   if (!notice) return ['no notice'];
   const n = notice.getBoundingClientRect(), out = [];
@@ -38,9 +39,9 @@ NOTICE_CLEAR = """() => {
     && r.left < n.right - 0.5 && n.top < r.bottom - 0.5 && r.top < n.bottom - 0.5;
   const own = document.querySelector('#seats .seat.me').getBoundingClientRect();
   if (overlaps(own)) out.push(`the notice (${at(n)}) is over the own seat (${at(own)})`);
-  for (const button of document.querySelectorAll('#hand-actions button, .hand-sort button')) {
-    const b = button.getBoundingClientRect();
-    const name = button.id || button.textContent.trim();
+  for (const el of document.querySelectorAll(covered)) {
+    const b = el.getBoundingClientRect();
+    const name = el.id || el.textContent.trim();
     if (overlaps(b)) out.push(`the notice (${at(n)}) is over ${name} (${at(b)})`);
   }
   return out;
@@ -76,7 +77,7 @@ def test_a_refusal_covers_neither_the_own_seat_nor_the_hand_buttons(new_page) ->
         refuse_a_play(page)
         settle(page)
         screenshot(page, f"felt-room/refusal-{width}x{height}")
-        found = page.evaluate(NOTICE_CLEAR)
+        found = page.evaluate(NOTICE_CLEAR, HAND_BUTTONS)
         if found:
             problems[f"{width}x{height}"] = found
     assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
@@ -98,7 +99,7 @@ def test_the_offline_notice_covers_neither_the_own_seat_nor_the_hand_buttons(new
             page.set_viewport_size({"width": width, "height": height})
             settle(page)
             screenshot(page, f"felt-room/offline-vi-{width}x{height}")
-            found = page.evaluate(NOTICE_CLEAR)
+            found = page.evaluate(NOTICE_CLEAR, HAND_BUTTONS)
             if found:
                 problems[f"{width}x{height}"] = found
     finally:
@@ -106,23 +107,8 @@ def test_the_offline_notice_covers_neither_the_own_seat_nor_the_hand_buttons(new
     assert not problems, "\n".join(f"{k}: {v}" for k, v in problems.items())
 
 
-# The notice's box against each card of the hand and each of its buttons (the dock's Play, Pass,
-# Hint and Clear, the claim bar's): no overlap at all.
-NOTICE_OFF_THE_HAND = """() => {
-  const notice = document.querySelector('#flash .flash-message');
-  if (!notice) return ['no notice'];
-  const n = notice.getBoundingClientRect(), out = [];
-  const at = r => [r.left, r.top, r.right, r.bottom].map(Math.round).join(',');
-  const overlaps = r => r.width >= 1 && r.height >= 1 && n.left < r.right - 0.5
-    && r.left < n.right - 0.5 && n.top < r.bottom - 0.5 && r.top < n.bottom - 0.5;
-  for (const el of document.querySelectorAll(
-      '#hand .hand-cards label, #hand-actions button, #claim-form button')) {
-    const r = el.getBoundingClientRect();
-    const name = el.id || el.textContent.trim();
-    if (overlaps(r)) out.push(`the notice (${at(n)}) is over ${name} (${at(r)})`);
-  }
-  return out;
-}"""
+# On a phone also each card of the hand and the claim bar's buttons.
+PHONE_COVERED = f"{HAND_BUTTONS}, #hand .hand-cards label, #claim-form button"
 
 
 def test_a_refusal_on_a_phone_upright_covers_no_card_of_the_hand(new_page) -> None:
@@ -143,7 +129,7 @@ def test_a_refusal_on_a_phone_upright_covers_no_card_of_the_hand(new_page) -> No
         refuse_a_play(p)
         settle(p)
         screenshot(p, f"felt-room/refusal-phone-{p.viewport_size['height']}")
-        return p.evaluate(NOTICE_CLEAR) + p.evaluate(NOTICE_OFF_THE_HAND)
+        return p.evaluate(NOTICE_CLEAR, PHONE_COVERED)
 
     problems = problems_at_sizes(page, ((375, 740), (375, 667)), "felt-room/phone", refused)
     assert not problems, problems
