@@ -95,11 +95,15 @@ def unknown_path(request: HttpRequest) -> HttpResponse:
 
 
 def _plain(errors: Any) -> list[dict[str, Any]]:
-    """Validation errors as plain JSON (where, what), never the input echoed back."""
+    """Validation errors as plain JSON (where, what), never the input echoed back. ``loc`` is
+    where in the request: ``["body", "seat"]``, ``["path", "match_id"]``."""
     found = []
     for item in errors if isinstance(errors, list) else []:
         if isinstance(item, dict):
-            found.append(
-                {"loc": [str(x) for x in item.get("loc", ())], "msg": str(item.get("msg", ""))}
-            )
+            loc = [str(x) for x in item.get("loc", ())]
+            if loc[:2] == ["body", "body"]:
+                # ninja puts the view's parameter name after "body"; every endpoint names its
+                # one body parameter ``body``, which says nothing to a bot's author
+                del loc[1]
+            found.append({"loc": loc, "msg": str(item.get("msg", ""))})
     return found

@@ -43,7 +43,7 @@ class ErrorOut(Schema):
 
 
 class ErrorDetail(Schema):
-    """Where a request does not fit the schema (`["body", "body", "seat"]`: the body's `seat`;
+    """Where a request does not fit the schema (`["body", "seat"]`: the body's `seat`;
     `["path", "match_id"]`) and what is wrong; the input is never echoed back."""
 
     loc: list[str]
