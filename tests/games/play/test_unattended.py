@@ -11,16 +11,19 @@ socket calls them. The worker does the same in ``test_unattended_worker.py``.
 
 from __future__ import annotations
 
+import html
 import time
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from games.engine.deal import start_round
 from games.engine.rules import seats_to_act
 from games.live import away
 from games.models import Match, Move, Seat, Table
-from games.play import deadlines, services, standins, tables
+from games.play import deadlines, services, standins, stewarding, tables
 from games.play.outcomes import Result
 from tests.games.conftest import install_state
 from tests.games.play.test_standins import (
@@ -32,6 +35,12 @@ from tests.games.play.test_standins import (
 )
 
 pytestmark = pytest.mark.django_db
+
+STOPPED = "This match was stopped."
+WHY = (
+    "Every player had left the table or been away from it for a while, so the AI players "
+    "stopped too. The match has no result."
+)
 
 
 def control(match: Match, user, action: str) -> Result:
@@ -137,6 +146,49 @@ def test_a_scheduled_casual_table_plays_on_after_its_last_person_leaves(make_tab
     assert control(match, bo, "leave").ok and control(match, ana, "leave").ok
     assert status(match) == Table.Status.PLAYING
     assert ai_turn(match)
+
+
+def test_every_page_says_the_match_was_stopped_and_why(duel):  # noqa: F811
+    """Once everyone left, the table page — of either person, who both watch as spectators now,
+    and of a spectator — says the match was stopped and why, offers no turn, no Play button,
+    no seat menu. A match an organiser stopped while people played says it was stopped only."""
+    match, ana, bo = duel
+    assert control(match, bo, "leave").ok and control(match, ana, "leave").ok
+    for person in (ana, bo, None):
+        text = page_of(match, person)
+        assert STOPPED in text and WHY in text
+        assert 'id="turn-line"' not in text and 'id="play-button"' not in text
+        assert 'id="leave-button"' not in text and 'id="stand-in-button"' not in text
+        assert "The AI finishes it for you." not in text
+
+    other, cy, _dee = a_match_of(match, ["cy", "dee"])
+    stewarding.abandon(other.table_id)
+    text = page_of(other, cy)
+    assert STOPPED in text and WHY not in text
+    assert 'id="turn-line"' not in text and 'id="play-button"' not in text
+    assert 'id="stand-in-button"' not in text
+
+
+def page_of(match: Match, person) -> str:
+    """The table page of ``match`` as ``person`` (None: a visitor) gets it, entities decoded."""
+    client = Client()
+    if person is not None:
+        client.force_login(person)
+    response = client.get(reverse("games:table", args=[match.table_id]))
+    assert response.status_code == 200
+    return html.unescape(response.content.decode())
+
+
+def a_match_of(match: Match, names: list[str]) -> tuple[Match, object, object]:
+    """Another casual two-seat match like ``match``'s, of the new people ``names``."""
+    from accounts.models import User
+
+    host, guest = (User.objects.create_user(username=name, password="x-414-club") for name in names)
+    table = tables.create_table(host, name="other", players=2, options=OPTIONS)
+    tables.take_seat(table.pk, guest, 1)
+    other = tables.start(table.pk, host, seed=4)
+    install_state(other, start_round(table.engine_options(), HANDS, 2, leader=0, seed=4))
+    return other, host, guest
 
 
 # --- nobody there for a while ------------------------------------------------------------------
@@ -251,3 +303,43 @@ def test_a_rated_or_scheduled_table_never_stops_so(make_table, settings, kind):
     time.sleep(0.3)
     assert ai_turn(match) and ai_turn(match)
     assert status(match) == Table.Status.PLAYING
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.asyncio
+async def test_every_socket_is_sent_the_stopped_table_when_the_last_person_leaves(make_user):
+    """bo, then ana leave for good over their table sockets (two AI seats stay): the second
+    leave stops the match, and every page — theirs, both spectators' now, and a spectator's —
+    gets a snapshot saying it was stopped and why; ana is told she left, not that the AI
+    finishes the match for her."""
+    from asgiref.sync import sync_to_async
+    from django.db import connections
+
+    from tests.games.pages import Page
+    from tests.games.sockets.test_consumers import connect, frame, setup_match
+
+    match, users = await sync_to_async(setup_match)(make_user)
+    try:
+        sockets = {name: await connect(match.table_id, users[name]) for name in users}
+        pages = {name: Page() for name in sockets}
+        for name, ws in sockets.items():
+            assert pages[name].apply(await frame(ws))  # the connect snapshot
+        for name, seq in (("bo", 0), ("ana", 0)):
+            leave = {"action": "leave", "stand_in_seq": str(seq), "client_id": f"l-{name}"}
+            await sockets[name].send_json_to(leave)
+        said = []
+        for name, ws in sockets.items():
+            while STOPPED not in pages[name].region("status"):
+                text = await ws.receive_from(timeout=30)
+                said.append((name, text))
+                pages[name].apply(text)
+            assert WHY in html.unescape(pages[name].region("status")), name
+        while not any(name == "ana" and 'id="flash"' in text for name, text in said):
+            said.append(("ana", await sockets["ana"].receive_from(timeout=30)))
+        flash = next(text for name, text in said if name == "ana" and 'id="flash"' in text)
+        assert "You left this match." in flash and "finishes it for you" not in flash
+        assert await sync_to_async(status)(match) == Table.Status.ABANDONED
+        for ws in sockets.values():
+            await ws.disconnect()
+    finally:
+        await sync_to_async(connections.close_all)()
