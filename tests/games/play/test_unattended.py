@@ -317,6 +317,10 @@ async def test_every_socket_is_sent_the_stopped_table_when_the_last_person_leave
 
     from tests.games.pages import Page
     from tests.games.sockets.test_consumers import connect, frame, setup_match
+    from tests.servers import wait_for
+
+    def left(user) -> bool:
+        return Seat.objects.filter(user=user, stand_in=Seat.StandIn.LEFT).exists()
 
     match, users = await sync_to_async(setup_match)(make_user)
     try:
@@ -324,9 +328,10 @@ async def test_every_socket_is_sent_the_stopped_table_when_the_last_person_leave
         pages = {name: Page() for name in sockets}
         for name, ws in sockets.items():
             assert pages[name].apply(await frame(ws))  # the connect snapshot
-        for name, seq in (("bo", 0), ("ana", 0)):
-            leave = {"action": "leave", "stand_in_seq": str(seq), "client_id": f"l-{name}"}
+        for name in ("bo", "ana"):  # one after the other: ana's leave is the last
+            leave = {"action": "leave", "stand_in_seq": "0", "client_id": f"l-{name}"}
             await sockets[name].send_json_to(leave)
+            assert await sync_to_async(wait_for)(lambda name=name: left(users[name]), 30)
         said = []
         for name, ws in sockets.items():
             while STOPPED not in pages[name].region("status"):

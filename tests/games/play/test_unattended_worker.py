@@ -39,10 +39,18 @@ def test_the_worker_stops_a_match_once_nobody_is_there(worker, make_table, setti
     def status() -> str:
         return Table.objects.values_list("status", flat=True).get(pk=table.pk)
 
-    assert wait_for(lambda: seat().stand_in == "away", 40), "two timeouts hand the seat over"
-    away.check(table.pk, (0, "ana-tab"))  # her page is still heard from (its heartbeat)
+    def heard(check):
+        """``check``, ana's open page heard from first (her socket's heartbeat renews it)."""
+
+        def polled() -> bool:
+            away.check(table.pk, (0, "ana-tab"))
+            return check()
+
+        return polled
+
+    assert wait_for(heard(lambda: seat().stand_in == "away"), 40), "two timeouts: the stand-in"
     handed = moves()
-    assert wait_for(lambda: moves() >= handed + 3, 40), "the stand-in and the AI play on"
+    assert wait_for(heard(lambda: moves() >= handed + 3), 40), "the stand-in and the AI play on"
     time.sleep(1.5)
     assert status() == Table.Status.PLAYING, "her page is open: the match goes on past the wait"
 
