@@ -391,6 +391,10 @@ GAMES_AWAY_GRACE_SECONDS = float(os.environ.get("GAMES_AWAY_GRACE_SECONDS", "5")
 # A person's seat is handed to an AI stand-in once the clock has made this many of their
 # decisions in a row (games.play.standins); 0: never (the clock goes on deciding for them).
 GAMES_STAND_IN_AFTER_TIMEOUTS = int(os.environ.get("GAMES_STAND_IN_AFTER_TIMEOUTS", "2"))
+# At a casual table (not rated, scheduled by no organiser) where only stand-ins play and no
+# seated person's page has been open for this many seconds, the next AI turn stops the match
+# (games.play.unattended): AI players do not play on for nobody. 0 or less: they play to the end.
+GAMES_UNATTENDED_STOP_SECONDS = float(os.environ.get("GAMES_UNATTENDED_STOP_SECONDS", "300"))
 # A table region's template that reads a context field its region does not declare
 # (games.live.regions) raises instead of showing nothing: in development and in the tests
 # (DJANGO_DEBUG, read here: test runners turn DEBUG off later).

@@ -247,18 +247,25 @@ def _no_kept_workers_unless_asked(request: pytest.FixtureRequest) -> None:
 
 
 @pytest.fixture
-def worker(settings, _shared_workers_stopped) -> Iterator[list[subprocess.Popen]]:
+def worker(
+    request: pytest.FixtureRequest, settings, _shared_workers_stopped
+) -> Iterator[list[subprocess.Popen]]:
     """The site's two Celery workers on the test database (``servers.shared_workers``: the main
     one with the timer clock, and the AI one), solo pools, the queues purged of older tests'
     tasks; AI pauses of 0.1 s for the tasks this process sends. One pair serves every test of
     this process that uses it (started again if a test stopped it); their tasks left running
     by the test before find its rows gone. Yields ``[main, ai]`` once the main worker's clock
     beats (``/healthz``'s check), so a test's waits never count a start-up that a busy machine
-    makes slow."""
+    makes slow.
+
+    A test marked ``worker_env(NAME="value", …)`` gets a pair with those environment variables
+    set (a setting the workers read once, e.g. ``GAMES_UNATTENDED_STOP_SECONDS``): the kept pair
+    is then started afresh for it, and again for the next test without them."""
     from config import health
     from games.live import redis_store
 
-    env = servers.test_database_env(connection.settings_dict)
+    marker = request.node.get_closest_marker("worker_env")
+    env = servers.test_database_env(connection.settings_dict, **(marker.kwargs if marker else {}))
     if not servers.shared_workers_running(env):
         redis_store.client().delete(health.heartbeat_key())  # an older test's worker beat here
     procs = servers.shared_workers(env)

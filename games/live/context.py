@@ -55,6 +55,10 @@ class TableContext:
     spectator_delay: int
     table_delay: int
     # The match as this viewer sees it.
+    # Why it was stopped before its end (its table abandoned), for the status: "" while it runs
+    # or once it has a result; "nobody" when only stand-ins were left to play it (every person
+    # had left or was away: ``games.play.unattended``); "stopped" otherwise (an organiser's).
+    stopped: str = ""
     version: int | None = None
     phase: str | None = None
     turn: int | None = None

@@ -32,7 +32,7 @@ from games.live.claim_help import claim_help
 from games.live.context import TableContext
 from games.live.log import log_for
 from games.live.own_seat import own_seat
-from games.models import Match, Move, Seat, Table
+from games.models import Match, Move, Seat, Table, only_stand_ins
 
 
 def table_strings() -> dict[str, Any]:
@@ -135,9 +135,11 @@ def table_context(
     view = shared.view(state, seat) if shared is not None else view_for(state, seat)
     public = public_part.public(match, state, view, seats, delay, shared)
     names = public["names"]
-    # What this seat's person may do themselves: nothing while the AI stands in for them.
-    own = own_seat(seats, seat)
-    window = public["window"]
+    stopped = stopped_why(table, seats)
+    # What this seat's person may do themselves: nothing while the AI stands in for them, nor
+    # once the match was stopped.
+    own = own_seat(seats, seat, stopped=bool(stopped))
+    window = None if stopped else public["window"]  # a stopped match's window closes no more
     my_window = _my_window(view, own.acting)
     choices = _choices(state, view, own.acting)
     match_over = view.phase == MATCH_OVER
@@ -145,6 +147,7 @@ def table_context(
     last = public["last"]
     hand = hand_groups(view.hand, view.level, view.options) if seat is not None else []
     return TableContext(
+        stopped=stopped,
         seats=[
             public_part.SeatRow(
                 row,
@@ -179,9 +182,9 @@ def table_context(
         match_over=match_over,
         hand=hand,
         hand_size=len(view.hand),
-        play_phase=view.phase in (PLAY, WINDOW),
+        play_phase=view.phase in (PLAY, WINDOW) and not stopped,
         tracker=unseen_cards(view, public["played"], hand) if seat is not None else None,
-        seat_menu=_seat_menu(table, seats, seat, view),
+        seat_menu=None if stopped else _seat_menu(table, seats, seat, view),
         # The rematch's countdown is a clock, apart from the offer it counts down.
         rematch=rematch and {k: v for k, v in rematch.items() if k != "countdown"},
         rematch_countdown=rematch and rematch["countdown"],
@@ -190,6 +193,16 @@ def table_context(
         **choices,
         **common,
     )
+
+
+def stopped_why(table: Table, seats: list[Seat]) -> str:
+    """Why the match at ``table`` was stopped (``TableContext.stopped``): "" unless its table
+    is abandoned; "nobody" when only stand-ins played its people's ``seats`` (a casual match is
+    stopped only so: ``games.play.unattended``), else "stopped" (an organiser's forfeit). Reads
+    the seats it is given: no query."""
+    if table.status != Table.Status.ABANDONED:
+        return ""
+    return "nobody" if only_stand_ins(seats) else "stopped"
 
 
 def _seat_menu(

@@ -204,8 +204,8 @@ def _delayed_frame(
 
 def publish_table(table_id: int) -> None:
     """After a seating or status change commits: send every page the seating (public: user id
-    → seat number held, and the ids of those who left their seat for good) and, if a match
-    exists, every registered audience a full snapshot."""
+    → seat number held, the ids of those who left their seat for good, whether the table was
+    stopped) and, if a match exists, every registered audience a full snapshot."""
     table = Table.objects.get(pk=table_id)
     seats = list(table.seats.select_related("user"))
     match = Match.objects.filter(table=table).first()
@@ -222,6 +222,8 @@ def publish_table(table_id: int) -> None:
                 "left": left,
                 "r": table.revision,
                 "has_match": match is not None,
+                # Its match was stopped (e.g. by the last person's leave): nobody finishes it.
+                "stopped": table.status == Table.Status.ABANDONED,
             },
         )
     ]

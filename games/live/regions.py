@@ -230,6 +230,7 @@ STATUS = Region(
         "is_open",
         "seats_full",
         "is_host",
+        "stopped",
     ),
     clocks=("countdown",),
 )

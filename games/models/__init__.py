@@ -16,7 +16,7 @@ from games.models.matches import (
     TributeRecord,
 )
 from games.models.reviews import RoundReview
-from games.models.tables import Seat, Table, new_invite_code
+from games.models.tables import Seat, Table, new_invite_code, only_stand_ins
 
 __all__ = [
     "ChatLine",
@@ -34,4 +34,5 @@ __all__ = [
     "Table",
     "TributeRecord",
     "new_invite_code",
+    "only_stand_ins",
 ]

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 from typing import Any
 
 from django.conf import settings
@@ -169,3 +170,12 @@ class Seat(models.Model):
         """The id of the person who holds the seat (``SeatQuerySet.held_by``): its user's,
         None when empty, an AI's, or left for good."""
         return None if self.stand_in == self.StandIn.LEFT else self.user_id
+
+
+def only_stand_ins(seats: Iterable[Seat]) -> bool:
+    """Whether a table's ``seats`` have people, each of whose seat is played by their AI
+    stand-in (``Seat.stand_in``: away, asked or left): nobody plays at the table themselves any
+    more. ``games.play.unattended`` stops such a casual match once nobody has been at it for a
+    while, and a stopped table's page says why from it (``games.live.presenters``)."""
+    people = [seat for seat in seats if seat.user_id is not None]
+    return bool(people) and all(seat.stand_in for seat in people)

@@ -7,8 +7,10 @@ and tribute summaries beside the move log (``summaries``), refusal codes and the
 (``outcomes``), the clock (``clock``: deadlines in Redis; ``deadlines``: what a deadline, an AI
 seat or a sweep does when its moment comes), the one module that schedules Celery work
 (``wakeups``), AI seats' decisions (``ai_turns``), seats (``tables``, ``stewarding`` for
-organisers, ``standins``) with one seating-changed step (``seating``), rematches (``rematches``),
-"Play the computer" (``quick``) and the count of claim windows explained (``first_windows``).
+organisers, ``standins``) with one seating-changed step (``seating``), stopping a match without a
+result (``stopping``; ``unattended``: a casual match nobody is at any more), rematches
+(``rematches``), "Play the computer" (``quick``) and the count of claim windows explained
+(``first_windows``).
 
 May import: ``games.live`` (after-commit publishing only), ``games.access``,
 ``games.organisers``, ``games.signals``, ``games.models``, ``games.engine``, ``accounts``,

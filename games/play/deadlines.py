@@ -29,7 +29,7 @@ from games.engine.state import PLAY, TRIBUTE, WINDOW, State
 from games.live import redis_store
 from games.live.replay import load_state
 from games.models import Match, Move, Seat
-from games.play import after_commit, ai_turns, services, wakeups
+from games.play import after_commit, ai_turns, services, unattended, wakeups
 
 #: A timer that rings at most this early (seconds; clocks of two hosts a little apart) waits
 #: out the rest: the deadline, not the ring, decides (DESIGN.md rule 3). Earlier, it is left to
@@ -122,7 +122,8 @@ def ai_decide(match_id: int, seat: int, token: int) -> tuple[Action, float] | No
     """What AI seat ``seat`` plays at the moment ``token``, and the pause (seconds) before it
     may be applied (``ai_turns.answer_pause``: in a claim window the expert answers a fixed
     time after it started thinking, whatever it holds, RULES.md §6.4). None when the match has
-    moved on, the seat may not act, or no AI plays it.
+    moved on, the seat may not act, no AI plays it, or the match was stopped instead: nobody
+    has been at its casual table for a while (``unattended.stop_if_due``).
 
     It decides outside the row lock: the expert searches for up to its time budget, and
     nobody's move should wait behind that."""
@@ -132,8 +133,11 @@ def ai_decide(match_id: int, seat: int, token: int) -> tuple[Action, float] | No
     state = load_state(match)
     if seat not in seats_to_act(state):
         return None
-    ai = next((s for s in services.seats_of(match) if s.number == seat), None)
+    seats = services.seats_of(match)
+    ai = next((s for s in seats if s.number == seat), None)
     if ai is None or not ai.ai_policy:
+        return None
+    if unattended.stop_if_due(match, seats, token):
         return None
     left = (match.deadline - timezone.now()).total_seconds() if match.deadline else None
     return ai_turns.decide(state, seat, ai.ai_policy, match.seed, left)

@@ -6,7 +6,9 @@ counted: answering one is optional, and letting it close is the pass anyone may 
 when they ask for it ("Let the AI play for me"). They take the seat back in one click ("I'm
 back"). Leaving for good hands the seat to the stand-in for the rest of the match; only at a
 casual table (at a rated one the seat stays its player's: they may resign instead, which is the
-engine's ``Resign`` through ``services.submit``).
+engine's ``Resign`` through ``services.submit``). The last person to leave stops the match
+instead, in the same transaction, unless an organiser schedules the table; and stand-ins that
+have played with nobody there for a while stop it too (both: ``games.play.unattended``).
 
 The seat keeps its person: ``Seat.stand_in`` says why the AI plays and ``Seat.ai_policy`` holds
 the stand-in's policy (``policy_name``), so the worker plays the seat as it plays any AI seat,
@@ -36,7 +38,7 @@ from games.engine.rules import seats_to_act
 from games.engine.state import PLAY, TRIBUTE, State
 from games.live.replay import load_state
 from games.models import Match, Seat, Table
-from games.play import seating, wakeups
+from games.play import seating, unattended, wakeups
 from games.play.outcomes import CONTROLS, Result, form_number, log_action
 
 
@@ -129,7 +131,10 @@ def control(match_id: int, user: User, payload: object) -> Result:
     Returns an ``outcomes.Result``: refusal codes ``malformed``, ``not_seated``, ``abandoned``,
     ``match_over``, ``stale`` (the seat changed hands since: answer with a snapshot),
     ``stand_in`` (the AI already plays), ``not_stood_in``, ``left`` (the person left; no way
-    back), ``leave_rated``. A refusal changed nothing. Logs one ``game.control`` line.
+    back), ``leave_rated``. A refusal changed nothing. A ``leave`` that leaves nobody holding a
+    seat at a casual table also stops the match (``unattended.stop_if_everyone_left``): it is
+    answered as any leave, and every page gets the stopped table. Logs one ``game.control``
+    line.
     """
     started = time.perf_counter()
     found: list[int] = []
@@ -188,6 +193,8 @@ def _control_locked(
                     False, "leave_rated", "a rated table's seat stays yours", match.version
                 )
             _hand_over(seat, Seat.StandIn.LEFT, match.table.rated)
+            if unattended.stop_if_everyone_left(match):  # the last person: nobody to play for
+                return Result(True, version=match.version)
         seating.changed(match.table)
         if seat.ai_policy:
             _wake(match, seat.number)

@@ -3,7 +3,8 @@
 ``open_table`` opens a table with chosen people and AI seats at chosen seats (nobody is seated
 as the host), optionally starting its match. ``hand_seat`` gives a seat to another person or to
 an AI stand-in, also during a match: a seat with both a user and ``ai_policy`` is the person's
-seat played by the AI. ``abandon`` stops a table whose match will not be finished (a forfeit).
+seat played by the AI. ``abandon`` stops a table whose match will not be finished (a forfeit),
+the way a casual table nobody is at is stopped (``stopping``).
 
 Each locks a running match's row with its table's in one statement, as the writer
 (``games.play.services``) does, so a hand-over racing a move waits instead of deadlocking; a table
@@ -25,7 +26,7 @@ from games.engine.options import Options, OptionsError
 from games.engine.rules import seats_to_act
 from games.live.replay import load_state
 from games.models import Match, Seat, Table
-from games.play import seating, services, wakeups
+from games.play import seating, services, stopping, wakeups
 from games.play.tables import SEAT_COUNTS, TableError
 
 
@@ -167,19 +168,13 @@ def _wake_ai(match: Match, number: int) -> None:
 
 
 def abandon(table_id: int) -> None:
-    """Stop a table's match without a result: the table is marked abandoned, its timer is
-    cleared, and the timer token moves to a value no scheduled wake-up carries, so pending
-    timeouts and AI turns do nothing (DESIGN.md rule 3). The match keeps its record.
+    """Stop a table's match without a result (``stopping.do_stop``): the table is marked
+    abandoned, its timer is cleared, and the timer token moves to a value no scheduled wake-up
+    carries, so pending timeouts and AI turns do nothing (DESIGN.md rule 3). The match keeps
+    its record. Raises TableError once the match is over.
     """
     with transaction.atomic():
         table, match = _lock(table_id)
         if table.status == Table.Status.FINISHED:
             raise TableError(_("The match at this table is over."))
-        if match is not None:
-            match.deadline = None
-            match.deadline_kind = ""
-            match.deadline_token = match.version + 1
-            match.save(update_fields=["deadline", "deadline_kind", "deadline_token"])
-        table.status = Table.Status.ABANDONED
-        table.save(update_fields=["status"])
-        seating.changed(table)
+        stopping.do_stop(table, match)

@@ -253,7 +253,10 @@ class TableConsumer(AwaySigns, TableChat, session_guard.SessionGuard, PooledCons
         if room_changed:
             await self.send_chat_room()
         if left:  # this person left their seat for good: the page now shows the spectators' view
-            await self.send_flash(f"{_('You left this match.')} {_('The AI finishes it for you.')}")
+            said = _("You left this match.")
+            if not event.get("stopped"):  # (the last to leave stopped it: nobody finishes it)
+                said = f"{said} {_('The AI finishes it for you.')}"
+            await self.send_flash(said)
 
     async def spectators_count(self, event: dict[str, Any]) -> None:
         html = event["html"].get(self.language, {}).get("watch" if self.seat is None else "seat")
