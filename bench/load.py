@@ -179,6 +179,12 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--keep-going", action="store_true", help="run every step, held or not")
     parser.add_argument("--no-beat", dest="beat", action="store_false")
     parser.add_argument(
+        "--seat-affinity",
+        action="store_true",
+        help="a table's seat sockets all on one Daphne process (by table id), as "
+        "deploy/nginx.conf routes them; spectators still spread in turn",
+    )
+    parser.add_argument(
         "--no-count-sql",
         dest="count_sql",
         action="store_false",

@@ -49,7 +49,8 @@ class Table:
         self.pending: Pending | None = None
         self.turns = 0
         for seat in spec["seats"]:
-            self.socks.append(Sock(run, self, seat["seat"], run.url(self.id), seat["cookie"]))
+            url = run.url(self.id, seated=True)
+            self.socks.append(Sock(run, self, seat["seat"], url, seat["cookie"]))
         languages = spec.get("languages") or ["en"]
         for n in range(spec.get("spectators", 0)):
             sock = Sock(run, self, None, run.url(self.id), "")
@@ -164,10 +165,15 @@ class Run:
         self.tables = [Table(self, t) for t in spec["tables"]]
         self.socks = [s for t in self.tables for s in t.socks]
 
-    def url(self, table_id: int) -> str:
-        """Sockets are spread over the endpoints in turn, as a balancer would."""
-        endpoint = self.endpoints[self._next % len(self.endpoints)]
-        self._next += 1
+    def url(self, table_id: int, seated: bool = False) -> str:
+        """Sockets are spread over the endpoints in turn, as a balancer would; with
+        ``seat_affinity`` a table's seats all go to one endpoint (by table id), as a balancer
+        hashing seat sockets by table would (spectators still in turn)."""
+        if seated and self.spec.get("seat_affinity"):
+            endpoint = self.endpoints[table_id % len(self.endpoints)]
+        else:
+            endpoint = self.endpoints[self._next % len(self.endpoints)]
+            self._next += 1
         return f"{endpoint}{self.path.format(table=table_id)}"
 
     async def connect_all(self) -> list[Sock]:

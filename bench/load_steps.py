@@ -43,6 +43,7 @@ class Bench(Servers):
             "connect_timeout": args.connect_timeout,
             "connect_concurrency": 50,
             "heartbeat": args.heartbeat,
+            "seat_affinity": args.seat_affinity,
             "p_pass": 0.15,
             "p_hook": 0.3,
             "frame_bytes": frame_bytes,
