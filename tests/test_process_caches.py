@@ -37,6 +37,7 @@ KNOWN = {
     ("games/live/redis_store.py", "_client"): "finite: one per REDIS_URL",
     ("games/live/spectating.py", "_leave_script"): "finite: one per Redis client",
     ("games/live/away.py", "_check_script"): "finite: one per Redis client",
+    ("games/play/unattended.py", "_since_script"): "finite: one per Redis client",
     ("games/live/cards.py", "<lru_cache>"): "lru_cache(maxsize=512)",
     ("games/live/frames.py", "_recent"): "LRU of RECENT_SUMMARIES entries",
     ("games/live/push.py", "_spectator_snapshots"): "cleared past 512 entries",
