@@ -168,13 +168,16 @@ class Run:
     def url(self, table_id: int, seated: bool = False) -> str:
         """Sockets are spread over the endpoints in turn, as a balancer would; with
         ``seat_affinity`` a table's seats all go to one endpoint (by table id), as a balancer
-        hashing seat sockets by table would (spectators still in turn)."""
+        hashing seat sockets by table would (spectators still in turn). A seat's address asks
+        for that routing as the table page does (``?seat``: deploy/nginx.conf's
+        ``$ws_affinity``), so a run through nginx (``--proxy nginx``) is routed as deployed."""
         if seated and self.spec.get("seat_affinity"):
             endpoint = self.endpoints[table_id % len(self.endpoints)]
         else:
             endpoint = self.endpoints[self._next % len(self.endpoints)]
             self._next += 1
-        return f"{endpoint}{self.path.format(table=table_id)}"
+        query = "?seat" if seated and not self.bare else ""
+        return f"{endpoint}{self.path.format(table=table_id)}{query}"
 
     async def connect_all(self) -> list[Sock]:
         limit = asyncio.Semaphore(self.spec["connect_concurrency"])

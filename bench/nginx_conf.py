@@ -40,8 +40,12 @@ def nginx_conf(
         r"(upstream (club414\w*) \{\n)((?:[^}]*\n)*?)(\s*\})",
         lambda m: (
             m.group(1)
-            + re.sub(r"^\s*server .*\n", "", m.group(3), flags=re.M).replace(
-                "least_conn;\n", "least_conn;\n" + servers(m.group(2)), 1
+            + re.sub(
+                r"^(\s*(?:least_conn|hash [^;]*);\n)",  # the pool's balancing, then its servers
+                lambda b: b.group(1) + servers(m.group(2)),
+                re.sub(r"^\s*server .*\n", "", m.group(3), flags=re.M),
+                count=1,
+                flags=re.M,
             )
             + m.group(4)
         ),

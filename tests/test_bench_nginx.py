@@ -32,6 +32,17 @@ def test_every_upstream_gets_the_same_ports_without_pools(tmp_path: Path) -> Non
     assert "8001" not in text and "8011" not in text
 
 
+def test_the_sockets_pool_keeps_its_balancing_by_table(tmp_path: Path) -> None:
+    """The sockets' pool balances by ``$ws_affinity`` (a table's seats together), its servers
+    after it, as deployed."""
+    text = nginx_conf(TEMPLATE, [9001, 9002], 9100, tmp_path)
+    block = re.search(r"upstream club414 \{(.*?)\}", text, re.S).group(1)
+    assert block.split() == [
+        "hash", "$ws_affinity;", "server", "127.0.0.1:9001;", "server", "127.0.0.1:9002;",
+        "keepalive", "32;",
+    ]  # fmt: skip
+
+
 def test_a_pool_gets_its_own_ports(tmp_path: Path) -> None:
     text = nginx_conf(TEMPLATE, [9001, 9002], 9100, tmp_path, pools={"club414_pages": [9011]})
     assert servers(text, "club414") == ["127.0.0.1:9001", "127.0.0.1:9002"]

@@ -98,6 +98,8 @@ def test_four_seat_pages_show_exactly_their_own_copies(client, make_user) -> Non
         client.force_login(person)
         html = page(client, table)
         assert Counter(CARD_ATTR.findall(html)) == Counter(hands[number])
+        # a seat's socket asks to be routed with its table's other seats (deploy/nginx.conf)
+        assert f'ws-connect="/ws/table/{table.pk}/?seat"' in html
         assert Counter(CHECKBOX.findall(html)) == Counter(hands[number])
 
 
