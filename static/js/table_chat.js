@@ -58,6 +58,43 @@
     var id = evt.detail.target && evt.detail.target.id;
     if (id === "chat-lines" || id === "chat-room") tidyChat();
   });
+  // The quick phrases' button (shown beside the table during a match only: static/css/table.css)
+  // opens them as a small menu over the chat's lines; a phrase sent, Escape, or a click or the
+  // focus elsewhere closes it (Escape gives the focus back to the button). Tab goes from the
+  // button into the phrases, which follow it.
+  function phrasesOpen(open, focusBack) {
+    var toggle = document.getElementById("chat-phrases-toggle");
+    var form = document.getElementById("chat-form");
+    if (!toggle || !form) return;
+    form.classList.toggle("phrases-open", open);
+    toggle.setAttribute("aria-expanded", open ? "true" : "false");
+    if (focusBack) toggle.focus();
+  }
+  function isPhrasesOpen() {
+    var form = document.getElementById("chat-form");
+    return !!form && form.classList.contains("phrases-open");
+  }
+  document.addEventListener("click", function (evt) {
+    var target = evt.target instanceof Element ? evt.target : null;
+    if (target && target.closest("#chat-phrases-toggle")) { phrasesOpen(!isPhrasesOpen(), false); return; }
+    if (!isPhrasesOpen()) return;
+    if (target && target.closest(".chat-phrase-button")) {
+      setTimeout(function () { phrasesOpen(false, false); }, 0);  // after the form is sent
+    } else if (!target || !target.closest("#chat-phrases")) {
+      phrasesOpen(false, false);
+    }
+  });
+  document.addEventListener("focusin", function (evt) {
+    var target = evt.target instanceof Element ? evt.target : null;
+    if (isPhrasesOpen() && !(target && target.closest("#chat-phrases, #chat-phrases-toggle"))) phrasesOpen(false, false);
+  });
+  // Before the table's own keys (table.js: Escape clears the selected cards).
+  window.addEventListener("keydown", function (evt) {
+    if (evt.key !== "Escape" || !isPhrasesOpen()) return;
+    evt.preventDefault();
+    evt.stopImmediatePropagation();
+    phrasesOpen(false, true);
+  }, true);
   // The server answers a mute with an HX-Trigger naming the player (games.chat.views.mute); the
   // event bubbles from the button to the document.
   document.addEventListener("chat-muted", onMuted);

@@ -280,3 +280,71 @@ PANEL_SHARED = """() => {
     out.push(`the newest chat line is under ${hit ? (hit.id || hit.className) : 'nothing'}`);
   return out;
 }"""
+
+
+# Room for reading in the side panel beside the table: the moves' list and the chat's lines each
+# show ``need`` whole lines at least (filled first with short one-line entries, as a match that
+# has run on a while), the chat's input and Send whole on top, and the panel's parts, and the
+# chat's own parts, each whole and none over another (the chat's description half over its top
+# line, the moves one line tall: a tester at 1280x800 in Vietnamese with the stand-in's box).
+PANEL_ROOM = """(need) => {
+  const out = [], at = r => [r.left, r.top, r.right, r.bottom].map(Math.round).join(',');
+  // Drawn (text read out only sits in a 1-px box).
+  const shown = el => { const r = el.getBoundingClientRect(); return r.width > 1 && r.height > 1; };
+  const name = el => el.id ? `#${el.id}` : `.${[...el.classList].join('.')}`;
+  function fill(list, make) {
+    for (let i = list.children.length; i < 12; i++) list.append(make(i));
+    list.scrollTop = list.scrollHeight;
+  }
+  function wholeLines(list) {
+    const b = list.getBoundingClientRect();
+    return [...list.children].filter(li => {
+      const r = li.getBoundingClientRect();
+      return r.height >= 1 && r.top >= b.top - 0.5 && r.bottom <= b.bottom + 0.5
+        && r.top >= -0.5 && r.bottom <= innerHeight + 0.5;
+    }).length;
+  }
+  const log = document.getElementById('log-lines'), chat = document.getElementById('chat-lines');
+  fill(log, i => Object.assign(document.createElement('li'),
+                               {textContent: `AI ${i % 3 + 2} played 7♠`}));
+  fill(chat, i => {
+    const li = document.createElement('li');
+    li.className = 'chat-line';
+    li.innerHTML = `<span class="chat-author">ana</span> <span class="chat-text">gg ${i}</span>`;
+    return li;
+  });
+  const moves = wholeLines(log), said = wholeLines(chat);
+  if (moves < need) out.push(`the moves show ${moves} whole lines (${log.clientHeight} px)`);
+  if (said < need) out.push(`the chat shows ${said} whole lines (${chat.clientHeight} px)`);
+  // Siblings whole in their box and apart, level by level.
+  function apart(box, parts) {
+    const b = box.getBoundingClientRect();
+    const rects = parts.filter(shown).map(el => [el, el.getBoundingClientRect()]);
+    for (const [el, r] of rects)
+      if (r.top < b.top - 0.5 || r.bottom > b.bottom + 0.5 || r.left < b.left - 0.5
+          || r.right > b.right + 0.5)
+        out.push(`${name(el)} (${at(r)}) sticks out of ${name(box)} (${at(b)})`);
+    for (let i = 0; i < rects.length; i++)
+      for (let j = i + 1; j < rects.length; j++) {
+        const [p, r] = rects[i], [q, s] = rects[j];
+        if (r.left < s.right - 0.5 && s.left < r.right - 0.5 && r.top < s.bottom - 0.5
+            && s.top < r.bottom - 0.5)
+          out.push(`${name(p)} (${at(r)}) and ${name(q)} (${at(s)}) overlap`);
+      }
+  }
+  const panel = document.getElementById('table-panel');
+  apart(panel, [...panel.children]);
+  const room = document.getElementById('chat-room'), form = document.getElementById('chat-form');
+  apart(document.getElementById('chat'), [...room.children, ...form.children]);
+  for (const id of ['chat-text', 'chat-send']) {
+    const el = document.getElementById(id), r = el.getBoundingClientRect();
+    if (r.height < 1 || r.top < -0.5 || r.bottom > innerHeight + 0.5) {
+      out.push(`#${id} is not in view`);
+      continue;
+    }
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (!hit || !(hit === el || el.contains(hit)))
+      out.push(`#${id} is covered by ${hit && name(hit)}`);
+  }
+  return out;
+}"""

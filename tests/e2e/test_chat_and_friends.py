@@ -58,7 +58,9 @@ def test_two_players_chat_and_invite_a_friend_by_name(new_page):
     expect(line.locator(".chat-text")).to_have_text(XSS)
     assert bo.locator("#chat-lines img").count() == 0 and not dialogs
     # A quick phrase reads in each reader's language; Enter in the box sends too.
+    bo.click("#chat-phrases-toggle")  # beside the table during a match: a small menu
     bo.click(".chat-phrase-button[value=gg]")
+    expect(bo.locator("#chat-phrases-toggle")).to_have_attribute("aria-expanded", "false")
     expect(ana.locator("#chat-lines .chat-line").last).to_contain_text("Good game!")
     expect(bo.locator("#chat-lines .chat-line").last).to_contain_text("¡Buena partida!")
     bo.fill("#chat-text", "hola ana")
@@ -107,6 +109,7 @@ def test_two_players_chat_and_invite_a_friend_by_name(new_page):
     bo_line.locator(".chat-mute").click()
     expect(ana.locator("#flash")).to_contain_text("bo_chat is muted")
     expect(bo_line).to_be_hidden()
+    bo.click("#chat-phrases-toggle")
     bo.click(".chat-phrase-button[value=thanks]")
     expect(bo.locator("#chat-lines .chat-line").last).to_contain_text("¡Gracias!")
     say(ana, "still here")

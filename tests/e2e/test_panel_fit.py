@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .helpers import ADD_CHAT_LINES, log_in_as, open_started_table, screenshot
-from .measures import PANEL_SHARED
+from .measures import PANEL_ROOM, PANEL_SHARED, problems_at_sizes
 from .phases import settle
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,6 +39,74 @@ def test_the_side_panel_shares_its_height_and_the_page_never_grows(new_page) -> 
     settle(page)
     screenshot(page, "panel-fit/long-chat-invite-spectator-1280x800")
     assert page.evaluate(PANEL_SHARED) == []
+
+
+# Each quick phrase drawn whole inside the side panel and on top at its middle.
+PHRASES_ON_TOP = """() => {
+  const out = [], panel = document.getElementById('table-panel').getBoundingClientRect();
+  for (const b of document.querySelectorAll('.chat-phrase-button')) {
+    const r = b.getBoundingClientRect();
+    if (r.left < panel.left - 0.5 || r.right > panel.right + 0.5 || r.top < panel.top - 0.5
+        || r.bottom > panel.bottom + 0.5 || b.scrollWidth > b.clientWidth + 1)
+      out.push(`"${b.textContent}" is cut`);
+    const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+    if (hit !== b && !b.contains(hit)) out.push(`"${b.textContent}" is covered`);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("language", ["en", "es", "id", "vi"])
+def test_the_moves_and_the_chat_keep_room_to_read(new_page, language) -> None:
+    """A tester at 1280×800 saw the chat's lines 45 px tall (a line and a half, its top one half
+    under the description) and the moves 26 px (one line), worst in Vietnamese with the box
+    "The AI is playing for you" on top, and the invitation below the screen. At 1280×800 and
+    1366×768, in each language, with and without that box: the moves and the chat each show 3
+    whole lines at least, the chat's input and Send in view, the panel's parts apart and whole,
+    and the page and the panel never scroll (PANEL_SHARED)."""
+    from games.models import Seat, Table
+
+    from .phases import show_phase, your_turn
+
+    page = new_page(1280, 800)
+    log_in_as(page, f"room_{language}", language, landing=None)
+    open_started_table(page, claim_seconds=0, turn_seconds=120)
+    table = Table.objects.get(host__username=f"room_{language}")
+    sizes = [(1280, 800), (1366, 768)]
+
+    def measure(page):
+        return page.evaluate(PANEL_ROOM, 3) + page.evaluate(PANEL_SHARED)
+
+    show_phase(page, table, your_turn)
+    problems = problems_at_sizes(page, sizes, f"panel-fit/room-{language}", measure)
+    # The quick phrases, a small menu now, by the keyboard: Enter opens it over the chat's
+    # lines, each phrase whole on top; Tab goes into it; Escape closes it, the focus back.
+    toggle = page.locator("#chat-phrases-toggle")
+    toggle.focus()
+    page.keyboard.press("Enter")
+    expect(toggle).to_have_attribute("aria-expanded", "true")
+    screenshot(page, f"panel-fit/room-phrases-{language}")
+    phrases = page.locator(".chat-phrase-button")
+    assert phrases.count() == 8
+    for i in range(8):
+        expect(phrases.nth(i)).to_be_in_viewport(ratio=1)
+    assert page.evaluate(PHRASES_ON_TOP) == []
+    page.keyboard.press("Tab")
+    expect(phrases.first).to_be_focused()
+    page.keyboard.press("Escape")
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    expect(toggle).to_be_focused()
+    expect(phrases.first).to_be_hidden()
+    Seat.objects.filter(table=table, number=0).update(stand_in=Seat.StandIn.ASKED)
+    show_phase(page, table, your_turn)
+    expect(page.locator("#im-back")).to_be_visible()
+    problems |= {
+        f"stood in {size}": found
+        for size, found in problems_at_sizes(
+            page, sizes, f"panel-fit/room-stood-in-{language}", measure
+        ).items()
+    }
+    assert problems == {}
 
 
 # The hand's sort buttons: each one's words on one line, and all of them on one line.
