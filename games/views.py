@@ -135,7 +135,7 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         delay=visibility.delay_for(table, match, seat),
         away=away.shown_away(table.pk),
     ).as_dict()
-    context["summary"] = options_summary(table)
+    context["summary"] = options_summary(table, uncounted=context["rated_uncounted"])
     context["staff_start"] = tables.staff_may_start(table, request.user)
     context["left_match"] = left
     context["table_strings"] = table_strings()
