@@ -252,7 +252,7 @@ def rematch(request: SignedInRequest, table_id: int) -> HttpResponse:
         elif answer in (rematch_view.YES, rematch_view.NO):
             found = rematches.do_answer(table.pk, request.user, answer == rematch_view.YES)
         else:
-            raise rematches.RematchError(_("Accept the rematch or leave it."))
+            rematches.refuse_unknown_answer(table.pk, request.user)
     except rematches.RematchError as e:
         return _refused(request, table, str(e))
     if request.htmx:
