@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from accounts import friends
 from accounts.models import User
 from accounts.requests import Request, SignedInRequest
 from games import access
@@ -140,6 +141,8 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
     context["left_match"] = left
     context["table_strings"] = table_strings()
     context.update(mutes.table_page_context(request.user, table, seat))  # chat, invitations
+    # A plain invite form's refusal, shown beside its field (``accounts.friends_views.invite``).
+    context["invite_error"] = friends.take_refusal(request.session, table.pk)
     return render(request, "games/table.html", context)
 
 
