@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from django.conf import settings
+from django.contrib.sessions.backends.base import SessionBase
 from django.utils.translation import gettext as _
 from django_ratelimit.core import get_usage
 
@@ -124,3 +125,23 @@ def invite(inviter: User, table: Table, username: str) -> User:
         raise InviteError(_("You sent many invitations: wait a while."))
     notices.invitation(table, inviter, invitee)
     return invitee
+
+
+#: The session key of a plain (no-JavaScript) invitation's refusal, kept for the one table page
+#: its redirect shows: ``{"table": id, "message": text}``.
+REFUSAL_SESSION_KEY = "invite_refusal"
+
+
+def remember_refusal(session: SessionBase, table_id: int, message: str) -> None:
+    """Keep ``message`` (an invitation refused) for the next page of table ``table_id``, which
+    shows it beside the invite form (``take_refusal``)."""
+    session[REFUSAL_SESSION_KEY] = {"table": table_id, "message": message}
+
+
+def take_refusal(session: SessionBase, table_id: int) -> str:
+    """The refusal ``remember_refusal`` kept for table ``table_id`` ("" if none), forgotten
+    once taken; one kept for another table is dropped too (its page was not the next)."""
+    kept = session.pop(REFUSAL_SESSION_KEY, None)
+    if isinstance(kept, dict) and kept.get("table") == table_id:
+        return str(kept.get("message", ""))
+    return ""

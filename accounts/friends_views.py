@@ -9,7 +9,8 @@ from __future__ import annotations
 from django.contrib.auth.decorators import login_required
 from django.db.models import Q
 from django.http import Http404, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import render_to_string
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
@@ -76,11 +77,26 @@ def invite(request: SignedInRequest, table_id: int) -> HttpResponse:
     try:
         invitee = friends.invite(request.user, table, request.POST.get("username", ""))
     except friends.InviteError as e:
-        return answer(request, str(e), table.get_absolute_url(), error=True)
-    return answer(
+        # Beside the form's field, as the site's forms show errors: swapped in for htmx, kept
+        # for the table page a plain form goes back to.
+        if request.htmx:
+            return HttpResponse(_invite_error(request, str(e)))
+        friends.remember_refusal(request.session, table.pk, str(e))
+        return redirect(table)
+    response = answer(
         request,
         _("Invitation sent to %(name)s.") % {"name": invitee.username},
         table.get_absolute_url(),
+    )
+    if request.htmx:  # the flash says it; an error shown before goes
+        response.content += _invite_error(request, "").encode()
+    return response
+
+
+def _invite_error(request: SignedInRequest, message: str) -> str:
+    """The table page's invite error (``message``; "" clears it), out of band."""
+    return render_to_string(
+        "accounts/partials/invite_error.html", {"invite_error": message, "oob": True}, request
     )
 
 

@@ -211,7 +211,14 @@ class CreateTableForm(TableOptionsForm):
         choices=[(n, str(n)) for n in SEAT_COUNTS],
         help_text=_("Seats alternate teams: seats 1, 3, 5, 7 play seats 2, 4, 6, 8."),
     )
-    rated = forms.BooleanField(label=_("Rated"), required=False)
+    rated = forms.BooleanField(
+        label=_("Rated"),
+        required=False,
+        help_text=_(
+            "Only a match where every seat is a person counts for ratings: with an AI player "
+            "at the table, a rated table's match does not count."
+        ),
+    )
     visibility = forms.ChoiceField(
         label=_("Who can find it"),
         choices=Table.Visibility.choices,

@@ -21,6 +21,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseClientRedirect
 
+from accounts import friends
 from accounts.models import User
 from accounts.requests import Request, SignedInRequest
 from games import access
@@ -135,11 +136,13 @@ def table_page(request: HttpRequest, table_id: int) -> HttpResponse:
         delay=visibility.delay_for(table, match, seat),
         away=away.shown_away(table.pk),
     ).as_dict()
-    context["summary"] = options_summary(table)
+    context["summary"] = options_summary(table, uncounted=context["rated_uncounted"])
     context["staff_start"] = tables.staff_may_start(table, request.user)
     context["left_match"] = left
     context["table_strings"] = table_strings()
     context.update(mutes.table_page_context(request.user, table, seat))  # chat, invitations
+    # A plain invite form's refusal, shown beside its field (``accounts.friends_views.invite``).
+    context["invite_error"] = friends.take_refusal(request.session, table.pk)
     return render(request, "games/table.html", context)
 
 
@@ -252,7 +255,7 @@ def rematch(request: SignedInRequest, table_id: int) -> HttpResponse:
         elif answer in (rematch_view.YES, rematch_view.NO):
             found = rematches.do_answer(table.pk, request.user, answer == rematch_view.YES)
         else:
-            raise rematches.RematchError(_("Accept the rematch or leave it."))
+            rematches.refuse_unknown_answer(table.pk, request.user)
     except rematches.RematchError as e:
         return _refused(request, table, str(e))
     if request.htmx:

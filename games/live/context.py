@@ -48,6 +48,9 @@ class TableContext:
     # so "Leave seat" asks first, as "Close table" does.
     leave_closes: bool
     seats_full: bool
+    # The table is rated but its match will not count for ratings: an AI plays a seat
+    # (``games.models.ai_plays_a_seat``); said beside the start.
+    rated_uncounted: bool
     invite_path: str
     seats: list[Row]
     # The spectators: how many watch (None: unknown) and how late this viewer sees the table.

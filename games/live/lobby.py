@@ -35,8 +35,10 @@ PUBLIC_TEMPLATE = "games/partials/lobby_public.html"
 MINE_TEMPLATE = "games/partials/lobby_mine.html"
 
 
-def options_summary(table: Table) -> list[str]:
-    """Short, translated phrases for the options a player wants to know before sitting down."""
+def options_summary(table: Table, uncounted: bool = False) -> list[str]:
+    """Short, translated phrases for the options a player wants to know before sitting down;
+    ``uncounted``: the table is rated but its match will not count for ratings (an AI plays a
+    seat: ``games.models.ai_plays_a_seat``), which the table page's header says."""
     options = table.engine_options()
     target = options.to_dict()["target_level"]
     parts = [_("to A") if target == "A" else _("quick match to %(level)s") % {"level": target}]
@@ -51,7 +53,12 @@ def options_summary(table: Table) -> list[str]:
         parts.append(_("2 high"))
     if options.bomb_order == "jokers_top":
         parts.append(_("joker bombs top"))
-    parts.append(_("rated") if table.rated else _("casual"))
+    if not table.rated:
+        parts.append(_("casual"))
+    elif uncounted:
+        parts.append(_("rated, but this match will not count: an AI plays a seat"))
+    else:
+        parts.append(_("rated"))
     return parts
 
 

@@ -32,7 +32,7 @@ from games.live.claim_help import claim_help
 from games.live.context import TableContext
 from games.live.log import log_for
 from games.live.own_seat import own_seat
-from games.models import Match, Move, Seat, Table, only_stand_ins
+from games.models import Match, Move, Seat, Table, ai_plays_a_seat, only_stand_ins
 
 
 def table_strings() -> dict[str, Any]:
@@ -122,6 +122,7 @@ def table_context(
         "can_close": is_host and is_open and not organisers.is_scheduled(table.pk),
         "leave_closes": _leave_closes(table, seats, seat, is_open),
         "seats_full": not any(s.is_empty for s in seats),
+        "rated_uncounted": table.rated and ai_plays_a_seat(seats),
         "invite_path": _invite_path(table, is_host or seat is not None),
         **spectators_context(table, spectators, delay),
     }

@@ -248,7 +248,15 @@ SEAT = Region(
 SEATS = Region(
     "seats",
     "games/partials/seats.html",
-    reads=("is_open", "is_host", "can_close", "signed_in", "invite_path", "seats_full"),
+    reads=(
+        "is_open",
+        "is_host",
+        "can_close",
+        "signed_in",
+        "invite_path",
+        "seats_full",
+        "rated_uncounted",
+    ),
     holds=(SEAT,),
 )
 TRICK = Region("trick", "games/partials/trick.jinja", reads=("trick", "trick_leader"))

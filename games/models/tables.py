@@ -179,3 +179,12 @@ def only_stand_ins(seats: Iterable[Seat]) -> bool:
     while, and a stopped table's page says why from it (``games.live.presenters``)."""
     people = [seat for seat in seats if seat.user_id is not None]
     return bool(people) and all(seat.stand_in for seat in people)
+
+
+def ai_plays_a_seat(seats: Iterable[Seat]) -> bool:
+    """Whether an AI plays one of ``seats`` on its own account: an AI seat, or an organiser's
+    AI playing for a person (``games.play.stewarding``). A seat its own person handed to the
+    AI (``Seat.stand_in``: away, asked or left) is still theirs. A match with such a seat never
+    counts for ratings (``games.records.player_stats.seated_teams``, ``leagues.results``), so a
+    rated table's page says so (``games.live.presenters``). Reads the seats it is given."""
+    return any(seat.ai_policy and not seat.stand_in for seat in seats)

@@ -23,10 +23,12 @@ nothing changes when one is raised.
 from __future__ import annotations
 
 from datetime import timedelta
+from typing import NoReturn
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from accounts.models import User
 from games import organisers
@@ -39,6 +41,11 @@ class RematchError(Exception):
     """A rematch request that cannot be done now (the message says why)."""
 
 
+#: The refusal for someone with no seat at the table (a spectator) who answers a rematch,
+#: whatever the match's stage (translated when shown).
+NO_SEAT = gettext_lazy("You have no seat at this table, so there is no rematch for you to answer.")
+
+
 # --- asking and answering -----------------------------------------------------------------------
 
 
@@ -49,14 +56,14 @@ def do_ask(table_id: int, user: User) -> Rematch:
     ``user`` has no seat there, or hosts as many tables as one may already (they would host the
     new one: ``tables.check_hosting``)."""
     with transaction.atomic():
-        table = _finished(table_id)
+        table = _finished(
+            table_id, user, _("Only the players of this match can ask for a rematch.")
+        )
         existing = Rematch.objects.select_for_update().filter(table=table).first()
         if existing is not None:
             return _answer_locked(table, existing, user, YES)
         seats = list(table.seats.all())
-        mine = next((s for s in seats if s.user_id == user.pk), None)
-        if mine is None:
-            raise RematchError(_("Only the players of this match can ask for a rematch."))
+        mine = next(s for s in seats if s.user_id == user.pk)  # (``_finished`` saw it)
         try:  # the one who asks hosts the new table
             tables.check_hosting(user)
         except tables.TableError as e:
@@ -82,9 +89,10 @@ def do_ask(table_id: int, user: User) -> Rematch:
 def do_answer(table_id: int, user: User, accept: bool) -> Rematch:
     """``user`` accepts the rematch asked at ``table_id`` (``accept``) or leaves it. An answer
     given is final; the same answer again changes nothing. Raises RematchError when no
-    rematch is asked there, it is settled, ``user`` was not asked, or answered otherwise."""
+    rematch is asked there, it is settled, ``user`` was not asked, or answered otherwise; first
+    of all when ``user`` has no seat at the table (a spectator), whatever the match's stage."""
     with transaction.atomic():
-        table = _finished(table_id)
+        table = _finished(table_id, user, str(NO_SEAT))
         rematch = Rematch.objects.select_for_update().filter(table=table).first()
         if rematch is None:
             raise RematchError(_("Nobody has asked for a rematch at this table."))
@@ -134,10 +142,25 @@ def sweep_expired(grace_seconds: float = 2.0) -> int:
     return sum(expire(pk) for pk in due.values_list("pk", flat=True))
 
 
-def _finished(table_id: int) -> Table:
-    """The table, locked, if a rematch may be asked there."""
+def refuse_unknown_answer(table_id: int, user: User) -> NoReturn:
+    """Raise the ``RematchError`` that a request from ``user`` at table ``table_id`` which
+    neither asks, accepts nor leaves deserves: they have no seat there (``NO_SEAT``), else no
+    rematch is waiting for answers there, else "accept or leave". Reads only."""
+    if not Seat.objects.filter(table_id=table_id, user=user).exists():
+        raise RematchError(str(NO_SEAT))
+    if not Rematch.objects.filter(table_id=table_id, settled_at__isnull=True).exists():
+        raise RematchError(_("Nobody has asked for a rematch at this table."))
+    raise RematchError(_("Accept the rematch or leave it."))
+
+
+def _finished(table_id: int, user: User, no_seat: str) -> Table:
+    """The table, locked, if ``user`` may ask for or answer a rematch there: they have a seat
+    (else ``no_seat`` is the refusal, before any other), its match is over, and no organiser
+    schedules it."""
     table = Table.objects.select_for_update().filter(pk=table_id).first()
-    if table is None or table.status != Table.Status.FINISHED:
+    if table is None or not table.seats.filter(user=user).exists():
+        raise RematchError(no_seat)
+    if table.status != Table.Status.FINISHED:
         raise RematchError(_("A rematch can be asked for once the match is over."))
     if organisers.is_scheduled(table.pk):
         raise RematchError(

@@ -29,7 +29,7 @@ from django.utils import timezone
 from accounts.models import User
 from games.engine.codec import event_from_json
 from games.live import visibility
-from games.models import Match, MatchTally, Move, PlayerMatch, Seat
+from games.models import Match, MatchTally, Move, PlayerMatch, Seat, ai_plays_a_seat
 from games.records.player_tally import tally
 from games.signals import match_finished, rated_match_counted
 
@@ -122,7 +122,7 @@ def seated_teams(table_id: int) -> tuple[list[User], list[User], bool]:
     for seat in seats:
         if seat.user is not None:
             teams[seat.team].append(seat.user)
-    all_people = all(s.user_id is not None and (not s.ai_policy or s.stand_in) for s in seats)
+    all_people = all(s.user_id is not None for s in seats) and not ai_plays_a_seat(seats)
     return teams[0], teams[1], all_people
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from html import unescape
 
 import pytest
 from django.core import mail
@@ -219,3 +220,30 @@ def test_a_notice_just_sent_says_now_not_zero_minutes(make_user):
     # between the invitation and the page): never "0 minutes".
     assert "0 minutes" not in page
     assert re.search(r"\bnow\b|\b\d+\xa0seconds? ago", page), page
+
+
+def test_an_invite_refusal_shows_beside_the_invite_form_with_or_without_htmx(make_user):
+    """ "There is no player named …" goes into the invite form's error, beside its field (as the
+    site's forms show errors), not the felt's flash: swapped in for htmx, and shown by the
+    table page a plain form goes back to, once. A later invitation sent clears it."""
+    ana, bo = make_user("ana"), make_user("bo")
+    table = tables.create_table(ana, name="t", players=4, options={})
+    client = client_for(ana)
+    url = f"/social/tables/{table.pk}/invite/"
+    refused = client.post(url, {"username": "nobody"}, HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="invite-error"' in refused and 'hx-swap-oob="innerHTML"' in refused
+    assert "There is no player named “nobody”." in unescape(refused)
+    assert 'id="flash"' not in refused
+    sent = client.post(url, {"username": "bo"}, HTTP_HX_REQUEST="true").content.decode()
+    assert "Invitation sent to bo." in sent
+    assert re.search(r'<div id="invite-error"[^>]*hx-swap-oob="innerHTML"></div>', sent)
+    plain = client.post(url, {"username": "nobody"})
+    assert plain.status_code == 302 and plain["Location"] == f"/tables/{table.pk}/"
+    page = unescape(client.get(f"/tables/{table.pk}/").content.decode())
+    error = re.search(r'<div id="invite-error"[^>]*>([^<]*)</div>', page)
+    assert error and error.group(1) == "There is no player named “nobody”."
+    assert 'aria-invalid="true"' in page
+    assert '<ul class="messages">' not in page  # not at the top of the page either
+    again = client.get(f"/tables/{table.pk}/").content.decode()
+    assert re.search(r'<div id="invite-error"[^>]*></div>', again), "shown once"
+    assert Notice.objects.filter(user=bo, kind="table_invite").count() == 1

@@ -117,7 +117,7 @@ def test_refusals_change_nothing(finished, make_table, make_user):
     assert not Rematch.objects.exists()
     rematches.do_ask(table.pk, ana)
     rematches.do_ask(table.pk, ana)  # asking again is the same answer: nothing changes
-    with pytest.raises(rematches.RematchError, match="not asked"):
+    with pytest.raises(rematches.RematchError, match="no seat at this table"):
         rematches.do_answer(table.pk, stranger, accept=True)
     assert Rematch.objects.get().answers == {"0": "yes"}
 
@@ -198,6 +198,37 @@ def test_the_form_answers_htmx_with_nothing_and_a_plain_post_with_the_new_table(
     new = Rematch.objects.get().new_table
     assert answered.status_code == 302 and answered["Location"] == f"/tables/{new.pk}/"
     assert client.get(url).status_code == 405
+
+
+@pytest.mark.parametrize("answer", [None, "maybe", "yes", "no", "ask"])
+def test_a_spectator_posting_a_rematch_during_the_match_is_told_they_have_no_seat(
+    make_table, make_user, client, answer
+):
+    """A spectator's rematch POST while the match is played, whatever its ``answer``: refused
+    because they have no seat (never "accept or leave", never an error), htmx and plain alike;
+    a seated player's answer that is no answer is told no rematch was asked."""
+    table = make_table(["ana", None])
+    tables.start(table.pk, table.host, seed=2)
+    client.force_login(make_user("eve"))
+    url = f"/tables/{table.pk}/rematch/"
+    data = {} if answer is None else {"answer": answer}
+    refused = client.post(url, data, headers={"HX-Request": "true"})
+    body = refused.content.decode()
+    assert refused.status_code == 200 and "Accept the rematch or leave it." not in body
+    expected = "ask for a rematch" if answer == "ask" else "no rematch for you to answer"
+    assert expected in body
+    plain = client.post(url, data, follow=True)
+    assert plain.status_code == 200
+    assert [str(m) for m in plain.context["messages"]] == [
+        "Only the players of this match can ask for a rematch."
+        if answer == "ask"
+        else "You have no seat at this table, so there is no rematch for you to answer."
+    ]
+    client.force_login(table.host)
+    seated = client.post(url, data, headers={"HX-Request": "true"}).content.decode()
+    if answer in (None, "maybe"):
+        assert "Nobody has asked for a rematch at this table." in seated
+    assert not Rematch.objects.exists()
 
 
 def test_play_again_opens_a_table_like_the_last_one(finished, client, make_user):

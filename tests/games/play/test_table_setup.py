@@ -12,8 +12,9 @@ from django.test import Client
 from django.urls import reverse
 
 from games.forms import CreateTableForm
+from games.live import push
 from games.models import Match, Seat, Table
-from games.play import tables
+from games.play import standins, tables
 from tests.games.conftest import page, seat_of
 
 pytestmark = pytest.mark.django_db
@@ -309,3 +310,58 @@ def test_invite_link_is_shown_to_the_host_of_a_private_table(client, make_user) 
     )
     client.force_login(host)
     assert reverse("games:join", args=[table.invite_code]) in page(client, table)
+
+
+# --- a rated table whose match will not count -------------------------------------------------
+
+UNCOUNTED = 'id="rated-uncounted"'
+UNCOUNTED_HEADER = "rated, but this match will not count: an AI plays a seat"
+
+
+def test_a_rated_table_with_an_ai_seat_says_its_match_will_not_count(client, make_user) -> None:
+    """Only a match where every seat is a person counts for ratings
+    (``games.records.player_stats.seated_teams``): once an AI sits at a rated table, the seats
+    region says so beside the start (the page's render and the pushed snapshot alike), and the
+    header's line says it during play. Empty seats alone say nothing: people may still come."""
+    host, bo = make_user("ana"), make_user("bo")
+    table = tables.create_table(host, name="rated", players=4, options={}, rated=True)
+    tables.take_seat(table.pk, bo, 1)
+    client.force_login(host)
+    html = page(client, table)
+    assert UNCOUNTED not in html and UNCOUNTED_HEADER not in html
+    tables.set_ai(table.pk, host, 2, Seat.Policy.HEURISTIC)
+    html = page(client, table)
+    assert UNCOUNTED in html and 'id="start-match"' in html
+    assert UNCOUNTED_HEADER in html
+    # Spectators are told too, on the page and in what a push sends.
+    assert UNCOUNTED in page(Client(), table)
+    assert UNCOUNTED in push.snapshot(table.pk, None, None, "en")[0]
+    tables.fill_with_ai(table.pk, host, Seat.Policy.HEURISTIC)
+    tables.start(table.pk, host, seed=1)
+    html = page(client, table)
+    assert UNCOUNTED_HEADER in html and "· rated ·" not in html
+
+
+def test_a_rated_table_of_people_says_nothing_and_a_casual_one_neither(client, make_user) -> None:
+    """Four people at a rated table: the match counts, and a seat its own person hands to the
+    AI keeps counting (``Seat.stand_in``); a casual table with AI seats has nothing to warn."""
+    people = [make_user(name) for name in ("ana", "bo", "cy", "di")]
+    table = tables.create_table(people[0], name="rated", players=4, options={}, rated=True)
+    for number, person in enumerate(people[1:], start=1):
+        tables.take_seat(table.pk, person, number)
+    client.force_login(people[0])
+    assert UNCOUNTED not in page(client, table)
+    match = tables.start(table.pk, people[0], seed=1)
+    assert standins.control(match.pk, people[1], {"action": "stand_in", "stand_in_seq": 0}).ok
+    html = page(client, table)
+    assert UNCOUNTED_HEADER not in html and "rated" in html
+    casual = tables.create_table(people[0], name="casual", players=2, options={})
+    tables.fill_with_ai(casual.pk, people[0], Seat.Policy.HEURISTIC)
+    html = page(client, casual)
+    assert UNCOUNTED not in html and UNCOUNTED_HEADER not in html
+
+
+def test_the_rated_box_says_which_matches_count(client, user) -> None:
+    client.force_login(user)
+    html = client.get(reverse("games:create_table")).content.decode()
+    assert "Only a match where every seat is a person counts for ratings" in html
