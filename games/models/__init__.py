@@ -16,7 +16,7 @@ from games.models.matches import (
     TributeRecord,
 )
 from games.models.reviews import RoundReview
-from games.models.tables import Seat, Table, new_invite_code, only_stand_ins
+from games.models.tables import Seat, Table, automatic_name, new_invite_code, only_stand_ins
 
 __all__ = [
     "ChatLine",
@@ -33,6 +33,7 @@ __all__ = [
     "Seat",
     "Table",
     "TributeRecord",
+    "automatic_name",
     "new_invite_code",
     "only_stand_ins",
 ]
