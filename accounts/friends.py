@@ -73,7 +73,9 @@ def followed_with_presence(user: User, session: SessionBase | None = None) -> li
     wanted = {t for _online, tables in seen.values() for t in tables}
     watchable = {
         t.pk: t
-        for t in access.visible_tables(Table.objects.all(), user, session).filter(pk__in=wanted)
+        for t in access.visible_tables(Table.objects.select_related("host"), user, session).filter(
+            pk__in=wanted
+        )
     }
     return [
         Friend(

@@ -35,11 +35,13 @@ def friends_page(request: SignedInRequest) -> HttpResponse:
             "friends": friends.followed_with_presence(request.user, request.session),
             "muted": muted,
             # The tables the player may invite to: hosted or seated at, not over.
-            "my_tables": Table.objects.filter(
+            "my_tables": Table.objects.select_related("host")
+            .filter(
                 Q(host=request.user)
                 | Q(pk__in=Seat.objects.filter(user=request.user).values("table_id")),
                 status__in=(Table.Status.OPEN, Table.Status.PLAYING),
-            ).order_by("-pk")[:10],
+            )
+            .order_by("-pk")[:10],
         },
     )
 

@@ -96,7 +96,7 @@ def match_record(
     recent: list[RecentMatch] = []
     rows = list(
         seats.filter(table__match__isnull=False)
-        .select_related("table", "table__match", "table__match__delayed")
+        .select_related("table", "table__host", "table__match", "table__match__delayed")
         .order_by("-table__match__started_at")[:RECENT_LENGTH]
     )
     mine = (

@@ -43,7 +43,7 @@ def accuracy_trend(
 ) -> list[TrendPoint]:
     """``player``'s accuracy in their latest ``TREND_LENGTH`` finished matches with a weighed
     review that ``viewer`` (with ``session``'s invites) may see, oldest first."""
-    from games.models import RoundReview
+    from games.models import RoundReview, automatic_name
     from games.records.review_page import match_accuracy, weight_of
 
     seen = RoundReview.objects.filter(user=player, accuracy__isnull=False).filter(
@@ -56,12 +56,20 @@ def accuracy_trend(
         .distinct()[:TREND_LENGTH]
     )
     rows = seen.filter(match_id__in=wanted).values_list(
-        "match_id", "accuracy", "data__counts", "match__table__name", "match__finished_at"
+        "match_id",
+        "accuracy",
+        "data__counts",
+        "match__table__name",
+        "match__table__auto_name",
+        "match__table__host__username",
+        "match__finished_at",
     )
     by_match: dict[int, dict[str, Any]] = {}
-    for match_id, accuracy, counts, name, finished_at in rows:
+    for match_id, accuracy, counts, name, auto_name, host, finished_at in rows:
+        # Table.display_name, from the columns read: an automatic name in the reader's language.
+        shown = automatic_name(auto_name, host) if auto_name else name
         entry = by_match.setdefault(
-            match_id, {"table": name, "finished_at": finished_at, "rounds": []}
+            match_id, {"table": shown, "finished_at": finished_at, "rounds": []}
         )
         entry["rounds"].append((accuracy, weight_of(counts)))
     trend: list[TrendPoint] = []

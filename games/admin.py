@@ -52,8 +52,17 @@ class SeatInline(admin.TabularInline):  # type: ignore[type-arg]
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):  # type: ignore[type-arg]
-    list_display = ("name", "host", "players", "status", "visibility", "rated", "created_at")
-    list_filter = ("status", "visibility", "rated", "players")
+    list_display = (
+        "name",
+        "auto_name",
+        "host",
+        "players",
+        "status",
+        "visibility",
+        "rated",
+        "created_at",
+    )
+    list_filter = ("status", "visibility", "rated", "players", "auto_name")
     search_fields = ("name", "host__username")
     inlines = [SeatInline]
 

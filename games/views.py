@@ -81,7 +81,7 @@ def lobby_lists(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def create_table(request: SignedInRequest) -> HttpResponse:
     form = CreateTableForm(
-        request.POST or None, initial={"name": _("%(name)s's table") % {"name": request.user}}
+        request.POST or None, initial={"name": tables.default_name(request.user)}
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -89,6 +89,9 @@ def create_table(request: SignedInRequest) -> HttpResponse:
             table = tables.create_table(
                 request.user,
                 name=data["name"],
+                # The pre-filled name left as it was is automatic: each reader sees it in their
+                # own language; an edited one is the host's text, shown as typed.
+                auto_name=tables.name_kind(data["name"], request.user),
                 players=data["seats"],
                 options=form.options(),
                 rated=data["rated"],

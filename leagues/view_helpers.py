@@ -58,4 +58,4 @@ def run_service(request: HttpRequest, action: Callable[[], object], success: str
 
 def fixture_rows(fixtures: QuerySet[Fixture]) -> list[Fixture]:
     """A page's fixtures with their table, season and players, in one query each."""
-    return list(fixtures.select_related("table", "season").prefetch_related("players__user"))
+    return list(fixtures.select_related("table__host", "season").prefetch_related("players__user"))

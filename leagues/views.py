@@ -172,7 +172,7 @@ def player(request: HttpRequest, slug: str, username: str) -> HttpResponse:
     person = get_object_or_404(get_user_model(), username=username)
     rating = Rating.objects.filter(league=league, user=person).first()
     history = RatingHistory.objects.filter(league=league, user=person).select_related(
-        "match__table"
+        "match__table__host"
     )[:50]
     partners = results.league_partner_stats(league, person)
     names = dict(
@@ -210,7 +210,7 @@ def _chart_points(values: list[float], width: int = 300, height: int = 80) -> st
 def notices(request: AuthenticatedHttpRequest) -> HttpResponse:
     items = list(
         Notice.objects.filter(user=request.user).select_related(
-            "tournament", "league", "table", "team", "about"
+            "tournament", "league", "table__host", "team", "about"
         )[:50]
     )
     # Partner requests still waiting for this player's answer get Accept / Decline buttons.

@@ -65,6 +65,8 @@ def table_json(table: Table, seats: list[Seat]) -> dict[str, Any]:
     """A table for the API's lists: id, name, seat count, rated, status, options, seats."""
     return {
         "id": table.pk,
+        # As stored, not in the request's language: a bot's answers stay the same text
+        # (docs/BOT_API.md); the pages show Table.display_name.
         "name": table.name,
         "players": table.players,
         "rated": table.rated,

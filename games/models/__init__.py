@@ -16,7 +16,14 @@ from games.models.matches import (
     TributeRecord,
 )
 from games.models.reviews import RoundReview
-from games.models.tables import Seat, Table, ai_plays_a_seat, new_invite_code, only_stand_ins
+from games.models.tables import (
+    Seat,
+    Table,
+    ai_plays_a_seat,
+    automatic_name,
+    new_invite_code,
+    only_stand_ins,
+)
 
 __all__ = [
     "ChatLine",
@@ -34,6 +41,7 @@ __all__ = [
     "Table",
     "TributeRecord",
     "ai_plays_a_seat",
+    "automatic_name",
     "new_invite_code",
     "only_stand_ins",
 ]

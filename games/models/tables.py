@@ -10,6 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from games.engine.ai.registry import DIFFICULTIES
@@ -33,7 +34,25 @@ class Table(models.Model):
         PUBLIC = "public", _("Public")
         PRIVATE = "private", _("Private (invite link)")
 
+    class AutoName(models.TextChoices):
+        """Which automatic name a table has, if any: such a name is said in each reader's
+        language (``display_name``), so it is recorded as a kind, not only as text."""
+
+        NONE = "", pgettext_lazy("a table's name", "typed by its host")
+        TABLE = "table", pgettext_lazy("a table's name", "the host's table")
+        COMPUTER = "computer", pgettext_lazy("a table's name", "the host against the computer")
+
+    #: The name as stored: what the host typed, or an automatic name in the language it was
+    #: made in (the admin, search and the bot API read it); people are shown ``display_name``.
     name = models.CharField(_("name"), max_length=80)
+    auto_name = models.CharField(
+        _("automatic name"),
+        max_length=10,
+        choices=AutoName,
+        default=AutoName.NONE,
+        blank=True,
+        help_text=_("An automatic name is shown in each reader's language."),
+    )
     host = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="hosted_tables"
     )
@@ -68,6 +87,15 @@ class Table(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("games:table", args=[self.pk])
 
+    @property
+    def display_name(self) -> str:
+        """The name to show people, in the active language: an automatic name said afresh
+        with the host's username (reads ``host``: select_related it for a list of tables),
+        any other exactly as the host typed it."""
+        if not self.auto_name:
+            return self.name
+        return automatic_name(self.auto_name, self.host.username)
+
     def is_closed(self) -> bool:
         """Whether the table was closed before its match started (by its host, when its last
         person left, or by an organiser: ``games.play.tables``): abandoned with no match. One
@@ -80,6 +108,17 @@ class Table(models.Model):
     def engine_options(self) -> Options:
         """The table's rules as the engine's ``Options`` (players from the seat count)."""
         return Options.from_dict(self.options, players=self.players)
+
+
+def automatic_name(kind: str, host: str) -> str:
+    """The automatic name of ``kind`` (a ``Table.AutoName`` value other than NONE) of a table
+    hosted by the user named ``host``, in the active language, cut to the stored name's length
+    (as every automatic name has been stored)."""
+    if kind == Table.AutoName.COMPUTER:
+        name = gettext("%(name)s vs the computer") % {"name": host}
+    else:
+        name = gettext("%(name)s's table") % {"name": host}
+    return name[: Table._meta.get_field("name").max_length]
 
 
 class SeatQuerySet(models.QuerySet["Seat"]):

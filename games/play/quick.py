@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.engine.ai import FILL_DEFAULT
-from games.models import Match, Seat, Table
+from games.models import Match, Seat, Table, automatic_name
 from games.play import seating, services
 from games.play.tables import TableError, check_hosting, lock_host
 
@@ -43,19 +43,22 @@ def play_the_computer(user: User, difficulty: str, seed: int | None = None) -> M
     difficulty, or a person who hosts as many tables as one may already (``check_hosting``)."""
     if difficulty not in Seat.Policy.values:
         raise TableError(_("Unknown AI player."))
-    # Named once, in the host's language (the request's: their saved one), like a name typed in
-    # the create form: a table's name is stored text that the lobby, the record, the API and
-    # the notice emails show as it is, so it is not re-rendered in each viewer's language.
-    name = (_("%(name)s vs the computer") % {"name": user})[
-        : Table._meta.get_field("name").max_length
-    ]
+    # An automatic name: stored in the host's language (the admin, the bot API), shown to
+    # everyone in their own (Table.display_name).
+    kind = Table.AutoName.COMPUTER
     with transaction.atomic():
         lock_host(user)  # a double click's second request waits here for the first to commit
-        again = _opened_just_now(user, name)
+        again = _opened_just_now(user)
         if again is not None:
             return again
         check_hosting(user, locked=True)
-        table = Table.objects.create(name=name, host=user, players=PLAYERS, options={})
+        table = Table.objects.create(
+            name=automatic_name(kind, user.username),
+            auto_name=kind,
+            host=user,
+            players=PLAYERS,
+            options={},
+        )
         Seat.objects.bulk_create(
             Seat(
                 table=table,
@@ -75,13 +78,13 @@ def play_the_computer(user: User, difficulty: str, seed: int | None = None) -> M
     return match
 
 
-def _opened_just_now(user: User, name: str) -> Match | None:
+def _opened_just_now(user: User) -> Match | None:
     """The match of the computer table ``user`` opened less than ``SAME_CLICK`` ago (still
     being played), if any. Precondition: ``user``'s row is locked (``lock_host``)."""
     return (
         Match.objects.filter(
             table__host=user,
-            table__name=name,
+            table__auto_name=Table.AutoName.COMPUTER,
             table__players=PLAYERS,
             table__status=Table.Status.PLAYING,
             table__created_at__gte=timezone.now() - SAME_CLICK,

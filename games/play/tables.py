@@ -20,6 +20,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -28,7 +29,7 @@ from accounts.models import User
 from games import organisers
 from games.engine.ai import FILL_DEFAULT
 from games.engine.options import Options, OptionsError
-from games.models import Match, Rematch, Seat, Table
+from games.models import Match, Rematch, Seat, Table, automatic_name
 from games.play import seating, services
 
 SEAT_COUNTS = (2, 4, 6, 8)
@@ -78,6 +79,23 @@ def _locked(table_id: int) -> Table:
     return Table.objects.select_for_update().get(pk=table_id)
 
 
+def default_name(host: User) -> str:
+    """The name the create form offers ``host`` in the active language ("ana's table")."""
+    return automatic_name(Table.AutoName.TABLE, host.username)
+
+
+def name_kind(name: str, host: User) -> str:
+    """What ``name``, sent by ``host``'s create form, is: ``Table.AutoName.TABLE`` when it is
+    the pre-filled ``default_name`` left as it was — in any of the site's languages, since the
+    form may be sent in another language than the one it was shown in —, else
+    ``Table.AutoName.NONE`` (the host's own text)."""
+    for language, _label in settings.LANGUAGES:
+        with translation.override(language):
+            if name == default_name(host):
+                return Table.AutoName.TABLE
+    return Table.AutoName.NONE
+
+
 def create_table(
     host: User,
     *,
@@ -87,11 +105,14 @@ def create_table(
     rated: bool = False,
     visibility: str = Table.Visibility.PUBLIC,
     spectator_delay: int = 0,
+    auto_name: str = Table.AutoName.NONE,
 ) -> Table:
     """Open a table with ``players`` empty seats and seat the host at seat 0.
 
     ``options`` are RULES.md §10 names; raises TableError when they are invalid, or when
-    ``host`` hosts as many tables as one may already (``check_hosting``).
+    ``host`` hosts as many tables as one may already (``check_hosting``). ``auto_name`` says
+    ``name`` is an automatic name of that kind (``name_kind``), shown in each reader's language;
+    by default it is the host's own text.
     """
     if players not in SEAT_COUNTS:
         raise TableError(_("A table has 2, 4, 6 or 8 seats."))
@@ -105,6 +126,7 @@ def create_table(
         check_hosting(host)
         table = Table.objects.create(
             name=name,
+            auto_name=auto_name,
             host=host,
             players=players,
             options=options,
@@ -124,21 +146,23 @@ def copy_table(source: Table, host: User, seats_for: dict[int, tuple[int | None,
 
     A copy is never more visible than its source (docs/ACCESS.md, "Copies of a table"): a
     table an organiser schedules (a league fixture, a tournament pairing: ``games.organisers``)
-    is copied as a private, unrated table named after its host ("ana's table", in the active
-    language), never with the league's, season's or tournament's name, never listed or rated
-    as theirs; any other table keeps its name, rating, visibility and spectator delay.
+    is copied as a private, unrated table named after its host (the automatic "ana's table"),
+    never with the league's, season's or tournament's name, never listed or rated as theirs;
+    any other table keeps its name, rating, visibility and spectator delay. An automatic name
+    stays automatic and names the copy's host ("bo vs the computer" when bo hosts the copy).
 
     ``seats_for`` maps seat numbers to ``(user id or None, AI policy or "")``; seats it leaves out
     are empty. Precondition: the caller is inside a transaction. The new table is locked here
     and notified after commit."""
+    auto_name: str
     visibility: str
     if organisers.is_scheduled(source.pk):
-        name = (_("%(name)s's table") % {"name": host})[: Table._meta.get_field("name").max_length]
-        rated, visibility = False, Table.Visibility.PRIVATE
+        auto_name, rated, visibility = Table.AutoName.TABLE, False, Table.Visibility.PRIVATE
     else:
-        name, rated, visibility = source.name, source.rated, source.visibility
+        auto_name, rated, visibility = source.auto_name, source.rated, source.visibility
     table = Table.objects.create(
-        name=name,
+        name=automatic_name(auto_name, host.username) if auto_name else source.name,
+        auto_name=auto_name,
         host=host,
         players=source.players,
         options=source.options,
@@ -163,6 +187,7 @@ def last_played(user: User) -> Table | None:
     "play again" copies."""
     return (
         Table.objects.filter(seats__user=user, match__isnull=False)
+        .select_related("host")  # the lobby's offer shows its display_name
         .order_by("-match__started_at")
         .first()
     )

@@ -345,7 +345,7 @@ def export(match: Match) -> dict[str, Any]:
             "seed": match.seed,
             "table": {
                 "id": table.pk,
-                "name": table.name,
+                "name": table.name,  # as stored: a file, not a page (docs/MATCH_FORMAT.md)
                 "rated": table.rated,
                 "visibility": table.visibility,
                 "spectator_delay": table.spectator_delay,

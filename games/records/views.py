@@ -291,7 +291,7 @@ def player_matches(request: HttpRequest, username: str) -> HttpResponse:
     seats = (
         Seat.objects.filter(user=player, table__match__isnull=False)
         .filter(access.watchable_q(request.user, request.session, prefix="table__"))
-        .select_related("table", "table__match", "table__match__delayed")
+        .select_related("table", "table__host", "table__match", "table__match__delayed")
         .order_by("-table__match__started_at")
     )
     page = Paginator(seats, MATCHES_PER_PAGE).get_page(request.GET.get("page"))
