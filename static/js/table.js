@@ -52,7 +52,21 @@
   window.club414 = window.club414 || { beeps: 0, alerts: 0 };
   var table = window.club414.table = {
     shownVersion: shownVersion, tableStrings: tableStrings, preference: preference,
+    closeOnEscape: closeOnEscape,
   };
+
+  // A menu or drawer open over the table (the chat's phrases, the side panel's drawer) takes
+  // Escape first: it closes, giving the focus back to its button, and the table's own Escape
+  // (table_hand.js: clear the selected cards) does not run. Listened for on window in the
+  // capture phase, so before any document handler.
+  function closeOnEscape(isOpen, close) {
+    window.addEventListener("keydown", function (evt) {
+      if (evt.key !== "Escape" || !isOpen()) return;
+      evt.preventDefault();
+      evt.stopImmediatePropagation();
+      close();
+    }, true);
+  }
 
   function tableStrings() {
     var el = document.getElementById("table-strings");

@@ -88,13 +88,7 @@
     var target = evt.target instanceof Element ? evt.target : null;
     if (isPhrasesOpen() && !(target && target.closest("#chat-phrases, #chat-phrases-toggle"))) phrasesOpen(false, false);
   });
-  // Before the table's own keys (table.js: Escape clears the selected cards).
-  window.addEventListener("keydown", function (evt) {
-    if (evt.key !== "Escape" || !isPhrasesOpen()) return;
-    evt.preventDefault();
-    evt.stopImmediatePropagation();
-    phrasesOpen(false, true);
-  }, true);
+  window.club414.table.closeOnEscape(isPhrasesOpen, function () { phrasesOpen(false, true); });
   // The server answers a mute with an HX-Trigger naming the player (games.chat.views.mute); the
   // event bubbles from the button to the document.
   document.addEventListener("chat-muted", onMuted);

@@ -26,13 +26,7 @@
 
     toggle.addEventListener("click", function () { setOpen(!isOpen(), isOpen()); });
     if (close) close.addEventListener("click", function () { setOpen(false, true); });
-    // Before the table's own keys (table.js: Escape clears the selected cards).
-    window.addEventListener("keydown", function (evt) {
-      if (evt.key !== "Escape" || !isOpen()) return;
-      evt.preventDefault();
-      evt.stopImmediatePropagation();
-      setOpen(false, true);
-    }, true);
+    window.club414.table.closeOnEscape(isOpen, function () { setOpen(false, true); });
     document.addEventListener("click", function (evt) {
       if (isOpen() && !panel.contains(evt.target) && !toggle.contains(evt.target)) setOpen(false, false);
     });
